@@ -1,0 +1,136 @@
+"""Project configuration: ``.ascend-compile.yaml``, committed at the repo root.
+
+Found by walking up from the current directory (stopping at the first
+directory that holds ``.git``), or named with ``--config``.  It carries spec
+defaults, extra profile directories and lint settings::
+
+    defaults:                 # used where a spec leaves a field out
+      imageRegistry: registry.example.com/ml
+      namespace: team-a
+      queue: training
+      hostArch: huawei-arm
+      scheduling: schedulePolicy
+    profileDirs: [hw-profiles]   # relative to this file
+    lint:
+      disable: [AC305]
+      severity: {AC303: error}
+      failOn: warning
+
+Precedence, lowest first: built-in defaults < the profile < ``defaults`` here
+< the spec itself.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+from .errors import InputError
+from .findings import ERROR, SEVERITIES, Finding
+
+CONFIG_NAME = ".ascend-compile.yaml"
+CONFIG_INVALID = "AC011"
+
+#: spec fields a project may default, and the types they take
+DEFAULTABLE = {
+    "imageRegistry": str, "namespace": str, "queue": str, "hostArch": str, "scheduling": str,
+    "target": str, "ranktable": str, "faultScheduling": str, "imagePullPolicy": str,
+    "retries": int, "hostNetwork": bool, "createNamespace": bool,
+}
+
+
+@dataclass(frozen=True)
+class LintSettings:
+    disable: Tuple[str, ...] = ()
+    severity: Mapping[str, str] = field(default_factory=dict)
+    fail_on: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    path: Optional[str] = None
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    profile_dirs: Tuple[str, ...] = ()
+    lint: LintSettings = field(default_factory=LintSettings)
+
+
+def find_config(start: Optional[str] = None) -> Optional[str]:
+    directory = os.path.abspath(start or os.getcwd())
+    while True:
+        candidate = os.path.join(directory, CONFIG_NAME)
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(directory)
+        if os.path.isdir(os.path.join(directory, ".git")) or parent == directory:
+            return None
+        directory = parent
+
+
+def _bad(path: str, message: str, hint: str, line: int = 0, column: int = 0) -> InputError:
+    return InputError([Finding(CONFIG_INVALID, ERROR, message, hint=hint, file=path, line=line,
+                               column=column, input_error=True)])
+
+
+def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectConfig:
+    """Load the named config, or the discovered one, or return empty defaults."""
+    if path is None and discover:
+        path = find_config()
+    if path is None:
+        return ProjectConfig()
+    from . import yamlio
+
+    docs = yamlio.load_file(path)
+    if not docs:
+        return ProjectConfig(path=path)
+    doc = docs[0]
+    data = doc.data
+    if not isinstance(data, dict):
+        raise _bad(path, "the project config must be a mapping", "see the README for its keys", 1, 1)
+
+    def where(*p: Any) -> Tuple[int, int]:
+        loc = doc.locate(p, key=True)
+        return loc.line, loc.column
+
+    known = {"defaults", "profileDirs", "lint"}
+    for key in data:
+        if key not in known:
+            raise _bad(path, f"unknown key {key!r} in the project config",
+                       f"known keys: {', '.join(sorted(known))}", *where(key))
+    defaults = data.get("defaults") or {}
+    if not isinstance(defaults, dict):
+        raise _bad(path, "defaults must be a mapping", "e.g. defaults: {namespace: team-a}", *where("defaults"))
+    for key, value in defaults.items():
+        expected = DEFAULTABLE.get(key)
+        if expected is None:
+            raise _bad(path, f"unknown default {key!r}", f"defaults may set: {', '.join(sorted(DEFAULTABLE))}",
+                       *where("defaults", key))
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise _bad(path, f"defaults.{key} must be a {expected.__name__}", "fix its type",
+                       *where("defaults", key))
+    base = os.path.dirname(os.path.abspath(path))
+    dirs = data.get("profileDirs") or []
+    if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
+        raise _bad(path, "profileDirs must be a list of directory paths", "e.g. profileDirs: [hw-profiles]",
+                   *where("profileDirs"))
+    lint = data.get("lint") or {}
+    if not isinstance(lint, dict):
+        raise _bad(path, "lint must be a mapping", "keys: disable, severity, failOn", *where("lint"))
+    for key in lint:
+        if key not in ("disable", "severity", "failOn"):
+            raise _bad(path, f"unknown key {key!r} under lint", "keys: disable, severity, failOn", *where("lint", key))
+    disable = lint.get("disable") or []
+    if not isinstance(disable, list) or not all(isinstance(d, str) for d in disable):
+        raise _bad(path, "lint.disable must be a list of rule IDs", "e.g. disable: [AC303]", *where("lint", "disable"))
+    severity = lint.get("severity") or {}
+    if not isinstance(severity, dict) or not all(v in SEVERITIES for v in severity.values()):
+        raise _bad(path, "lint.severity maps rule IDs to error, warning or info", "e.g. severity: {AC303: error}",
+                   *where("lint", "severity"))
+    fail_on = lint.get("failOn")
+    if fail_on is not None and fail_on not in SEVERITIES:
+        raise _bad(path, "lint.failOn must be error, warning or info", "e.g. failOn: warning", *where("lint", "failOn"))
+    return ProjectConfig(
+        path=path,
+        defaults=dict(defaults),
+        profile_dirs=tuple(os.path.normpath(os.path.join(base, d)) for d in dirs),
+        lint=LintSettings(tuple(disable), dict(severity), fail_on),
+    )

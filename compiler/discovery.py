@@ -1,0 +1,139 @@
+"""Turn command-line paths into the list of inputs to read.
+
+* A file named on the command line is always read, whatever its name.
+* A directory is walked recursively; files whose name (or path relative to
+  that directory) matches one of the ``include`` globs (default ``*.yaml``,
+  ``*.yml``) and none of the ``exclude`` globs are read.  Hidden directories
+  (``.git``, ``.venv``, ...) are skipped, and so is any directory matching an
+  ``exclude`` glob.
+* ``-`` means standard input (at most once).
+* Missing paths, unreadable directories, broken symlinks and symlink loops
+  become input-error Findings (rule AC001, exit code 2); the other inputs are
+  still checked.
+
+The order is deterministic: command-line order, and sorted names inside each
+directory.  A file reached twice (e.g. through two arguments) is read once.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass, field
+from typing import Iterable, List, Sequence, Set, Tuple
+
+from .findings import ERROR, Finding
+
+STDIN = "-"
+DEFAULT_INCLUDE: Tuple[str, ...] = ("*.yaml", "*.yml")
+INPUT_ERROR = "AC001"
+
+
+@dataclass
+class Discovery:
+    paths: List[str] = field(default_factory=list)
+    findings: List[Finding] = field(default_factory=list)
+
+
+def _error(path: str, message: str, hint: str = "") -> Finding:
+    return Finding(rule=INPUT_ERROR, severity=ERROR, message=message, hint=hint, file=path, input_error=True)
+
+
+def _matches(name: str, relative: str, globs: Sequence[str]) -> bool:
+    for glob in globs:
+        if fnmatch.fnmatchcase(name, glob) or fnmatch.fnmatchcase(relative, glob):
+            return True
+        # "dir/" or "dir/**" style globs also exclude everything below dir.
+        stripped = glob.rstrip("/")
+        if stripped.endswith("/**"):
+            stripped = stripped[:-3]
+        if stripped and stripped != glob and (relative == stripped or relative.startswith(stripped + "/")):
+            return True
+    return False
+
+
+def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence[str] = ()) -> Discovery:
+    """Expand ``args`` (files, directories, ``-``) into readable input paths."""
+    include = tuple(include) or DEFAULT_INCLUDE
+    exclude = tuple(exclude)
+    result = Discovery()
+    seen: Set[str] = set()
+
+    def add(path: str) -> None:
+        key = os.path.realpath(path) if path != STDIN else STDIN
+        if key not in seen:
+            seen.add(key)
+            result.paths.append(path)
+
+    for arg in args:
+        if arg == STDIN:
+            add(STDIN)
+            continue
+        if os.path.islink(arg) and not os.path.exists(arg):
+            result.findings.append(_error(arg, _link_problem(arg), "fix or remove the symlink"))
+            continue
+        if not os.path.exists(arg):
+            result.findings.append(_error(arg, "no such file or directory", "check the path"))
+            continue
+        if os.path.isdir(arg):
+            _walk(arg, include, exclude, add, result.findings)
+        else:
+            add(arg)
+    return result
+
+
+def _link_problem(path: str) -> str:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno is not None and exc.strerror and "loop" in exc.strerror.lower():
+            return "is a symlink loop"
+    return "is a broken symlink (its target does not exist)"
+
+
+def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findings: List[Finding]) -> None:
+    visited: Set[str] = set()
+    real_root = os.path.realpath(root)
+    visited.add(real_root)
+    # Iterative depth-first walk in sorted order; follows symlinked directories
+    # once each, reporting loops instead of recursing forever.
+    stack: List[str] = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except PermissionError:
+            findings.append(_error(directory, "permission denied: cannot list this directory",
+                                   "make it readable or exclude it"))
+            continue
+        except OSError as exc:
+            findings.append(_error(directory, f"cannot list this directory: {exc.strerror or exc}"))
+            continue
+        subdirs: List[str] = []
+        for entry in entries:
+            path = entry.path
+            relative = os.path.relpath(path, root).replace(os.sep, "/")
+            try:
+                is_dir = entry.is_dir()  # follows symlinks
+            except OSError:
+                is_dir = False
+            if entry.is_symlink() and not os.path.exists(path):
+                if _matches(entry.name, relative, include) or is_dir:
+                    findings.append(_error(path, _link_problem(path), "fix or remove the symlink"))
+                continue
+            if is_dir:
+                if entry.name.startswith(".") or _matches(entry.name, relative, exclude):
+                    continue
+                real = os.path.realpath(path)
+                here = os.path.realpath(directory)
+                if here == real or here.startswith(real + os.sep):
+                    findings.append(_error(path, "is a symlink loop (it leads back to a directory that "
+                                                 "contains it)", "remove the symlink or exclude it"))
+                    continue
+                if real in visited:
+                    continue  # the same directory reached twice: read it once
+                visited.add(real)
+                subdirs.append(path)
+                continue
+            if _matches(entry.name, relative, include) and not _matches(entry.name, relative, exclude):
+                add(path)
+        stack.extend(reversed(subdirs))

@@ -1,0 +1,21 @@
+"""Emission: pure functions from a resolved :class:`~compiler.spec.Spec` to Kubernetes objects.
+
+No I/O and no globals: the same Spec always gives the same list of plain
+dicts, in apply order (Namespace, ranktable ConfigMap, job).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+from ..spec import ASCEND_JOB, Spec
+from . import ascendjob, configmap, volcanojob
+
+
+def emit(spec: Spec) -> List[Dict[str, Any]]:
+    objects: List[Dict[str, Any]] = []
+    if spec.create_namespace and spec.namespace:
+        objects.append(configmap.namespace(spec))
+    if spec.ranktable == "file":
+        objects.append(configmap.ranktable_configmap(spec))
+    objects.append(ascendjob.ascend_job(spec) if spec.target == ASCEND_JOB else volcanojob.volcano_job(spec))
+    return objects

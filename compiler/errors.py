@@ -1,0 +1,31 @@
+"""Exceptions that carry Findings up to the command layer.
+
+Library code raises :class:`CompileError` (bad spec, impossible request) or
+:class:`InputError` (unreadable file, YAML that cannot be parsed); the CLI turns
+both into reports and exit codes.  Neither ever reaches the user as a traceback.
+"""
+from __future__ import annotations
+
+from typing import List, Sequence
+
+from .findings import Finding
+
+
+class AscendCompileError(Exception):
+    """Base class: an error made of one or more Findings."""
+
+    def __init__(self, findings: Sequence[Finding]):
+        self.findings: List[Finding] = list(findings)
+        super().__init__("; ".join(f.message for f in self.findings))
+
+
+class InputError(AscendCompileError):
+    """The input could not be read or parsed (exit code 2)."""
+
+
+class CompileError(AscendCompileError):
+    """The spec was read but cannot be compiled as written (exit code 1)."""
+
+
+class InternalError(Exception):
+    """The tool produced something it should not have (a bug: please report it)."""

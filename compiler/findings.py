@@ -1,0 +1,82 @@
+"""The one record every check produces, and the exit-code policy built on it.
+
+A :class:`Finding` carries a rule ID, a severity, a plain-words message, an
+optional fix hint, the field path inside the object, and the source location
+(file, 1-based line and column) of the YAML node it is about.  Schema errors,
+lint rules, compile-time refusals and input errors all become Findings, so
+every reporter (text, json, sarif, github) handles one shape.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence, Tuple, Union
+
+PathElement = Union[str, int]
+Path = Tuple[PathElement, ...]
+
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+SEVERITIES = (ERROR, WARNING, INFO)
+_RANK = {INFO: 0, WARNING: 1, ERROR: 2}
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_INPUT = 2
+
+
+def format_path(path: Sequence[PathElement]) -> str:
+    """Render a field path as kubectl does: ``spec.containers[0].image``."""
+    out = []
+    for element in path:
+        if isinstance(element, int):
+            out.append(f"[{element}]")
+        elif out and ("." in element or "/" in element or " " in element or not element):
+            out.append(f"[{element!r}]")
+        elif not out:
+            out.append(element)
+        else:
+            out.append("." + element)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: str
+    message: str
+    path: Path = ()
+    hint: str = ""
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    # Which object the finding is about, e.g. "AscendJob/default/resnet".
+    obj: str = ""
+    # True for problems reading the input itself (exit code 2, not 1).
+    input_error: bool = False
+    extra: Tuple[Tuple[str, str], ...] = field(default=())
+
+    @property
+    def field_path(self) -> str:
+        return format_path(self.path)
+
+    def at(self, file: str, line: int, column: int) -> "Finding":
+        return replace(self, file=file, line=line, column=column)
+
+    def sort_key(self) -> tuple:
+        return (self.file, self.line, self.column, self.rule, self.message)
+
+
+def severity_at_least(severity: str, threshold: str) -> bool:
+    return _RANK[severity] >= _RANK[threshold]
+
+
+def exit_code(findings: Iterable[Finding], fail_on: str = ERROR) -> int:
+    """0 clean, 1 findings at or above ``fail_on``, 2 when any input could not be read."""
+    code = EXIT_CLEAN
+    for finding in findings:
+        if finding.input_error:
+            return EXIT_INPUT
+        if severity_at_least(finding.severity, fail_on):
+            code = EXIT_FINDINGS
+    return code

@@ -1,0 +1,120 @@
+"""What a hardware profile allows: the scheduler's NPU arithmetic as pure functions.
+
+Both the compiler (refusing an impossible spec) and the linter (flagging a
+hand-written manifest) ask these functions, so the rules exist once.  Every
+number comes from a :class:`~compiler.profiles.Profile`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+from .profiles import Profile
+
+NPU_COUNT = "AC301"  # per-pod NPU count not accepted by the scheduler
+SUPER_POD_BLOCK = "AC302"  # sp-block / ra-block arithmetic
+NOT_FULL_NODE = "AC303"  # distributed pods that do not take whole nodes (convention)
+NPU_TOTAL = "AC304"  # a total that cannot be split into pods the profile allows
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    message: str
+    hint: str
+    severity: str = "error"
+
+
+def _fmt(values: Sequence[int]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def check_pods(profile: Profile, per_pod: Sequence[int]) -> List[Violation]:
+    """Check the NPU count of every NPU-requesting pod of one job.
+
+    ``per_pod`` lists the request of each pod (0 for pods without NPUs, such as
+    a MindSpore Scheduler, which the scheduler skips).
+    """
+    npu_pods = [n for n in per_pod if n > 0]
+    pods = len(per_pod)
+    allowed = profile.allowed_per_pod(pods)
+    out: List[Violation] = []
+    for count in sorted(set(npu_pods)):
+        if count not in allowed:
+            kind = "a single-pod job" if pods <= 1 else "a job with several pods"
+            out.append(Violation(
+                NPU_COUNT,
+                f"{count} NPUs per pod is not allowed on {profile.name} for {kind}; allowed: {_fmt(allowed)}",
+                f"request one of {_fmt(allowed)} NPUs per pod (profile {profile.name}, "
+                f"{profile.npus_per_node} NPUs per node)"))
+    if pods > 1 and profile.multi_pod_recommended:
+        odd = sorted({n for n in npu_pods if n in allowed and n not in profile.multi_pod_recommended})
+        if odd:
+            out.append(Violation(
+                NOT_FULL_NODE,
+                f"distributed pods request {_fmt(odd)} NPUs; on {profile.name} distributed jobs "
+                f"conventionally take whole nodes ({_fmt(profile.multi_pod_recommended)} per pod)",
+                "use whole nodes per pod; graceful fault tolerance requires it", severity="warning"))
+    return out
+
+
+def check_super_pod(profile: Profile, per_pod: Sequence[int], sp_block: Optional[int],
+                    ra_block: Optional[int] = None) -> List[Violation]:
+    """sp-block and ra-block arithmetic of the super-pod handlers."""
+    sp = profile.super_pod
+    if sp is None:
+        return []
+    out: List[Violation] = []
+    npu_pods = [n for n in per_pod if n > 0]
+    total = sum(npu_pods)
+    block = sp_block if sp_block is not None else total  # the scheduler's default
+    if block <= 0:
+        return [Violation(SUPER_POD_BLOCK, f"sp-block({block}) is invalid", "set sp-block to a positive integer")]
+    if len(npu_pods) <= 1:
+        if sp_block is not None and sp_block != total:
+            out.append(Violation(SUPER_POD_BLOCK,
+                                 f"sp-block {sp_block} of a single-pod super-pod job must equal its NPU count {total}",
+                                 f"set sp-block to {total}, or leave it out"))
+    else:
+        if block % sp.block_multiple and block >= sp.block_multiple:
+            out.append(Violation(SUPER_POD_BLOCK,
+                                 f"sp-block {block} is not a multiple of the {sp.block_multiple} NPUs of a node",
+                                 f"use a multiple of {sp.block_multiple}"))
+        elif block < sp.block_multiple and block != total:
+            out.append(Violation(SUPER_POD_BLOCK,
+                                 f"sp-block {block} is not a multiple of the {sp.block_multiple} NPUs of a node",
+                                 f"use a multiple of {sp.block_multiple}"))
+        if total % block:
+            out.append(Violation(SUPER_POD_BLOCK,
+                                 f"the job's {total} NPUs are not a multiple of sp-block {block}",
+                                 f"make the total a multiple of {block}, or change sp-block"))
+        if sp.max_blocks and block // sp.block_multiple > sp.max_blocks:
+            out.append(Violation(SUPER_POD_BLOCK,
+                                 f"sp-block {block} spans {block // sp.block_multiple} nodes, more than the "
+                                 f"super-pod size {sp.max_blocks}",
+                                 f"use at most {sp.max_blocks * sp.block_multiple}"))
+    if ra_block is not None and sp.rack_blocks and ra_block not in sp.rack_blocks:
+        out.append(Violation(SUPER_POD_BLOCK, f"ra-block {ra_block} is not allowed on {profile.name}",
+                             f"use one of {_fmt(sp.rack_blocks)}"))
+    return out
+
+
+def split_total(profile: Profile, total: int) -> Tuple[Optional[Tuple[int, int]], List[Violation]]:
+    """Turn a total NPU count into (pods, NPUs per pod) the profile accepts.
+
+    A total that fits one node runs as one pod; a larger one takes whole
+    nodes.  Returns ``(None, violations)`` when neither works.
+    """
+    if total <= 0:
+        return None, [Violation(NPU_TOTAL, f"the job must request at least 1 NPU, not {total}", "set npus to 1 or more")]
+    if total in profile.single_pod:
+        return (1, total), []
+    per_node = profile.npus_per_node
+    if total > per_node and total % per_node == 0 and per_node in profile.multi_pod:
+        return (total // per_node, per_node), []
+    options = sorted(set(profile.single_pod) | {per_node * k for k in (2, 3, 4)})
+    return None, [Violation(
+        NPU_TOTAL,
+        f"{total} NPUs cannot be placed on {profile.name}: a single pod takes {_fmt(profile.single_pod)}, "
+        f"and larger jobs take whole nodes of {per_node}",
+        f"request one of {_fmt(options)}, ... (a multiple of {per_node}), or give pods and npusPerPod explicitly")]

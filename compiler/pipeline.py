@@ -1,0 +1,85 @@
+"""The compile pipeline: spec documents in, checked Kubernetes objects out.
+
+``compile_specs`` resolves every spec (schema, profile rules, defaults),
+emits its objects, and validates them against the same schemas ``validate``
+uses.  It compiles everything before returning, so a caller can refuse to
+write anything when one spec fails.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+from .config import ProjectConfig
+from .errors import CompileError, InputError, InternalError
+from .findings import ERROR, Finding
+from .profiles import ProfileRegistry
+from .spec import KIND, SPEC_INVALID, Spec, is_spec, resolve
+from .yamlio import Document
+
+NOT_A_SPEC = "AC023"
+
+
+@dataclass(frozen=True)
+class CompiledJob:
+    spec: Spec
+    objects: List[Dict[str, Any]]
+    source: str
+
+
+def self_check(objects: Sequence[Dict[str, Any]]) -> None:
+    """Fail loudly if emission ever produced an object its schema rejects."""
+    from . import schemas
+
+    for obj in objects:
+        problems = [f for f in schemas.validate_object(obj) if f.severity == ERROR]
+        if problems:
+            detail = "; ".join(f"{f.field_path}: {f.message}" for f in problems[:5])
+            raise InternalError(
+                f"ascend-compile produced an invalid {obj.get('kind')} {obj.get('metadata', {}).get('name')!r}: "
+                f"{detail}. This is a bug in ascend-compile; please report it with the spec.")
+
+
+def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectConfig) -> CompiledJob:
+    from .emit import emit
+
+    if not is_spec(doc.data):
+        loc = doc.locate(("kind",) if isinstance(doc.data, dict) and "kind" in doc.data else ())
+        kind = doc.data.get("kind") if isinstance(doc.data, dict) else type(doc.data).__name__
+        raise CompileError([Finding(
+            NOT_A_SPEC, ERROR, f"document {doc.index + 1} is not a job spec (kind {kind!r})",
+            ("kind",), f"compile reads kind: {KIND} with apiVersion: ascend-compile.io/v1alpha1; "
+            "check other manifests with 'ascend-compile lint'", loc.file, loc.line, loc.column)])
+    spec = resolve(doc, registry, config)
+    objects = emit(spec)
+    self_check(objects)
+    return CompiledJob(spec, objects, doc.source)
+
+
+def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] = None,
+                  config: Optional[ProjectConfig] = None) -> List[CompiledJob]:
+    """Compile every document; raise one CompileError carrying all findings if any fails."""
+    config = config or ProjectConfig()
+    registry = registry or ProfileRegistry(config.profile_dirs)
+    jobs: List[CompiledJob] = []
+    findings: List[Finding] = []
+    seen: Dict[tuple, CompiledJob] = {}
+    for doc in docs:
+        try:
+            job = compile_document(doc, registry, config)
+        except CompileError as exc:
+            findings.extend(exc.findings)
+            continue
+        key = (job.spec.namespace, job.spec.name)
+        if key in seen:
+            loc = doc.locate(("metadata", "name"))
+            findings.append(Finding(SPEC_INVALID, ERROR,
+                                    f"job {job.spec.name!r} is defined twice (also in {seen[key].source})",
+                                    ("metadata", "name"), "give each job its own name",
+                                    loc.file, loc.line, loc.column))
+            continue
+        seen[key] = job
+        jobs.append(job)
+    if findings:
+        raise CompileError(findings)
+    return jobs

@@ -1,0 +1,215 @@
+"""Hardware profiles: one YAML file per server model, loaded into :class:`Profile`.
+
+Profiles are data.  The built-in ones live in ``profiles/``; a project adds
+its own by listing extra directories (``profileDirs`` in the project config or
+``--profile-dir``).  A later directory overrides a profile of the same name.
+Every number the compiler and the hardware lint rules use (NPUs per node,
+allowed per-pod counts, sp-block arithmetic) comes from here.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from .errors import InputError
+from .findings import ERROR, Finding
+from .resources import profiles_dir
+
+PROFILE_API_VERSION = "ascend-compile.io/v1alpha1"
+PROFILE_KIND = "HardwareProfile"
+NODE_SELECTOR = "nodeSelector"
+SCHEDULE_POLICY = "schedulePolicy"
+PROFILE_INVALID = "AC010"
+
+
+@dataclass(frozen=True)
+class SuperPod:
+    block_multiple: int
+    max_blocks: Optional[int] = None
+    rack_blocks: Tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    description: str
+    chip: str
+    resource: str
+    ring_controller: str
+    npus_per_node: int
+    single_pod: Tuple[int, ...]
+    multi_pod: Tuple[int, ...]
+    accelerator_type: Optional[str] = None
+    schedule_policy: Optional[str] = None
+    dialects: Tuple[str, ...] = (NODE_SELECTOR, SCHEDULE_POLICY)
+    host_arch: Optional[str] = None
+    multi_pod_recommended: Tuple[int, ...] = ()
+    super_pod: Optional[SuperPod] = None
+    job_labels: Mapping[str, str] = field(default_factory=dict)
+    ranktable_version: str = "1.0"
+    frameworks: Tuple[str, ...] = ("pytorch", "mindspore", "tensorflow")
+    targets: Tuple[str, ...] = ("AscendJob", "VolcanoJob")
+    notes: str = ""
+    source_file: str = ""
+
+    def allowed_per_pod(self, pods: int) -> Tuple[int, ...]:
+        return self.single_pod if pods <= 1 else self.multi_pod
+
+    @property
+    def default_dialect(self) -> str:
+        return self.dialects[0]
+
+    def to_dict(self) -> dict:
+        """The profile as plain data (what ``profiles show`` prints)."""
+        out = {
+            "name": self.name,
+            "description": self.description,
+            "chip": self.chip,
+            "resource": self.resource,
+            "ringController": self.ring_controller,
+            "acceleratorType": self.accelerator_type,
+            "schedulePolicy": self.schedule_policy,
+            "dialects": list(self.dialects),
+            "hostArch": self.host_arch,
+            "npusPerNode": self.npus_per_node,
+            "npusPerPod": {"singlePod": list(self.single_pod), "multiPod": list(self.multi_pod)},
+            "frameworks": list(self.frameworks),
+            "targets": list(self.targets),
+            "ranktableVersion": self.ranktable_version,
+        }
+        if self.multi_pod_recommended:
+            out["npusPerPod"]["multiPodRecommended"] = list(self.multi_pod_recommended)
+        if self.super_pod:
+            sp: dict = {"blockMultiple": self.super_pod.block_multiple}
+            if self.super_pod.max_blocks:
+                sp["maxBlocks"] = self.super_pod.max_blocks
+            if self.super_pod.rack_blocks:
+                sp["rackBlocks"] = list(self.super_pod.rack_blocks)
+            out["superPod"] = sp
+        if self.job_labels:
+            out["jobLabels"] = dict(self.job_labels)
+        if self.notes:
+            out["notes"] = self.notes
+        return {k: v for k, v in out.items() if v is not None}
+
+
+def _profile_from_data(data: dict, source: str) -> Profile:
+    spec = data["spec"]
+    counts = spec["npusPerPod"]
+    sp = spec.get("superPod")
+    return Profile(
+        name=data["metadata"]["name"],
+        description=spec.get("description", ""),
+        chip=spec["chip"],
+        resource=spec["resource"],
+        ring_controller=spec["ringController"],
+        npus_per_node=spec["npusPerNode"],
+        single_pod=tuple(counts["singlePod"]),
+        multi_pod=tuple(counts["multiPod"]),
+        multi_pod_recommended=tuple(counts.get("multiPodRecommended", ())),
+        accelerator_type=spec.get("acceleratorType"),
+        schedule_policy=spec.get("schedulePolicy"),
+        dialects=tuple(spec.get("dialects") or _default_dialects(spec)),
+        host_arch=spec.get("hostArch"),
+        super_pod=SuperPod(sp["blockMultiple"], sp.get("maxBlocks"), tuple(sp.get("rackBlocks", ()))) if sp else None,
+        job_labels=dict(spec.get("jobLabels") or {}),
+        ranktable_version=str(spec.get("ranktableVersion", "1.0")),
+        frameworks=tuple(spec.get("frameworks") or Profile.frameworks),
+        targets=tuple(spec.get("targets") or Profile.targets),
+        notes=spec.get("notes", ""),
+        source_file=source,
+    )
+
+
+def _default_dialects(spec: dict) -> Tuple[str, ...]:
+    dialects = []
+    if spec.get("acceleratorType"):
+        dialects.append(NODE_SELECTOR)
+    if spec.get("schedulePolicy"):
+        dialects.append(SCHEDULE_POLICY)
+    return tuple(dialects) or (NODE_SELECTOR,)
+
+
+def _load_profile_file(path: str) -> Profile:
+    from . import schemas, yamlio
+
+    docs = yamlio.load_file(path)
+    if len(docs) != 1:
+        raise InputError([Finding(PROFILE_INVALID, ERROR, "a profile file must hold exactly one document",
+                                  file=path, line=1, column=1, input_error=True)])
+    doc = docs[0]
+    problems = [f for f in schemas.validate_document(doc) if f.severity == ERROR]
+    if problems:
+        raise InputError([
+            Finding(PROFILE_INVALID, ERROR, f"invalid hardware profile: {f.message}", f.path,
+                    f.hint, f.file, f.line, f.column, input_error=True)
+            for f in problems
+        ])
+    return _profile_from_data(doc.data, path)
+
+
+class ProfileRegistry:
+    """All profiles visible to one run: built-in first, then extra directories."""
+
+    def __init__(self, extra_dirs: Sequence[str] = ()):
+        self._dirs = [profiles_dir(), *extra_dirs]
+        self._profiles: Optional[Dict[str, Profile]] = None
+
+    def _load(self) -> Dict[str, Profile]:
+        if self._profiles is None:
+            profiles: Dict[str, Profile] = {}
+            for directory in self._dirs:
+                if not os.path.isdir(directory):
+                    raise InputError([Finding(PROFILE_INVALID, ERROR, "profile directory does not exist",
+                                              file=directory, input_error=True,
+                                              hint="fix profileDirs in the project config or --profile-dir")])
+                for name in sorted(os.listdir(directory)):
+                    if name.endswith((".yaml", ".yml")) and not name.startswith("."):
+                        profile = _load_profile_file(os.path.join(directory, name))
+                        profiles[profile.name] = profile
+            self._profiles = profiles
+        return self._profiles
+
+    def names(self) -> List[str]:
+        return sorted(self._load())
+
+    def all(self) -> List[Profile]:
+        profiles = self._load()
+        return [profiles[name] for name in sorted(profiles)]
+
+    def get(self, name: str) -> Optional[Profile]:
+        return self._load().get(name)
+
+    def by_accelerator_type(self, value: str) -> Optional[Profile]:
+        return _first(p for p in self.all() if p.accelerator_type == value)
+
+    def by_schedule_policy(self, value: str) -> Optional[Profile]:
+        return _first(p for p in self.all() if p.schedule_policy == value)
+
+    def for_manifest(self, resource: Optional[str], accelerator_type: Optional[str],
+                     schedule_policy: Optional[str], sp_block: bool = False) -> Optional[Profile]:
+        """The profile whose rules the scheduler applies to a job (FACTS §4.1 order)."""
+        if schedule_policy:
+            found = self.by_schedule_policy(schedule_policy)
+            if found:
+                return found
+        if sp_block and resource == "huawei.com/Ascend910":
+            # An sp-block annotation selects the A3 super-pod handler (x8 only when labelled so).
+            if accelerator_type == "module-a3-8-super-pod":
+                return self.by_accelerator_type("module-a3-8-super-pod")
+            return self.by_accelerator_type("module-a3-16-super-pod")
+        if accelerator_type:
+            return self.by_accelerator_type(accelerator_type)
+        if resource == "huawei.com/Ascend910":
+            # No accelerator-type: the scheduler falls back to the old Atlas 800 (910) rules.
+            return self.by_accelerator_type("module")
+        if resource:
+            return _first(p for p in self.all() if p.resource == resource)
+        return None
+
+
+def _first(items: Iterable[Profile]) -> Optional[Profile]:
+    for item in items:
+        return item
+    return None

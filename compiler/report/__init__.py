@@ -1,0 +1,100 @@
+"""Reporters shared by ``validate``, ``lint`` and ``compile``.
+
+:func:`render` writes a list of :class:`~compiler.findings.Finding` in one of
+four formats; each format lives in its own module, imported only when used:
+
+``text``    grouped by file: ``file:line:col: severity: message [ID]``, then
+            the field path and hint on indented lines, and a summary line.
+            Coloured only when the stream is a terminal and ``NO_COLOR`` is
+            unset (``color=True/False`` overrides).
+``json``    a stable document, described in :mod:`compiler.report._json`.
+``sarif``   SARIF 2.1.0 with ``tool.driver.rules`` metadata, for code-scanning
+            uploads.
+``github``  GitHub Actions workflow commands (``::error file=...::message``),
+            which show up as annotations on the pull request.
+
+Rule metadata comes from ``rules`` (a mapping of rule ID to :class:`RuleInfo`,
+as the lint engine produces); IDs it lacks fall back to the built-in input
+and schema rules (:func:`default_rules`).
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Mapping, Optional, TextIO
+
+from ..findings import ERROR, INFO, WARNING, Finding
+
+FORMATS = ("text", "json", "sarif", "github")
+_MODULES = {"text": "_text", "json": "_json", "sarif": "_sarif", "github": "_github"}
+
+TOOL_NAME = "ascend-compile"
+INFORMATION_URI = "https://github.com/ascend-compile/ascend-compile"
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """What a reporter needs to know about one rule."""
+
+    id: str
+    name: str
+    severity: str = ERROR
+    summary: str = ""
+    rationale: str = ""
+    hint: str = ""
+    help_uri: str = ""
+
+
+def default_rules() -> Dict[str, RuleInfo]:
+    """Metadata for the input-error (AC0xx) and schema (AC1xx) rules."""
+    from ..schemas import SCHEMA_RULES, UNKNOWN_KIND
+    from ..yamlio import INPUT_RULES
+
+    rules: Dict[str, RuleInfo] = {}
+    for rule_id, name, summary in INPUT_RULES:
+        rules[rule_id] = RuleInfo(rule_id, name, ERROR, summary)
+    for rule_id, name, summary in SCHEMA_RULES:
+        rules[rule_id] = RuleInfo(rule_id, name, WARNING if rule_id == UNKNOWN_KIND else ERROR, summary)
+    return rules
+
+
+def merged_rules(findings: Iterable[Finding], rules: Optional[Mapping[str, RuleInfo]]) -> Dict[str, RuleInfo]:
+    """``rules`` plus defaults, plus a bare entry for any other rule ID seen in ``findings``."""
+    merged = default_rules()
+    if rules:
+        merged.update(rules)
+    for finding in findings:
+        if finding.rule not in merged:
+            merged[finding.rule] = RuleInfo(finding.rule, finding.rule, finding.severity)
+    return merged
+
+
+def sort_findings(findings: Iterable[Finding]) -> List[Finding]:
+    return sorted(findings, key=lambda f: f.sort_key())
+
+
+def count(findings: Iterable[Finding]) -> Dict[str, int]:
+    counts = {ERROR: 0, WARNING: 0, INFO: 0, "input": 0}
+    for finding in findings:
+        counts[finding.severity] = counts.get(finding.severity, 0) + 1
+        if finding.input_error:
+            counts["input"] += 1
+    return counts
+
+
+def render(findings: Iterable[Finding], fmt: str = "text", rules: Optional[Mapping[str, RuleInfo]] = None,
+           stream: Optional[TextIO] = None, *, files_checked: Optional[int] = None,
+           color: Optional[bool] = None, quiet: bool = False, tool_version: Optional[str] = None) -> None:
+    """Write ``findings`` to ``stream`` (stdout by default) in format ``fmt``."""
+    if fmt not in _MODULES:
+        raise ValueError(f"unknown report format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    out = sys.stdout if stream is None else stream
+    if tool_version is None:
+        from .._version import __version__ as tool_version
+    module = importlib.import_module(f"{__name__}.{_MODULES[fmt]}")
+    module.render(sort_findings(findings), rules=rules, stream=out, files_checked=files_checked,
+                  color=color, quiet=quiet, tool_version=tool_version)
+
+
+__all__ = ["FORMATS", "RuleInfo", "default_rules", "merged_rules", "render", "sort_findings", "count"]

@@ -1,0 +1,71 @@
+"""JSON report.  The shape is stable; new keys may be added, none removed or renamed::
+
+    {
+      "schemaVersion": 1,
+      "tool": {"name": "ascend-compile", "version": "0.1.0"},
+      "summary": {"filesChecked": 3, "errors": 1, "warnings": 0, "notes": 0, "inputErrors": 0},
+      "findings": [
+        {
+          "rule": "AC101",                  # rule ID
+          "ruleName": "unknown-field",
+          "severity": "error",              # error | warning | info
+          "message": "unknown field \\"replicaSpec\\"",
+          "hint": "did you mean \\"replicaSpecs\\"?",   # "" when none
+          "file": "job.yaml",               # "<stdin>" for standard input
+          "line": 7, "column": 3,           # 1-based; 0 when unknown
+          "path": "spec.replicaSpec",       # kubectl-style field path; "" for the whole document
+          "pathElements": ["spec", "replicaSpec"],
+          "object": "AscendJob/default/resnet",   # "" when unknown
+          "inputError": false               # true: the input could not be read (exit code 2)
+        }
+      ]
+    }
+
+Findings are sorted by file, line, column and rule.  ``filesChecked`` is
+``null`` when the caller did not count files.
+"""
+from __future__ import annotations
+
+import json
+from typing import List, Mapping, Optional, TextIO
+
+from ..findings import ERROR, INFO, WARNING, Finding
+from . import TOOL_NAME, count, merged_rules
+
+SCHEMA_VERSION = 1
+
+
+def as_dict(findings: List[Finding], rules: Optional[Mapping] = None, files_checked: Optional[int] = None,
+            tool_version: str = "") -> dict:
+    info = merged_rules(findings, rules)
+    counts = count(findings)
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "tool": {"name": TOOL_NAME, "version": tool_version},
+        "summary": {"filesChecked": files_checked, "errors": counts[ERROR], "warnings": counts[WARNING],
+                    "notes": counts[INFO], "inputErrors": counts["input"]},
+        "findings": [
+            {
+                "rule": f.rule,
+                "ruleName": info[f.rule].name,
+                "severity": f.severity,
+                "message": f.message,
+                "hint": f.hint,
+                "file": f.file,
+                "line": f.line,
+                "column": f.column,
+                "path": f.field_path,
+                "pathElements": list(f.path),
+                "object": f.obj,
+                "inputError": f.input_error,
+            }
+            for f in findings
+        ],
+    }
+
+
+def render(findings: List[Finding], rules: Optional[Mapping] = None, stream: TextIO = None,
+           files_checked: Optional[int] = None, color: Optional[bool] = None, quiet: bool = False,
+           tool_version: str = "") -> None:
+    json.dump(as_dict(findings, rules, files_checked, tool_version), stream, indent=2, ensure_ascii=False)
+    stream.write("\n")

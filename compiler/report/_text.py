@@ -1,0 +1,80 @@
+"""Human-readable report: findings grouped by file, then a summary line."""
+from __future__ import annotations
+
+import os
+from typing import List, Mapping, Optional, TextIO
+
+from ..findings import ERROR, INFO, WARNING, Finding
+from . import count
+
+_COLORS = {ERROR: "\033[1;31m", WARNING: "\033[1;33m", INFO: "\033[1;34m"}
+_BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
+
+
+def use_color(stream: TextIO, color: Optional[bool]) -> bool:
+    if color is not None:
+        return color
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (ValueError, OSError):
+        return False
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary(findings: List[Finding], files_checked: Optional[int]) -> str:
+    counts = count(findings)
+    checked = f" ({_plural(files_checked, 'file')} checked)" if files_checked is not None else ""
+    if not findings:
+        return f"No problems found{checked}."
+    parts = []
+    if counts[ERROR]:
+        parts.append(_plural(counts[ERROR], "error"))
+    if counts[WARNING]:
+        parts.append(_plural(counts[WARNING], "warning"))
+    if counts[INFO]:
+        parts.append(_plural(counts[INFO], "note"))
+    files = len({f.file for f in findings})
+    text = ", ".join(parts) + f" in {_plural(files, 'file')}{checked}."
+    if counts["input"]:
+        text += f" {_plural(counts['input'], 'input')} could not be read."
+    return text
+
+
+def render(findings: List[Finding], rules: Optional[Mapping] = None, stream: TextIO = None,
+           files_checked: Optional[int] = None, color: Optional[bool] = None, quiet: bool = False,
+           tool_version: str = "") -> None:
+    paint = use_color(stream, color)
+
+    def c(code: str, text: str) -> str:
+        return f"{code}{text}{_RESET}" if paint else text
+
+    lines: List[str] = []
+    previous = None
+    for finding in findings:
+        if previous is not None and finding.file != previous:
+            lines.append("")
+        previous = finding.file
+        where = finding.file or "ascend-compile"
+        if finding.line:
+            where += f":{finding.line}:{finding.column}"
+        severity = c(_COLORS.get(finding.severity, ""), finding.severity)
+        lines.append(f"{c(_BOLD, where)}: {severity}: {finding.message} {c(_DIM, '[' + finding.rule + ']')}")
+        if finding.path:
+            at = finding.field_path + (f"  ({finding.obj})" if finding.obj else "")
+            lines.append(f"    at: {at}")
+        elif finding.obj:
+            lines.append(f"    in: {finding.obj}")
+        if finding.hint:
+            lines.append(f"    hint: {finding.hint}")
+    if not quiet:
+        if lines:
+            lines.append("")
+        lines.append(summary(findings, files_checked))
+    if lines:
+        stream.write("\n".join(lines) + "\n")
