@@ -1,18 +1,132 @@
 """ascend-compile: compact training-job specs in, validated Ascend/Volcano manifests out.
 
-The public API is listed in ``__all__``; names load on first use, so
-``import compiler`` stays cheap for the command line.
+The public Python API is exactly the names in ``__all__``; see ``docs/api.md``::
+
+    import compiler
+
+    spec = compiler.JobSpec(name="demo", framework="pytorch", profile="module-910b-8",
+                            npus=16, image="swr.example.com/ml/pytorch-train:2.1.0")
+    objects = compiler.compile_spec(spec)          # list of dicts, in apply order
+    findings = compiler.lint(objects)              # list of compiler.Finding
+
+Names load on first use (PEP 562 ``__getattr__``), so ``import compiler``
+stays cheap for the command line: it imports neither PyYAML nor click.
+Anything not in ``__all__`` (including every submodule) is internal and may
+change in any release.
 """
 from __future__ import annotations
 
-from typing import Any
+import importlib
+import types
+from typing import TYPE_CHECKING, Any, Dict, List
 
 from ._version import __version__
 
 __all__ = [
     "__version__",
+    # specs and compiling
+    "JobSpec",
+    "compile_spec",
+    "compile_to_yaml",
+    "compile_job",
+    "to_yaml",
+    "compile_files",
+    "CompiledJob",
+    "ProjectConfig",
+    # checking manifests
+    "validate",
+    "lint",
+    "Finding",
+    # hardware profiles
+    "list_profiles",
+    "load_profile",
+    "Profile",
+    # errors
+    "AscendCompileError",
+    "CompileError",
+    "InputError",
+    "InternalError",
+    "ProfileNotFoundError",
+    # clusters (the optional extra ascend-compile[k8s])
+    "Cluster",
+    "ClusterError",
+    "JobState",
 ]
+
+#: public name -> the module that defines it (imported on first access)
+_WHERE: Dict[str, str] = {
+    "JobSpec": ".api",
+    "compile_spec": ".api",
+    "compile_to_yaml": ".api",
+    "compile_job": ".api",
+    "to_yaml": ".api",
+    "compile_files": ".api",
+    "CompiledJob": ".pipeline",
+    "ProjectConfig": ".config",
+    "validate": ".api",
+    "Finding": ".findings",
+    "list_profiles": ".api",
+    "load_profile": ".api",
+    "Profile": ".profiles",
+    "AscendCompileError": ".errors",
+    "CompileError": ".errors",
+    "InputError": ".errors",
+    "InternalError": ".errors",
+    "ProfileNotFoundError": ".api",
+    "Cluster": ".kube.client",
+    "ClusterError": ".kube.client",
+    "JobState": ".kube.client",
+}
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ loads these
+    from .api import (JobSpec, ProfileNotFoundError, compile_files, compile_job, compile_spec, compile_to_yaml,
+                      lint, list_profiles, load_profile, to_yaml, validate)
+    from .config import ProjectConfig
+    from .errors import AscendCompileError, CompileError, InputError, InternalError
+    from .findings import Finding
+    from .kube.client import Cluster, ClusterError, JobState
+    from .pipeline import CompiledJob
+    from .profiles import Profile
+
+
+class _LintPackage(types.ModuleType):
+    """The ``compiler.lint`` package is also the public function ``compiler.lint(...)``.
+
+    The linter lives in the subpackage ``compiler/lint/``, and the import
+    system binds ``compiler.lint`` to that package whenever any of its modules
+    is imported, which would hide a plain function of the same name.  So the
+    package itself is made callable: calling it is calling
+    :func:`compiler.api.lint`, and ``compiler.lint.engine`` and friends keep working.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from .api import lint as lint_function
+
+        return lint_function(*args, **kwargs)
+
+    @property
+    def __signature__(self) -> Any:  # what inspect.signature() and help() show
+        import inspect
+
+        from .api import lint as lint_function
+
+        return inspect.signature(lint_function)
+
+
+if not TYPE_CHECKING:
+    from . import lint  # cheap: the package imports only typing; its engine loads on first use
+
+    lint.__class__ = _LintPackage
 
 
 def __getattr__(name: str) -> Any:
-    raise AttributeError(f"module 'compiler' has no attribute {name!r}")
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'compiler' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,20 +1,44 @@
 """The pipeline as functions: what the CLI, the KRM function and Python callers share.
 
-The public names are re-exported from :mod:`compiler` (see ``__all__`` there).
+The public names are re-exported from :mod:`compiler` (see ``__all__`` there);
+import them from there (``from compiler import compile_spec``), not from here.
+
+Every function here is a thin layer over the pipeline the CLI uses: a spec
+given as Python values is wrapped in a :class:`~compiler.yamlio.Document`
+(:func:`spec_document`) and goes through the same schema, the same profile
+rules and the same error messages as a spec file given to
+``ascend-compile compile``.  Problems are raised as :class:`~compiler.errors.CompileError`
+(or :class:`~compiler.errors.InputError`) carrying :class:`~compiler.findings.Finding` objects.
+
+Unlike the CLI, the API never looks for a project config
+(``.ascend-compile.yaml``) on its own: pass ``config=`` (a path or a
+:class:`~compiler.config.ProjectConfig`) to use one.
 """
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import ProjectConfig
-from .errors import InputError
-from .findings import Finding
+from .errors import CompileError, InputError
+from .findings import ERROR, Finding
 from .pipeline import CompiledJob, compile_specs
-from .profiles import ProfileRegistry
+from .profiles import Profile, ProfileRegistry
+from .spec import API_VERSION, KIND, PROFILE_UNKNOWN
 from .yamlio import DEFAULT_MAX_BYTES, STDIN, Document, display_name, load_documents, read_text
 
 SPEC_SUFFIXES = (".yaml", ".yml")
+
+#: A path as the API accepts it.
+PathArg = Union[str, "os.PathLike[str]"]
+#: A project config as the API accepts it: a loaded config, a path to one, or None (no config).
+ConfigArg = Union[ProjectConfig, str, "os.PathLike[str]", None]
+#: A Kubernetes object as plain data.
+Object = Dict[str, Any]
+
+
+# --------------------------------------------------------------------------- building blocks (CLI shares)
 
 
 def expand_paths(paths: Sequence[str]) -> List[str]:
@@ -54,3 +78,267 @@ def compile_paths(paths: Sequence[str], config: Optional[ProjectConfig] = None,
 def spec_document(data: Dict[str, Any], source: str = "<python>") -> Document:
     """Wrap a spec given as Python values so it goes through the same checks as a file."""
     return Document(source, 0, data, None)
+
+
+# --------------------------------------------------------------------------- the spec as Python values
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def plain(value: Any) -> Any:
+    """Python values as the plain JSON-like data a YAML file would give.
+
+    Mappings become dicts and tuples (any non-string sequence) become lists,
+    so the schema check and the YAML writer see exactly what a file gives.
+    """
+    if isinstance(value, Mapping):
+        return {str(k) if not isinstance(k, str) else k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+@dataclass(kw_only=True)
+class JobSpec:
+    """A ``TrainingJob`` spec built from Python values.
+
+    Each field is the spec field of the same name in snake_case
+    (``npus_per_pod`` is ``spec.npusPerPod``); ``docs/spec.md`` documents them.
+    Fields left at ``None`` are left out of the spec, so their defaults apply
+    (built-in < profile < project config), exactly as in a YAML file.
+    Nothing is checked here: :func:`compile_spec` checks the spec with the
+    same schema and rules as ``ascend-compile compile``.
+
+    ``extra`` adds spec fields by their YAML name (``{"shmSize": "64Gi"}``), for
+    fields newer than this class; it overrides the fields above.
+
+    >>> spec = JobSpec(name="demo", framework="pytorch", profile="module-910b-8", npus=16,
+    ...                image="swr.example.com/ml/pytorch-train:2.1.0")
+    >>> spec.to_dict()["spec"]["npus"]
+    16
+    """
+
+    name: str
+    framework: str
+    profile: str
+    image: str
+    namespace: Optional[str] = None
+    npus: Optional[int] = None
+    pods: Optional[int] = None
+    npus_per_pod: Optional[int] = None
+    target: Optional[str] = None
+    image_pull_policy: Optional[str] = None
+    command: Optional[Sequence[str]] = None
+    args: Optional[Sequence[str]] = None
+    working_dir: Optional[str] = None
+    env: Optional[Union[Mapping[str, str], Sequence[Mapping[str, Any]]]] = None
+    resources: Optional[Mapping[str, Any]] = None
+    volumes: Optional[Sequence[Mapping[str, Any]]] = None
+    queue: Optional[str] = None
+    host_arch: Optional[str] = None
+    scheduling: Optional[str] = None
+    ranktable: Optional[str] = None
+    tor_affinity: Optional[str] = None
+    super_pod: Optional[Mapping[str, int]] = None
+    retries: Optional[int] = None
+    fault_scheduling: Optional[str] = None
+    fault_retry_times: Optional[int] = None
+    host_network: Optional[bool] = None
+    create_namespace: Optional[bool] = None
+    labels: Optional[Mapping[str, str]] = None
+    annotations: Optional[Mapping[str, str]] = None
+    pod_labels: Optional[Mapping[str, str]] = None
+    pod_annotations: Optional[Mapping[str, str]] = None
+    pod_template_patch: Optional[Mapping[str, Any]] = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    #: fields that are metadata, not spec
+    _METADATA: ClassVar[Tuple[str, ...]] = ("name", "namespace")
+
+    @classmethod
+    def spec_fields(cls) -> Dict[str, str]:
+        """Python field name -> spec field name, for every field under ``spec``."""
+        return {f.name: _camel(f.name) for f in fields(cls) if f.name not in (*cls._METADATA, "extra")}
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The ``TrainingJob`` document, as a YAML spec file would hold it."""
+        metadata: Dict[str, Any] = {"name": self.name}
+        if self.namespace is not None:
+            metadata["namespace"] = self.namespace
+        spec: Dict[str, Any] = {}
+        for attr, key in self.spec_fields().items():
+            value = getattr(self, attr)
+            if value is not None:
+                spec[key] = plain(value)
+        spec.update(plain(self.extra))
+        return {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}
+
+
+SpecArg = Union[JobSpec, Mapping[str, Any]]
+
+
+# --------------------------------------------------------------------------- context
+
+
+def _load_context(config: ConfigArg, profile_dirs: Sequence[PathArg]) -> Tuple[ProjectConfig, ProfileRegistry]:
+    """The config and profile registry of one call (what the CLI's --config/--profile-dir give)."""
+    if config is None:
+        loaded = ProjectConfig()
+    elif isinstance(config, ProjectConfig):
+        loaded = config
+    else:
+        from .config import load_config
+
+        loaded = load_config(os.fspath(config))
+    registry = ProfileRegistry([*loaded.profile_dirs, *(os.fspath(d) for d in profile_dirs)])
+    return loaded, registry
+
+
+def _spec_data(spec: SpecArg) -> Dict[str, Any]:
+    if isinstance(spec, JobSpec):
+        return spec.to_dict()
+    if isinstance(spec, Mapping):
+        data = plain(spec)
+        assert isinstance(data, dict)
+        return data
+    raise TypeError(f"a spec is a JobSpec or a mapping (the TrainingJob document), not {type(spec).__name__}")
+
+
+# --------------------------------------------------------------------------- compile
+
+
+def compile_job(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = (),
+                source: str = "<python>") -> CompiledJob:
+    """Compile one spec (a :class:`JobSpec` or the ``TrainingJob`` document as a dict).
+
+    Raises :class:`~compiler.errors.CompileError` with every problem found.
+    """
+    loaded, registry = _load_context(config, profile_dirs)
+    return compile_specs([spec_document(_spec_data(spec), source)], registry, loaded)[0]
+
+
+def compile_spec(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = ()) -> List[Object]:
+    """Compile one spec into its Kubernetes objects, in apply order (Namespace, ConfigMap, job)."""
+    return compile_job(spec, config=config, profile_dirs=profile_dirs).objects
+
+
+def compile_to_yaml(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = ()) -> str:
+    """Compile one spec into the YAML stream ``ascend-compile compile`` prints."""
+    from .writer import render_jobs
+
+    return render_jobs([compile_job(spec, config=config, profile_dirs=profile_dirs)])
+
+
+def to_yaml(objects: Sequence[Mapping[str, Any]]) -> str:
+    """Objects as the deterministic ``---``-separated YAML stream ``ascend-compile compile`` prints."""
+    from .yamlio import dump_documents
+
+    return dump_documents([plain(obj) for obj in objects])
+
+
+def compile_files(paths: Union[PathArg, Sequence[PathArg]], *, config: ConfigArg = None,
+                  profile_dirs: Sequence[PathArg] = (), max_bytes: int = DEFAULT_MAX_BYTES) -> List[CompiledJob]:
+    """Compile spec files (directories are searched for ``*.yaml``/``*.yml``), all or nothing."""
+    loaded, registry = _load_context(config, profile_dirs)
+    return compile_paths(_path_list(paths), loaded, registry, max_bytes)
+
+
+# --------------------------------------------------------------------------- validate and lint
+
+
+def _path_list(paths: Union[PathArg, Sequence[PathArg]]) -> List[str]:
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(p) for p in paths]
+
+
+InputsArg = Union[Mapping[str, Any], PathArg, Sequence[Union[Mapping[str, Any], PathArg]]]
+
+
+def _split_inputs(inputs: InputsArg) -> Tuple[List[Object], List[str]]:
+    """Objects or paths (one, or a list of either); mixing both is refused."""
+    items: Sequence[Any]
+    if isinstance(inputs, (Mapping, str, os.PathLike)):
+        items = [inputs]
+    else:
+        items = list(inputs)
+    objects = [plain(i) for i in items if isinstance(i, Mapping)]
+    paths = [os.fspath(i) for i in items if isinstance(i, (str, os.PathLike))]
+    if len(objects) + len(paths) != len(items):
+        bad = next(i for i in items if not isinstance(i, (Mapping, str, os.PathLike)))
+        raise TypeError(f"expected Kubernetes objects (dicts) or file paths, got {type(bad).__name__}")
+    if objects and paths:
+        raise TypeError("pass either objects or paths, not both in one call")
+    return objects, paths
+
+
+def validate(objects_or_paths: InputsArg, *, strict: bool = True, strict_kinds: bool = False,
+             volcano_version: Optional[str] = None) -> List[Finding]:
+    """Check manifests against the built-in JSON Schemas (``ascend-compile validate``).
+
+    Give objects (dicts, e.g. from :func:`compile_spec`) or paths (files,
+    directories, ``-``); findings from paths carry line and column.
+    """
+    objects, paths = _split_inputs(objects_or_paths)
+    if paths:
+        from .cli.validate import run_validate
+
+        findings, _count = run_validate(paths, strict=strict, strict_kinds=strict_kinds,
+                                        volcano_version=volcano_version)
+        return list(findings)
+    from .schemas import validate_object
+
+    out: List[Finding] = []
+    for obj in objects:
+        out.extend(validate_object(obj, strict=strict, volcano_version=volcano_version, strict_kinds=strict_kinds))
+    return out
+
+
+def lint(objects_or_paths: InputsArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = (),
+         strict: bool = True, volcano_version: Optional[str] = None,
+         disable: Sequence[str] = ()) -> List[Finding]:
+    """Schema checks plus the operator's and scheduler's rules (``ascend-compile lint``).
+
+    Give objects (dicts) or paths; all of them are linted as one run, so
+    cross-object rules (a Volcano Job and its ranktable ConfigMap) see them all.
+    """
+    from .lint.engine import lint_objects, lint_paths
+
+    objects, paths = _split_inputs(objects_or_paths)
+    loaded, registry = _load_context(config, profile_dirs)
+    if paths:
+        findings, _count = lint_paths(paths, registry, loaded, strict=strict, volcano_version=volcano_version,
+                                      disable=disable)
+        return findings
+    return lint_objects(objects, registry, loaded, strict=strict, volcano_version=volcano_version,
+                        disable=disable)
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+class ProfileNotFoundError(CompileError, LookupError):
+    """No hardware profile of that name (a :class:`CompileError` and a :class:`LookupError`)."""
+
+
+def list_profiles(extra_dirs: Sequence[PathArg] = ()) -> List[Profile]:
+    """Every hardware profile (built-in, then ``extra_dirs``; a later one overrides by name), sorted by name."""
+    return ProfileRegistry([os.fspath(d) for d in extra_dirs]).all()
+
+
+def load_profile(name: str, extra_dirs: Sequence[PathArg] = ()) -> Profile:
+    """One hardware profile by name; raises :class:`ProfileNotFoundError` if there is none."""
+    registry = ProfileRegistry([os.fspath(d) for d in extra_dirs])
+    profile = registry.get(name)
+    if profile is None:
+        from difflib import get_close_matches
+
+        names = registry.names()
+        close = get_close_matches(name, names, n=1)
+        raise ProfileNotFoundError([Finding(
+            PROFILE_UNKNOWN, ERROR, f"unknown hardware profile {name!r}",
+            hint=(f"did you mean {close[0]!r}? " if close else "") + f"known profiles: {', '.join(names)}")])
+    return profile

@@ -63,7 +63,7 @@ class Finding:
     def at(self, file: str, line: int, column: int) -> "Finding":
         return replace(self, file=file, line=line, column=column)
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> Tuple[str, int, int, str, str]:
         return (self.file, self.line, self.column, self.rule, self.message)
 
 

@@ -8,7 +8,7 @@ write anything when one spec fails.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .config import ProjectConfig
 from .errors import CompileError, InputError, InternalError
@@ -63,7 +63,7 @@ def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] 
     registry = registry or ProfileRegistry(config.profile_dirs)
     jobs: List[CompiledJob] = []
     findings: List[Finding] = []
-    seen: Dict[tuple, CompiledJob] = {}
+    seen: Dict[Tuple[Optional[str], str], CompiledJob] = {}
     for doc in docs:
         try:
             job = compile_document(doc, registry, config)

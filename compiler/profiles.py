@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .errors import InputError
 from .findings import ERROR, Finding
@@ -60,9 +60,9 @@ class Profile:
     def default_dialect(self) -> str:
         return self.dialects[0]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         """The profile as plain data (what ``profiles show`` prints)."""
-        out = {
+        out: Dict[str, Any] = {
             "name": self.name,
             "description": self.description,
             "chip": self.chip,
@@ -81,7 +81,7 @@ class Profile:
         if self.multi_pod_recommended:
             out["npusPerPod"]["multiPodRecommended"] = list(self.multi_pod_recommended)
         if self.super_pod:
-            sp: dict = {"blockMultiple": self.super_pod.block_multiple}
+            sp: Dict[str, Any] = {"blockMultiple": self.super_pod.block_multiple}
             if self.super_pod.max_blocks:
                 sp["maxBlocks"] = self.super_pod.max_blocks
             if self.super_pod.rack_blocks:
@@ -94,7 +94,7 @@ class Profile:
         return {k: v for k, v in out.items() if v is not None}
 
 
-def _profile_from_data(data: dict, source: str) -> Profile:
+def _profile_from_data(data: Dict[str, Any], source: str) -> Profile:
     spec = data["spec"]
     counts = spec["npusPerPod"]
     sp = spec.get("superPod")
@@ -122,7 +122,7 @@ def _profile_from_data(data: dict, source: str) -> Profile:
     )
 
 
-def _default_dialects(spec: dict) -> Tuple[str, ...]:
+def _default_dialects(spec: Dict[str, Any]) -> Tuple[str, ...]:
     dialects = []
     if spec.get("acceleratorType"):
         dialects.append(NODE_SELECTOR)

@@ -158,9 +158,11 @@ def _key_text(key: Any) -> str:
 
 
 def _type_hint(expected: Sequence[str], value: Any, kind: str) -> str:
-    if "string" in expected and kind in ("integer", "number", "boolean", "null"):
-        text = "" if value is None else (json.dumps(value) if kind == "boolean" else str(value))
-        return f'quote it: "{text}" (YAML reads unquoted {text or "~"} as {_ARTICLE[kind]})'
+    if kind == "null":
+        return 'an empty value (or null, ~) is null in YAML: give it a value, or write "" for an empty string'
+    if "string" in expected and kind in ("integer", "number", "boolean"):
+        text = json.dumps(value) if kind == "boolean" else str(value)
+        return f'quote it: "{text}" (YAML reads unquoted {text} as {_ARTICLE[kind]})'
     if kind == "string" and isinstance(value, str):
         if ("integer" in expected or "number" in expected) and re.fullmatch(r"-?\d+(\.\d+)?", value.strip()):
             return f"remove the quotes: {value.strip()}"
@@ -335,7 +337,7 @@ class _Compiler:
             if allowed and kind not in allowed and not _type_ok(kind, value, allowed):
                 errs.append((WRONG_TYPE, path,
                              f"expected {_describe_types(expected)}, got {_ARTICLE[kind]}"
-                             + ("" if kind in ("object", "array") else f" ({_short(value)})"),
+                             + ("" if kind in ("object", "array", "null") else f" ({_short(value)})"),
                              _type_hint(expected, value, kind), False))
                 for fn in generic:  # enum/const still apply (reported like the reference does)
                     fn(value, path, errs)
@@ -384,12 +386,13 @@ class _Compiler:
 
         def check_object(value: Dict[Any, Any], path: Any, errs: List[_Err]) -> None:
             for key, item in value.items():
+                if type(key) is not str:
+                    key = _key_text(key)  # YAML 1: or true: keys reach the API server as strings
                 fn = compiled.get(key)
                 if fn is None:
-                    name = key if type(key) is str else _key_text(key)
-                    sub = raw_props.get(name)
+                    sub = raw_props.get(key)
                     if sub is not None:
-                        fn = compiled[name] = compile_(sub)
+                        fn = compiled[key] = compile_(sub)
                     elif addl_get is not None:
                         fn = addl_get()
                     elif reject_unknown:
@@ -645,7 +648,7 @@ def _wrong(expected: str, value: Any, path: Any, errs: List[_Err]) -> None:
     kind = _kind_of(value)
     errs.append((WRONG_TYPE, path,
                  f"expected {_ARTICLE[expected]}, got {_ARTICLE[kind]}"
-                 + ("" if kind in ("object", "array") else f" ({_short(value)})"),
+                 + ("" if kind in ("object", "array", "null") else f" ({_short(value)})"),
                  _type_hint((expected,), value, kind), False))
 
 
@@ -838,6 +841,19 @@ def validate_object(obj: Any, strict: bool = True, volcano_version: Optional[str
             for rule, sev, path, message, hint, _at_key, name in problems]
 
 
+def _scalar_text(doc: Any, path: Path) -> Optional[str]:
+    """The source text of the scalar at ``path`` (``yes`` rather than ``true``)."""
+    from .yamlio import _child  # same package: the node walk Document.locate uses
+
+    node = getattr(doc, "node", None)
+    for element in path:
+        if node is None:
+            return None
+        node, _key = _child(node, element)
+    value = getattr(node, "value", None)
+    return value if isinstance(value, str) else None
+
+
 def validate_document(doc: Any, strict: bool = True, volcano_version: Optional[str] = None,
                       strict_kinds: bool = False, reg: Optional[Registry] = None) -> List[Finding]:
     """Check one parsed :class:`~compiler.yamlio.Document`; Findings point at YAML nodes."""
@@ -850,6 +866,11 @@ def validate_document(doc: Any, strict: bool = True, volcano_version: Optional[s
             where = doc.locate(path, key=False)
         else:
             where = doc.locate(path, key=at_key)
+        if rule == WRONG_TYPE and hint.startswith("quote it:"):
+            source = _scalar_text(doc, path)
+            match = re.search(r" as (an? \w+|null)\)$", hint)
+            if source is not None and match:
+                hint = f'quote it: "{source}" (YAML reads unquoted {source} as {match.group(1)})'
         findings.append(Finding(rule=rule, severity=sev, message=message, path=path, hint=hint,
                                 file=where.file, line=where.line, column=where.column, obj=name))
     return findings

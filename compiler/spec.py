@@ -66,6 +66,7 @@ class Spec:
     env: Tuple[Dict[str, Any], ...] = ()
     cpu: Any = None
     memory: Any = None
+    shm_size: Any = None  # sizeLimit of the /dev/shm tmpfs; None = unlimited (the node's memory)
     volumes: Tuple[Volume, ...] = ()
     queue: str = "default"
     host_arch: Optional[str] = None
@@ -126,7 +127,7 @@ def _with_registry(image: str, registry: Optional[str]) -> str:
     return registry.rstrip("/") + "/" + image
 
 
-def _volume(raw: dict, path: Tuple[PathElement, ...], problems: _Problems) -> Optional[Volume]:
+def _volume(raw: Dict[str, Any], path: Tuple[PathElement, ...], problems: _Problems) -> Optional[Volume]:
     sources = [k for k in ("nfs", "hostPath", "pvc", "emptyDir", "configMap") if k in raw]
     if len(sources) != 1:
         problems.add(SPEC_INVALID, path,
@@ -213,6 +214,11 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
         problems.add(SPEC_INVALID, ("spec", "ranktable") if "ranktable" in spec else ("spec", "target"),
                      "a Volcano Job can only get its ranktable from a file (the rings-config ConfigMap)",
                      "set ranktable: file, or target: AscendJob")
+    namespace = data["metadata"].get("namespace") or defaults.get("namespace")
+    if ranktable == "hostPath" and not namespace:
+        problems.add(SPEC_INVALID, ("spec", "ranktable"),
+                     "ranktable: hostPath needs a namespace: the shared ranktable directory is named <namespace>.<job>",
+                     "set metadata.namespace (or the project's namespace)")
 
     # NPUs: a total, or pods x NPUs per pod, never both.
     has_total = "npus" in spec
@@ -236,7 +242,7 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
                      "give npus (a total), or both pods and npusPerPod")
     sp = spec.get("superPod") or {}
     if pods:
-        path = ("spec", "npusPerPod") if "npusPerPod" in spec else ("spec", "npus")
+        path: Tuple[PathElement, ...] = ("spec", "npusPerPod") if "npusPerPod" in spec else ("spec", "npus")
         for v in hardware.check_pods(profile, [npus_per_pod] * pods):
             if v.severity == ERROR:
                 problems.add(v.rule, path, v.message, v.hint)
@@ -272,7 +278,7 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
     resources = spec.get("resources") or {}
     return Spec(
         name=data["metadata"]["name"],
-        namespace=data["metadata"].get("namespace") or defaults.get("namespace"),
+        namespace=namespace,
         framework=framework,
         target=target,
         profile=profile,
@@ -286,9 +292,11 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
         env=env,
         cpu=resources.get("cpu"),
         memory=resources.get("memory"),
+        shm_size=resources.get("shm"),
         volumes=tuple(volumes),
         queue=pick("queue", "default"),
-        host_arch=pick("hostArch", profile.host_arch),
+        # the schedule-policy dialect names the hardware by annotation; host-arch only when asked for
+        host_arch=pick("hostArch", profile.host_arch if scheduling == NODE_SELECTOR else None),
         scheduling=scheduling,
         ranktable=ranktable,
         tor_affinity=spec.get("torAffinity"),
@@ -309,6 +317,6 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
 
 
 #: volume names the compiler adds itself
-RESERVED_VOLUMES = frozenset({"ascend-driver", "dshm", "localtime", "ascend-910-config"})
+RESERVED_VOLUMES = frozenset({"ascend-driver", "dshm", "localtime", "ascend-910-config", "ranktable"})
 #: env names the compiler wires itself
 GENERATED_ENV = frozenset({"ASCEND_VISIBLE_DEVICES", "XDL_IP", "POD_UID", "HCCL_IF_IP", "framework"})

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 import tempfile
-from typing import Iterable, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Sequence, Tuple
 
 from .errors import InputError
 from .findings import ERROR, Finding
@@ -35,7 +36,7 @@ def output_name(job: CompiledJob) -> str:
 
 def _planned(jobs: Sequence[CompiledJob], output_dir: str) -> List[Tuple[str, str]]:
     plan: List[Tuple[str, str]] = []
-    seen = {}
+    seen: Dict[str, str] = {}
     for job in jobs:
         name = output_name(job)
         if name in seen:
@@ -52,6 +53,21 @@ def _portable(source: str) -> str:
     return source.replace(os.sep, "/")
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it; set it straight back
+    os.umask(mask)
+    return mask
+
+
+def _output_mode(path: str, default: int) -> int:
+    """Keep the permissions of a file being replaced; else what open() would give."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return default
+    return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else default
+
+
 def write_outputs(jobs: Sequence[CompiledJob], output_dir: str) -> List[str]:
     """Write one file per job; all of them or none."""
     plan = _planned(jobs, output_dir)
@@ -61,6 +77,7 @@ def write_outputs(jobs: Sequence[CompiledJob], output_dir: str) -> List[str]:
         raise InputError([Finding(OUTPUT_ERROR, ERROR, f"cannot create the output directory: {exc.strerror}",
                                   file=output_dir, input_error=True)]) from None
     staged: List[Tuple[str, str]] = []
+    default_mode = 0o666 & ~_umask()
     try:
         for path, text in plan:
             if os.path.isdir(path):
@@ -69,6 +86,8 @@ def write_outputs(jobs: Sequence[CompiledJob], output_dir: str) -> List[str]:
             fd, tmp = tempfile.mkstemp(prefix=".ascend-compile-", suffix=".tmp", dir=output_dir)
             staged.append((tmp, path))
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                if hasattr(os, "fchmod"):  # mkstemp makes 0600 files; outputs get normal permissions
+                    os.fchmod(handle.fileno(), _output_mode(path, default_mode))
                 handle.write(text)
         for tmp, path in staged:
             os.replace(tmp, path)

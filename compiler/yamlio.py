@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -87,7 +88,11 @@ def display_name(path: str) -> str:
 
 
 def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
-    """Read a whole file (or stdin for ``-``) as UTF-8 text, with clean errors."""
+    """Read a whole file (or stdin for ``-``) as UTF-8 text, with clean errors.
+
+    Never blocks on a named pipe that nobody writes to (it reads as empty) and
+    never reads more than ``max_bytes + 1`` bytes of anything.
+    """
     name = display_name(path)
     try:
         if path == STDIN:
@@ -96,7 +101,17 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
             if os.path.isdir(path):
                 raise _input_error(name, "is a directory, not a file",
                                    "pass the files inside it, or use a command that walks directories")
-            with open(path, "rb") as handle:
+            # O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever.
+            fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | getattr(os, "O_BINARY", 0))
+            with os.fdopen(fd, "rb") as handle:
+                info = os.fstat(fd)
+                if stat.S_ISDIR(info.st_mode):
+                    raise _input_error(name, "is a directory, not a file",
+                                       "pass the files inside it, or use a command that walks directories")
+                if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
+                    raise _too_large(name, max_bytes)
+                if _O_NONBLOCK and not stat.S_ISREG(info.st_mode):
+                    os.set_blocking(fd, True)  # a pipe with a writer: wait for its data as usual
                 data = handle.read(max_bytes + 1)
     except InputError:
         raise
@@ -104,15 +119,25 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
         raise _input_error(name, "no such file", "check the path") from None
     except PermissionError:
         raise _input_error(name, "permission denied", "make the file readable") from None
+    except IsADirectoryError:
+        raise _input_error(name, "is a directory, not a file",
+                           "pass the files inside it, or use a command that walks directories") from None
     except OSError as exc:
         raise _input_error(name, f"cannot read: {exc.strerror or exc}") from None
     return decode(data, name, max_bytes)
 
 
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def _too_large(name: str, max_bytes: int) -> InputError:
+    return _input_error(name, f"is larger than the {max_bytes} byte limit",
+                        "split it, or raise the limit with --max-bytes", rule=INPUT_TOO_LARGE)
+
+
 def decode(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     if len(data) > max_bytes:
-        raise _input_error(name, f"is larger than the {max_bytes} byte limit",
-                           "split it, or raise the limit with --max-bytes", rule=INPUT_TOO_LARGE)
+        raise _too_large(name, max_bytes)
     if b"\x00" in data:
         raise _input_error(name, "looks like a binary file (it contains NUL bytes), not YAML",
                            "exclude it from the paths you check")
@@ -128,22 +153,101 @@ def decode(data: bytes, name: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     return text
 
 
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
 class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
     """Safe loader that refuses duplicate keys."""
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:  # type: ignore[override]
-        if isinstance(node, yaml.MappingNode):
-            seen = {}
-            for key_node, _ in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    continue
-                if isinstance(key_node, yaml.ScalarNode):
-                    key = self.construct_scalar(key_node)
-                    if key in seen:
-                        first = seen[key]
-                        raise _DuplicateKey(key, key_node.start_mark, first)
-                    seen[key] = key_node.start_mark
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:  # type: ignore[override]
+        if not isinstance(node, yaml.MappingNode):
+            return super().construct_mapping(node, deep=deep)
+        pairs = node.value
+        try:
+            texts = {key_node.value for key_node, _ in pairs}
+        except TypeError:  # a collection used as a key: take the careful path
+            texts = set()
+        if len(texts) == len(pairs) and not any(key_node.tag == _MERGE_TAG for key_node, _ in pairs):
+            # Fast path: every key is written differently and there is no merge
+            # key, so a duplicate can only be two spellings of one value (1 and
+            # 01, true and yes): the mapping then has fewer entries than keys.
+            mapping = super().construct_mapping(node, deep=deep)
+            if len(mapping) == len(pairs):
+                return mapping
+        by_text: dict[Any, Any] = {}
+        by_value: dict[Any, Any] = {}
+        for key_node, _ in pairs:
+            if key_node.tag == _MERGE_TAG or not isinstance(key_node, yaml.ScalarNode):
+                continue
+            text = key_node.value
+            first = by_text.get(text)
+            if first is None:
+                try:
+                    value = self.construct_object(key_node)
+                    first = by_value.get(value)
+                    by_value.setdefault(value, key_node.start_mark)
+                except (TypeError, yaml.YAMLError):
+                    pass
+            if first is not None:
+                raise _DuplicateKey(text, key_node.start_mark, first)
+            by_text[text] = key_node.start_mark
         return super().construct_mapping(node, deep=deep)
+
+
+#: Longest integer literal read (a 64-bit integer needs at most 20 characters; Python refuses to
+#: convert decimal strings of more than 4300 digits, and printing a longer number would fail later).
+MAX_INT_CHARS = 1000
+
+
+def _scalar_text(node: yaml.Node) -> str:
+    text = node.value if isinstance(node, yaml.ScalarNode) else ""
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _guarded(construct: Any, what: str) -> Any:
+    """Turn the ValueError/KeyError/... a scalar constructor raises on odd input into a located error."""
+
+    def guarded(loader: Any, node: yaml.Node) -> Any:
+        try:
+            return construct(loader, node)
+        except yaml.YAMLError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as exc:
+            detail = str(exc).split(";")[0] if isinstance(exc, ValueError) and what.startswith("a date") else ""
+            raise yaml.constructor.ConstructorError(
+                None, None, f"cannot read {_scalar_text(node)!r} as {what}" + (f" ({detail})" if detail else ""),
+                node.start_mark) from None
+
+    return guarded
+
+
+def _construct_int(loader: Any, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode) and len(node.value) > MAX_INT_CHARS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"the integer {_scalar_text(node)} has {len(node.value)} characters, too long to read "
+            f"(Kubernetes integers have at most 19 digits)", node.start_mark)
+    return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)  # type: ignore[arg-type]
+
+
+def _construct_binary(loader: Any, node: yaml.Node) -> str:
+    """``!!binary``: check the base64, keep it as text (what Kubernetes' binaryData holds)."""
+    yaml.constructor.SafeConstructor.construct_yaml_binary(loader, node)  # type: ignore[arg-type]
+    return "".join(loader.construct_scalar(node).split())
+
+
+_SAFE = yaml.constructor.SafeConstructor
+for _tag, _construct, _what in (
+        ("int", _construct_int, "an integer"),
+        ("float", _SAFE.construct_yaml_float, "a number"),
+        ("bool", _SAFE.construct_yaml_bool, "a boolean"),
+        ("timestamp", _SAFE.construct_yaml_timestamp, "a date or time"),
+        ("binary", _construct_binary, "base64 data")):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _guarded(_construct, _what))
+# Keep the data JSON-typed (dicts, lists, str, int, float, bool, None; dates stay dates): a set is
+# a mapping to nulls, and an ordered map or pairs list is read as the list of pairs it is written as.
+_Loader.add_constructor("tag:yaml.org,2002:set", _SAFE.construct_yaml_map)  # type: ignore[type-var]
+_Loader.add_constructor("tag:yaml.org,2002:omap", _SAFE.construct_yaml_seq)  # type: ignore[type-var]
+_Loader.add_constructor("tag:yaml.org,2002:pairs", _SAFE.construct_yaml_seq)  # type: ignore[type-var]
 
 
 class _DuplicateKey(Exception):
@@ -197,25 +301,37 @@ def _child(node: yaml.Node, element: PathElement) -> Tuple[Optional[yaml.Node], 
 
 def _scalar_matches(key_node: yaml.ScalarNode, element: PathElement) -> bool:
     if isinstance(element, int) and not isinstance(element, bool):
-        return key_node.value == str(element)
-    return key_node.value == element
+        return bool(key_node.value == str(element))
+    return bool(key_node.value == element)
 
 
 _DOC_SPLIT = re.compile(r"^(?:---|\.\.\.)", re.M)
-_NESTING_OPENERS = re.compile(r"[\[{]|[-?:](?:[ \t]|$)", re.M)
+# The run of blanks and block indicators that starts each line (libyaml also breaks lines on a lone CR,
+# NEL, LS and PS, so those count as line starts too).
+_LINE_PREFIX = re.compile(r"(?:^|[\r\n\x85\u2028\u2029])([ \t?:-]*)")
 
 
 def _might_nest_deeply(text: str, limit: int) -> bool:
     """Cheap upper bound on nesting depth per document chunk.
 
-    Every nesting level is opened by a flow bracket, a block indicator followed
-    by a blank, or a deeper indentation; if their count stays below ``limit``
-    the document cannot nest deeper, and we skip the exact check.
+    A block collection starts at a column no further right than the blanks and
+    ``- ``/``? ``/``: `` indicators that open its line, and along a chain of
+    nested block collections the column grows with every level except for a
+    sequence written at the same indentation as its parent key: so block depth
+    is at most ``2 * (widest line prefix + 1)``.  Flow depth is at most the
+    number of ``[`` and ``{`` in the chunk.  If their sum stays below
+    ``limit`` the document cannot nest deeper, and the exact check is skipped.
+    (Brackets in strings or indented block scalars only make the bound larger,
+    never smaller.)
     """
     for chunk in _DOC_SPLIT.split(text):
         if len(chunk) < limit:
             continue
-        if len(_NESTING_OPENERS.findall(chunk)) >= limit:
+        flow = chunk.count("[") + chunk.count("{")
+        if flow >= limit:
+            return True
+        widest = max(map(len, _LINE_PREFIX.findall(chunk)), default=0)
+        if 2 * (widest + 1) + flow + 2 >= limit:
             return True
     return False
 
@@ -235,7 +351,8 @@ def _check_event_depth(text: str, source: str, limit: int) -> None:
                     mark = event.start_mark
                     raise _input_error(source, f"nests deeper than {limit} levels",
                                        "flatten the document; Kubernetes objects are far shallower",
-                                       line=mark.line + 1, column=mark.column + 1, rule=YAML_TOO_DEEP)
+                                       line=mark.line + 1, column=mark.column + 1,  # type: ignore[union-attr]
+                                       rule=YAML_TOO_DEEP)
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
     except yaml.YAMLError:
@@ -248,8 +365,8 @@ def _check_node_graph(root: yaml.Node, source: str) -> None:
     """Refuse alias cycles, alias bombs and deep nesting before constructing."""
     # Iterative post-order walk with memoised expanded sizes; aliases make the
     # node graph a DAG (or, with a recursive anchor, a cycle).
-    sizes: dict = {}
-    on_stack: set = set()
+    sizes: dict[int, int] = {}
+    on_stack: set[int] = set()
     stack: List[Tuple[yaml.Node, int, bool]] = [(root, 1, False)]
     while stack:
         node, depth, done = stack.pop()
@@ -303,9 +420,13 @@ def iter_documents(text: str, source: str) -> Iterator[Document]:
     Raises :class:`InputError` (with line and column) for syntax errors,
     unsafe tags, duplicate keys, alias bombs and excessive nesting.
     """
+    # Both checks look at the whole text once (calling them per document made a
+    # stream of n documents cost O(n^2)).  After the exact depth check, only
+    # aliases (which need an anchor ``&`` and an alias ``*``) can make a node
+    # graph deeper or larger than its text, so only then is the graph walked.
     if _might_nest_deeply(text, MAX_DEPTH):
         _check_event_depth(text, source, MAX_DEPTH)
-    guard_graph = "*" in text or "<<" in text
+    guard_graph = "&" in text and "*" in text
     loader = _Loader(text)
     index = -1
     try:
@@ -314,7 +435,7 @@ def iter_documents(text: str, source: str) -> Iterator[Document]:
             index += 1
             if node is None:
                 continue
-            if guard_graph or _might_nest_deeply(text, MAX_DEPTH):
+            if guard_graph:
                 _check_node_graph(node, source)
             data = loader.construct_document(node)
             if data is None:
@@ -375,7 +496,7 @@ def _represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", data)
 
 
-_Dumper.add_representer(str, _represent_str)
+_Dumper.add_representer(str, _represent_str)  # type: ignore[arg-type]
 
 
 def dump_document(obj: Any) -> str:

@@ -1,6 +1,7 @@
 """``ascend-compile validate``: check manifests against the built-in JSON Schemas."""
 from __future__ import annotations
 
+import sys
 from typing import List, Optional, Sequence, Tuple
 
 import click
@@ -63,7 +64,13 @@ def validate_command(paths: Tuple[str, ...], fmt: str, strict: bool, strict_kind
     from ..findings import exit_code
     from ..report import render
 
-    render(findings, fmt, stream=click.get_text_stream("stdout"), files_checked=files, quiet=quiet)
+    try:
+        render(findings, fmt, stream=click.get_text_stream("stdout"), files_checked=files, quiet=quiet)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     raise SystemExit(exit_code(findings))
 
 

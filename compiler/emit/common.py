@@ -1,7 +1,8 @@
 """Pieces shared by both job kinds: labels, scheduling hints, container, env, volumes."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from types import MappingProxyType
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..profiles import NODE_SELECTOR, SCHEDULE_POLICY
 from ..spec import Spec
@@ -13,10 +14,16 @@ PORT_NAME = "ascendjob-port"
 PORT = 2222
 RANKTABLE_VOLUME = "ascend-910-config"
 RANKTABLE_MOUNT = "/user/serverid/devindex/config"
+#: ranktable: hostPath -- ascend-operator writes <dir>/<namespace>.<job>/hccl.json when a pod has a
+#: volume of this name; the operator's Deployment mounts the same (shared) host directory
+RANKTABLE_HOSTPATH_VOLUME = "ranktable"
+RANKTABLE_SHARED_DIR = "/user/mindx-dl/ranktable"
+#: an empty, read-only mapping: the default of optional label/annotation arguments
+_NO_LABELS: Mapping[str, str] = MappingProxyType({})
 
 
-def metadata(name: str, namespace: Optional[str], labels: Mapping[str, str] = (),
-             annotations: Mapping[str, str] = ()) -> Dict[str, Any]:
+def metadata(name: str, namespace: Optional[str], labels: Mapping[str, str] = _NO_LABELS,
+             annotations: Mapping[str, str] = _NO_LABELS) -> Dict[str, Any]:
     out: Dict[str, Any] = {"name": name}
     if namespace:
         out["namespace"] = namespace
@@ -55,22 +62,24 @@ def job_annotations(spec: Spec) -> Dict[str, str]:
 
 
 def node_selector(spec: Spec) -> Dict[str, str]:
-    """Node selectors of the MindCluster <= 26.0 dialect; the 26.1 dialect uses the annotation."""
+    """Node selectors: ``accelerator-type`` in the MindCluster <= 26.0 dialect (26.1 uses the annotation);
+    ``host-arch`` whenever the spec resolved one (always in that dialect, only when asked for in 26.1's)."""
     selector: Dict[str, str] = {}
-    if spec.scheduling == NODE_SELECTOR:
-        if spec.host_arch:
-            selector["host-arch"] = spec.host_arch
-        if spec.profile.accelerator_type:
-            selector["accelerator-type"] = spec.profile.accelerator_type
+    if spec.host_arch:
+        selector["host-arch"] = spec.host_arch
+    if spec.scheduling == NODE_SELECTOR and spec.profile.accelerator_type:
+        selector["accelerator-type"] = spec.profile.accelerator_type
     return selector
 
 
-def anti_affinity(label: str, job_name: str) -> Dict[str, Any]:
-    """One pod per node: no two pods carrying ``label=job_name`` share a host."""
+def anti_affinity(label: str, job_name: str, also: Mapping[str, str] = _NO_LABELS) -> Dict[str, Any]:
+    """One pod per node: no two pods carrying ``label=job_name`` (and every ``also`` label) share a host."""
+    match = [{"key": label, "operator": "In", "values": [job_name]}]
+    match += [{"key": key, "operator": "In", "values": [value]} for key, value in dict(also).items()]
     return {
         "podAntiAffinity": {
             "requiredDuringSchedulingIgnoredDuringExecution": [{
-                "labelSelector": {"matchExpressions": [{"key": label, "operator": "In", "values": [job_name]}]},
+                "labelSelector": {"matchExpressions": match},
                 "topologyKey": "kubernetes.io/hostname",
             }]
         }
@@ -123,23 +132,40 @@ def user_env(spec: Spec) -> List[Dict[str, Any]]:
     return [dict(item) for item in spec.env]
 
 
-def ranktable_mount() -> Dict[str, Any]:
-    return {"name": RANKTABLE_VOLUME, "mountPath": RANKTABLE_MOUNT}
+def has_ranktable_volume(spec: Spec) -> bool:
+    """A ranktable file in the pod: the rings-config ConfigMap (file) or the operator's shared directory."""
+    return spec.ranktable in ("file", "hostPath")
 
 
-def ranktable_volume(job_name: str) -> Dict[str, Any]:
+def _ranktable_volume_name(spec: Spec) -> str:
+    return RANKTABLE_HOSTPATH_VOLUME if spec.ranktable == "hostPath" else RANKTABLE_VOLUME
+
+
+def ranktable_mount(spec: Spec) -> Dict[str, Any]:
+    return {"name": _ranktable_volume_name(spec), "mountPath": RANKTABLE_MOUNT}
+
+
+def ranktable_volume(spec: Spec) -> Dict[str, Any]:
+    if spec.ranktable == "hostPath":
+        path = f"{RANKTABLE_SHARED_DIR}/{spec.namespace}.{spec.name}"
+        return {"name": RANKTABLE_HOSTPATH_VOLUME, "hostPath": {"path": path, "type": "Directory"}}
     from .configmap import ranktable_name
 
-    return {"name": RANKTABLE_VOLUME, "configMap": {"name": ranktable_name(job_name)}}
+    return {"name": RANKTABLE_VOLUME, "configMap": {"name": ranktable_name(spec.name)}}
 
 
-_STANDARD_VOLUMES = (
-    ({"name": "ascend-driver", "hostPath": {"path": "/usr/local/Ascend/driver"}},
-     {"name": "ascend-driver", "mountPath": "/usr/local/Ascend/driver"}),
-    ({"name": "dshm", "emptyDir": {"medium": "Memory"}}, {"name": "dshm", "mountPath": "/dev/shm"}),
-    ({"name": "localtime", "hostPath": {"path": "/etc/localtime"}},
-     {"name": "localtime", "mountPath": "/etc/localtime"}),
-)
+def _standard_volumes(spec: Spec) -> List[Tuple[Dict[str, Any], Dict[str, Any]]]:
+    """(volume, mount) pairs every NPU pod gets: driver, shared memory, host time."""
+    shm: Dict[str, Any] = {"medium": "Memory"}
+    if spec.shm_size is not None:
+        shm["sizeLimit"] = spec.shm_size
+    return [
+        ({"name": "ascend-driver", "hostPath": {"path": "/usr/local/Ascend/driver"}},
+         {"name": "ascend-driver", "mountPath": "/usr/local/Ascend/driver"}),
+        ({"name": "dshm", "emptyDir": shm}, {"name": "dshm", "mountPath": "/dev/shm"}),
+        ({"name": "localtime", "hostPath": {"path": "/etc/localtime"}},
+         {"name": "localtime", "mountPath": "/etc/localtime"}),
+    ]
 
 
 def volume_mounts(spec: Spec) -> List[Dict[str, Any]]:
@@ -151,28 +177,20 @@ def volume_mounts(spec: Spec) -> List[Dict[str, Any]]:
         if vol.sub_path:
             mount["subPath"] = vol.sub_path
         mounts.append(mount)
-    mounts.extend(dict(m) for _, m in _STANDARD_VOLUMES)
+    mounts.extend(m for _, m in _standard_volumes(spec))
     return mounts
 
 
 def volumes(spec: Spec) -> List[Dict[str, Any]]:
     out: List[Dict[str, Any]] = []
-    if spec.ranktable == "file":
-        out.append(ranktable_volume(spec.name))
+    if has_ranktable_volume(spec):
+        out.append(ranktable_volume(spec))
     for vol in spec.volumes:
         entry: Dict[str, Any] = {"name": vol.name}
         entry.update({k: dict(v) for k, v in vol.source.items()})
         out.append(entry)
-    out.extend(_deep_copy(v) for v, _ in _STANDARD_VOLUMES)
+    out.extend(v for v, _ in _standard_volumes(spec))
     return out
-
-
-def _deep_copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _deep_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_deep_copy(v) for v in value]
-    return value
 
 
 def pod_spec(spec: Spec, containers: List[Dict[str, Any]], affinity: Optional[Dict[str, Any]],

@@ -36,7 +36,7 @@ def _env(spec: Spec) -> List[Dict[str, Any]]:
 
 def volcano_job(spec: Spec) -> Dict[str, Any]:
     container = common.container(spec, _env(spec), spec.npus_per_pod, ports=False,
-                                 extra_mounts=[common.ranktable_mount()])
+                                 extra_mounts=[common.ranktable_mount(spec)])
     pod = common.pod_spec(spec, [container], common.anti_affinity(JOB_NAME_LABEL, spec.name),
                           restart_policy="OnFailure")
     pod_labels = {"app": spec.framework, common.RING_LABEL: spec.profile.ring_controller}

@@ -41,8 +41,27 @@ SOURCE_DIR = HERE / "apiserver"
 BINARY_NAME = "apiserver"
 
 CACHE_ENV = "ASCEND_COMPILE_APISERVER_CACHE"
-# kube-apiserver at the version pinned in apiserver/go.mod
+# kube-apiserver at the version pinned in apiserver/go.mod (keep the two in step).
 KUBERNETES_VERSION = "v1.32.4"
+KUBERNETES_COMMIT = "59526cd4867447956156ae3a602fcbac10a2c335"  # tag v1.32.4
+
+
+def _ldflags() -> str:
+    """-s -w, and the version stamp that Kubernetes' own build sets (else /version
+    says v0.0.0-master)."""
+    major, minor = KUBERNETES_VERSION.lstrip("v").split(".")[:2]
+    stamp = {
+        "gitVersion": KUBERNETES_VERSION,
+        "gitCommit": KUBERNETES_COMMIT,
+        "gitTreeState": "clean",
+        "gitMajor": major,
+        "gitMinor": minor,
+        "buildDate": "1970-01-01T00:00:00Z",
+    }
+    flags = ["-s", "-w"]
+    for pkg in ("k8s.io/component-base/version", "k8s.io/client-go/pkg/version"):
+        flags += [f"-X {pkg}.{k}={v}" for k, v in stamp.items()]
+    return " ".join(flags)
 
 DEFAULT_QUEUE_YAML = """\
 apiVersion: scheduling.volcano.sh/v1beta1
@@ -120,8 +139,8 @@ def binary_cache_root() -> Path:
 
 
 def source_hash() -> str:
-    """Hash of go.mod, go.sum and the Go sources: the cache key of the binary."""
-    h = hashlib.sha256()
+    """Hash of go.mod, go.sum, the Go sources and the link flags: the binary's cache key."""
+    h = hashlib.sha256(_ldflags().encode() + b"\0")
     files = [SOURCE_DIR / "go.mod", SOURCE_DIR / "go.sum"]
     files += sorted(p for p in SOURCE_DIR.glob("*.go") if not p.name.endswith("_test.go"))
     for path in files:
@@ -171,7 +190,7 @@ def build_binary(*, force: bool = False, verbose: bool = False) -> Path:
         if target.is_file() and not force:
             return target
         tmp = target.with_name(f".{BINARY_NAME}.{os.getpid()}.tmp")
-        cmd = [go, "build", "-trimpath", "-ldflags=-s -w", "-o", str(tmp), "."]
+        cmd = [go, "build", "-trimpath", f"-ldflags={_ldflags()}", "-o", str(tmp), "."]
         if verbose:
             print(f"building {target} (kube-apiserver {KUBERNETES_VERSION}) ...", file=sys.stderr, flush=True)
         started = time.monotonic()
@@ -306,6 +325,10 @@ class ControlPlane:
                     f"--etcd-port={etcd_port}",
                     f"--etcd-peer-port={peer_port}",
                     f"--ready-timeout={int(self.ready_timeout)}s",
+                    # If this Python process dies without stop(), the program
+                    # shuts itself down and removes the work dir.
+                    "--exit-with-parent=true",
+                    *([] if self.keep_dir else [f"--cleanup-dir={self.workdir}"]),
                 ],
                 stdin=subprocess.DEVNULL,
                 stdout=out,

@@ -34,6 +34,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -49,8 +50,18 @@ import (
 
 const loopback = "127.0.0.1"
 
+var (
+	// Set when the parent process died; then --cleanup-dir is removed on exit.
+	parentGone atomic.Bool
+	cleanupDir = flag.String("cleanup-dir", "", "directory to delete on exit if the parent process died (its owner cannot)")
+)
+
 func main() {
-	if err := run(); err != nil {
+	err := run()
+	if parentGone.Load() && *cleanupDir != "" {
+		_ = os.RemoveAll(*cleanupDir)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "apiserver: %v\n", err)
 		os.Exit(1)
 	}
@@ -172,6 +183,7 @@ func watchParent() {
 	for range time.Tick(time.Second) {
 		if os.Getppid() != parent {
 			fmt.Fprintln(os.Stderr, "apiserver: parent process exited, shutting down")
+			parentGone.Store(true)
 			_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
 			return
 		}

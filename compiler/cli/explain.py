@@ -1,0 +1,41 @@
+"""``ascend-compile explain ID``: a rule's documentation."""
+from __future__ import annotations
+
+import difflib
+import sys
+
+import click
+
+
+@click.command(
+    "explain",
+    epilog="""\b
+Examples:
+  ascend-compile explain AC301
+  ascend-compile explain npu-count
+  ascend-compile explain AC103""",
+)
+@click.argument("rule_id", metavar="ID")
+def explain_command(rule_id: str) -> None:
+    """Show one rule (by ID or name): what it checks, why, how to fix it, and examples."""
+    from ..lint.registry import all_rules, get, help_uri
+
+    rule = get(rule_id)
+    if rule is None:
+        keys = [r.id for r in all_rules()] + [r.name for r in all_rules()]
+        close = difflib.get_close_matches(rule_id.upper(), [r.id for r in all_rules()], n=3, cutoff=0.6) \
+            or difflib.get_close_matches(rule_id.lower(), keys, n=3)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        click.echo(f"ascend-compile explain: unknown rule {rule_id!r}.{hint} "
+                   "List the rules with 'ascend-compile rules'.", err=True)
+        sys.exit(2)
+    header = f"{rule.id} {rule.name} ({rule.severity})"
+    body = rule.doc.replace("``", "`").rstrip()
+    lines = [header, "=" * len(header), "", body, ""]
+    if rule.kinds and rule.kinds != ("*",):
+        lines.append(f"Applies to: {', '.join(rule.kinds)}")
+    if rule.hint:
+        lines.append(f"Fix hint: {rule.hint}")
+    lines.append(f"Disable: --disable {rule.id}, or '# ascend-compile: disable={rule.id}' on the line")
+    lines.append(f"More: {help_uri(rule)}")
+    sys.stdout.write("\n".join(lines) + "\n")

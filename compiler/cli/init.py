@@ -1,0 +1,247 @@
+"""``ascend-compile init``: write a starter job spec that compiles as is."""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Any, Dict, List, Optional, Tuple
+
+import click
+
+FRAMEWORKS = ("pytorch", "mindspore", "tensorflow")
+TARGETS = ("AscendJob", "VolcanoJob")
+NAME_PATTERN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+SCHEMA_FILE = "trainingjob-v1alpha1.json"
+
+DEFAULTS = {"name": "my-training-job", "framework": "pytorch", "profile": "module-910b-8", "npus": 8,
+            "target": "AscendJob"}
+DEFAULT_IMAGES = {
+    "pytorch": "registry.example.com/ml/pytorch-train:latest",
+    "mindspore": "registry.example.com/ml/mindspore-train:latest",
+    "tensorflow": "registry.example.com/ml/tensorflow-train:latest",
+}
+START_COMMANDS = {
+    "pytorch": "bash /job/code/train_start.sh",
+    "mindspore": "bash /job/code/train_start.sh",
+    "tensorflow": "bash /job/code/train_start.sh",
+}
+
+TEMPLATE = """\
+# yaml-language-server: $schema={schema}
+# A starter job spec written by 'ascend-compile init'. Compile it with:
+#   ascend-compile compile {display}
+# Every field is described in the schema above; 'ascend-compile profiles show {profile}'
+# lists the NPU counts this profile allows.
+apiVersion: ascend-compile.io/v1alpha1
+kind: TrainingJob
+metadata:
+  name: {name}
+spec:
+  framework: {framework}
+  profile: {profile}
+{target_line}  npus: {npus}  # {split}
+  image: {image}
+  command: [/bin/bash, -c]
+  args: ["{start}"]
+  # volumes:
+  #   - {{name: code, nfs: "10.0.0.5:/data/code", mountPath: /job/code}}
+  #   - {{name: output, pvc: my-output-claim, mountPath: /job/output}}
+  # env:
+  #   HCCL_CONNECT_TIMEOUT: "600"
+"""
+
+
+def _schema_ref(path: Optional[str]) -> str:
+    """A relative path to the schema inside a source checkout, else the schema's $id URL."""
+    import json
+
+    from ..resources import schemas_dir
+
+    schema_path = os.path.join(schemas_dir(), SCHEMA_FILE)
+    checkout = os.path.dirname(os.path.dirname(schema_path))
+    if path and path != "-" and "site-packages" not in schema_path and "dist-packages" not in schema_path:
+        out_dir = os.path.dirname(os.path.abspath(path))
+        if os.path.commonpath([out_dir, checkout]) == checkout:
+            return os.path.relpath(schema_path, out_dir).replace(os.sep, "/")
+    try:
+        with open(schema_path, encoding="utf-8") as handle:
+            return str(json.load(handle).get("$id") or SCHEMA_FILE)
+    except (OSError, ValueError):
+        return "https://ascend-compile.io/schemas/" + SCHEMA_FILE
+
+
+def _complete_profiles(incomplete: str) -> List[Any]:
+    from .profiles import complete_profile_names
+
+    return complete_profile_names(incomplete)
+
+
+def _interactive() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def _check_name(value: str) -> str:
+    if not NAME_PATTERN.match(value) or len(value) > 63:
+        raise click.BadParameter(
+            "use lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)")
+    return value
+
+
+@click.command(
+    "init",
+    epilog="""\b
+Examples:
+  ascend-compile init                       # asks for what it needs (on a terminal)
+  ascend-compile init jobs/resnet.yaml --name resnet --framework pytorch \\
+      --profile module-910b-8 --npus 16 --image registry.example.com/ml/pytorch:2.1
+  ascend-compile init - --name demo --npus 2 --profile card-910b-2 | ascend-compile compile -""",
+)
+@click.argument("path", required=False, metavar="[PATH]")
+@click.option("--name", help="Job name (DNS-1123 label).")
+@click.option("--framework", type=click.Choice(FRAMEWORKS), help="Training framework.")
+@click.option("--profile", help="Hardware profile (see 'ascend-compile profiles').",
+              shell_complete=lambda ctx, param, incomplete: _complete_profiles(incomplete))
+@click.option("--npus", type=click.IntRange(min=1), help="Total NPUs; split into pods by the profile.")
+@click.option("--image", help="Training container image.")
+@click.option("--target", type=click.Choice(TARGETS), help="What to compile to (default AscendJob).")
+@click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
+@click.option("--profile-dir", "profile_dirs", multiple=True, type=click.Path(file_okay=False),
+              help="Extra directory of hardware profiles (repeatable).")
+@click.option("--no-config", is_flag=True, help="Ignore any project config file.")
+def init_command(path: Optional[str], name: Optional[str], framework: Optional[str], profile: Optional[str],
+                 npus: Optional[int], image: Optional[str], target: Optional[str], force: bool,
+                 profile_dirs: Tuple[str, ...], no_config: bool) -> None:
+    """Write a starter TrainingJob spec to PATH (default: NAME.yaml; - for stdout).
+
+    Values come from the flags; on a terminal, missing ones are asked for, otherwise
+    they take defaults (pytorch on module-910b-8 with 8 NPUs). The spec is compiled
+    before it is written, so what init writes always compiles. An existing file is
+    never overwritten without --force.
+    """
+    from ._options import load_context
+
+    ctx = load_context({"no_config": no_config, "profile_dirs": profile_dirs, "fmt": "text"})
+    registry = ctx.registry
+    try:
+        names = registry.names()
+    except Exception as exc:  # noqa: BLE001 - a broken profile dir is reported, not a traceback
+        from ..errors import AscendCompileError
+
+        if isinstance(exc, AscendCompileError):
+            _fail("; ".join(f"{f.file}: {f.message}" for f in exc.findings))
+        raise
+    ask = _interactive()
+
+    if name is None:
+        name = click.prompt("Job name", default=DEFAULTS["name"], value_proc=_check_name) if ask \
+            else DEFAULTS["name"]
+    else:
+        try:
+            _check_name(name)
+        except click.BadParameter as exc:
+            _fail(f"invalid --name {name!r}: {exc.message}")
+    if framework is None:
+        framework = click.prompt("Framework", type=click.Choice(FRAMEWORKS), default=DEFAULTS["framework"]) \
+            if ask else str(DEFAULTS["framework"])
+    if profile is None:
+        if ask:
+            click.echo("Hardware profiles: " + ", ".join(names), err=True)
+            profile = click.prompt("Profile", type=click.Choice(names), default=DEFAULTS["profile"],
+                                   show_choices=False)
+        else:
+            profile = str(DEFAULTS["profile"])
+    found = registry.get(profile)
+    if found is None:
+        from difflib import get_close_matches
+
+        close = get_close_matches(profile, names, n=1, cutoff=0.5)
+        _fail(f"unknown hardware profile {profile!r}. " + (f"Did you mean {close[0]!r}? " if close else "")
+              + f"Known profiles: {', '.join(names)}")
+    if npus is None:
+        fallback = int(DEFAULTS["npus"]) if int(DEFAULTS["npus"]) in found.single_pod else max(found.single_pod)
+        if ask:
+            from .profiles import allowed_totals
+
+            click.echo(f"{profile} takes {allowed_totals(found)}", err=True)
+            npus = click.prompt("Total NPUs", type=click.IntRange(min=1), default=fallback)
+        else:
+            npus = fallback
+    if image is None:
+        image = click.prompt("Image", default=DEFAULT_IMAGES[framework]) if ask else DEFAULT_IMAGES[framework]
+    if target is None:
+        target = click.prompt("Target", type=click.Choice(TARGETS), default=DEFAULTS["target"]) \
+            if ask and len(found.targets) > 1 else (str(DEFAULTS["target"]) if DEFAULTS["target"] in found.targets
+                                                   else found.targets[0])
+
+    if path is None:
+        path = f"{name}.yaml"
+    text = render_spec(path, name=name, framework=framework, profile=found, npus=npus, image=image,
+                       target=target)
+    _check_compiles(text, path, registry, ctx.config)
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    if os.path.isdir(path):
+        _fail(f"{path} is a directory; give a file name, e.g. {os.path.join(path, name + '.yaml')}")
+    if os.path.exists(path) and not force:
+        _fail(f"{path} already exists; use --force to overwrite it")
+    directory = os.path.dirname(path)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+    click.echo(f"wrote {path}; compile it with: ascend-compile compile {path}", err=True)
+
+
+def _yaml_scalar(value: str) -> str:
+    """A string as a YAML plain scalar when that is safe, else double-quoted."""
+    import json
+
+    import yaml
+
+    try:
+        if yaml.safe_load(value) == value and not value.startswith(("#", "&", "*", "!", "{", "[", "-", "?", "'", '"')) \
+                and ": " not in value and " #" not in value:
+            return value
+    except yaml.YAMLError:
+        pass
+    return json.dumps(value)
+
+
+def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int, image: str, target: str) -> str:
+    from ..hardware import split_total
+
+    split, _ = split_total(profile, npus)
+    if split:
+        pods, per_pod = split
+        split_text = f"{pods} pod{'s' if pods > 1 else ''} x {per_pod} NPUs on {profile.name}"
+    else:
+        split_text = f"on {profile.name}"
+    target_line = f"  target: {target}\n" if target != "AscendJob" else ""
+    return TEMPLATE.format(schema=_schema_ref(path), display=path if path != "-" else "-", name=name,
+                           framework=framework, profile=profile.name, target_line=target_line, npus=npus,
+                           split=split_text, image=_yaml_scalar(image), start=START_COMMANDS[framework])
+
+
+def _check_compiles(text: str, path: str, registry: Any, config: Any) -> None:
+    from ..errors import AscendCompileError
+    from ..pipeline import compile_document
+    from ..yamlio import load_documents
+
+    try:
+        docs = load_documents(text, path)
+        compile_document(docs[0], registry, config)
+    except AscendCompileError as exc:
+        problems: List[str] = []
+        for finding in exc.findings:
+            problems.append(f"{finding.field_path or 'spec'}: {finding.message}"
+                            + (f" ({finding.hint})" if finding.hint else ""))
+        _fail("these values do not make a job that compiles:\n  " + "\n  ".join(problems))

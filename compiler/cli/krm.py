@@ -1,0 +1,104 @@
+"""``ascend-compile krm``: the KRM function adapter (ResourceList on stdin, ResourceList on stdout)."""
+from __future__ import annotations
+
+import sys
+from typing import Optional, Tuple
+
+import click
+
+
+@click.command(
+    "krm",
+    epilog="""\b
+Examples:
+  # kustomize: a generators: entry whose file is a TrainingJob spec annotated with
+  #   config.kubernetes.io/function: |
+  #     exec:
+  #       path: ./ascend-compile-krm
+  kubectl kustomize --enable-alpha-plugins --enable-exec examples/kustomize/generator
+  # kpt: compile every spec under specs/ and print the manifests
+  kpt fn eval specs/ --exec "ascend-compile krm" -o unwrap
+  # kpt as a validator: lint everything, report findings as results
+  kpt fn eval manifests/ --exec "ascend-compile krm --lint" -o stdout
+  ascend-compile krm < resource-list.yaml""",
+)
+@click.argument("input_path", metavar="[RESOURCE_LIST]", default="-", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--lint", "lint", flag_value=True, default=None,
+              help="Validator mode: pass every item through unchanged and report lint findings as results "
+                   "(also: a ConfigMap functionConfig with data.lint: \"true\").")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="Project config file (default: .ascend-compile.yaml found upward from the working directory).")
+@click.option("--no-config", is_flag=True, help="Ignore any project config file.")
+@click.option("--profile-dir", "profile_dirs", multiple=True, type=click.Path(file_okay=False),
+              help="Extra directory of hardware profiles (repeatable; later ones win).")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=None, help="Refuse a larger ResourceList.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not repeat error results on stderr.")
+def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str], no_config: bool,
+                profile_dirs: Tuple[str, ...], max_bytes: Optional[int], quiet: bool) -> None:
+    """Run as a KRM function (kustomize exec plugin, kpt fn eval --exec).
+
+    Reads a config.kubernetes.io/v1 ResourceList, replaces each TrainingJob spec among
+    its items (and a spec given as functionConfig) by the manifests it compiles to,
+    passes every other item through, and writes the ResourceList to stdout with any
+    problems in results (severity, message, resourceRef, field.path, file.path).
+    Error results are also printed on stderr, and the exit status is 1 (2 when the
+    input is not a readable ResourceList), as kustomize expects.
+    """
+    from .. import krm
+    from ..errors import AscendCompileError
+    from ..yamlio import DEFAULT_MAX_BYTES, display_name, dump_document, load_documents, read_text
+    from ._options import load_context
+
+    ctx = load_context({"config_path": config_path, "no_config": no_config, "profile_dirs": profile_dirs,
+                        "max_bytes": max_bytes or DEFAULT_MAX_BYTES, "fmt": "text"})
+    try:
+        text = read_text(input_path, ctx.max_bytes)
+        docs = load_documents(text, display_name(input_path))
+    except AscendCompileError as exc:
+        _report(exc.findings)
+        sys.exit(2)
+    if len(docs) != 1:
+        data = None if not docs else [d.data for d in docs]
+    else:
+        data = docs[0].data
+    outcome = krm.run(data, lint=lint, registry=ctx.registry, config=ctx.config)
+    spliced = _unchanged_with_results(text, docs, outcome) if outcome.lint else None
+    sys.stdout.write(spliced if spliced is not None else dump_document(outcome.resource_list))
+    sys.stdout.flush()
+    status = krm.exit_status(outcome.findings)
+    if status and not quiet:
+        from ..findings import ERROR
+
+        _report([f for f in outcome.findings if f.severity == ERROR])
+    sys.exit(status)
+
+
+def _unchanged_with_results(text: str, docs: list, outcome: object) -> Optional[str]:
+    """The input text itself, plus a ``results:`` key: for validators, whose output kustomize
+    compares node by node (quoting style included) with their input.
+
+    Only for a single block-style ResourceList mapping without ``results``; otherwise None
+    (and the caller re-serialises, which is equivalent but may requote scalars).
+    """
+    import yaml
+
+    from ..yamlio import dump_document
+
+    if len(docs) != 1 or not isinstance(docs[0].node, yaml.MappingNode) or docs[0].node.flow_style:
+        return None
+    node = docs[0].node
+    if any(isinstance(k, yaml.ScalarNode) and k.value == "results" for k, _ in node.value):
+        return None
+    lines = text.splitlines(keepends=True)
+    end = node.end_mark
+    body = "".join(lines[:end.line]) if end.column == 0 else "".join(lines[:end.line + 1])
+    if body and not body.endswith("\n"):
+        body += "\n"
+    results = outcome.resource_list.get("results")  # type: ignore[attr-defined]
+    return body + (dump_document({"results": results}) if results else "")
+
+
+def _report(findings: list) -> None:
+    from ..report import render
+
+    render(findings, "text", stream=sys.stderr, color=False)

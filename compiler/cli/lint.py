@@ -1,0 +1,84 @@
+"""``ascend-compile lint``: schema checks plus the operator's and scheduler's rules, in one run."""
+from __future__ import annotations
+
+import sys
+from typing import Optional, Tuple
+
+import click
+
+from ._options import common_input_options, load_context
+
+
+@click.command(
+    "lint",
+    epilog="""\b
+Examples:
+  ascend-compile lint manifests/
+  ascend-compile lint job.yaml rings-config.yaml --fail-on warning
+  ascend-compile lint manifests/ --format sarif > lint.sarif
+  ascend-compile lint k8s/ --exclude 'charts/**' --disable AC305
+  kustomize build overlays/prod | ascend-compile lint -
+
+\b
+Suppress a finding on one line (or on the next line, from a comment line):
+  accelerator-type: module   # ascend-compile: disable=AC305 old Atlas 800 pool
+For the whole file:   # ascend-compile: disable-file=AC303
+For one object (reason required):
+  metadata.annotations: {ascend-compile.io/ignore: "AC303: benchmark uses 4 NPUs"}
+
+\b
+Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unreadable input or usage error.
+List the rules with 'ascend-compile rules'; explain one with 'ascend-compile explain AC301'.""",
+)
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default=None,
+              help="Lowest severity that makes the exit code 1 (default: lint.failOn in the config, else error).")
+@click.option("--disable", "disable", multiple=True, metavar="ID",
+              help="Do not run this rule (ID or name; repeatable, or comma-separated).")
+@click.option("--strict/--no-strict", default=True, show_default=True,
+              help="Report fields the schemas do not define (typos) as errors.")
+@click.option("--volcano-version", default=None, metavar="X.Y",
+              help="Check Volcano objects against this release's schema (1.9 or 1.15; default the newest).")
+@click.option("--include", "include", multiple=True, metavar="GLOB",
+              help="In directories, read files matching this glob (repeatable; default *.yaml, *.yml).")
+@click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
+              help="In directories, skip files and directories matching this glob (repeatable).")
+@click.option("-q", "--quiet", is_flag=True, help="Text format: print findings only, no summary line.")
+@common_input_options
+def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[str, ...], strict: bool,
+                 volcano_version: Optional[str], include: Tuple[str, ...], exclude: Tuple[str, ...],
+                 quiet: bool, **options: object) -> None:
+    """Lint Kubernetes manifests: AscendJob, Volcano Job, their ranktable ConfigMaps, and more.
+
+    PATH is a file, a directory (searched for *.yaml / *.yml) or - for stdin.
+    All files are checked together, so a Volcano Job and its rings-config
+    ConfigMap in different files are matched. Schema checks (AC1xx) run as
+    part of lint.
+    """
+    from ..findings import EXIT_INPUT, exit_code
+    from ..lint import registry
+    from ..lint.engine import lint_paths
+    from ..report import render
+
+    ctx = load_context(options)
+    disabled = [part.strip() for item in disable for part in item.split(",") if part.strip()]
+    unknown = [d for d in disabled if registry.get(d) is None]
+    if unknown:
+        raise click.UsageError(f"--disable: unknown rule {', '.join(unknown)} (see 'ascend-compile rules')")
+    if volcano_version is not None:
+        from ..schemas import VOLCANO_VERSIONS, normalize_volcano_version
+
+        try:
+            volcano_version = normalize_volcano_version(volcano_version)
+        except Exception:
+            raise click.UsageError(f"--volcano-version: use one of {', '.join(VOLCANO_VERSIONS)}") from None
+    findings, files = lint_paths(list(paths), ctx.registry, ctx.config, include=include, exclude=exclude,
+                                 max_bytes=ctx.max_bytes, strict=strict, volcano_version=volcano_version,
+                                 disable=disabled)
+    threshold = fail_on or ctx.config.lint.fail_on or "error"
+    render(findings, ctx.fmt, rules=registry.rule_infos(), stream=sys.stdout, files_checked=files, quiet=quiet)
+    code = exit_code(findings, threshold)
+    if files == 0 and code != EXIT_INPUT:
+        click.echo("ascend-compile lint: no YAML files found in the given paths", err=True)
+        code = EXIT_INPUT
+    sys.exit(code)

@@ -1,0 +1,177 @@
+"""``ascend-compile profiles``: list the hardware profiles, or show one."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import click
+
+PROFILE_OPTIONS = [
+    click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+                 help="Project config file (default: .ascend-compile.yaml found upward from here)."),
+    click.option("--no-config", is_flag=True, help="Ignore any project config file."),
+    click.option("--profile-dir", "profile_dirs", multiple=True, type=click.Path(file_okay=False),
+                 help="Extra directory of hardware profiles (repeatable; later ones win)."),
+]
+
+
+def _profile_options(func: Any) -> Any:
+    for decorator in reversed(PROFILE_OPTIONS):
+        func = decorator(func)
+    return func
+
+
+def _registry(config_path: Optional[str], no_config: bool, profile_dirs: Sequence[str]) -> Any:
+    from ._options import load_context
+
+    ctx = load_context({"config_path": config_path, "no_config": no_config, "profile_dirs": profile_dirs,
+                        "fmt": "text"})
+    return ctx.registry
+
+
+def _load_all(registry: Any) -> List[Any]:
+    from ..errors import AscendCompileError
+    from ..report import render
+
+    try:
+        return list(registry.all())
+    except AscendCompileError as exc:
+        render(exc.findings, "text", stream=sys.stderr)
+        sys.exit(2)
+
+
+def complete_profile_names(incomplete: str) -> List[Any]:
+    """Shell completion for profile names (built-in and the project's profile directories)."""
+    from click.shell_completion import CompletionItem
+
+    try:
+        registry = _registry(None, False, ())
+        return [CompletionItem(p.name, help=p.description) for p in registry.all() if p.name.startswith(incomplete)]
+    except (Exception, SystemExit):  # noqa: BLE001 - completion must never print a traceback
+        return []
+
+
+def compact_counts(values: Sequence[int]) -> str:
+    """``[1, 2, 3, 4, 8]`` -> ``"1-4, 8"``: runs of three or more become ranges."""
+    values = sorted(set(values))
+    parts: List[str] = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{values[i]}-{values[j]}")
+        else:
+            parts.extend(str(v) for v in values[i:j + 1])
+        i = j + 1
+    return ", ".join(parts)
+
+
+def allowed_totals(profile: Any) -> str:
+    """In words, which totals ``npus:`` accepts on this profile (see hardware.split_total)."""
+    one_pod = compact_counts(profile.single_pod)
+    per_node = profile.npus_per_node
+    if per_node in profile.multi_pod:
+        text = (f"{one_pod} as one pod; {per_node * 2}, {per_node * 3}, {per_node * 4}, ... "
+                f"(whole nodes of {per_node}) as several pods")
+        if profile.super_pod:
+            text += f", in sp-blocks that are multiples of {profile.super_pod.block_multiple}"
+        return text
+    return f"{one_pod} as one pod"
+
+
+def _row(profile: Any) -> Tuple[str, ...]:
+    multi = compact_counts(profile.multi_pod)
+    if profile.multi_pod_recommended:
+        multi += f" (recommended {compact_counts(profile.multi_pod_recommended)})"
+    return (profile.name, profile.chip, profile.resource, str(profile.npus_per_node),
+            compact_counts(profile.single_pod), multi)
+
+
+def _details(profile: Any) -> Dict[str, Any]:
+    data = profile.to_dict()
+    data["allowedNpus"] = allowed_totals(profile)
+    return data
+
+
+_HEADER = ("NAME", "CHIP", "RESOURCE", "NPUS/NODE", "NPUS/POD (1 POD)", "NPUS/POD (SEVERAL PODS)")
+
+
+def _table(rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+@click.group(
+    "profiles",
+    invoke_without_command=True,
+    epilog="""\b
+Examples:
+  ascend-compile profiles
+  ascend-compile profiles --format json | jq -r '.[].name'
+  ascend-compile profiles show module-910b-16
+  ascend-compile profiles --profile-dir hw-profiles/ show my-cluster-a2""",
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: a table; json: every profile in full.")
+@_profile_options
+@click.pass_context
+def profiles_command(ctx: click.Context, fmt: str, config_path: Optional[str], no_config: bool,
+                     profile_dirs: Tuple[str, ...]) -> None:
+    """List the hardware profiles: chip, device-plugin resource, NPUs per node, and
+    the NPU counts a pod may request on one pod and when the job has several pods.
+
+    Profiles are data: the built-in ones plus any directories given with --profile-dir
+    or profileDirs in the project config.
+    """
+    ctx.obj = {"config_path": config_path, "no_config": no_config, "profile_dirs": profile_dirs}
+    if ctx.invoked_subcommand is not None:
+        return
+    profiles = _load_all(_registry(config_path, no_config, profile_dirs))
+    if fmt == "json":
+        sys.stdout.write(json.dumps([_details(p) for p in profiles], indent=2) + "\n")
+        return
+    sys.stdout.write(_table([_HEADER, *(_row(p) for p in profiles)]))
+
+
+@profiles_command.command(
+    "show",
+    epilog="""\b
+Examples:
+  ascend-compile profiles show module-910b-8
+  ascend-compile profiles show module-a3-16-super-pod --format json""",
+)
+@click.argument("name", shell_complete=lambda ctx, param, incomplete: complete_profile_names(incomplete))
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
+              help="Output format.")
+@_profile_options
+@click.pass_context
+def show_command(ctx: click.Context, name: str, fmt: str, config_path: Optional[str], no_config: bool,
+                 profile_dirs: Tuple[str, ...]) -> None:
+    """Show one hardware profile in full, with the NPU counts it allows.
+
+    An unknown NAME exits with status 2 and suggests the closest known name.
+    """
+    parent = ctx.obj or {}
+    registry = _registry(config_path or parent.get("config_path"), no_config or bool(parent.get("no_config")),
+                         (*parent.get("profile_dirs", ()), *profile_dirs))
+    profiles = {p.name: p for p in _load_all(registry)}
+    profile = profiles.get(name)
+    if profile is None:
+        from difflib import get_close_matches
+
+        close = get_close_matches(name, list(profiles), n=1, cutoff=0.5)
+        hint = f"Did you mean {close[0]!r}? " if close else ""
+        click.echo(f"error: unknown hardware profile {name!r}. {hint}"
+                   f"Known profiles: {', '.join(sorted(profiles))}", err=True)
+        sys.exit(2)
+    data = _details(profile)
+    if fmt == "json":
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return
+    from ..yamlio import dump_document
+
+    sys.stdout.write(dump_document(data))

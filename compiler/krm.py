@@ -1,0 +1,321 @@
+"""ascend-compile as a KRM function: a ``ResourceList`` in, a ``ResourceList`` out.
+
+The KRM functions spec (kustomize ``cmd/config/docs/api-conventions/functions-spec.md``)
+has a function read ``kind: ResourceList`` (``apiVersion: config.kubernetes.io/v1``)
+with ``items`` and an optional ``functionConfig``, and write one back, adding
+structured ``results``.  This module is that function, as a pure function over
+plain Python values; :mod:`compiler.cli.krm` is the stdin/stdout adapter.
+
+Generator mode (the default)
+    Every compact spec (``kind: TrainingJob``) among the ``items`` is replaced,
+    in place, by the objects it compiles to (the same objects, in the same
+    order, as ``ascend-compile compile``).  A spec given as the
+    ``functionConfig`` (kustomize's ``generators:`` field) is compiled too and
+    its objects are appended after the items.  Every other item passes through
+    unchanged.  A spec that does not compile stays as it was and its problems
+    become ``results`` with ``severity: error``.
+
+Validator mode (``lint=True``, ``krm --lint``, or a ConfigMap functionConfig
+with ``data: {lint: "true"}`` as ``kpt fn eval --exec ... -- lint=true`` makes)
+    Items pass through unchanged; every manifest is linted (the lint engine when
+    present, else the built-in schemas) and every spec is compiled as a check;
+    findings become ``results``.
+
+Each result carries ``severity``, ``message`` (with the rule ID and fix hint),
+``resourceRef``, ``field.path`` and ``file.path``/``file.index`` taken from the
+``internal.config.kubernetes.io/path|index`` or legacy
+``config.kubernetes.io/path|index`` annotations, and ``tags.rule``.  Results
+are in item order and, within an item, in finding order, so the output is
+deterministic.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .config import ProjectConfig
+from .errors import AscendCompileError, InternalError
+from .findings import ERROR, Finding, format_path
+from .profiles import ProfileRegistry
+from .spec import SPEC_INVALID, is_spec
+from .yamlio import INPUT_ERROR, Document
+
+RESOURCE_LIST_API_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1alpha1")
+RESOURCE_LIST_KIND = "ResourceList"
+
+#: (path, index) annotation pairs, preferred first: kustomize and kpt set both forms.
+LOCATION_ANNOTATIONS = (
+    ("internal.config.kubernetes.io/path", "internal.config.kubernetes.io/index"),
+    ("config.kubernetes.io/path", "config.kubernetes.io/index"),
+)
+
+_TRUE = ("true", "yes", "on", "1")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a run does: generate (compile specs) or validate (lint everything)."""
+
+    lint: bool = False
+
+
+@dataclass(frozen=True)
+class ItemRef:
+    """Where an item of the ResourceList came from, for results and messages."""
+
+    label: str  # "items[3]" or "functionConfig"
+    api_version: Optional[str] = None
+    kind: Optional[str] = None
+    name: Optional[str] = None
+    namespace: Optional[str] = None
+    path: Optional[str] = None
+    index: Optional[int] = None
+
+    @property
+    def display(self) -> str:
+        """A file name for human-readable reports: the source path when known."""
+        if self.path:
+            return self.path if self.index in (None, 0) else f"{self.path}#{self.index}"
+        return self.label
+
+
+def _str_or_none(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) and value else None
+
+
+def item_ref(item: Any, label: str) -> ItemRef:
+    if not isinstance(item, dict):
+        return ItemRef(label)
+    meta = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
+    annotations = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
+    path: Optional[str] = None
+    index: Optional[int] = None
+    for path_key, index_key in LOCATION_ANNOTATIONS:
+        if _str_or_none(annotations.get(path_key)):
+            path = annotations[path_key]
+            raw_index = annotations.get(index_key)
+            try:
+                index = int(raw_index) if raw_index is not None else None
+            except (TypeError, ValueError):
+                index = None
+            break
+    return ItemRef(label, _str_or_none(item.get("apiVersion")), _str_or_none(item.get("kind")),
+                   _str_or_none(meta.get("name")), _str_or_none(meta.get("namespace")), path, index)
+
+
+def to_result(finding: Finding, ref: ItemRef) -> Dict[str, Any]:
+    """One KRM ``results`` entry for a finding about the item ``ref``."""
+    message = f"{finding.message} [{finding.rule}]"
+    if finding.hint:
+        message += f" (hint: {finding.hint})"
+    result: Dict[str, Any] = {"message": message, "severity": finding.severity}
+    resource = {k: v for k, v in (("apiVersion", ref.api_version), ("kind", ref.kind), ("name", ref.name),
+                                  ("namespace", ref.namespace)) if v}
+    if resource:
+        result["resourceRef"] = resource
+    if finding.path:
+        result["field"] = {"path": format_path(finding.path)}
+    if ref.path:
+        result["file"] = {"path": ref.path} if ref.index is None else {"path": ref.path, "index": ref.index}
+    result["tags"] = {"rule": finding.rule}
+    return result
+
+
+def _options(function_config: Any, lint: Optional[bool]) -> Options:
+    """Options from a ConfigMap functionConfig (``data: {lint: "true"}``); ``lint`` overrides."""
+    from_config = False
+    if isinstance(function_config, dict) and function_config.get("kind") == "ConfigMap":
+        data = function_config.get("data") if isinstance(function_config.get("data"), dict) else {}
+        from_config = str(data.get("lint", "")).strip().lower() in _TRUE \
+            or str(data.get("mode", "")).strip().lower() in ("lint", "validate")
+    return Options(lint=from_config if lint is None else lint)
+
+
+def _input_problem(message: str, hint: str = "") -> Finding:
+    return Finding(INPUT_ERROR, ERROR, message, hint=hint, file="<ResourceList>", input_error=True)
+
+
+@dataclass
+class Outcome:
+    """What :func:`run` produced: the ResourceList, and the findings behind its results."""
+
+    resource_list: Dict[str, Any]
+    findings: List[Finding]
+    #: validator mode: the items went through unchanged
+    lint: bool = False
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.severity == ERROR for f in self.findings)
+
+
+def process(resource_list: Any, *, lint: Optional[bool] = None, registry: Optional[ProfileRegistry] = None,
+            config: Optional[ProjectConfig] = None) -> Dict[str, Any]:
+    """The KRM function: a ResourceList (as a dict) in, a ResourceList out (see the module doc)."""
+    return run(resource_list, lint=lint, registry=registry, config=config).resource_list
+
+
+def run(resource_list: Any, *, lint: Optional[bool] = None, registry: Optional[ProfileRegistry] = None,
+        config: Optional[ProjectConfig] = None) -> Outcome:
+    """Like :func:`process`, also returning the findings (located at each item's source path)."""
+    if not isinstance(resource_list, dict) or resource_list.get("kind") != RESOURCE_LIST_KIND:
+        kind = resource_list.get("kind") if isinstance(resource_list, dict) else type(resource_list).__name__
+        problem = _input_problem(f"expected a {RESOURCE_LIST_KIND} on standard input, got {kind!r}",
+                                 "run this under kustomize (generators:/transformers:/validators:) or "
+                                 "'kpt fn eval --exec'; 'ascend-compile compile' reads plain specs")
+        return Outcome(_result_list(RESOURCE_LIST_API_VERSIONS[0], [], None,
+                                    [to_result(problem, ItemRef("ResourceList"))]), [problem])
+    api_version = resource_list.get("apiVersion")
+    if api_version not in RESOURCE_LIST_API_VERSIONS:
+        api_version = RESOURCE_LIST_API_VERSIONS[0]
+    items = resource_list.get("items")
+    function_config = resource_list.get("functionConfig")
+    if items is None:
+        items = []
+    if not isinstance(items, list):
+        problem = _input_problem("the ResourceList's items is not a list")
+        return Outcome(_result_list(api_version, [], function_config, [to_result(problem, ItemRef("items"))]),
+                       [problem])
+
+    config = config or ProjectConfig()
+    registry = registry or ProfileRegistry(config.profile_dirs)
+    options = _options(function_config, lint)
+
+    entries: List[Tuple[str, Any]] = [(f"items[{i}]", item) for i, item in enumerate(items)]
+    if is_spec(function_config) and not any(_same_object(item, function_config) for item in items):
+        # kustomize also passes a generator's config among the items (marked local-config): compile it once.
+        entries.append(("functionConfig", function_config))
+
+    if options.lint:
+        out_items = list(items)
+        reports = _validate(entries, registry, config)
+    else:
+        out_items, reports = _generate(entries, registry, config)
+
+    results: List[Dict[str, Any]] = []
+    findings: List[Finding] = []
+    for ref, item_findings in reports:
+        for finding in item_findings:
+            results.append(to_result(finding, ref))
+            findings.append(replace(finding, file=ref.display))
+    return Outcome(_result_list(api_version, out_items, function_config, results), findings, options.lint)
+
+
+def _identity(obj: Any) -> Tuple[Any, ...]:
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    return obj.get("apiVersion"), obj.get("kind"), meta.get("namespace"), meta.get("name")
+
+
+def _same_object(item: Any, other: Any) -> bool:
+    return isinstance(item, dict) and isinstance(other, dict) and _identity(item) == _identity(other)
+
+
+def _result_list(api_version: str, items: List[Any], function_config: Any,
+                 results: List[Dict[str, Any]]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"apiVersion": api_version, "kind": RESOURCE_LIST_KIND, "items": items}
+    if function_config is not None:
+        out["functionConfig"] = function_config
+    if results:
+        out["results"] = results
+    return out
+
+
+def _document(label: str, item: Any, index: int) -> Document:
+    # Items arrive as plain data: findings carry no line/column, only the field path.
+    return Document(label, index, item, None)
+
+
+def _compile_one(label: str, item: Any, index: int, registry: ProfileRegistry,
+                 config: ProjectConfig) -> Tuple[Optional[List[Dict[str, Any]]], List[Finding]]:
+    from .pipeline import compile_document
+
+    try:
+        job = compile_document(_document(label, item, index), registry, config)
+    except AscendCompileError as exc:
+        return None, list(exc.findings)
+    except InternalError as exc:
+        return None, [Finding(SPEC_INVALID, ERROR, str(exc))]
+    return job.objects, []
+
+
+def _generate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, config: ProjectConfig
+              ) -> Tuple[List[Any], List[Tuple[ItemRef, List[Finding]]]]:
+    out_items: List[Any] = []
+    generated: List[Any] = []
+    reports: List[Tuple[ItemRef, List[Finding]]] = []
+    seen: Dict[Tuple[Optional[str], str], str] = {}
+    for index, (label, item) in enumerate(entries):
+        from_items = label != "functionConfig"
+        if not is_spec(item):
+            if from_items:
+                out_items.append(item)
+            continue
+        ref = item_ref(item, label)
+        objects, findings = _compile_one(label, item, index, registry, config)
+        if objects is not None:
+            job = objects[-1].get("metadata", {})
+            key = (job.get("namespace"), str(job.get("name")))
+            if key in seen:
+                findings = [Finding(SPEC_INVALID, ERROR,
+                                    f"job {key[1]!r} is defined twice (also in {seen[key]})",
+                                    ("metadata", "name"), "give each job its own name")]
+                objects = None
+            else:
+                seen[key] = ref.display
+        if findings:
+            reports.append((ref, findings))
+        if objects is None:
+            if from_items:
+                out_items.append(item)  # keep the spec so nothing silently disappears
+            continue
+        (out_items if from_items else generated).extend(objects)
+    return out_items + generated, reports
+
+
+def _validate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, config: ProjectConfig
+              ) -> List[Tuple[ItemRef, List[Finding]]]:
+    per_label: Dict[str, List[Finding]] = {label: [] for label, _ in entries}
+    manifests: List[Document] = []
+    for index, (label, item) in enumerate(entries):
+        if is_spec(item):
+            _, findings = _compile_one(label, item, index, registry, config)
+            per_label[label].extend(findings)
+        else:
+            manifests.append(_document(label, item, index))
+    for finding in lint_documents(manifests, registry, config):
+        if finding.file in per_label:
+            per_label[finding.file].append(finding)
+        else:  # a finding about the run as a whole: attach it to the first item
+            per_label[entries[0][0]].append(finding)
+    return [(item_ref(item, label), per_label[label]) for label, item in entries if per_label[label]]
+
+
+def lint_documents(docs: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig) -> List[Finding]:
+    """Lint manifests with the lint engine (schemas and rules); without it, check the schemas only."""
+    if not docs:
+        return []
+    try:
+        from .lint.engine import lint_documents as engine
+    except ImportError:  # pragma: no cover - the lint package is part of the distribution
+        engine = None
+    if engine is not None:
+        # Items have no source text: no comment directives (annotations still suppress).
+        return list(engine(list(docs), registry, config, texts={doc.source: "" for doc in docs}))
+    from .schemas import validate_document
+
+    findings: List[Finding] = []
+    for doc in docs:
+        findings.extend(validate_document(doc))
+    return findings
+
+
+def exit_status(findings: Sequence[Finding]) -> int:
+    """0 without error results, 2 for an unreadable ResourceList, 1 for other errors."""
+    if any(f.input_error and f.severity == ERROR for f in findings):
+        return 2
+    return 1 if any(f.severity == ERROR for f in findings) else 0
+
+
+__all__ = ["Options", "Outcome", "ItemRef", "process", "run", "to_result", "item_ref", "lint_documents",
+           "exit_status",
+           "RESOURCE_LIST_KIND", "LOCATION_ANNOTATIONS"]

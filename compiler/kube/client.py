@@ -1,0 +1,339 @@
+"""Submitting jobs from Python without kubectl: the official ``kubernetes`` client.
+
+Optional: install it with ``pip install 'ascend-compile[k8s]'``.  The
+``kubernetes`` package is imported only when a :class:`Cluster` is made, so
+importing this module (or ``compiler``) never needs it::
+
+    import compiler
+
+    cluster = compiler.Cluster.from_kubeconfig()          # ~/.kube/config, current context
+    cluster.create(compiler.compile_spec(spec))           # ConfigMap first, then the job
+    print(cluster.status("resnet50", "AscendJob", "training").summary())
+    cluster.delete("resnet50", "AscendJob", "training")   # the job and its rings-config-<job> ConfigMap
+
+Every error the API server returns (or a failure to reach it) is raised as
+one :class:`ClusterError` carrying the server's own message.
+
+Job states are the ones ``ascend-compile status`` reports: :class:`JobState`
+and :func:`~compiler.kube.kubectl.job_state` are shared with the kubectl path.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+
+from .kubectl import RANKTABLE_PREFIX, JobState, job_state
+
+__all__ = ["Cluster", "ClusterError", "JobState", "INSTALL_K8S_HELP"]
+
+INSTALL_K8S_HELP = (
+    "the kubernetes Python client is not installed; install the optional extra: "
+    "pip install 'ascend-compile[k8s]' (or pip install kubernetes)")
+
+_SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class _JobType:
+    kind: str  # as in the object: AscendJob, Job
+    group: str
+    version: str
+    plural: str
+    label: str  # as people say it
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/{self.version}"
+
+
+ASCEND_JOB = _JobType("AscendJob", "mindxdl.gitee.com", "v1", "ascendjobs", "AscendJob")
+VOLCANO_JOB = _JobType("Job", "batch.volcano.sh", "v1alpha1", "jobs", "Volcano Job")
+_JOB_TYPES = (ASCEND_JOB, VOLCANO_JOB)
+
+#: what ``kind`` accepts (any case): the object kind, the spec's target, kubectl's names
+_KIND_NAMES: Dict[str, _JobType] = {
+    "ascendjob": ASCEND_JOB, "ascendjobs": ASCEND_JOB, "acjob": ASCEND_JOB,
+    "ascendjobs.mindxdl.gitee.com": ASCEND_JOB,
+    "job": VOLCANO_JOB, "volcanojob": VOLCANO_JOB, "vcjob": VOLCANO_JOB, "vj": VOLCANO_JOB,
+    "jobs.batch.volcano.sh": VOLCANO_JOB,
+}
+
+
+class ClusterError(Exception):
+    """The API server refused a request, or could not be reached.
+
+    ``message`` is the server's own message (the ``message`` of its Status
+    reply); ``status`` the HTTP status (None when the server was not reached);
+    ``reason`` the Status reason (``NotFound``, ``AlreadyExists``, ``Invalid``,
+    ``Forbidden``...); ``operation`` what was being done.
+    """
+
+    def __init__(self, message: str, *, status: Optional[int] = None, reason: str = "", operation: str = "",
+                 body: Optional[Dict[str, Any]] = None):
+        self.message = message
+        self.status = status
+        self.reason = reason
+        self.operation = operation
+        self.body: Dict[str, Any] = body or {}
+        super().__init__(f"{operation}: {message}" if operation else message)
+
+    @property
+    def not_found(self) -> bool:
+        return self.status == 404
+
+    @property
+    def already_exists(self) -> bool:
+        return self.status == 409 and self.reason == "AlreadyExists"
+
+
+def _kubernetes() -> Any:
+    """The ``kubernetes`` package, or an ImportError that says how to install it."""
+    try:
+        import kubernetes
+    except ImportError as exc:
+        raise ImportError(INSTALL_K8S_HELP) from exc
+    return kubernetes
+
+
+def _job_type(kind: str) -> _JobType:
+    found = _KIND_NAMES.get(kind.lower())
+    if found is None:
+        raise ValueError(f"unknown job kind {kind!r}: use AscendJob or VolcanoJob (Job)")
+    return found
+
+
+def _error_from(exc: BaseException, operation: str) -> ClusterError:
+    """One ClusterError for whatever the client raised."""
+    status = getattr(exc, "status", None)
+    body_text = getattr(exc, "body", None)
+    if isinstance(status, int) and status > 0:  # an ApiException: the server answered
+        body: Dict[str, Any] = {}
+        if isinstance(body_text, (bytes, bytearray)):
+            body_text = body_text.decode("utf-8", "replace")
+        if isinstance(body_text, str) and body_text.strip():
+            try:
+                parsed = json.loads(body_text)
+                body = parsed if isinstance(parsed, dict) else {}
+            except ValueError:
+                body = {}
+        message = str(body.get("message") or (body_text if isinstance(body_text, str) and body_text.strip()
+                                              else "") or getattr(exc, "reason", "") or f"HTTP {status}").strip()
+        reason = str(body.get("reason") or getattr(exc, "reason", "") or "")
+        return ClusterError(message, status=status, reason=reason, operation=operation, body=body)
+    # not an answer from the server: connection refused, TLS, timeouts, bad kubeconfig
+    detail = getattr(exc, "reason", None) or exc
+    return ClusterError(f"cannot reach the API server: {detail}", operation=operation)
+
+
+class Cluster:
+    """A Kubernetes cluster reached through the official Python client.
+
+    Make one with :meth:`from_kubeconfig` or :meth:`in_cluster`, or wrap an
+    ``kubernetes.client.ApiClient`` you configured yourself.  ``namespace`` is
+    where objects without one go (the kubeconfig context's namespace, the
+    pod's own namespace in a cluster, else ``default``).
+    """
+
+    def __init__(self, api_client: Any, namespace: str = "default"):
+        kubernetes = _kubernetes()
+        self.api_client = api_client
+        self.namespace = namespace or "default"
+        self._core = kubernetes.client.CoreV1Api(api_client)
+        self._custom = kubernetes.client.CustomObjectsApi(api_client)
+        self._api_exception: Type[BaseException] = kubernetes.client.exceptions.ApiException
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_kubeconfig(cls, path: Optional[str] = None, context: Optional[str] = None) -> "Cluster":
+        """From a kubeconfig file (default: ``$KUBECONFIG``, then ``~/.kube/config``) and context."""
+        kubernetes = _kubernetes()
+        where = f"kubeconfig {path}" if path else "kubeconfig"
+        try:
+            api_client = kubernetes.config.new_client_from_config(config_file=path, context=context,
+                                                                  persist_config=False)
+            contexts, active = kubernetes.config.list_kube_config_contexts(config_file=path)
+        except (kubernetes.config.ConfigException, OSError, ValueError, TypeError) as exc:
+            raise ClusterError(f"cannot load {where}: {exc}", operation="connect") from None
+        chosen = active
+        if context is not None:
+            chosen = next((c for c in contexts or [] if c.get("name") == context), active)
+        namespace = ((chosen or {}).get("context") or {}).get("namespace") or "default"
+        return cls(api_client, namespace)
+
+    @classmethod
+    def in_cluster(cls) -> "Cluster":
+        """From the pod's service account (when running inside the cluster)."""
+        kubernetes = _kubernetes()
+        configuration = kubernetes.client.Configuration()
+        try:
+            kubernetes.config.load_incluster_config(client_configuration=configuration)
+        except kubernetes.config.ConfigException as exc:
+            raise ClusterError(f"not running in a cluster: {exc}", operation="connect") from None
+        namespace = "default"
+        try:
+            with open(_SERVICE_ACCOUNT_NAMESPACE, encoding="utf-8") as handle:
+                namespace = handle.read().strip() or "default"
+        except OSError:
+            pass
+        return cls(kubernetes.client.ApiClient(configuration), namespace)
+
+    def close(self) -> None:
+        close = getattr(self.api_client, "close", None)
+        if callable(close):
+            close()
+
+    def __enter__(self) -> "Cluster":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _call(self, operation: str, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        try:
+            return func(*args, **kwargs)
+        except self._api_exception as exc:
+            raise _error_from(exc, operation) from None
+        except (OSError, ValueError) as exc:
+            raise _error_from(exc, operation) from None
+        except Exception as exc:  # noqa: BLE001 - urllib3 errors (MaxRetryError...) have no common base we import
+            if type(exc).__module__.startswith(("urllib3", "ssl", "http")):
+                raise _error_from(exc, operation) from None
+            raise
+
+    def _plain(self, value: Any) -> Dict[str, Any]:
+        data = value if isinstance(value, dict) else self.api_client.sanitize_for_serialization(value)
+        return data if isinstance(data, dict) else {}
+
+    # ------------------------------------------------------------------ operations
+
+    def ensure_namespace(self, name: str) -> bool:
+        """Create the namespace unless it exists; True when it was created."""
+        try:
+            self._call(f"get Namespace {name}", self._core.read_namespace, name)
+            return False
+        except ClusterError as exc:
+            if not exc.not_found:
+                raise
+        body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+        try:
+            self._call(f"create Namespace {name}", self._core.create_namespace, body)
+        except ClusterError as exc:
+            if exc.already_exists:
+                return False
+            raise
+        return True
+
+    def create(self, objects: Sequence[Mapping[str, Any]], namespace: Optional[str] = None) -> List[Dict[str, Any]]:
+        """Create compiled objects: Namespaces (if missing), then ConfigMaps, then the jobs.
+
+        Objects without a namespace go to ``namespace`` (default: this
+        cluster's).  All or nothing: if the server refuses one, the objects
+        this call already created (not namespaces) are deleted again and the
+        :class:`ClusterError` is raised.  Returns the objects as the server
+        stored them.
+        """
+        default_ns = namespace or self.namespace
+        plan: List[Tuple[int, Dict[str, Any]]] = []
+        for obj in objects:
+            data = json.loads(json.dumps(obj))  # a private, plain copy
+            kind, api_version = data.get("kind"), data.get("apiVersion")
+            meta = data.setdefault("metadata", {})
+            if (api_version, kind) == ("v1", "Namespace"):
+                plan.append((0, data))
+                continue
+            meta.setdefault("namespace", default_ns)
+            if (api_version, kind) == ("v1", "ConfigMap"):
+                plan.append((1, data))
+            elif any((api_version, kind) == (t.api_version, t.kind) for t in _JOB_TYPES):
+                plan.append((2, data))
+            else:
+                raise ValueError(f"Cluster.create handles what ascend-compile emits (Namespace, ConfigMap, "
+                                 f"AscendJob, Volcano Job), not {kind} ({api_version})")
+        plan.sort(key=lambda item: item[0])
+        created: List[Dict[str, Any]] = []
+        done: List[Tuple[str, str, str]] = []  # (kind, name, namespace) to roll back
+        try:
+            for rank, data in plan:
+                meta = data["metadata"]
+                name, ns = str(meta.get("name", "")), str(meta.get("namespace", ""))
+                if rank == 0:
+                    self.ensure_namespace(name)
+                    continue
+                if rank == 1:
+                    result = self._call(f"create ConfigMap {ns}/{name}", self._core.create_namespaced_config_map,
+                                        ns, data)
+                    done.append(("ConfigMap", name, ns))
+                else:
+                    job = _job_type(str(data["kind"]))
+                    result = self._call(f"create {job.label} {ns}/{name}",
+                                        self._custom.create_namespaced_custom_object,
+                                        job.group, job.version, ns, job.plural, data)
+                    done.append((job.kind, name, ns))
+                created.append(self._plain(result))
+        except ClusterError:
+            self._roll_back(done)
+            raise
+        return created
+
+    def _roll_back(self, done: List[Tuple[str, str, str]]) -> None:
+        for kind, name, ns in reversed(done):
+            try:
+                if kind == "ConfigMap":
+                    self._call("roll back", self._core.delete_namespaced_config_map, name, ns)
+                else:
+                    job = _job_type(kind)
+                    self._call("roll back", self._custom.delete_namespaced_custom_object, job.group, job.version,
+                               ns, job.plural, name, propagation_policy="Background")
+            except ClusterError:
+                pass  # best effort: the original error is the one to report
+
+    def get(self, name: str, kind: str = "AscendJob", namespace: Optional[str] = None) -> Dict[str, Any]:
+        """The job object as stored (with its status); :class:`ClusterError` (404) when absent."""
+        job = _job_type(kind)
+        ns = namespace or self.namespace
+        result = self._call(f"get {job.label} {ns}/{name}", self._custom.get_namespaced_custom_object,
+                            job.group, job.version, ns, job.plural, name)
+        return self._plain(result)
+
+    def status(self, name: str, kind: str = "AscendJob", namespace: Optional[str] = None) -> JobState:
+        """The job's state as ``ascend-compile status`` reports it.
+
+        AscendJob: its last condition (type, reason, message); Volcano Job:
+        ``status.state.phase``; ``Pending`` (``observed=False``) before any
+        controller wrote a status.  :class:`ClusterError` (404) when absent.
+        """
+        return job_state(self.get(name, kind, namespace))
+
+    def delete(self, name: str, kind: str = "AscendJob", namespace: Optional[str] = None,
+               missing_ok: bool = False) -> List[str]:
+        """Delete the job and its ``rings-config-<job>`` ConfigMap; returns what was deleted.
+
+        A missing ConfigMap is fine (an AscendJob with env ranktables has
+        none); a missing job raises :class:`ClusterError` (404) unless
+        ``missing_ok``.  Pods go in the background, as with kubectl.
+        """
+        job = _job_type(kind)
+        ns = namespace or self.namespace
+        deleted: List[str] = []
+        try:
+            self._call(f"delete {job.label} {ns}/{name}", self._custom.delete_namespaced_custom_object,
+                       job.group, job.version, ns, job.plural, name, propagation_policy="Background")
+            deleted.append(f"{job.label} {ns}/{name}")
+        except ClusterError as exc:
+            if not (exc.not_found and missing_ok):
+                raise
+        configmap = RANKTABLE_PREFIX + name
+        try:
+            self._call(f"delete ConfigMap {ns}/{configmap}", self._core.delete_namespaced_config_map, configmap, ns)
+            deleted.append(f"ConfigMap {ns}/{configmap}")
+        except ClusterError as exc:
+            if not exc.not_found:
+                raise
+        return deleted
+

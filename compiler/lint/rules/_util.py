@@ -1,0 +1,66 @@
+"""Small helpers shared by the rule units (no rule lives here)."""
+from __future__ import annotations
+
+import re
+from typing import Optional, Tuple
+
+from ...findings import Path
+from ..context import Container, ObjectContext, PodSet
+
+FRAMEWORKS = ("pytorch", "mindspore", "tensorflow")
+#: replica types the operator accepts per framework (FACTS §3 #9); the leader first
+REPLICA_TYPES = {"pytorch": ("Master", "Worker"), "mindspore": ("Scheduler", "Worker"),
+                 "tensorflow": ("Chief", "Worker")}
+LEADERS = {"pytorch": "Master", "mindspore": "Scheduler", "tensorflow": "Chief"}
+WORKER = "Worker"
+CONTAINER_NAME = "ascend"
+PORT_NAME = "ascendjob-port"
+
+DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+DNS1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+
+
+def framework(obj: ObjectContext) -> Optional[str]:
+    value = obj.labels.get("framework")
+    return value if isinstance(value, str) and value in FRAMEWORKS else None
+
+
+def ascend_container(pod_set: PodSet) -> Optional[Container]:
+    for container in pod_set.containers():
+        if container.name == CONTAINER_NAME:
+            return container
+    return None
+
+
+def npu_containers(pod_set: PodSet):
+    return [c for c in pod_set.containers() if c.npu_request()[0]]
+
+
+def npu_request_path(pod_set: PodSet) -> Path:
+    """Where a pod set asks for NPUs: its first ``resources.requests.huawei.com/*`` (or limits)."""
+    for container in pod_set.containers():
+        for section in ("requests", "limits"):
+            for name in container.npu_amounts(section):
+                return container.path + ("resources", section, name)
+    return pod_set.spec_path + ("containers",)
+
+
+def first_npu_path(obj: ObjectContext) -> Path:
+    for pod_set in obj.pod_sets():
+        if pod_set.npus() > 0:
+            return npu_request_path(pod_set)
+    return ("spec",)
+
+
+def fmt(values) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def replica_key(obj: ObjectContext, rtype: str) -> Path:
+    return ("spec", "replicaSpecs", rtype)
+
+
+def leader_of(obj: ObjectContext) -> Tuple[Optional[str], Optional[str]]:
+    fw = framework(obj)
+    return fw, (LEADERS.get(fw) if fw else None)

@@ -1,0 +1,61 @@
+"""The ``accelerator-type`` node selector names a server type no scheduler handler knows.
+
+**What.** For ``huawei.com/Ascend910`` jobs without a known schedule_policy
+and without ``sp-block``, the ``accelerator-type`` value must be a known
+type (one of the hardware profiles', or any value containing ``card``, which
+the generic card handler takes).
+
+**Why.** The Volcano plugin looks up handler ``huawei.com/Ascend910<type>``;
+with no such handler the job is invalid: "validNPUJob fail by job<%s>
+policyHandler is nil" (reason ``NotSupportPolicy``), and it never runs.
+Source: ``MC: component/ascend-for-volcano/internal/npu/factory.go``,
+``plugin/job.go`` (validJobFn); FACTS §4.1 and the node-label list in §4.3.
+
+**How to fix.** Use the value your nodes are labelled with
+(``kubectl get nodes -L accelerator-type``), e.g. ``module-910b-8``.
+
+Failing::
+
+    nodeSelector:
+      accelerator-type: module-910B-8
+
+Passing::
+
+    nodeSelector:
+      accelerator-type: module-910b-8
+"""
+from ...findings import ERROR
+from ..context import ACCELERATOR_TYPE, ASCEND_910, SP_BLOCK, WORKLOADS
+from ..rule import Problem
+
+ID = "AC306"
+NAME = "accelerator-type-unknown"
+SEVERITY = ERROR
+KINDS = WORKLOADS
+HINT = "use a known accelerator-type (see ascend-compile profiles)"
+#: node label values from the upstream docs that no built-in profile covers yet
+EXTRA_KNOWN = ("350-Atlas-8", "350-Atlas-16", "350-Atlas-4p-8", "350-Atlas-4p-16", "850-Atlas-8p-8")
+
+
+def _close(word, options, n=1):
+    import difflib  # only when there is something to suggest
+
+    return difflib.get_close_matches(word, options, n=n)
+
+
+def check(obj, run):
+    if obj.npu_resource() != ASCEND_910 or obj.block(SP_BLOCK)[0] or run.profiles is None:
+        return
+    policy = obj.schedule_policy
+    if policy and run.profiles.by_schedule_policy(policy) is not None:
+        return
+    known = sorted({p.accelerator_type for p in run.profiles.all() if p.accelerator_type} | set(EXTRA_KNOWN))
+    for pod_set in obj.pod_sets():
+        value = pod_set.node_selector.get(ACCELERATOR_TYPE)
+        if not isinstance(value, str) or not value or value in known or "card" in value:
+            continue
+        close = _close(value, known, n=1)
+        hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
+        yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE),
+                      f"accelerator-type {value!r} matches no scheduler handler: the job is refused "
+                      "(policyHandler is nil)", hint=hint)

@@ -1,0 +1,60 @@
+"""An AscendJob replica has no container named ``ascend``, or it has no image.
+
+**What.** Each replica's pod template needs at least one container, one of
+them named exactly ``ascend``, with a non-empty ``image``.
+
+**Why.** ascend-operator injects its environment into, and reads the NPU
+request from, the container named ``ascend``; it refuses the job without it:
+"%s replicaSpec is not valid: containers is undefined", "... There is no
+container named ascend", "... Image is undefined in the container of ascend"
+(reasons ``InvalidReplicaSpec``/``InvalidContainer``). Source:
+``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
+(validContainerNum, validateContainer), ``MC: component/ascend-common/api/default_name.go``;
+FACTS §3 #13, #15, #16.
+
+**How to fix.** Rename the training container to ``ascend`` and give it an image.
+
+Failing::
+
+    containers:
+    - name: pytorch
+      image: my/train:1.0
+
+Passing::
+
+    containers:
+    - name: ascend
+      image: my/train:1.0
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB
+from ..rule import Problem
+from ._util import CONTAINER_NAME, ascend_container
+
+ID = "AC210"
+NAME = "ascend-container"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+REPLACES = ("AC102", "AC103")
+HINT = "name the training container 'ascend' and give it an image"
+
+
+def check(obj, run):
+    for pod_set in obj.pod_sets():
+        containers = pod_set.containers()
+        if not containers:
+            yield Problem(pod_set.spec_path + ("containers",),
+                          f"{pod_set.role} replicaSpec has no containers", key=True)
+            continue
+        container = ascend_container(pod_set)
+        if container is None:
+            names = ", ".join(repr(c.name) for c in containers)
+            yield Problem(containers[0].path + ("name",),
+                          f"{pod_set.role} replicaSpec has no container named {CONTAINER_NAME} "
+                          f"(found {names}); the operator refuses the job")
+            continue
+        image = container.data.get("image")
+        if not isinstance(image, str) or not image.strip():
+            yield Problem(container.path + ("image",),
+                          f"the {CONTAINER_NAME} container of {pod_set.role} has no image",
+                          key="image" in container.data)

@@ -1,0 +1,59 @@
+"""A ranktable Volcano Job's NPU container lacks the ``framework`` env, or its value is wrong.
+
+**What.** In a Volcano Job that reads a file ranktable (labelled ``ring-controller.atlas``,
+with several NPU pods or a ranktable volume), every
+container requesting NPUs should set env ``framework`` to exactly
+``PyTorch``, ``MindSpore`` or ``Tensorflow``.
+
+**Why.** The upstream ``train_start.sh`` branches on this value (exact case)
+to build the framework's rank environment from ``hccl.json``; a missing value
+is a warning (custom scripts may not need it), a wrong one an error. Source:
+``MD: samples/train/basic-training/ranktable/train_start.sh``; FACTS §2 and §7.
+
+**How to fix.** Set it to the framework of the image.
+
+Failing::
+
+    env:
+    - name: framework
+      value: pytorch
+
+Passing::
+
+    env:
+    - name: framework
+      value: PyTorch
+"""
+from ...findings import ERROR, WARNING
+from ..context import VOLCANO_JOB
+from ..rule import Problem
+from ._util import npu_containers
+
+ID = "AC604"
+NAME = "framework-env"
+SEVERITY = WARNING
+KINDS = (VOLCANO_JOB,)
+HINT = "set env framework to PyTorch, MindSpore or Tensorflow"
+VALUES = ("PyTorch", "MindSpore", "Tensorflow")
+
+
+def check(obj, run):
+    if not obj.uses_file_ranktable():
+        return
+    for pod_set in obj.pod_sets():
+        for container in npu_containers(pod_set):
+            found = container.env_named("framework")
+            if found is None:
+                where = container.path + ("env",) if "env" in container.data else container.path + ("name",)
+                yield Problem(where, f"container {container.name!r} has no framework env: the ranktable start "
+                                     "script needs it", key="env" in container.data)
+                continue
+            index, item = found
+            if "valueFrom" in item:
+                continue
+            value = item.get("value")
+            if value not in VALUES:
+                match = next((v for v in VALUES if isinstance(value, str) and v.lower() == value.lower()), None)
+                yield Problem(container.path + ("env", index, "value"),
+                              f"framework env {value!r} is not one of {', '.join(VALUES)} (exact case)",
+                              hint=f"write {match}" if match else None, severity=ERROR)

@@ -1,0 +1,51 @@
+"""An AscendJob's ``framework`` label is missing or not pytorch, mindspore or tensorflow.
+
+**What.** ``metadata.labels.framework`` must be exactly ``pytorch``,
+``mindspore`` or ``tensorflow`` (lower case).
+
+**Why.** ascend-operator picks the replica types and the environment it
+injects from this label, and refuses the job without it: "framework label is
+not set, please set label framework as one of <pytorch,mindspore,tensorflow>"
+or "framework label<%s> is not in ..." (reason ``InvalidFramework``). Source:
+``MC: component/ascend-operator/pkg/api/v1/defaults.go`` (GetJobFramework), FACTS §3 #7-#8.
+
+**How to fix.** Add ``framework: pytorch`` (or mindspore / tensorflow) to the job's labels.
+
+Failing::
+
+    metadata:
+      name: resnet
+      labels:
+        framework: PyTorch
+
+Passing::
+
+    metadata:
+      name: resnet
+      labels:
+        framework: pytorch
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB
+from ..rule import Problem
+from ._util import FRAMEWORKS
+
+ID = "AC206"
+NAME = "framework-label"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "set metadata.labels.framework to pytorch, mindspore or tensorflow"
+
+
+def check(obj, run):
+    labels = obj.labels
+    if "framework" not in labels:
+        path = ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
+        yield Problem(path, "the framework label is not set: the operator refuses the job", key=True)
+        return
+    value = labels.get("framework")
+    if value not in FRAMEWORKS:
+        lower = value.lower() if isinstance(value, str) else ""
+        hint = f"write it in lower case: framework: {lower}" if lower in FRAMEWORKS else None
+        yield Problem(("metadata", "labels", "framework"),
+                      f"framework label {value!r} is not one of {', '.join(FRAMEWORKS)}", hint=hint)

@@ -1,0 +1,44 @@
+"""An AscendJob leader (Master, Scheduler or Chief) has ``replicas`` other than 1.
+
+**What.** Every replica type other than ``Worker`` must have ``replicas: 1``
+(or leave it out: it defaults to 1).
+
+**Why.** ascend-operator refuses the job: "%s replicaSpec is not valid, the
+replicas must be only 1" (reason ``InvalidReplicaSpec``). Source:
+``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
+(validateLeader), FACTS §3 #14.
+
+**How to fix.** Set the leader's ``replicas`` to 1 and put the other pods under ``Worker``.
+
+Failing::
+
+    Master:
+      replicas: 2
+
+Passing::
+
+    Master:
+      replicas: 1
+    Worker:
+      replicas: 1
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB, as_dict, as_int
+from ..rule import Problem
+from ._util import WORKER
+
+ID = "AC209"
+NAME = "leader-replicas"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "set the leader's replicas to 1; put the other pods under Worker"
+
+
+def check(obj, run):
+    for rtype, rspec in as_dict(obj.spec.get("replicaSpecs")).items():
+        if rtype == WORKER or not isinstance(rspec, dict) or "replicas" not in rspec:
+            continue
+        replicas = as_int(rspec.get("replicas"))
+        if replicas is not None and replicas != 1 and replicas >= 0:
+            yield Problem(("spec", "replicaSpecs", rtype, "replicas"),
+                          f"{rtype} is a leader replica type: its replicas must be 1, not {replicas}")

@@ -1,0 +1,55 @@
+"""A PyTorch or TensorFlow AscendJob has no leader (Master / Chief).
+
+**What.** A ``framework: pytorch`` job needs a ``Master`` replica, a
+``framework: tensorflow`` job a ``Chief`` (exactly one pod, see AC209).
+
+**Why.** ascend-operator refuses the job: "replicaType is not valid: there
+need 1 leader replicaType, Master for pytorch, Chief of tensorflow" (reason
+``InvalidReplicaType``). The leader's Service gives MASTER_ADDR /
+CM_CHIEF_IP to the workers. Source:
+``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
+(checkReplicaSpecs), FACTS §3 #17.
+
+**How to fix.** Add a ``Master`` (PyTorch) or ``Chief`` (TensorFlow) replica
+with ``replicas: 1``, and reduce the Worker count by one.
+
+Failing::
+
+    metadata:
+      labels: {framework: pytorch}
+    spec:
+      replicaSpecs:
+        Worker: {replicas: 2, ...}
+
+Passing::
+
+    metadata:
+      labels: {framework: pytorch}
+    spec:
+      replicaSpecs:
+        Master: {replicas: 1, ...}
+        Worker: {replicas: 1, ...}
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB, as_dict
+from ..rule import Problem
+from ._util import framework, LEADERS
+
+ID = "AC211"
+NAME = "leader-required"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "add a Master (pytorch) or Chief (tensorflow) replica with replicas: 1"
+
+
+def check(obj, run):
+    fw = framework(obj)
+    if fw not in ("pytorch", "tensorflow"):
+        return
+    specs = obj.spec.get("replicaSpecs")
+    if not isinstance(specs, dict) or not specs:
+        return  # AC203
+    leader = LEADERS[fw]
+    if leader not in specs:
+        yield Problem(("spec", "replicaSpecs"), f"a {fw} job needs a {leader} replica; there is none",
+                      key=True)

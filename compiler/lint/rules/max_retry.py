@@ -1,0 +1,37 @@
+"""A Volcano Job's ``maxRetry`` is negative.
+
+**What.** ``spec.maxRetry`` must be ≥ 0 (the default is 3).
+
+**Why.** Volcano's admission webhook rejects the job: "'maxRetry' cannot be
+less than zero.". Source:
+``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``; FACTS §4.5.
+
+**How to fix.** Use ``maxRetry: 3`` (the samples' value) or another non-negative number.
+
+Failing::
+
+    spec:
+      maxRetry: -1
+
+Passing::
+
+    spec:
+      maxRetry: 3
+"""
+from ...findings import ERROR
+from ..context import VOLCANO_JOB, as_int
+from ..rule import Problem
+
+ID = "AC402"
+NAME = "max-retry"
+SEVERITY = ERROR
+KINDS = (VOLCANO_JOB,)
+#: the v1.15 schema says the same at the same field; the rule also covers v1.9
+REPLACES = ("AC105",)
+HINT = "set maxRetry to 0 or more (3 is the default)"
+
+
+def check(obj, run):
+    value = as_int(obj.spec.get("maxRetry"))
+    if value is not None and value < 0:
+        yield Problem(("spec", "maxRetry"), f"maxRetry cannot be less than zero (got {value})")

@@ -1,0 +1,59 @@
+"""A MindSpore AscendJob with more than one NPU has no Scheduler.
+
+**What.** Without a ``Scheduler`` replica, the Workers of a ``framework:
+mindspore`` job may request at most one NPU in total (Σ NPUs per Worker pod ×
+Worker replicas ≤ 1).
+
+**Why.** ascend-operator refuses the job: "replicaSpec is not valid: when
+scheduler not found, the req num must be 1" (reason ``InvalidReplicaSpec``);
+MindSpore's distributed start-up needs the Scheduler, even on one node (the
+upstream docs say: for 1×8 use the multi-node YAML with Worker replicas 1).
+Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
+(jobTotalRequest), FACTS §3 #18.
+
+**How to fix.** Add a ``Scheduler`` replica (``replicas: 1``, no NPU request)
+and set ``schedulingPolicy.minAvailable`` to include it.
+
+Failing::
+
+    metadata:
+      labels: {framework: mindspore}
+    spec:
+      replicaSpecs:
+        Worker:
+          replicas: 1
+          template: {spec: {containers: [{name: ascend, image: ms:2.3,
+            resources: {requests: {huawei.com/Ascend910: 8}, limits: {huawei.com/Ascend910: 8}}}]}}
+
+Passing::
+
+    spec:
+      replicaSpecs:
+        Scheduler:
+          replicas: 1
+          template: {spec: {containers: [{name: ascend, image: ms:2.3}]}}
+        Worker: {...}
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB, as_dict
+from ..rule import Problem
+from ._util import WORKER, framework, npu_request_path
+
+ID = "AC212"
+NAME = "mindspore-scheduler"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "add a Scheduler replica (replicas: 1, no NPUs), or request a single NPU"
+
+
+def check(obj, run):
+    if framework(obj) != "mindspore":
+        return
+    specs = as_dict(obj.spec.get("replicaSpecs"))
+    if not specs or "Scheduler" in specs:
+        return
+    total = sum(p.npus() * max(p.replicas, 0) for p in obj.pod_sets() if p.role == WORKER)
+    if total > 1:
+        worker = next(p for p in obj.pod_sets() if p.role == WORKER)
+        yield Problem(npu_request_path(worker),
+                      f"a MindSpore job without a Scheduler may request only 1 NPU, but its Workers request {total}")

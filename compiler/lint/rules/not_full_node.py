@@ -1,0 +1,44 @@
+"""Pods of a distributed job do not take whole nodes (convention on 8- and 16-NPU servers).
+
+**What.** In a job of several pods on a profile that lists
+``npusPerPod.multiPodRecommended`` (Atlas 800 910, 910B module-8/16, A3),
+each NPU pod should request a whole node (8 or 16).
+
+**Why.** The scheduler accepts partial nodes, but the upstream samples
+("The number of NPUs in the requests field is 8 in an N-node scenario") and
+graceful fault tolerance assume whole nodes; partial nodes fragment the
+cluster and slow HCCL across servers. Source: sample comments in
+``MD: samples/train/basic-training/**``, FACTS §4.2 and §9. A convention, so a
+warning.
+
+**How to fix.** Use fewer pods with a whole node each, or suppress with a reason.
+
+Failing::
+
+    Worker:
+      replicas: 4
+      ...  requests: {huawei.com/Ascend910: 4}   # on module-910b-8
+
+Passing::
+
+    Worker:
+      replicas: 2
+      ...  requests: {huawei.com/Ascend910: 8}
+"""
+from ... import hardware
+from ...findings import WARNING
+from ..context import WORKLOADS
+from ..rule import Problem
+from ._util import npu_request_path
+from .npu_count import pod_set_violations
+
+ID = hardware.NOT_FULL_NODE
+NAME = "not-full-node"
+SEVERITY = WARNING
+KINDS = WORKLOADS
+HINT = "request whole nodes per pod in distributed jobs"
+
+
+def check(obj, run):
+    for pod_set, violation in pod_set_violations(obj, run, ID):
+        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}", hint=violation.hint)

@@ -1,0 +1,74 @@
+"""A pod requests a number of NPUs the scheduler does not accept on its hardware.
+
+**What.** The NPUs each pod requests must be a count the job's hardware
+profile allows: for one pod, ``npusPerPod.singlePod``; for a job of several
+pods, ``npusPerPod.multiPod``. Examples: Atlas 800 (910, ``module``)
+1/2/4/8; Atlas 200T A2 Box16 (``module-910b-16``) 1-8, 10, 12, 14, 16; A3
+(``module-a3-16``) an even number in a distributed job; A3 super-pod 16 per pod.
+The profile is the one the Volcano plugin would pick (FACTS §4.1): the
+``huawei.com/schedule_policy`` annotation, else ``sp-block``, else the
+``accelerator-type`` node selector, else the old 910 ``module`` rules.
+Numbers come from ``profiles/*.yaml`` (add a profile file to teach a new server).
+
+**Why.** ascend-for-volcano refuses the job and it stays Pending: "expected:
+job<%s> req npu num should small than %d, and not in %v, actual: task<%s> req
+npu: %d" (reason ``InvalidResourceRequest``), or the A3 messages "job require
+npu num should be even number" / "distributed super-pod job require npu(%d)
+should be equal to node npu(%d)". Source:
+``MC: component/ascend-for-volcano/internal/npu/base/frame.go``,
+``internal/npu/ascend910/ascend910b/module910bx16/frame.go``,
+``internal/npu/ascend910/ascend910a3/*/frame.go``; FACTS §4.2.
+The arithmetic is shared with ``compile`` (``compiler/hardware.py``).
+
+**How to fix.** Request an allowed count; for distributed jobs, whole nodes.
+
+Failing::
+
+    nodeSelector: {accelerator-type: module-910b-16}
+    containers:
+    - name: ascend
+      resources:
+        requests: {huawei.com/Ascend910: 9}
+        limits: {huawei.com/Ascend910: 9}
+
+Passing::
+
+    nodeSelector: {accelerator-type: module-910b-16}
+    containers:
+    - name: ascend
+      resources:
+        requests: {huawei.com/Ascend910: 10}
+        limits: {huawei.com/Ascend910: 10}
+"""
+from ... import hardware
+from ...findings import ERROR
+from ..context import WORKLOADS
+from ..rule import Problem
+from ._util import npu_request_path
+
+ID = hardware.NPU_COUNT
+NAME = "npu-count"
+SEVERITY = ERROR
+KINDS = WORKLOADS
+HINT = "request a count the hardware profile allows (ascend-compile profiles show <profile>)"
+
+
+def pod_set_violations(obj, run, rule):
+    """(pod set, Violation) for each NPU pod set, from hardware.check_pods."""
+    profile = run.profile_for(obj)
+    if profile is None:
+        return
+    pods = len(obj.per_pod_npus())
+    for pod_set in obj.pod_sets():
+        npus = pod_set.npus()
+        if npus <= 0 or pod_set.replicas <= 0:
+            continue
+        for violation in hardware.check_pods(profile, [npus] + [0] * (pods - 1)):
+            if violation.rule == rule:
+                yield pod_set, violation
+
+
+def check(obj, run):
+    for pod_set, violation in pod_set_violations(obj, run, ID):
+        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}", hint=violation.hint,
+                      severity=violation.severity)

@@ -1,0 +1,88 @@
+"""A literal env value or ConfigMap entry looks like a credential.
+
+**What.** Flags env ``value`` literals and ConfigMap ``data`` entries that look
+like secrets: a name such as ``PASSWORD``, ``TOKEN``, ``SECRET``, ``API_KEY``,
+``ACCESS_KEY``, ``PRIVATE_KEY``, ``CREDENTIALS`` with a literal value, or a
+value that matches a well-known secret format (PEM private key, AWS access key
+ID, GitHub / Slack / Hugging Face tokens, JWTs, ``scheme://user:password@host``
+URLs).
+
+**Why.** Manifests are committed, printed by ``kubectl get -o yaml`` and
+readable by anyone who can read the namespace's jobs or ConfigMaps; Secrets
+have their own RBAC and can be encrypted at rest. Image-registry and dataset
+tokens in training jobs are a common leak.
+
+**How to fix.** Put the value in a Secret and reference it with
+``valueFrom.secretKeyRef`` (or mount it). If the value is not secret, suppress
+with a reason.
+
+Failing::
+
+    env:
+    - name: HF_TOKEN
+      value: hf_abcdefghijklmnopqrstuvwxyz0123456789
+
+Passing::
+
+    env:
+    - name: HF_TOKEN
+      valueFrom:
+        secretKeyRef: {name: hf-token, key: token}
+"""
+import re
+
+from ...findings import WARNING
+from ..context import CONFIG_MAP, WORKLOADS, as_dict
+from ..rule import Problem
+
+ID = "AC801"
+NAME = "plaintext-credential"
+SEVERITY = WARNING
+KINDS = WORKLOADS + (CONFIG_MAP,)
+HINT = "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"
+
+_NAME = re.compile(r"(^|[_\-.])(PASS(WORD|WD)?|PWD|SECRET|TOKEN|API[_\-]?KEY|ACCESS[_\-]?KEY|PRIVATE[_\-]?KEY|"
+                   r"CREDENTIALS?|AUTH)($|[_\-.])", re.I)
+_VALUE = (
+    ("a private key", re.compile(r"-----BEGIN ([A-Z]+ )*PRIVATE KEY-----")),
+    ("an AWS access key ID", re.compile(r"\b(AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("a GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b")),
+    ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("a Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
+    ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("a URL with a password", re.compile(r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", re.I)),
+)
+#: values that are clearly not secrets even under a secret-looking name
+_HARMLESS = re.compile(r"^(|true|false|yes|no|none|null|0|1|on|off|\$\(.*\)|\$\{.*\}|<.*>|changeme)$", re.I)
+
+
+def _looks_secret(name, value):
+    if not isinstance(value, str):
+        return None
+    for what, pattern in _VALUE:
+        if pattern.search(value):
+            return what
+    if isinstance(name, str) and _NAME.search(name) and not _HARMLESS.match(value.strip()) \
+            and not value.startswith("/") and len(value.strip()) >= 4:
+        return f"a literal value under the secret-looking name {name}"
+    return None
+
+
+def check(obj, run):
+    if obj.kind == CONFIG_MAP:
+        for key, value in as_dict(obj.data.get("data")).items():
+            what = _looks_secret(key, value)
+            if what:
+                yield Problem(("data", key), f"ConfigMap entry {key!r} looks like a credential ({what}); "
+                                             "ConfigMaps are not secret")
+        return
+    for pod_set in obj.pod_sets():
+        for container in pod_set.containers():
+            for index, item in container.env():
+                if "value" not in item:
+                    continue
+                what = _looks_secret(item.get("name"), item.get("value"))
+                if what:
+                    yield Problem(container.path + ("env", index, "value"),
+                                  f"env {item.get('name')!r} of container {container.name!r} looks like a "
+                                  f"credential ({what})")

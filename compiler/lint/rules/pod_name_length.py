@@ -1,0 +1,54 @@
+"""A job's generated pod or Service names would be longer than 63 characters.
+
+**What.** Volcano names pods ``<job>-<task>-<index>``; ascend-operator names
+pods and the leader's Service ``<job>-<replica type, lower case>-<index>``.
+These names must fit in 63 characters.
+
+**Why.** Volcano's admission webhook rejects the job when a pod name exceeds
+a DNS label (pod names become host names with the ``svc`` plugin); a Service
+name must be a DNS label, so the operator cannot create the leader's Service
+and the workers never learn MASTER_ADDR. Source:
+``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``;
+``MC: component/ascend-operator/pkg/controllers/v1/service.go``; FACTS §3 and §4.5.
+
+**How to fix.** Shorten the job (or task) name.
+
+Failing::
+
+    metadata:
+      name: resnet50-imagenet-full-precision-baseline-run-2024-11-28-a
+    spec:
+      tasks:
+      - name: default-test
+        replicas: 16
+
+Passing::
+
+    metadata:
+      name: resnet50-baseline-1128
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB, JOBS, VOLCANO_JOB
+from ..rule import Problem
+
+ID = "AC705"
+NAME = "pod-name-length"
+SEVERITY = ERROR
+KINDS = JOBS
+HINT = "shorten the job or task name so that <job>-<task>-<index> fits in 63 characters"
+LIMIT = 63
+
+
+def check(obj, run):
+    if not obj.name:
+        return
+    for pod_set in obj.pod_sets():
+        if pod_set.replicas <= 0:
+            continue
+        middle = pod_set.role.lower() if obj.kind == ASCEND_JOB else pod_set.role
+        longest = f"{obj.name}-{middle}-{pod_set.replicas - 1}"
+        if len(longest) <= LIMIT:
+            continue
+        what = "pod name" if obj.kind == VOLCANO_JOB else "pod and Service name"
+        path = pod_set.role_path + ("name",) if obj.kind == VOLCANO_JOB else ("metadata", "name")
+        yield Problem(path, f"generated {what} {longest!r} has {len(longest)} characters, more than {LIMIT}")

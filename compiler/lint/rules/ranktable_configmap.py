@@ -1,0 +1,80 @@
+"""A job that gets a file ranktable has no ``rings-config-<job>`` ConfigMap in the same lint run.
+
+**What.** A Volcano Job labelled ``ring-controller.atlas`` that requests NPUs,
+and any job that mounts a ``rings-config-*`` ConfigMap, needs the ConfigMap
+``rings-config-<job name>`` in the same namespace, among the files linted
+together (a Volcano Job in one file and its ConfigMap in another are matched;
+an unset namespace matches any). It is an error when the job reads a
+ranktable (several NPU pods, or a ranktable volume), and a warning for a
+single-pod job that mounts none (an inference service, say: there, remove the
+label if no ranktable is wanted).
+
+**Why.** ascend-operator writes the ranktable (``hccl.json``) for such jobs
+into the ConfigMap of exactly that name, and only if it exists; the pods
+mount it and the start scripts wait for ``status: completed`` (60 × 5 s)
+before failing. Without it training never starts. Source:
+``MC: component/ascend-operator/pkg/controllers/v1/consts.go``
+(``configmapPrefix``), ``pod.go`` (saveRankTableConfigmap),
+``MD: samples/train/basic-training/ranktable/rank_table.sh``; FACTS §5.
+
+**How to fix.** Add the ConfigMap (``ascend-compile compile`` emits it), and lint
+it together with the job. If it lives elsewhere, suppress with a reason.
+
+Failing::
+
+    kind: Job                      # batch.volcano.sh/v1alpha1, alone in the run
+    metadata:
+      name: resnet
+      labels: {ring-controller.atlas: ascend-910b}
+
+Passing::
+
+    apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: rings-config-resnet
+      labels: {ring-controller.atlas: ascend-910b}
+    data:
+      hccl.json: '{"status":"initializing"}'
+    ---
+    kind: Job
+    metadata:
+      name: resnet
+      labels: {ring-controller.atlas: ascend-910b}
+"""
+from ...findings import ERROR, WARNING
+from ..context import CONFIG_MAP, JOBS, RANKTABLE_PREFIX, RING_LABEL, VOLCANO_JOB, as_dict
+from ..rule import Problem
+
+ID = "AC501"
+NAME = "ranktable-configmap"
+SEVERITY = ERROR
+KINDS = JOBS
+HINT = "add a ConfigMap rings-config-<job> (label ring-controller.atlas, data hccl.json) in the job's namespace"
+
+
+def _configmap_volumes(obj):
+    for pod_set, i, volume in obj.ranktable_volumes():
+        name = as_dict(volume.get("configMap")).get("name")
+        if isinstance(name, str):
+            yield pod_set.spec_path + ("volumes", i, "configMap", "name"), name
+
+
+def check(obj, run):
+    if not obj.name:
+        return
+    mounted = list(_configmap_volumes(obj))
+    if obj.uses_file_ranktable() or mounted:
+        severity = None
+    elif obj.kind == VOLCANO_JOB and RING_LABEL in obj.labels and obj.requests_npus():
+        severity = WARNING
+    else:
+        return
+    wanted = RANKTABLE_PREFIX + obj.name
+    if run.find(CONFIG_MAP, wanted, obj.namespace, near=obj):
+        return
+    path = mounted[0][0] if mounted else ("metadata", "labels", RING_LABEL)
+    where = f" in namespace {obj.namespace}" if obj.namespace else ""
+    yield Problem(path, f"no ConfigMap {wanted}{where} among the linted files: ascend-operator writes the "
+                        "ranktable only into an existing ConfigMap, so the pods never get it",
+                  key=not mounted, severity=severity)

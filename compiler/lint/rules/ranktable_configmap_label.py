@@ -1,0 +1,69 @@
+"""A job's ``rings-config-<job>`` ConfigMap lacks the ``ring-controller.atlas`` label or ``hccl.json``.
+
+**What.** The ranktable ConfigMap of a job in the same run should carry the
+label ``ring-controller.atlas`` with the job's value, and a ``hccl.json`` key
+(initially ``{"status":"initializing"}``).
+
+**Why.** The operator finds the ConfigMap by name, but the upstream docs and
+samples require the label ("The value cannot be modified. Service operations
+will be performed based on this label"), and the training scripts read
+``hccl.json`` and poll its ``status``; a missing key makes them fail before the
+operator has written it. Source:
+``MC: component/ascend-operator/pkg/controllers/v1/consts.go`` (``configmapKey``),
+``MD: samples/train/basic-training/ranktable/yaml/**``; FACTS §5.
+
+**How to fix.** Copy the job's ``ring-controller.atlas`` label onto the
+ConfigMap and add ``data: {hccl.json: '{"status":"initializing"}'}``.
+
+Failing::
+
+    kind: ConfigMap
+    metadata:
+      name: rings-config-resnet
+    data: {}
+
+Passing::
+
+    kind: ConfigMap
+    metadata:
+      name: rings-config-resnet
+      labels: {ring-controller.atlas: ascend-910b}
+    data:
+      hccl.json: '{"status":"initializing"}'
+"""
+from ...findings import WARNING
+from ..context import CONFIG_MAP, RANKTABLE_PREFIX, RING_LABEL, WORKLOADS, as_dict
+from ..rule import Problem
+
+ID = "AC502"
+NAME = "ranktable-configmap-label"
+SEVERITY = WARNING
+KINDS = (CONFIG_MAP,)
+HINT = "label the ConfigMap ring-controller.atlas=<job's value> and add data hccl.json: '{\"status\":\"initializing\"}'"
+
+
+def check(obj, run):
+    if not obj.name.startswith(RANKTABLE_PREFIX):
+        return
+    job_name = obj.name[len(RANKTABLE_PREFIX):]
+    jobs = [j for kind in WORKLOADS for j in run.find(kind, job_name, obj.namespace, near=obj)]
+    same_file = [j for j in jobs if j.source == obj.source]
+    jobs = same_file or jobs
+    if not jobs:
+        return
+    job = jobs[0]
+    expected = job.labels.get(RING_LABEL)
+    value = obj.labels.get(RING_LABEL)
+    if value is None:
+        path = ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
+        yield Problem(path, f"ConfigMap {obj.name} has no ring-controller.atlas label"
+                            + (f" (the job has {expected})" if expected else ""), key=True)
+    elif expected is not None and value != expected:
+        yield Problem(("metadata", "labels", RING_LABEL),
+                      f"ConfigMap {obj.name} is labelled ring-controller.atlas={value} but job {job_name} "
+                      f"has {expected}")
+    data = obj.data.get("data")
+    if "hccl.json" not in as_dict(data):
+        yield Problem(("data",) if "data" in obj.data else ("metadata", "name"),
+                      f"ConfigMap {obj.name} has no hccl.json key; the training scripts read and poll it",
+                      key=True)

@@ -1,0 +1,53 @@
+"""A ranktable Volcano Job's NPU container lacks ``XDL_IP`` or ``POD_UID``.
+
+**What.** In a Volcano Job that reads a file ranktable (labelled ``ring-controller.atlas``,
+with several NPU pods or a ranktable volume), every container
+requesting NPUs should set ``XDL_IP`` (fieldRef ``status.hostIP``) and
+``POD_UID`` (fieldRef ``metadata.uid``).
+
+**Why.** The upstream start scripts (``train_start.sh``, ``utils.sh``,
+``rank_table.sh``) find the pod's own entry in ``hccl.json`` by these values
+(``server_id`` / ``host_ip``); without them multi-node training cannot work
+out its rank. AscendJob pods get their rank from operator-injected env instead.
+Source: ``MD: samples/train/basic-training/ranktable/{train_start.sh,utils.sh,rank_table.sh}``;
+FACTS §5 and §7. A warning: custom scripts may not need them.
+
+**How to fix.** Add both env entries as in the samples.
+
+Failing::
+
+    env:
+    - name: framework
+      value: PyTorch
+
+Passing::
+
+    env:
+    - name: XDL_IP
+      valueFrom: {fieldRef: {fieldPath: status.hostIP}}
+    - name: POD_UID
+      valueFrom: {fieldRef: {fieldPath: metadata.uid}}
+"""
+from ...findings import WARNING
+from ..context import VOLCANO_JOB
+from ..rule import Problem
+from ._util import npu_containers
+
+ID = "AC602"
+NAME = "ranktable-env"
+SEVERITY = WARNING
+KINDS = (VOLCANO_JOB,)
+HINT = "add env XDL_IP (fieldRef status.hostIP) and POD_UID (fieldRef metadata.uid)"
+REQUIRED = (("XDL_IP", "status.hostIP"), ("POD_UID", "metadata.uid"))
+
+
+def check(obj, run):
+    if not obj.uses_file_ranktable():
+        return
+    for pod_set in obj.pod_sets():
+        for container in npu_containers(pod_set):
+            missing = [name for name, _ in REQUIRED if container.env_named(name) is None]
+            if missing:
+                where = container.path + ("env",) if "env" in container.data else container.path + ("name",)
+                yield Problem(where, f"container {container.name!r} has no {' or '.join(missing)} env: the "
+                                     "ranktable start scripts need it", key="env" in container.data)

@@ -1,0 +1,87 @@
+"""A ranktable volume is not mounted at ``/user/serverid/devindex/config``, or names another job's ConfigMap.
+
+**What.** For a Volcano Job labelled ``ring-controller.atlas`` with several NPU pods (or
+any ranktable volume), the
+pod template needs a volume from ConfigMap ``rings-config-<job>`` and every
+NPU container must mount it at ``/user/serverid/devindex/config``. The same
+mount is required wherever a job (AscendJob too) has a ``rings-config-*``
+ConfigMap volume or a volume named ``ranktable``. A ``rings-config-*`` volume
+must name this job's ConfigMap.
+
+**Why.** The operator writes ``hccl.json`` into ``rings-config-<job>`` only;
+the start scripts read ``/user/serverid/devindex/config/hccl.json``
+(``RANK_TABLE_FILE``) and fail when it is elsewhere. Source:
+``MC: component/ascend-operator/pkg/controllers/v1/consts.go``,
+``MD: samples/train/basic-training/ranktable/rank_table.sh``; FACTS §5 (Mount).
+
+**How to fix.** Add the volume and the mount as in the samples.
+
+Failing::
+
+    volumeMounts:
+    - name: ascend-910-config
+      mountPath: /user/config
+
+Passing::
+
+    volumeMounts:
+    - name: ascend-910-config
+      mountPath: /user/serverid/devindex/config
+    ...
+    volumes:
+    - name: ascend-910-config
+      configMap: {name: rings-config-resnet}
+"""
+from ...findings import ERROR
+from ..context import (RANKTABLE_MOUNT, RANKTABLE_PREFIX, RANKTABLE_VOLUME, JOBS,
+                       as_dict, as_list)
+from ..rule import Problem
+from ._util import npu_containers
+
+ID = "AC503"
+NAME = "ranktable-mount"
+SEVERITY = ERROR
+KINDS = JOBS
+HINT = "mount the rings-config-<job> ConfigMap volume at /user/serverid/devindex/config in every NPU container"
+
+
+def check(obj, run):
+    wanted = RANKTABLE_PREFIX + obj.name
+    needs = obj.uses_file_ranktable()
+    for pod_set in obj.pod_sets():
+        ranktable_volumes = []
+        for i, volume in pod_set.volumes():
+            cm_name = as_dict(volume.get("configMap")).get("name")
+            if isinstance(cm_name, str) and cm_name.startswith(RANKTABLE_PREFIX):
+                if obj.name and cm_name != wanted:
+                    yield Problem(pod_set.spec_path + ("volumes", i, "configMap", "name"),
+                                  f"volume {volume.get('name')!r} uses ConfigMap {cm_name}, but the operator "
+                                  f"writes this job's ranktable into {wanted}")
+                ranktable_volumes.append(volume.get("name"))
+            elif volume.get("name") == RANKTABLE_VOLUME:
+                ranktable_volumes.append(RANKTABLE_VOLUME)
+        containers = npu_containers(pod_set)
+        if not containers:
+            continue
+        if not ranktable_volumes:
+            if needs:
+                where = pod_set.spec_path + ("volumes",)
+                yield Problem(where, f"the {pod_set.role} pods have no volume from ConfigMap {wanted}, so they "
+                                     "cannot read the ranktable", key=True)
+            continue
+        for container in containers:
+            mounts = [m for m in as_list(container.data.get("volumeMounts")) if isinstance(m, dict)]
+            good = [m for m in mounts if m.get("name") in ranktable_volumes
+                    and str(m.get("mountPath", "")).rstrip("/") == RANKTABLE_MOUNT]
+            if good:
+                continue
+            wrong = next(((j, m) for j, m in enumerate(mounts) if m.get("name") in ranktable_volumes), None)
+            if wrong is not None:
+                yield Problem(container.path + ("volumeMounts", wrong[0], "mountPath"),
+                              f"the ranktable volume is mounted at {wrong[1].get('mountPath')!r}; the scripts "
+                              f"read {RANKTABLE_MOUNT}/hccl.json")
+            else:
+                where = container.path + ("volumeMounts",) if "volumeMounts" in container.data \
+                    else container.path + ("name",)
+                yield Problem(where, f"container {container.name!r} does not mount the ranktable volume at "
+                                     f"{RANKTABLE_MOUNT}", key="volumeMounts" in container.data)

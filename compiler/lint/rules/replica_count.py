@@ -1,0 +1,44 @@
+"""An AscendJob replica has a negative ``replicas`` or more than 20000.
+
+**What.** ``replicas`` of every replica type must be between 0 and 20000.
+
+**Why.** ascend-operator refuses the job: "%s replicaSpec is not valid:
+replicas can not be negative num, but got %d" and "... can not be larger than
+%d, but got %d" (reason ``InvalidReplicaSpec``). Source:
+``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
+(validateReplicas), ``consts.go`` (maxReplicas); FACTS §3 #11-#12.
+
+**How to fix.** Use a replica count from 0 to 20000.
+
+Failing::
+
+    Worker:
+      replicas: -1
+
+Passing::
+
+    Worker:
+      replicas: 3
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB, as_dict, as_int
+from ..rule import Problem
+
+ID = "AC208"
+NAME = "replica-count"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "use a replicas value from 0 to 20000"
+MAX_REPLICAS = 20000
+
+
+def check(obj, run):
+    for rtype, rspec in as_dict(obj.spec.get("replicaSpecs")).items():
+        replicas = as_int(as_dict(rspec).get("replicas"))
+        if replicas is None:
+            continue
+        path = ("spec", "replicaSpecs", rtype, "replicas")
+        if replicas < 0:
+            yield Problem(path, f"{rtype} replicas can not be negative, but got {replicas}")
+        elif replicas > MAX_REPLICAS:
+            yield Problem(path, f"{rtype} replicas can not be larger than {MAX_REPLICAS}, but got {replicas}")

@@ -1,0 +1,55 @@
+"""An AscendJob has no ``spec.replicaSpecs``, or a replica spec is empty.
+
+**What.** ``spec.replicaSpecs`` must be set and non-empty, and every replica
+type in it must have a value (not ``null``).
+
+**Why.** ascend-operator refuses the job: "replicaSpecs is not set, please
+modify your job" (reason ``InvalidSpecs``) and "%s replicaSpec is not set,
+please modify your job" (``InvalidReplicaSpec``). Source:
+``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
+(validateBasicInfo, checkReplicaSpecs), FACTS §3 #4 and #10.
+
+**How to fix.** Give every replica type a spec with ``replicas`` and a ``template``.
+
+Failing::
+
+    spec:
+      replicaSpecs:
+        Master:
+
+Passing::
+
+    spec:
+      replicaSpecs:
+        Master:
+          replicas: 1
+          template:
+            spec:
+              containers: [{name: ascend, image: my/train:1.0}]
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB
+from ..rule import Problem
+
+ID = "AC203"
+NAME = "replica-specs"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "give spec.replicaSpecs a Master/Scheduler/Chief and Worker spec, each with replicas and a template"
+REPLACES = ("AC102", "AC103")
+
+
+def check(obj, run):
+    spec = obj.data.get("spec")
+    if not isinstance(spec, dict):
+        return  # the schema reports a missing or mistyped spec
+    specs = spec.get("replicaSpecs")
+    if specs is None:
+        yield Problem(("spec", "replicaSpecs"), "replicaSpecs is not set: the operator refuses the job")
+        return
+    if isinstance(specs, dict):
+        if not specs:
+            yield Problem(("spec", "replicaSpecs"), "replicaSpecs is empty: the job has no pods")
+        for rtype, value in specs.items():
+            if value is None:
+                yield Problem(("spec", "replicaSpecs", rtype), f"{rtype} replicaSpec is not set", key=True)

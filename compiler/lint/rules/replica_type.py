@@ -1,0 +1,55 @@
+"""An AscendJob uses a replica type its framework does not have.
+
+**What.** The keys of ``spec.replicaSpecs`` must be, per framework:
+pytorch ``Master``/``Worker``, mindspore ``Scheduler``/``Worker``,
+tensorflow ``Chief``/``Worker`` — spelled exactly so.
+
+**Why.** ascend-operator validates the types before it normalises their case
+and refuses the job: "replicaType is %v but must be one of %v" (reason
+``InvalidReplicaType``). Source:
+``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
+(getValidReplicaType), ``pkg/api/v1/common.go``; FACTS §3 #9.
+
+**How to fix.** Rename the replica type, e.g. ``Chief`` to ``Master`` for PyTorch.
+
+Failing::
+
+    metadata:
+      labels: {framework: pytorch}
+    spec:
+      replicaSpecs:
+        Chief: {...}
+
+Passing::
+
+    metadata:
+      labels: {framework: pytorch}
+    spec:
+      replicaSpecs:
+        Master: {...}
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB, as_dict
+from ..rule import Problem
+from ._util import REPLICA_TYPES, framework
+
+ID = "AC207"
+NAME = "replica-type"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "use the replica types of the framework: pytorch Master/Worker, mindspore Scheduler/Worker, tensorflow Chief/Worker"
+
+
+def check(obj, run):
+    fw = framework(obj)
+    if fw is None:
+        return  # AC206 reports the label
+    allowed = REPLICA_TYPES[fw]
+    for rtype in as_dict(obj.spec.get("replicaSpecs")):
+        if rtype in allowed:
+            continue
+        match = next((a for a in allowed if a.lower() == str(rtype).lower()), None)
+        hint = f"spell it {match}: the operator checks the type before it normalises the case" if match else None
+        yield Problem(("spec", "replicaSpecs", rtype),
+                      f"replica type {rtype!r} is not valid for {fw}; it must be one of {', '.join(allowed)}",
+                      hint=hint, key=True)

@@ -1,0 +1,43 @@
+"""The ``scaleout-type`` label of an AscendJob is neither ROCE nor UBOE.
+
+**What.** If the label ``scaleout-type`` is set (non-empty), its upper-cased
+value must be ``ROCE`` or ``UBOE``.
+
+**Why.** ascend-operator refuses the job: "the value of label scaleout-type is
+invalid, which should be ROCE or UBOE" (reason ``InvalidScaleOutConfig``).
+Source: ``MC: component/ascend-operator/pkg/utils/job_v2.go``
+(CheckAcJobScaleOutTypeLabel), FACTS §3 #3.
+
+**How to fix.** Use ``ROCE`` or ``UBOE``, or remove the label.
+
+Failing::
+
+    metadata:
+      labels:
+        scaleout-type: infiniband
+
+Passing::
+
+    metadata:
+      labels:
+        scaleout-type: roce
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB
+from ..rule import Problem
+
+ID = "AC202"
+NAME = "scaleout-type"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "set scaleout-type to ROCE or UBOE, or remove the label"
+ALLOWED = ("ROCE", "UBOE")
+
+
+def check(obj, run):
+    value = obj.labels.get("scaleout-type")
+    if value in (None, ""):
+        return
+    if not isinstance(value, str) or value.upper() not in ALLOWED:
+        yield Problem(("metadata", "labels", "scaleout-type"),
+                      f"label scaleout-type is {value!r}; the operator accepts only ROCE or UBOE")

@@ -1,0 +1,53 @@
+"""An elastic (scaling) AscendJob lacks the group-name or jobID label the operator requires.
+
+**What.** When an AscendJob carries the label ``mind-cluster/scaling-rule``,
+it must also carry ``mind-cluster/group-name`` and ``jobID``.
+
+**Why.** ascend-operator refuses the job (condition ``Failed``, reason
+``InvalidScalingConfig``: "job %s has no group name, please set label of
+mind-cluster/group-name=..." / "job %s has no jobID, ..."). Source:
+``MC: component/ascend-operator/pkg/controllers/scaling/controller.go`` (ValidJob),
+FACTS §3 #1-#2.
+
+**How to fix.** Add both labels, or remove ``mind-cluster/scaling-rule``.
+
+Failing::
+
+    metadata:
+      labels:
+        framework: pytorch
+        mind-cluster/scaling-rule: scaling-rule
+
+Passing::
+
+    metadata:
+      labels:
+        framework: pytorch
+        mind-cluster/scaling-rule: scaling-rule
+        mind-cluster/group-name: group0
+        jobID: job-0001
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB
+from ..rule import Problem
+
+ID = "AC201"
+NAME = "scaling-labels"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "set labels mind-cluster/group-name and jobID, or remove mind-cluster/scaling-rule"
+
+SCALING_RULE = "mind-cluster/scaling-rule"
+REQUIRED = (("mind-cluster/group-name", "group name"), ("jobID", "jobID"))
+
+
+def check(obj, run):
+    labels = obj.labels
+    if SCALING_RULE not in labels:
+        return
+    for label, what in REQUIRED:
+        if not labels.get(label):
+            yield Problem(("metadata", "labels", SCALING_RULE),
+                          f"job {obj.name} has label {SCALING_RULE} but no {what}: "
+                          f"the operator requires label {label}", key=True,
+                          hint=f"add label {label}=<value>")

@@ -1,0 +1,70 @@
+"""A ``huawei.com/npu`` job has no known ``huawei.com/schedule_policy``, or the policy is unknown.
+
+**What.** Jobs requesting ``huawei.com/npu`` (Ascend 950/850/350) must carry
+the job annotation ``huawei.com/schedule_policy`` with a policy the scheduler
+knows (e.g. ``chip8-node8-ra64-sp``). For other resources an unknown policy is
+ignored and the scheduler falls back to the node selectors (warning).
+
+**Why.** For ``huawei.com/npu`` the policy annotation is the only way to pick
+a handler; without it the job is invalid ("validNPUJob fail by job<%s>
+policyHandler is nil", reason ``NotSupportPolicy``). Source:
+``MC: component/ascend-for-volcano/internal/npu/factory.go`` (InitPolicyHandler),
+``plugin/job.go``; FACTS §4.1 step 1 and §4.2 (950/850/350).
+
+**How to fix.** Add the annotation with the policy of your servers
+(``ascend-compile profiles``).
+
+Failing::
+
+    metadata:
+      name: llm
+    ... requests: {huawei.com/npu: 8}
+
+Passing::
+
+    metadata:
+      name: llm
+      annotations:
+        huawei.com/schedule_policy: chip8-node8-ra64-sp
+"""
+from ...findings import ERROR, WARNING
+from ..context import NPU_RESOURCE, SCHEDULE_POLICY, WORKLOADS
+from ..rule import Problem
+
+ID = "AC307"
+NAME = "schedule-policy"
+SEVERITY = ERROR
+KINDS = WORKLOADS
+HINT = "set the job annotation huawei.com/schedule_policy to a known policy (see ascend-compile profiles)"
+
+
+def _close(word, options, n=1):
+    import difflib  # only when there is something to suggest
+
+    return difflib.get_close_matches(word, options, n=n)
+
+
+def check(obj, run):
+    resource = obj.npu_resource()
+    if resource is None or run.profiles is None:
+        return
+    policy = obj.annotations.get(SCHEDULE_POLICY)
+    known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy})
+    if policy is None:
+        if resource == NPU_RESOURCE:
+            path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)
+            yield Problem(path, "the job requests huawei.com/npu but has no huawei.com/schedule_policy "
+                                "annotation: the scheduler has no handler for it", key=True)
+        return
+    if policy in known:
+        return
+    close = _close(str(policy), known, n=1)
+    hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
+    if resource == NPU_RESOURCE:
+        yield Problem(("metadata", "annotations", SCHEDULE_POLICY),
+                      f"schedule_policy {policy!r} is unknown: the scheduler has no handler for this "
+                      "huawei.com/npu job", hint=hint)
+    else:
+        yield Problem(("metadata", "annotations", SCHEDULE_POLICY),
+                      f"schedule_policy {policy!r} is unknown; the scheduler ignores it and falls back "
+                      "to the node selectors", hint=hint, severity=WARNING)

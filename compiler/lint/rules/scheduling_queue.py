@@ -1,0 +1,54 @@
+"""An AscendJob has ``runPolicy.schedulingPolicy`` but no queue.
+
+**What.** When ``spec.runPolicy.schedulingPolicy`` is present,
+``schedulingPolicy.queue`` must name a Volcano Queue (``default`` exists in
+every Volcano install).
+
+**Why.** With gang scheduling on (the operator's default), ascend-operator
+looks the queue up and refuses the job when it is empty or missing: "check
+queue<%s> failed, err: %v, maybe it is not create" (reason ``InvalidQueue``).
+Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
+(validateBasicInfo), FACTS §3 #6. Whether a named queue exists can only be
+checked against a cluster.
+
+**How to fix.** Set ``queue: default`` (or your team's queue).
+
+Failing::
+
+    spec:
+      runPolicy:
+        schedulingPolicy:
+          minAvailable: 2
+
+Passing::
+
+    spec:
+      runPolicy:
+        schedulingPolicy:
+          minAvailable: 2
+          queue: default
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB, as_dict
+from ..rule import Problem
+
+ID = "AC205"
+NAME = "scheduling-queue"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = "set spec.runPolicy.schedulingPolicy.queue, e.g. queue: default"
+
+
+def check(obj, run):
+    run_policy = as_dict(obj.spec.get("runPolicy"))
+    if "schedulingPolicy" not in run_policy:
+        return
+    policy = run_policy.get("schedulingPolicy")
+    if policy is not None and not isinstance(policy, dict):
+        return  # a type error the schema reports
+    queue = as_dict(policy).get("queue")
+    if not isinstance(queue, str) or not queue.strip():
+        path = ("spec", "runPolicy", "schedulingPolicy", "queue") if "queue" in as_dict(policy) \
+            else ("spec", "runPolicy", "schedulingPolicy")
+        yield Problem(path, "schedulingPolicy has no queue: the operator refuses the job (InvalidQueue)",
+                      key="queue" not in as_dict(policy))

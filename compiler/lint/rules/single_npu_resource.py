@@ -1,0 +1,43 @@
+"""A container requests more than one ``huawei.com/*`` NPU resource.
+
+**What.** A container should request one NPU resource type only
+(``huawei.com/Ascend910`` *or* ``huawei.com/npu`` ...).
+
+**Why.** ascend-operator and the Volcano plugin read only the *first*
+resource containing ``huawei.com/`` (map order, so effectively random), and
+``ASCEND_VISIBLE_DEVICES`` can name only one annotation; the other request is
+ignored by the scheduling rules but still consumed. Source:
+``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
+(getContainerResourceReq), ``MC: component/ascend-for-volcano/plugin/job.go``
+(GetVCJobReqNPUTypeFromJobInfo); FACTS §3 and §4.1.
+
+**How to fix.** Keep one NPU resource per container.
+
+Failing::
+
+    requests: {huawei.com/Ascend910: 8, huawei.com/Ascend310P: 1}
+
+Passing::
+
+    requests: {huawei.com/Ascend910: 8}
+"""
+from ...findings import ERROR
+from ..context import WORKLOADS
+from ..rule import Problem
+
+ID = "AC702"
+NAME = "single-npu-resource"
+SEVERITY = ERROR
+KINDS = WORKLOADS
+HINT = "request only one huawei.com/* resource per container"
+
+
+def check(obj, run):
+    for pod_set in obj.pod_sets():
+        for container in pod_set.containers():
+            for section in ("requests", "limits"):
+                names = list(container.npu_amounts(section))
+                for extra in names[1:]:
+                    yield Problem(container.path + ("resources", section, extra),
+                                  f"container {container.name!r} {section} a second NPU resource {extra} "
+                                  f"(besides {names[0]}); only the first is scheduled", key=True)

@@ -1,0 +1,41 @@
+"""An AscendJob's ``spec.successPolicy`` is neither empty nor ``AllWorkers``.
+
+**What.** ``spec.successPolicy`` may be left out, empty, or ``AllWorkers``.
+
+**Why.** ascend-operator refuses any other value: ``job success policy is
+invalid, it must be one of <"", AllWorkers>`` (reason ``InvalidSuccessPolicy``).
+The CRD has no enum, so the API server accepts the typo and the job fails
+later. Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``,
+``pkg/api/v1/common.go``; FACTS §3 #5.
+
+**How to fix.** Use ``successPolicy: AllWorkers`` or remove the field.
+
+Failing::
+
+    spec:
+      successPolicy: AllWorker
+
+Passing::
+
+    spec:
+      successPolicy: AllWorkers
+"""
+from ...findings import ERROR
+from ..context import ASCEND_JOB
+from ..rule import Problem
+
+ID = "AC204"
+NAME = "success-policy"
+SEVERITY = ERROR
+KINDS = (ASCEND_JOB,)
+HINT = 'use successPolicy: AllWorkers, or leave it out'
+ALLOWED = ("", "AllWorkers")
+
+
+def check(obj, run):
+    if "successPolicy" not in obj.spec:
+        return
+    value = obj.spec.get("successPolicy")
+    if value is not None and value not in ALLOWED:
+        yield Problem(("spec", "successPolicy"),
+                      f"successPolicy {value!r} is not accepted by the operator; it must be \"\" or AllWorkers")

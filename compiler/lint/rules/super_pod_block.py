@@ -1,0 +1,74 @@
+"""The ``sp-block`` / ``ra-block`` annotations do not fit the super-pod arithmetic.
+
+**What.** On super-pod profiles (A3 ``module-a3-16-super-pod`` /
+``module-a3-8-super-pod``, 850/950 super-pods): a single-pod job's
+``sp-block`` equals its NPU count; in a distributed job ``sp-block`` is a
+multiple of the NPUs per node (or the whole job when smaller), the job's
+total is a multiple of ``sp-block``, and ``sp-block``/node ≤ the super-pod
+size (48 by default); ``ra-block`` is one of the profile's rack blocks (950:
+1, 2, 4, ..., 64). A missing ``sp-block`` defaults to the job total.
+
+**Why.** ascend-for-volcano refuses the job: "sp-block(%d) is invalid",
+"sp-block(%d) is not mutiple of node npu (%d)", "distributed super-pod job
+require npu(%d) should be multiple of sp-block", "the sp-block<%d> in
+annotations of standalone super-pod job should equal to required npu
+num<%d>", "sp-block(%d/16=%d) is bigger than size of super-pod(%d)". Source:
+``MC: component/ascend-for-volcano/internal/npu/ascend910/ascend910a3/superpod/frame.go``,
+``plugin/job.go`` (setSpBlock); FACTS §4.2. Arithmetic shared with ``compile``
+(``compiler/hardware.py``), numbers from the profile's ``superPod``.
+
+**How to fix.** Set ``sp-block`` to a multiple of the node size that divides the
+job total (or leave it out), and ``ra-block`` to an allowed value.
+
+Failing::
+
+    metadata:
+      annotations:
+        sp-block: "24"     # 2 pods x 16 NPUs on module-a3-16-super-pod
+
+Passing::
+
+    metadata:
+      annotations:
+        sp-block: "32"
+"""
+from ... import hardware
+from ...findings import ERROR
+from ..context import JOBS, RA_BLOCK, SP_BLOCK
+from ..rule import Problem
+from ._util import first_npu_path
+
+ID = hardware.SUPER_POD_BLOCK
+NAME = "super-pod-block"
+SEVERITY = ERROR
+KINDS = JOBS
+HINT = "make sp-block a multiple of the node's NPUs that divides the job's total, or leave it out"
+
+
+def check(obj, run):
+    profile = run.profile_for(obj)
+    if profile is None or profile.super_pod is None:
+        return
+    per_pod = obj.per_pod_npus()
+    if not any(per_pod):
+        return
+    sp_present, sp_block = obj.block(SP_BLOCK)
+    ra_present, ra_block = obj.block(RA_BLOCK)
+    sp_path = ("metadata", "annotations", SP_BLOCK)
+    ra_path = ("metadata", "annotations", RA_BLOCK)
+    if sp_present and sp_block is None:
+        yield Problem(sp_path, f"sp-block {obj.annotations.get(SP_BLOCK)!r} is not an integer",
+                      hint='write it as a quoted integer, e.g. sp-block: "16"')
+        return
+    if ra_present and ra_block is None:
+        yield Problem(ra_path, f"ra-block {obj.annotations.get(RA_BLOCK)!r} is not an integer",
+                      hint='write it as a quoted integer, e.g. ra-block: "8"')
+        ra_present = False
+    for violation in hardware.check_super_pod(profile, per_pod, sp_block, ra_block if ra_present else None):
+        if violation.message.startswith("ra-block"):
+            path = ra_path
+        elif sp_present:
+            path = sp_path
+        else:
+            path = first_npu_path(obj)
+        yield Problem(path, violation.message, hint=violation.hint, severity=violation.severity)

@@ -1,0 +1,53 @@
+"""A Volcano task has negative ``replicas`` or a ``minAvailable`` above its replicas.
+
+**What.** Each task's ``replicas`` must be ≥ 0 and its ``minAvailable`` (if
+set) ≤ ``replicas``.
+
+**Why.** Volcano's admission webhook rejects the job: "'replicas' < 0 in
+task: %s, job: %s;" and "'minAvailable' is greater than 'replicas' in task:
+%s, job: %s;". Source:
+``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``; FACTS §4.5.
+
+**How to fix.** Make ``minAvailable`` at most ``replicas``, or leave it out (it
+defaults to ``replicas``).
+
+Failing::
+
+    tasks:
+    - name: worker
+      replicas: 2
+      minAvailable: 3
+
+Passing::
+
+    tasks:
+    - name: worker
+      replicas: 2
+      minAvailable: 2
+"""
+from ...findings import ERROR
+from ..context import VOLCANO_JOB, as_int, as_list
+from ..rule import Problem
+
+ID = "AC404"
+NAME = "task-replicas"
+SEVERITY = ERROR
+KINDS = (VOLCANO_JOB,)
+#: the v1.15 schema says the same at the same field; the rule also covers v1.9
+REPLACES = ("AC105",)
+HINT = "keep task replicas >= 0 and task minAvailable <= replicas"
+
+
+def check(obj, run):
+    for i, task in enumerate(as_list(obj.spec.get("tasks"))):
+        if not isinstance(task, dict):
+            continue
+        name = task.get("name", f"#{i}")
+        replicas = as_int(task.get("replicas"))
+        if replicas is not None and replicas < 0:
+            yield Problem(("spec", "tasks", i, "replicas"), f"'replicas' < 0 in task {name} ({replicas})")
+            continue
+        minimum = as_int(task.get("minAvailable"))
+        if minimum is not None and replicas is not None and minimum > replicas:
+            yield Problem(("spec", "tasks", i, "minAvailable"),
+                          f"task {name}: minAvailable {minimum} is greater than its replicas {replicas}")

@@ -1,0 +1,44 @@
+"""A Volcano Job has no tasks.
+
+**What.** ``spec.tasks`` must list at least one task.
+
+**Why.** Volcano's admission webhook rejects the job: "No task specified in
+job spec". Source: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``;
+FACTS §4.5.
+
+**How to fix.** Add a task with ``name``, ``replicas`` and a pod ``template``.
+
+Failing::
+
+    spec:
+      minAvailable: 1
+      tasks: []
+
+Passing::
+
+    spec:
+      minAvailable: 1
+      tasks:
+      - name: worker
+        replicas: 1
+        template: {...}
+"""
+from ...findings import ERROR
+from ..context import VOLCANO_JOB
+from ..rule import Problem
+
+ID = "AC403"
+NAME = "tasks-required"
+SEVERITY = ERROR
+KINDS = (VOLCANO_JOB,)
+HINT = "add at least one task under spec.tasks"
+REPLACES = ("AC103", "AC105")
+
+
+def check(obj, run):
+    if not isinstance(obj.data.get("spec"), dict):
+        return
+    tasks = obj.spec.get("tasks")
+    if tasks is None or tasks == []:
+        yield Problem(("spec", "tasks"), "no task specified in the job spec: Volcano rejects the job",
+                      key="tasks" in obj.spec)

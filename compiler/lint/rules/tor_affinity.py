@@ -1,0 +1,44 @@
+"""The ``tor-affinity`` label is not ``large-model-schema``, ``normal-schema`` or ``null``.
+
+**What.** Where set, the job label ``tor-affinity`` (switch affinity) must be
+``large-model-schema``, ``normal-schema`` or ``null`` (off).
+
+**Why.** ascend-for-volcano refuses other values: "validJobFn failed:job tor
+affinity label check failed,tor-affinity label value is %s". Source:
+``MC: component/ascend-for-volcano/internal/nslb/frame.go`` (ValidNPUJob);
+FACTS §4.4. (The cluster also needs the ``basic-tor-node-cm`` ConfigMap, which
+only a cluster can tell.)
+
+**How to fix.** Use one of the three values, or remove the label.
+
+Failing::
+
+    metadata:
+      labels:
+        tor-affinity: large-model
+
+Passing::
+
+    metadata:
+      labels:
+        tor-affinity: large-model-schema
+"""
+from ...findings import ERROR
+from ..context import JOBS
+from ..rule import Problem
+
+ID = "AC309"
+NAME = "tor-affinity"
+SEVERITY = ERROR
+KINDS = JOBS
+HINT = "use tor-affinity: large-model-schema, normal-schema or null"
+ALLOWED = ("large-model-schema", "normal-schema", "null")
+
+
+def check(obj, run):
+    if "tor-affinity" not in obj.labels:
+        return
+    value = obj.labels.get("tor-affinity")
+    if value not in ALLOWED:
+        yield Problem(("metadata", "labels", "tor-affinity"),
+                      f"tor-affinity {value!r} is not one of {', '.join(ALLOWED)}: the scheduler refuses the job")

@@ -1,0 +1,64 @@
+"""``ASCEND_VISIBLE_DEVICES`` reads the annotation of a different resource than the container requests.
+
+**What.** When a container sets ``ASCEND_VISIBLE_DEVICES`` from
+``metadata.annotations['huawei.com/<X>']``, ``<X>`` must be the NPU resource
+the container requests (``huawei.com/Ascend910`` →
+``metadata.annotations['huawei.com/Ascend910']``, ``huawei.com/npu`` →
+``['huawei.com/npu']``, ...).
+
+**Why.** The Volcano plugin writes the allocated device IDs into the
+annotation named after the requested resource, and Ascend Docker Runtime
+mounts the devices listed in the env. A mismatched key leaves the env empty:
+the container starts without NPUs, or with all of them. Source: sample
+comments "The value must be the same as resources.requests" in
+``MD: samples/train/basic-training/**``; ``MC: component/ascend-operator/pkg/controllers/v1/env.go``;
+FACTS §7.
+
+**How to fix.** Use the requested resource's name in the fieldPath.
+
+Failing::
+
+    env:
+    - name: ASCEND_VISIBLE_DEVICES
+      valueFrom: {fieldRef: {fieldPath: "metadata.annotations['huawei.com/Ascend910']"}}
+    resources:
+      requests: {huawei.com/npu: 8}
+
+Passing::
+
+    env:
+    - name: ASCEND_VISIBLE_DEVICES
+      valueFrom: {fieldRef: {fieldPath: "metadata.annotations['huawei.com/npu']"}}
+"""
+import re
+
+from ...findings import ERROR
+from ..context import WORKLOADS, as_dict
+from ..rule import Problem
+
+ID = "AC601"
+NAME = "visible-devices"
+SEVERITY = ERROR
+KINDS = WORKLOADS
+HINT = "set fieldPath to metadata.annotations['<the requested huawei.com resource>']"
+ENV = "ASCEND_VISIBLE_DEVICES"
+_ANNOTATION = re.compile(r"""^metadata\.annotations\[['"]([^'"]+)['"]\]$""")
+
+
+def check(obj, run):
+    for pod_set in obj.pod_sets():
+        for container in pod_set.containers():
+            resource, _ = container.npu_request()
+            found = container.env_named(ENV)
+            if found is None or resource is None:
+                continue
+            index, item = found
+            field_path = as_dict(as_dict(as_dict(item.get("valueFrom")).get("fieldRef"))).get("fieldPath")
+            if not isinstance(field_path, str):
+                continue
+            match = _ANNOTATION.match(field_path.strip())
+            annotation = match.group(1) if match else None
+            if annotation != resource:
+                yield Problem(container.path + ("env", index, "valueFrom", "fieldRef", "fieldPath"),
+                              f"{ENV} reads {field_path!r} but the container requests {resource}: "
+                              "the env stays empty", hint=f"use metadata.annotations['{resource}']")

@@ -1,0 +1,120 @@
+"""Suppressing findings: comments in the YAML, and an annotation on the object.
+
+Comment directives (any YAML file):
+
+``# ascend-compile: disable=AC301,AC305 optional reason``
+    At the end of a line: suppresses those rules on that line.  On a line of
+    its own: suppresses them on the next line that is not blank or a comment
+    (so it may sit directly above the offending line).  A finding's line is the
+    line ``lint`` prints for it.
+``# ascend-compile: disable-file=AC301``
+    Anywhere in the file: suppresses those rules in the whole file.
+
+Rule names work as well as IDs (``disable=npu-count``); ``all`` matches every
+rule.  Input errors (AC001-AC006) cannot be suppressed: the file was not read.
+
+Annotation (survives a round trip through the cluster, where comments are lost)::
+
+    metadata:
+      annotations:
+        ascend-compile.io/ignore: "AC303: 4 NPUs per pod on purpose; AC305: old cluster"
+
+suppresses those rules for findings about that object.  Every entry needs a
+reason after the colon; an entry without one is not honoured and is itself
+reported (AC012), as are unknown rule IDs in any suppression.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
+
+IGNORE_ANNOTATION = "ascend-compile.io/ignore"
+ALL = "all"
+
+_DIRECTIVE = re.compile(r"#\s*ascend-compile:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9\-]+(?:\s*,\s*[A-Za-z0-9\-]+)*)")
+_ID_OR_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9\-]*$")
+
+
+@dataclass
+class BadDirective:
+    line: int
+    column: int
+    message: str
+
+
+@dataclass
+class FileDirectives:
+    lines: Dict[int, Set[str]] = field(default_factory=dict)
+    whole_file: Set[str] = field(default_factory=set)
+    problems: List[BadDirective] = field(default_factory=list)
+
+    def suppresses(self, rule: str, line: int) -> bool:
+        if rule in self.whole_file or ALL in self.whole_file:
+            return True
+        ids = self.lines.get(line)
+        return bool(ids) and (rule in ids or ALL in ids)
+
+
+def _split_ids(text: str) -> List[str]:
+    return [part.strip() for part in re.split(r"\s*,\s*", text) if part.strip()]
+
+
+def parse_comments(text: str, resolve: Callable[[str], Optional[str]]) -> FileDirectives:
+    """Find the directives in ``text``; ``resolve`` maps an ID or name to a rule ID (None if unknown)."""
+    out = FileDirectives()
+    if "ascend-compile:" not in text:
+        return out
+    pending_ids: Set[str] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        match = _DIRECTIVE.search(line) if "ascend-compile:" in line else None
+        comment_only = stripped.startswith("#")
+        if match is None:
+            if stripped and not comment_only and pending_ids:
+                out.lines.setdefault(number, set()).update(pending_ids)
+                pending_ids = set()
+            continue
+        ids: Set[str] = set()
+        for token in _split_ids(match.group(2)):
+            if token.lower() == ALL:
+                ids.add(ALL)
+                continue
+            rule = resolve(token) if _ID_OR_NAME.match(token) else None
+            if rule is None:
+                out.problems.append(BadDirective(number, match.start() + 1,
+                                                 f"unknown rule {token!r} in an ascend-compile directive"))
+            else:
+                ids.add(rule)
+        if match.group(1) == "disable-file":
+            out.whole_file.update(ids)
+        elif comment_only:
+            pending_ids.update(ids)
+        else:
+            out.lines.setdefault(number, set()).update(ids)
+    return out
+
+
+@dataclass
+class AnnotationEntry:
+    rule: Optional[str]
+    token: str
+    reason: str
+
+
+def parse_annotation(value: str, resolve: Callable[[str], Optional[str]]) -> List[AnnotationEntry]:
+    """``"AC301: reason; AC305: reason"`` into entries (rule None when unknown)."""
+    entries: List[AnnotationEntry] = []
+    for part in value.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        token, _, reason = part.partition(":")
+        token = token.strip()
+        entries.append(AnnotationEntry(resolve(token) if _ID_OR_NAME.match(token) else None, token,
+                                       reason.strip()))
+    return entries
+
+
+def rules_in(entries: Iterable[AnnotationEntry]) -> Set[str]:
+    return {e.rule for e in entries if e.rule and e.reason}

@@ -1,0 +1,51 @@
+"""mypy --strict passes on the public API modules (the files listed in mypy.ini).
+
+mypy keeps its cache in .mypy_cache (git-ignored), so reruns take seconds.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mypy") is None,
+                    reason="mypy is not installed (pip install -e '.[test]' installs it)")
+def test_mypy_strict_on_public_modules():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-error-summary"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    assert proc.returncode == 0, f"mypy --strict failed:\n{proc.stdout}{proc.stderr}"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed")
+def test_public_api_is_typed_for_callers(tmp_path):
+    """A caller's code type-checks against the public names (py.typed, the TYPE_CHECKING imports)."""
+    caller = tmp_path / "caller.py"
+    caller.write_text(
+        "from typing import Any, Dict, List\n"
+        "import compiler\n"
+        "from compiler import Finding, JobSpec, lint\n\n"
+        "spec = JobSpec(name='a', framework='pytorch', profile='module-910b-8', npus=8, image='i')\n"
+        "objects: List[Dict[str, Any]] = compiler.compile_spec(spec)\n"
+        "findings: List[Finding] = lint(objects) + compiler.validate(objects)\n"
+        "text: str = compiler.compile_to_yaml(spec)\n"
+        "lines: List[int] = [f.line for f in findings]\n"
+        "chips: List[str] = [p.chip for p in compiler.list_profiles()]\n"
+        "bad: int = compiler.compile_to_yaml(spec)  # E: a str is not an int\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-error-summary", str(caller)],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    errors = [line for line in proc.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1 and "caller.py:11:" in errors[0] and "incompatible types" in errors[0].lower(), \
+        proc.stdout + proc.stderr

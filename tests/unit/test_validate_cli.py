@@ -1,0 +1,260 @@
+"""``ascend-compile validate`` end to end (subprocess), plus discovery and offline operation."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from compiler.discovery import discover
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NEGATIVE = os.path.join(REPO, "tests", "negative")
+SAMPLES = "/work/shared/upstream/samples"
+
+CLEAN = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: rings-config-demo
+  labels:
+    ring-controller.atlas: ascend-910b
+data:
+  hccl.json: '{"status":"initializing"}'
+"""
+
+
+def run(*args, stdin=None, env=None):
+    full_env = dict(os.environ, NO_COLOR="1")
+    full_env.pop("FORCE_COLOR", None)
+    if env:
+        full_env.update(env)
+    result = subprocess.run([sys.executable, "-m", "compiler", "validate", *args], cwd=REPO, input=stdin,
+                            capture_output=True, env=full_env, timeout=120)
+    out = result.stdout.decode("utf-8", "replace")
+    err = result.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in out + err, out + err
+    return result.returncode, out, err
+
+
+@pytest.fixture
+def clean_file(tmp_path):
+    path = tmp_path / "cm.yaml"
+    path.write_text(CLEAN, encoding="utf-8")
+    return path
+
+
+def test_clean_file_exits_0(clean_file):
+    code, out, _ = run(str(clean_file))
+    assert code == 0
+    assert out.strip() == "No problems found (1 file checked)."
+
+
+def test_findings_exit_1_with_locations():
+    path = os.path.join("tests", "negative", "unknown-field-podspec.yaml")
+    code, out, _ = run(path)
+    assert code == 1
+    assert f"{path}:28:11: error: unknown field \"nodeselector\" [AC101]" in out
+    assert "at: spec.replicaSpecs.Master.template.spec.nodeselector" in out
+    assert 'hint: did you mean "nodeSelector"?' in out
+    assert out.rstrip().endswith("1 error in 1 file (1 file checked).")
+
+
+def test_quiet_drops_the_summary(clean_file):
+    code, out, _ = run("--quiet", str(clean_file))
+    assert (code, out) == (0, "")
+
+
+def test_whole_negative_corpus_directory():
+    code, out, _ = run("--format", "json", "tests/negative")
+    assert code == 1
+    report = json.loads(out)
+    files = {f["file"] for f in report["findings"]}
+    assert len(files) == len([n for n in os.listdir(NEGATIVE) if n.endswith(".yaml")]) - 1  # 1.9-only file is clean
+    assert report["summary"]["filesChecked"] == len(files) + 1
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "github", "text"])
+def test_every_format(fmt):
+    code, out, _ = run("--format", fmt, "tests/negative/not-allowed-event.yaml")
+    assert code == 1
+    if fmt == "json":
+        assert json.loads(out)["findings"][0]["rule"] == "AC104"
+    elif fmt == "sarif":
+        assert json.loads(out)["runs"][0]["results"][0]["ruleId"] == "AC104"
+    elif fmt == "github":
+        assert out.startswith("::error file=tests/negative/not-allowed-event.yaml,line=14,col=14,"
+                              "title=AC104 not-allowed-value::")
+    else:
+        assert "[AC104]" in out
+
+
+def test_stdin():
+    code, out, _ = run("-", stdin=CLEAN.encode())
+    assert code == 0
+    with open(os.path.join(NEGATIVE, "wrong-type-env-value.yaml"), "rb") as handle:
+        code, out, _ = run("-", stdin=handle.read())
+    assert code == 1 and out.startswith("<stdin>:40:26: error:")
+
+
+def test_multi_document_stream_dispatches_by_kind():
+    code, out, _ = run("--format", "json", "tests/negative/multi-document.yaml")
+    assert code == 1
+    (finding,) = json.loads(out)["findings"]
+    assert (finding["line"], finding["object"]) == (36, "AscendJob/default/demo")
+
+
+def test_no_strict_and_strict_kinds():
+    assert run("--no-strict", "tests/negative/unknown-field-env.yaml")[0] == 0
+    code, out, _ = run("tests/negative/unknown-kind.yaml")
+    assert code == 0 and "warning" in out
+    assert run("--strict-kinds", "tests/negative/unknown-kind.yaml")[0] == 1
+
+
+def test_volcano_version_option():
+    path = "tests/negative/volcano-1.9-new-pod-field.yaml"
+    assert run(path)[0] == 0
+    assert run("--volcano-version", "1.9", path)[0] == 1
+    assert run("--volcano-version", "v1.9.0", path)[0] == 1
+    code, _, err = run("--volcano-version", "1.12", path)
+    assert code == 2 and "1.12" in err
+
+
+def test_usage_errors_exit_2():
+    code, _, err = run()
+    assert code == 2 and "PATH" in err
+    code, _, err = run("--format", "xml", "x.yaml")
+    assert code == 2
+    code, _, err = run("--max-bytes", "0", "x.yaml")
+    assert code == 2
+
+
+def test_help_has_an_example():
+    code, out, _ = run("--help")
+    assert code == 0
+    assert "Examples:" in out and "ascend-compile validate manifests/" in out
+
+
+def test_validate_does_not_import_jsonschema(clean_file):
+    code = ("import sys\nfrom compiler.cli import main\n"
+            "try:\n    main(['validate', sys.argv[1]])\nexcept SystemExit as exc:\n    code = exc.code\n"
+            "assert code == 0, code\n"
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('jsonschema', 'requests', 'urllib3'))\n"
+            "print('IMPORTED:' + ','.join(bad))\n")
+    result = subprocess.run([sys.executable, "-c", code, str(clean_file)], cwd=REPO, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "IMPORTED:"
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+def _alias_bomb():
+    lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]']
+    for i in range(1, 9):
+        lines.append(f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 10) + "]")
+    return ("\n".join(lines) + "\n").encode()
+
+
+HOSTILE = {
+    "binary.yaml": (b"\x7fELF\x00\x01\x02\x00\x00", "AC001"),
+    "latin1.yaml": ("name: caf\xe9\n".encode("latin-1"), "AC001"),
+    "bomb.yaml": (_alias_bomb(), "AC005"),
+    "deep.yaml": (("[" * 5000 + "]" * 5000 + "\n").encode(), "AC006"),
+    "python.yaml": (b"apiVersion: v1\nkind: !!python/object/apply:os.system ['echo pwned']\n", "AC003"),
+    "dupe.yaml": (b"apiVersion: v1\nkind: ConfigMap\nkind: Namespace\n", "AC004"),
+    "syntax.yaml": (b"apiVersion: v1\nkind: [ConfigMap\n", "AC003"),
+    "recursive.yaml": (b"a: &a [*a]\n", "AC005"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_input_exits_2_cleanly(tmp_path, name):
+    data, rule = HOSTILE[name]
+    path = tmp_path / name
+    path.write_bytes(data)
+    code, out, err = run("--format", "json", str(path))
+    assert code == 2, out + err
+    report = json.loads(out)
+    assert [f["rule"] for f in report["findings"]] == [rule]
+    assert report["findings"][0]["inputError"] is True
+    assert "pwned" not in out + err
+
+
+def test_missing_path_and_other_inputs_still_checked(tmp_path, clean_file):
+    code, out, _ = run("--format", "json", str(tmp_path / "nope.yaml"), "tests/negative/unknown-field-top.yaml")
+    assert code == 2
+    rules = sorted(f["rule"] for f in json.loads(out)["findings"])
+    assert rules == ["AC001", "AC101"]
+
+
+def test_too_large(clean_file):
+    code, out, _ = run("--max-bytes", "10", "--format", "json", str(clean_file))
+    assert code == 2 and json.loads(out)["findings"][0]["rule"] == "AC002"
+
+
+def test_empty_and_comment_only_files_are_clean(tmp_path):
+    (tmp_path / "empty.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "comments.yaml").write_text("# nothing\n---\n", encoding="utf-8")
+    assert run(str(tmp_path))[0] == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks on this platform")
+def test_symlink_loop_and_broken_link(tmp_path, clean_file):
+    root = tmp_path / "tree"
+    (root / "sub").mkdir(parents=True)
+    (root / "sub" / "cm.yaml").write_text(CLEAN, encoding="utf-8")
+    os.symlink(str(root), str(root / "sub" / "loop"))
+    os.symlink(str(root / "missing.yaml"), str(root / "broken.yaml"))
+    code, out, _ = run("--format", "json", str(root))
+    assert code == 2
+    findings = json.loads(out)["findings"]
+    messages = sorted(f["message"] for f in findings)
+    assert any("symlink loop" in m for m in messages) and any("broken symlink" in m for m in messages)
+    assert json.loads(out)["summary"]["filesChecked"] == 1
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def test_discovery_order_filters_and_hidden_dirs(tmp_path):
+    for rel in ["b.yaml", "a.yml", "c.json", "z/d.yaml", "z/e.txt", ".git/f.yaml", "vendor/g.yaml",
+                "m/h.yaml"]:
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(CLEAN, encoding="utf-8")
+    found = discover([str(tmp_path)], exclude=["vendor"])
+    rel = [os.path.relpath(p, tmp_path) for p in found.paths]
+    assert rel == ["a.yml", "b.yaml", os.path.join("m", "h.yaml"), os.path.join("z", "d.yaml")]
+    assert found.findings == []
+    found = discover([str(tmp_path)], include=["*.json", "*.txt"], exclude=["z/**"])
+    assert [os.path.relpath(p, tmp_path) for p in found.paths] == ["c.json"]
+    # an explicit file is read whatever its name, and only once
+    explicit = str(tmp_path / "c.json")
+    assert discover([explicit, explicit, "-", "-"]).paths == [explicit, "-"]
+    missing = discover([str(tmp_path / "nope")])
+    assert missing.paths == [] and missing.findings[0].input_error and missing.findings[0].rule == "AC001"
+
+
+# --------------------------------------------------------------------------- offline
+
+
+def test_validate_works_with_networking_disabled(monkeypatch, clean_file):
+    from click.testing import CliRunner
+
+    from compiler.cli.validate import validate_command
+
+    def no_network(*args, **kwargs):
+        raise OSError("networking is disabled in this test")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(socket, "getaddrinfo", no_network)
+    runner = CliRunner()
+    result = runner.invoke(validate_command, [str(clean_file), os.path.join(NEGATIVE, "not-allowed-event.yaml"),
+                                              "--format", "sarif"])
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.output)["runs"][0]["results"][0]["ruleId"] == "AC104"
