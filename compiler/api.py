@@ -95,7 +95,7 @@ def plain(value: Any) -> Any:
     so the schema check and the YAML writer see exactly what a file gives.
     """
     if isinstance(value, Mapping):
-        return {str(k) if not isinstance(k, str) else k: plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     return value

@@ -71,7 +71,7 @@ def check_super_pod(profile: Profile, per_pod: Sequence[int], sp_block: Optional
     if block <= 0:
         return [Violation(SUPER_POD_BLOCK, f"sp-block({block}) is invalid", "set sp-block to a positive integer")]
     if len(npu_pods) <= 1:
-        if sp_block is not None and sp_block != total:
+        if sp.single_pod_block_is_total and sp_block is not None and sp_block != total:
             out.append(Violation(SUPER_POD_BLOCK,
                                  f"sp-block {sp_block} of a single-pod super-pod job must equal its NPU count {total}",
                                  f"set sp-block to {total}, or leave it out"))

@@ -28,6 +28,8 @@ class SuperPod:
     block_multiple: int
     max_blocks: Optional[int] = None
     rack_blocks: Tuple[int, ...] = ()
+    # A single-pod job's sp-block must equal its NPU count (the A3 super-pod handler checks this).
+    single_pod_block_is_total: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ class Profile:
                 sp["maxBlocks"] = self.super_pod.max_blocks
             if self.super_pod.rack_blocks:
                 sp["rackBlocks"] = list(self.super_pod.rack_blocks)
+            if self.super_pod.single_pod_block_is_total:
+                sp["singlePodBlockIsTotal"] = True
             out["superPod"] = sp
         if self.job_labels:
             out["jobLabels"] = dict(self.job_labels)
@@ -112,7 +116,8 @@ def _profile_from_data(data: Dict[str, Any], source: str) -> Profile:
         schedule_policy=spec.get("schedulePolicy"),
         dialects=tuple(spec.get("dialects") or _default_dialects(spec)),
         host_arch=spec.get("hostArch"),
-        super_pod=SuperPod(sp["blockMultiple"], sp.get("maxBlocks"), tuple(sp.get("rackBlocks", ()))) if sp else None,
+        super_pod=SuperPod(sp["blockMultiple"], sp.get("maxBlocks"), tuple(sp.get("rackBlocks", ())),
+                          bool(sp.get("singlePodBlockIsTotal", False))) if sp else None,
         job_labels=dict(spec.get("jobLabels") or {}),
         ranktable_version=str(spec.get("ranktableVersion", "1.0")),
         frameworks=tuple(spec.get("frameworks") or Profile.frameworks),

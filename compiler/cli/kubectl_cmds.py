@@ -220,6 +220,9 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
                                f"{missing!r} does not exist yet (this apply would create it), so the server "
                                f"cannot dry-run objects inside it", err=True)
                     continue
+                if missing:
+                    exc.message += (f"\nhint: create the namespace first (kubectl create namespace {missing}) "
+                                    "or set createNamespace: true in the spec")
                 raise
             sys.stdout.write(out)
 

@@ -202,10 +202,7 @@ DIFFERENCES: Dict[str, Dict[str, Tuple[str, str]]] = {
     "mindspore-multinodes-acjob-950": _d(_RING),
     "mindspore-multinodes-acjob-super-pod": _d(_WORKER_SELECTOR),
     "mindspore-standalone-acjob": _d(_RING),
-    "mindspore-standalone-acjob-950": _d(_RING, {
-        "annotation.sp-block": (INTENDED, "sp-block 8 on a 1-NPU job breaks the super-pod rule that a single-pod "
-                                          "job's sp-block equals its NPU count (FACTS §4.2), which the compiler "
-                                          "checks; left out, it defaults to the total.")}),
+    "mindspore-standalone-acjob-950": _d(_RING),
     "operator-mindspore-distribute-acjob": _d(_RING, _MODULE_SELECTOR, _OLD_ENV, _INT_ENV, _AC_SPREAD),
     "operator-mindspore-standalone-acjob": _d(_RING, _MODULE_SELECTOR, _OLD_ENV, _INT_ENV, {
         "minAvailable": (DEFECT, "minAvailable 3 with a single replica: the PodGroup can never be satisfied; "

@@ -12,12 +12,7 @@ from .conftest import ROOT
 EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "**", "*.yaml"), recursive=True))
 
 #: examples that reproduce an upstream sample faithfully, warnings and all: file -> the rules it must warn about
-KNOWN_WARNINGS = {
-    # mindcluster-deploy's 910B inference sample runs 2 pods x 2 NPUs on module-910b-8 servers, which
-    # AC303 (whole nodes for distributed jobs) flags. Drop this entry once the spec carries
-    # metadata.annotations ascend-compile.io/ignore: "AC303: <reason>" (or is changed to 8 NPUs per pod).
-    "pytorch-multinodes-acjob-infer-910b-with-ranktable.yaml": {"AC303"},
-}
+KNOWN_WARNINGS: dict = {}  # example file name -> rule IDs it is expected to warn about (none today)
 
 
 @pytest.mark.parametrize("path", EXAMPLES or [None], ids=lambda p: os.path.basename(p) if p else "none")

@@ -17,10 +17,6 @@ DEFECTIVE = {
     # cleanPodPolicy, backoffLimit and schedulingPolicy sit directly under spec instead of
     # spec.runPolicy, so the operator ignores them.
     "component__ascend-operator__examples__tensorflow-standalone-acjob.yaml": ["AC101", "AC101", "AC101"],
-    # A single 1-NPU pod with sp-block 8: the super-pod rule in compiler/hardware.py (from the A3
-    # handler) wants sp-block == the job's NPU count.  Whether the 950 handler applies the A3 rule
-    # is not verified upstream (see the report to the lead).
-    "samples__train__basic-training__without-ranktable__mindspore__mindspore_standalone_acjob_950.yaml": ["AC302"],
     # mind-cluster system-test fixtures, not user samples: the acjob mounts its ranktable volume at
     # /user/mindx/ranktable, the vcjob has the ring-controller label but no rings-config ConfigMap.
     "tests__st__testcases__multi_node_schedule__resources_0001__job_kwok_simulator-8x8.yaml": ["AC503"],
