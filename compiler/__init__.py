@@ -7,7 +7,7 @@ The public Python API is exactly the names in ``__all__``; see ``docs/api.md``::
     spec = compiler.JobSpec(name="demo", framework="pytorch", profile="module-910b-8",
                             npus=16, image="swr.example.com/ml/pytorch-train:2.1.0")
     objects = compiler.compile_spec(spec)          # list of dicts, in apply order
-    findings = compiler.lint(objects)              # list of compiler.Finding
+    findings = compiler.lint_manifests(objects)              # list of compiler.Finding
 
 Names load on first use (PEP 562 ``__getattr__``), so ``import compiler``
 stays cheap for the command line: it imports neither PyYAML nor click.
@@ -17,7 +17,6 @@ change in any release.
 from __future__ import annotations
 
 import importlib
-import types
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from ._version import __version__
@@ -34,8 +33,8 @@ __all__ = [
     "CompiledJob",
     "ProjectConfig",
     # checking manifests
-    "validate",
-    "lint",
+    "validate_manifests",
+    "lint_manifests",
     "Finding",
     # hardware profiles
     "list_profiles",
@@ -63,7 +62,8 @@ _WHERE: Dict[str, str] = {
     "compile_files": ".api",
     "CompiledJob": ".pipeline",
     "ProjectConfig": ".config",
-    "validate": ".api",
+    "validate_manifests": ".api",
+    "lint_manifests": ".api",
     "Finding": ".findings",
     "list_profiles": ".api",
     "load_profile": ".api",
@@ -80,43 +80,14 @@ _WHERE: Dict[str, str] = {
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ loads these
     from .api import (JobSpec, ProfileNotFoundError, compile_files, compile_job, compile_spec, compile_to_yaml,
-                      lint, list_profiles, load_profile, to_yaml, validate)
+                      lint_manifests, list_profiles, load_profile, to_yaml,
+                      validate_manifests)
     from .config import ProjectConfig
     from .errors import AscendCompileError, CompileError, InputError, InternalError
     from .findings import Finding
     from .kube.client import Cluster, ClusterError, JobState
     from .pipeline import CompiledJob
     from .profiles import Profile
-
-
-class _LintPackage(types.ModuleType):
-    """The ``compiler.lint`` package is also the public function ``compiler.lint(...)``.
-
-    The linter lives in the subpackage ``compiler/lint/``, and the import
-    system binds ``compiler.lint`` to that package whenever any of its modules
-    is imported, which would hide a plain function of the same name.  So the
-    package itself is made callable: calling it is calling
-    :func:`compiler.api.lint`, and ``compiler.lint.engine`` and friends keep working.
-    """
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from .api import lint as lint_function
-
-        return lint_function(*args, **kwargs)
-
-    @property
-    def __signature__(self) -> Any:  # what inspect.signature() and help() show
-        import inspect
-
-        from .api import lint as lint_function
-
-        return inspect.signature(lint_function)
-
-
-if not TYPE_CHECKING:
-    from . import lint  # cheap: the package imports only typing; its engine loads on first use
-
-    lint.__class__ = _LintPackage
 
 
 def __getattr__(name: str) -> Any:

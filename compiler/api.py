@@ -275,7 +275,7 @@ def _split_inputs(inputs: InputsArg) -> Tuple[List[Object], List[str]]:
     return objects, paths
 
 
-def validate(objects_or_paths: InputsArg, *, strict: bool = True, strict_kinds: bool = False,
+def validate_manifests(objects_or_paths: InputsArg, *, strict: bool = True, strict_kinds: bool = False,
              volcano_version: Optional[str] = None) -> List[Finding]:
     """Check manifests against the built-in JSON Schemas (``ascend-compile validate``).
 
@@ -297,7 +297,7 @@ def validate(objects_or_paths: InputsArg, *, strict: bool = True, strict_kinds: 
     return out
 
 
-def lint(objects_or_paths: InputsArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = (),
+def lint_manifests(objects_or_paths: InputsArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = (),
          strict: bool = True, volcano_version: Optional[str] = None,
          disable: Sequence[str] = ()) -> List[Finding]:
     """Schema checks plus the operator's and scheduler's rules (``ascend-compile lint``).

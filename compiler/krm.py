@@ -17,8 +17,8 @@ Generator mode (the default)
 
 Validator mode (``lint=True``, ``krm --lint``, or a ConfigMap functionConfig
 with ``data: {lint: "true"}`` as ``kpt fn eval --exec ... -- lint=true`` makes)
-    Items pass through unchanged; every manifest is linted (the lint engine when
-    present, else the built-in schemas) and every spec is compiled as a check;
+    Items pass through unchanged; every manifest is linted (schemas plus the
+    operator's and scheduler's rules) and every spec is compiled as a check;
     findings become ``results``.
 
 Each result carries ``severity``, ``message`` (with the rule ID and fix hint),
@@ -83,11 +83,15 @@ def _str_or_none(value: Any) -> Optional[str]:
     return value if isinstance(value, str) and value else None
 
 
+def _mapping(value: Any) -> Dict[Any, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def item_ref(item: Any, label: str) -> ItemRef:
     if not isinstance(item, dict):
         return ItemRef(label)
-    meta = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
-    annotations = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
+    meta = _mapping(item.get("metadata"))
+    annotations = _mapping(meta.get("annotations"))
     path: Optional[str] = None
     index: Optional[int] = None
     for path_key, index_key in LOCATION_ANNOTATIONS:
@@ -125,7 +129,7 @@ def _options(function_config: Any, lint: Optional[bool]) -> Options:
     """Options from a ConfigMap functionConfig (``data: {lint: "true"}``); ``lint`` overrides."""
     from_config = False
     if isinstance(function_config, dict) and function_config.get("kind") == "ConfigMap":
-        data = function_config.get("data") if isinstance(function_config.get("data"), dict) else {}
+        data = _mapping(function_config.get("data"))
         from_config = str(data.get("lint", "")).strip().lower() in _TRUE \
             or str(data.get("mode", "")).strip().lower() in ("lint", "validate")
     return Options(lint=from_config if lint is None else lint)
@@ -202,7 +206,7 @@ def run(resource_list: Any, *, lint: Optional[bool] = None, registry: Optional[P
 
 
 def _identity(obj: Any) -> Tuple[Any, ...]:
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = _mapping(obj.get("metadata"))
     return obj.get("apiVersion"), obj.get("kind"), meta.get("namespace"), meta.get("name")
 
 
@@ -291,22 +295,13 @@ def _validate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, con
 
 
 def lint_documents(docs: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig) -> List[Finding]:
-    """Lint manifests with the lint engine (schemas and rules); without it, check the schemas only."""
+    """Lint manifests with the lint engine: schemas plus the operator's and scheduler's rules."""
     if not docs:
         return []
-    try:
-        from .lint.engine import lint_documents as engine
-    except ImportError:  # pragma: no cover - the lint package is part of the distribution
-        engine = None
-    if engine is not None:
-        # Items have no source text: no comment directives (annotations still suppress).
-        return list(engine(list(docs), registry, config, texts={doc.source: "" for doc in docs}))
-    from .schemas import validate_document
+    from .lint.engine import lint_documents as engine
 
-    findings: List[Finding] = []
-    for doc in docs:
-        findings.extend(validate_document(doc))
-    return findings
+    # Items have no source text: no comment directives (annotations still suppress).
+    return list(engine(list(docs), registry, config, texts={doc.source: "" for doc in docs}))
 
 
 def exit_status(findings: Sequence[Finding]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, List, NoReturn, Optional, Tuple
 
 import click
 
@@ -13,8 +13,11 @@ TARGETS = ("AscendJob", "VolcanoJob")
 NAME_PATTERN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 SCHEMA_FILE = "trainingjob-v1alpha1.json"
 
-DEFAULTS = {"name": "my-training-job", "framework": "pytorch", "profile": "module-910b-8", "npus": 8,
-            "target": "AscendJob"}
+DEFAULT_NAME = "my-training-job"
+DEFAULT_FRAMEWORK = "pytorch"
+DEFAULT_PROFILE = "module-910b-8"
+DEFAULT_NPUS = 8
+DEFAULT_TARGET = "AscendJob"
 DEFAULT_IMAGES = {
     "pytorch": "registry.example.com/ml/pytorch-train:latest",
     "mindspore": "registry.example.com/ml/mindspore-train:latest",
@@ -83,7 +86,7 @@ def _interactive() -> bool:
         return False
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
 
@@ -130,34 +133,32 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
 
     ctx = load_context({"no_config": no_config, "profile_dirs": profile_dirs, "fmt": "text"})
     registry = ctx.registry
+    from ..errors import AscendCompileError
+
     try:
         names = registry.names()
-    except Exception as exc:  # noqa: BLE001 - a broken profile dir is reported, not a traceback
-        from ..errors import AscendCompileError
-
-        if isinstance(exc, AscendCompileError):
-            _fail("; ".join(f"{f.file}: {f.message}" for f in exc.findings))
-        raise
+    except AscendCompileError as exc:  # a broken profile directory is reported, not a traceback
+        _fail("; ".join(f"{f.file}: {f.message}" for f in exc.findings))
     ask = _interactive()
 
     if name is None:
-        name = click.prompt("Job name", default=DEFAULTS["name"], value_proc=_check_name) if ask \
-            else DEFAULTS["name"]
+        name = str(click.prompt("Job name", default=DEFAULT_NAME, value_proc=_check_name)) if ask \
+            else DEFAULT_NAME
     else:
         try:
             _check_name(name)
         except click.BadParameter as exc:
             _fail(f"invalid --name {name!r}: {exc.message}")
     if framework is None:
-        framework = click.prompt("Framework", type=click.Choice(FRAMEWORKS), default=DEFAULTS["framework"]) \
-            if ask else str(DEFAULTS["framework"])
+        framework = str(click.prompt("Framework", type=click.Choice(FRAMEWORKS), default=DEFAULT_FRAMEWORK)) \
+            if ask else DEFAULT_FRAMEWORK
     if profile is None:
         if ask:
             click.echo("Hardware profiles: " + ", ".join(names), err=True)
-            profile = click.prompt("Profile", type=click.Choice(names), default=DEFAULTS["profile"],
-                                   show_choices=False)
+            profile = str(click.prompt("Profile", type=click.Choice(names), default=DEFAULT_PROFILE,
+                                       show_choices=False))
         else:
-            profile = str(DEFAULTS["profile"])
+            profile = DEFAULT_PROFILE
     found = registry.get(profile)
     if found is None:
         from difflib import get_close_matches
@@ -166,20 +167,20 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
         _fail(f"unknown hardware profile {profile!r}. " + (f"Did you mean {close[0]!r}? " if close else "")
               + f"Known profiles: {', '.join(names)}")
     if npus is None:
-        fallback = int(DEFAULTS["npus"]) if int(DEFAULTS["npus"]) in found.single_pod else max(found.single_pod)
+        fallback = DEFAULT_NPUS if DEFAULT_NPUS in found.single_pod else max(found.single_pod)
         if ask:
             from .profiles import allowed_totals
 
             click.echo(f"{profile} takes {allowed_totals(found)}", err=True)
-            npus = click.prompt("Total NPUs", type=click.IntRange(min=1), default=fallback)
+            npus = int(click.prompt("Total NPUs", type=click.IntRange(min=1), default=fallback))
         else:
             npus = fallback
     if image is None:
-        image = click.prompt("Image", default=DEFAULT_IMAGES[framework]) if ask else DEFAULT_IMAGES[framework]
+        image = str(click.prompt("Image", default=DEFAULT_IMAGES[framework])) if ask else DEFAULT_IMAGES[framework]
     if target is None:
-        target = click.prompt("Target", type=click.Choice(TARGETS), default=DEFAULTS["target"]) \
-            if ask and len(found.targets) > 1 else (str(DEFAULTS["target"]) if DEFAULTS["target"] in found.targets
-                                                   else found.targets[0])
+        fallback_target = DEFAULT_TARGET if DEFAULT_TARGET in found.targets else found.targets[0]
+        target = str(click.prompt("Target", type=click.Choice(list(found.targets)), default=fallback_target)) \
+            if ask and len(found.targets) > 1 else fallback_target
 
     if path is None:
         path = f"{name}.yaml"

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import click
 
@@ -73,7 +73,7 @@ def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str
     sys.exit(status)
 
 
-def _unchanged_with_results(text: str, docs: list, outcome: object) -> Optional[str]:
+def _unchanged_with_results(text: str, docs: List[Any], outcome: Any) -> Optional[str]:
     """The input text itself, plus a ``results:`` key: for validators, whose output kustomize
     compares node by node (quoting style included) with their input.
 
@@ -94,11 +94,11 @@ def _unchanged_with_results(text: str, docs: list, outcome: object) -> Optional[
     body = "".join(lines[:end.line]) if end.column == 0 else "".join(lines[:end.line + 1])
     if body and not body.endswith("\n"):
         body += "\n"
-    results = outcome.resource_list.get("results")  # type: ignore[attr-defined]
+    results = outcome.resource_list.get("results")
     return body + (dump_document({"results": results}) if results else "")
 
 
-def _report(findings: list) -> None:
+def _report(findings: List[Any]) -> None:
     from ..report import render
 
     render(findings, "text", stream=sys.stderr, color=False)

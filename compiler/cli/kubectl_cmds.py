@@ -17,7 +17,7 @@ import json
 import os
 import sys
 import time
-from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Set, Tuple
 
 import click
 
@@ -300,7 +300,7 @@ def _read_states(kubectl: Any, targets: Sequence[Tuple[Optional[str], str, Optio
     """Per target: (key, JobState or None, not-found message)."""
     from ..kube import job_state
 
-    out = []
+    out: List[Tuple[Tuple[Optional[str], str, Optional[str]], Optional[Any], str]] = []
     for resource, name, namespace, _job in targets:
         found = find_jobs(kubectl, resource, name, namespace)
         key = (resource, name, namespace)
@@ -384,7 +384,7 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
     pause = max(duration_seconds(interval), 0.1)
     deadline = time.monotonic() + limit if limit > 0 else None
     last: Dict[Tuple[Any, ...], str] = {}
-    seen: set = set()
+    seen: Set[Tuple[Optional[str], str, Optional[str]]] = set()
     while True:
         rows = _read_states(kubectl, resolved)
         gone = [(key, msg) for key, state, msg in rows if state is None]
@@ -394,6 +394,7 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
             sys.exit(1)
         done, failed = True, False
         for key, state, _msg in rows:
+            assert state is not None
             seen.add(key)
             ident = (*key, state.kind)
             summary = json.dumps(state.as_dict(), sort_keys=True)

@@ -91,7 +91,7 @@ def _row(profile: Any) -> Tuple[str, ...]:
 
 
 def _details(profile: Any) -> Dict[str, Any]:
-    data = profile.to_dict()
+    data: Dict[str, Any] = dict(profile.to_dict())
     data["allowedNpus"] = allowed_totals(profile)
     return data
 

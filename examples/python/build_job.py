@@ -15,7 +15,7 @@ spec = compiler.JobSpec(
     volumes=[{"name": "code", "nfs": "10.0.0.5:/data/atlas_dls/public/code", "mountPath": "/job/code"}],
 )
 objects = compiler.compile_spec(spec)  # raises compiler.CompileError if the spec is wrong
-findings = compiler.lint(objects)
+findings = compiler.lint_manifests(objects)
 for finding in findings:
     print(f"{finding.severity} {finding.rule} {finding.field_path}: {finding.message}", file=sys.stderr)
 if any(finding.severity == "error" for finding in findings):

@@ -188,42 +188,42 @@ def test_extra_profile_dirs(tmp_path):
 
 def test_validate_objects_and_paths(tmp_path):
     objects = compiler.compile_spec(example_as_jobspec())
-    assert compiler.validate(objects) == []
+    assert compiler.validate_manifests(objects) == []
     broken = json.loads(json.dumps(objects))
     broken[-1]["spec"]["replicaSpecs"]["Master"]["replicas"] = "1"
-    findings = compiler.validate(broken)
+    findings = compiler.validate_manifests(broken)
     assert [f.rule for f in findings] == ["AC102"]
     assert findings[0].field_path == "spec.replicaSpecs.Master.replicas"
 
     path = tmp_path / "job.yaml"
     path.write_text(compiler.to_yaml(broken))
-    from_file = compiler.validate(path)
+    from_file = compiler.validate_manifests(path)
     assert [(f.rule, f.field_path) for f in from_file] == [(f.rule, f.field_path) for f in findings]
     assert from_file[0].file == str(path) and from_file[0].line > 0
 
 
 def test_validate_refuses_mixed_or_odd_input(tmp_path):
     with pytest.raises(TypeError):
-        compiler.validate([{"kind": "x"}, str(tmp_path)])
+        compiler.validate_manifests([{"kind": "x"}, str(tmp_path)])
     with pytest.raises(TypeError):
-        compiler.validate([42])  # type: ignore[list-item]
+        compiler.validate_manifests([42])  # type: ignore[list-item]
 
 
 def test_lint_objects_and_paths(tmp_path):
     objects = compiler.compile_spec(example_as_jobspec())
-    assert [f for f in compiler.lint(objects) if f.severity == "error"] == []
+    assert [f for f in compiler.lint_manifests(objects) if f.severity == "error"] == []
     path = tmp_path / "job.yaml"
     path.write_text(compiler.to_yaml(objects))
-    assert [f for f in compiler.lint([path]) if f.severity == "error"] == []
+    assert [f for f in compiler.lint_manifests([path]) if f.severity == "error"] == []
 
     broken = json.loads(json.dumps(objects))
     master = broken[-1]["spec"]["replicaSpecs"]["Master"]["template"]["spec"]["containers"][0]
     master["resources"]["limits"]["huawei.com/Ascend910"] = 3  # requests say 8
-    findings = compiler.lint(broken)
+    findings = compiler.lint_manifests(broken)
     assert any(f.severity == "error" for f in findings)
     assert all(isinstance(f, compiler.Finding) for f in findings)
     path.write_text(compiler.to_yaml(broken))
-    from_file = compiler.lint(path)
+    from_file = compiler.lint_manifests(path)
     assert {f.rule for f in from_file} == {f.rule for f in findings}
     assert all(f.line > 0 for f in from_file if f.file == str(path))
 

@@ -33,10 +33,10 @@ def test_public_api_is_typed_for_callers(tmp_path):
     caller.write_text(
         "from typing import Any, Dict, List\n"
         "import compiler\n"
-        "from compiler import Finding, JobSpec, lint\n\n"
+        "from compiler import Finding, JobSpec, lint_manifests\n\n"
         "spec = JobSpec(name='a', framework='pytorch', profile='module-910b-8', npus=8, image='i')\n"
         "objects: List[Dict[str, Any]] = compiler.compile_spec(spec)\n"
-        "findings: List[Finding] = lint(objects) + compiler.validate(objects)\n"
+        "findings: List[Finding] = lint_manifests(objects) + compiler.validate_manifests(objects)\n"
         "text: str = compiler.compile_to_yaml(spec)\n"
         "lines: List[int] = [f.line for f in findings]\n"
         "chips: List[str] = [p.chip for p in compiler.list_profiles()]\n"

@@ -23,7 +23,7 @@ FROZEN = frozenset({
     "__version__",
     "JobSpec", "compile_spec", "compile_to_yaml", "compile_job", "compile_files", "to_yaml",
     "CompiledJob", "ProjectConfig",
-    "validate", "lint", "Finding",
+    "validate_manifests", "lint_manifests", "Finding",
     "list_profiles", "load_profile", "Profile",
     "AscendCompileError", "CompileError", "InputError", "InternalError", "ProfileNotFoundError",
     "Cluster", "ClusterError", "JobState",
@@ -35,8 +35,8 @@ FROZEN_PARAMETERS = {
     "compile_to_yaml": {"spec", "config", "profile_dirs"},
     "compile_job": {"spec", "config", "profile_dirs"},
     "compile_files": {"paths", "config", "profile_dirs", "max_bytes"},
-    "validate": {"objects_or_paths", "strict", "strict_kinds", "volcano_version"},
-    "lint": {"objects_or_paths", "config", "profile_dirs", "strict", "volcano_version", "disable"},
+    "validate_manifests": {"objects_or_paths", "strict", "strict_kinds", "volcano_version"},
+    "lint_manifests": {"objects_or_paths", "config", "profile_dirs", "strict", "volcano_version", "disable"},
     "list_profiles": {"extra_dirs"},
     "load_profile": {"name", "extra_dirs"},
     "to_yaml": {"objects"},
@@ -126,20 +126,17 @@ def test_import_compiler_stays_cheap():
     assert proc.returncode == 0, proc.stderr
     heavy_line, ours_line = proc.stdout.splitlines()[-2:]
     assert json.loads(heavy_line) == [], f"import compiler imported {heavy_line}"
-    # compiler.lint is the (callable) linter package; it imports only typing until used
-    assert set(json.loads(ours_line)) <= {"compiler", "compiler._version", "compiler.lint"}
+    assert set(json.loads(ours_line)) <= {"compiler", "compiler._version"}
 
 
-def test_lint_stays_the_function_whatever_was_imported_first():
-    """``compiler/lint/`` is a subpackage: the import system binds compiler.lint to it, so it is callable."""
+def test_lint_manifests_is_unaffected_by_the_linter_subpackage():
+    """``compiler/lint/`` is a subpackage; the public function has its own name, so importing it hides nothing."""
     proc = _fresh_python(
-        "import compiler.lint.engine, compiler.lint.registry\n"
+        "import compiler.lint.engine\n"
         "import compiler, inspect\n"
-        "from compiler import lint\n"
-        "assert lint is compiler.lint and callable(lint)\n"
-        "assert 'objects_or_paths' in inspect.signature(lint).parameters\n"
-        "assert compiler.lint.engine.lint_objects is not None\n"
-        "print(len(lint([{'apiVersion': 'v1', 'kind': 'ConfigMap', 'metadata': {'name': 'x'}}])))\n")
+        "from compiler import lint_manifests\n"
+        "assert 'objects_or_paths' in inspect.signature(lint_manifests).parameters\n"
+        "print(len(lint_manifests([{'apiVersion': 'v1', 'kind': 'ConfigMap', 'metadata': {'name': 'x'}}])))\n")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "0"
 

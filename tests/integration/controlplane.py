@@ -154,7 +154,7 @@ def binary_path() -> Path:
     return binary_cache_root() / source_hash() / BINARY_NAME
 
 
-def _go_env() -> dict:
+def _go_env() -> dict[str, str]:
     env = dict(os.environ)
     cache = _cache_home()
     env.update(
@@ -250,10 +250,10 @@ class ControlPlane:
 
     def __init__(
         self,
-        crds: Sequence[os.PathLike | str] = (),
+        crds: Sequence["os.PathLike[str] | str"] = (),
         *,
         create_default_queue: Optional[bool] = None,
-        binary: Optional[os.PathLike | str] = None,
+        binary: Optional["os.PathLike[str] | str"] = None,
         ready_timeout: float = 180.0,
         keep_dir: bool = False,
     ) -> None:
@@ -268,7 +268,7 @@ class ControlPlane:
         self.server: Optional[str] = None
         self.log_path: Optional[Path] = None
         self.crd_names: list[str] = []
-        self._proc: Optional[subprocess.Popen] = None
+        self._proc: Optional["subprocess.Popen[bytes]"] = None
         self._kubectl = find_kubectl()
 
     # -- lifecycle ---------------------------------------------------------
@@ -277,7 +277,7 @@ class ControlPlane:
         self.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
     def start(self) -> "ControlPlane":
@@ -397,7 +397,7 @@ class ControlPlane:
         input: Optional[str] = None,
         check: bool = True,
         timeout: float = 120.0,
-    ) -> subprocess.CompletedProcess:
+    ) -> "subprocess.CompletedProcess[str]":
         """Run kubectl against this control plane; returns the CompletedProcess (text)."""
         if self._kubectl is None:
             raise ControlPlaneError(kubectl_unavailable_reason() or "kubectl not found")
@@ -423,7 +423,7 @@ class ControlPlane:
             )
         return proc
 
-    def install_crds(self, paths: Iterable[os.PathLike | str], timeout: str = "60s") -> list[str]:
+    def install_crds(self, paths: Iterable["os.PathLike[str] | str"], timeout: str = "60s") -> list[str]:
         """Server-side apply the CRD files, then wait until each is Established."""
         names: list[str] = []
         for path in paths:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*args: str, input: Optional[str] = None, cwd: Optional[Path] = None,
-            env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:
+            env: Optional[Dict[str, str]] = None) -> "subprocess.CompletedProcess[str]":
     full_env = dict(os.environ)
     full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
     full_env.update(env or {})
@@ -183,15 +183,14 @@ def completion(shell_var: str, env: Optional[Dict[str, str]] = None) -> str:
     full_env = {"_ASCEND_COMPILE_COMPLETE": shell_var, **(env or {})}
     script = shutil.which("ascend-compile")
     if script:
-        result = subprocess.run([script], capture_output=True, text=True, env={**os.environ, **full_env},
-                                timeout=60)
-        assert result.returncode == 0, result.stderr
-        return result.stdout
+        proc = subprocess.run([script], capture_output=True, text=True, env={**os.environ, **full_env}, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return str(proc.stdout)
     from compiler.cli import _group
 
     result = CliRunner().invoke(_group.cli, [], prog_name="ascend-compile", env=full_env)
     assert result.exit_code == 0, result.output
-    return result.output
+    return str(result.output)
 
 
 @pytest.mark.parametrize("shell, marker", [

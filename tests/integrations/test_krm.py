@@ -27,7 +27,7 @@ KUBECTL_NOTE = ("kubectl kustomize cannot run exec KRM functions (it has no --en
                 "install kustomize v5 (go install sigs.k8s.io/kustomize/kustomize/v5@v5.5.0) or set KUSTOMIZE")
 
 
-def run_cli(*args: str, input: Optional[str] = None, cwd: Optional[Path] = None) -> subprocess.CompletedProcess:
+def run_cli(*args: str, input: Optional[str] = None, cwd: Optional[Path] = None) -> "subprocess.CompletedProcess[str]":
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return subprocess.run([sys.executable, "-m", "compiler", *args], input=input, capture_output=True, text=True,
@@ -35,7 +35,8 @@ def run_cli(*args: str, input: Optional[str] = None, cwd: Optional[Path] = None)
 
 
 def load_spec(path: Path = EXAMPLE) -> Dict[str, Any]:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    data: Dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return data
 
 
 def compiled(path: Path = EXAMPLE) -> List[Dict[str, Any]]:

@@ -79,7 +79,7 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 TIMINGS: Dict[str, float] = {}
 
 
-def pre_commit(args: List[str], cwd: Path, home: Path) -> subprocess.CompletedProcess:
+def pre_commit(args: List[str], cwd: Path, home: Path) -> "subprocess.CompletedProcess[str]":
     env = dict(os.environ, PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never", **GIT_ENV)
     env.pop("PYTHONPATH", None)  # the hook must run from its own virtualenv, not this checkout
     start = time.monotonic()
@@ -106,8 +106,8 @@ def bad_manifest() -> str:
     return yaml.safe_dump_all(docs, sort_keys=False)
 
 
-def output(result: subprocess.CompletedProcess) -> str:
-    return result.stdout + result.stderr
+def output(result: "subprocess.CompletedProcess[str]") -> str:
+    return str(result.stdout) + str(result.stderr)
 
 
 def test_hooks_file_declares_the_three_hooks() -> None:

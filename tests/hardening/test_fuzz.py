@@ -1,0 +1,337 @@
+"""Property tests: random valid specs compile to manifests that validate and lint clean; mutated
+manifests never crash the checkers.
+
+Runs with the derandomized ``ci`` Hypothesis profile (see ``conftest.py``); set
+``HYPOTHESIS_PROFILE=dev`` for random, longer runs.  Most checks run in
+process through the library functions; a small sample goes through the CLI.
+"""
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import assume, given, note, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from compiler.config import ProjectConfig  # noqa: E402
+from compiler.errors import AscendCompileError, CompileError  # noqa: E402
+from compiler.findings import ERROR, Finding, exit_code  # noqa: E402
+from compiler.pipeline import compile_specs  # noqa: E402
+from compiler.profiles import ProfileRegistry  # noqa: E402
+from compiler.yamlio import Document, dump_documents, load_documents  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+REGISTRY = ProfileRegistry()
+CONFIG = ProjectConfig()
+PROFILES = sorted(REGISTRY.all(), key=lambda p: p.name)
+INTERNAL = "internal error"
+
+DNS_LABEL = st.from_regex(r"\A[a-z]([-a-z0-9]{0,20}[a-z0-9])?\Z")
+SAFE_TEXT = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, blacklist_characters="\x7f"),
+                    min_size=1, max_size=30)
+ENV_NAME = st.from_regex(r"\A[A-Z][A-Z0-9_]{0,15}\Z").filter(
+    lambda n: not n.startswith(("ASCEND", "HCCL", "RANK", "MASTER", "WORLD", "LOCAL", "MS_", "NPU", "POD",
+                                "TF_", "CM_", "WORKER", "SERVER", "JOB", "DEVICE")))
+LABEL_KEY = st.from_regex(r"\A[a-z]([a-z0-9-]{0,10}[a-z0-9])?\Z").map(lambda k: f"example.com/{k}")
+
+
+# --------------------------------------------------------------------------- strategies
+
+
+@st.composite
+def npus_fields(draw, profile) -> Dict[str, int]:
+    """Either ``npus`` or ``pods`` + ``npusPerPod``, always something the profile accepts."""
+    if draw(st.booleans()):
+        if draw(st.booleans()) or not profile.multi_pod:
+            return {"npus": draw(st.sampled_from(profile.single_pod))}
+        per_node = profile.npus_per_node
+        return {"npus": per_node * draw(st.integers(2, 6))}
+    pods = draw(st.integers(1, 4))
+    per_pod = draw(st.sampled_from(profile.allowed_per_pod(pods)))
+    return {"pods": pods, "npusPerPod": per_pod}
+
+
+@st.composite
+def volumes(draw) -> List[Dict[str, Any]]:
+    names = draw(st.lists(DNS_LABEL.filter(lambda n: n not in ("ascend-driver", "dshm", "localtime",
+                                                                "ascend-910-config", "ranktable")),
+                          max_size=3, unique=True))
+    out = []
+    for index, name in enumerate(names):
+        source = draw(st.sampled_from(["nfs", "hostPath", "pvc", "emptyDir"]))
+        volume: Dict[str, Any] = {"name": name, "mountPath": f"/job/v{index}"}
+        if source == "nfs":
+            volume["nfs"] = f"10.0.0.{index + 1}:/data/{name}"
+        elif source == "hostPath":
+            volume["hostPath"] = f"/data/{name}"
+        elif source == "pvc":
+            volume["pvc"] = f"claim-{name}"
+        else:
+            volume["emptyDir"] = {}
+        if draw(st.booleans()):
+            volume["readOnly"] = draw(st.booleans())
+        out.append(volume)
+    return out
+
+
+@st.composite
+def specs(draw) -> Dict[str, Any]:
+    profile = draw(st.sampled_from(PROFILES))
+    framework = draw(st.sampled_from(profile.frameworks))
+    target = draw(st.sampled_from(profile.targets))
+    spec: Dict[str, Any] = {"framework": framework, "profile": profile.name,
+                            "image": draw(st.sampled_from(["train:1", "swr.example.com/ml/pytorch-train:2.1.0",
+                                                           "registry.local:5000/a/b@sha256:" + "a" * 64]))}
+    if draw(st.booleans()):
+        spec["target"] = target
+    spec.update(draw(npus_fields(profile)))
+    optional = {
+        "imagePullPolicy": st.sampled_from(["Always", "IfNotPresent", "Never"]),
+        "command": st.lists(SAFE_TEXT, min_size=1, max_size=3),
+        "args": st.lists(SAFE_TEXT, max_size=3),
+        "workingDir": st.just("/job/code"),
+        "env": st.one_of(st.dictionaries(ENV_NAME, SAFE_TEXT, max_size=3),
+                         st.lists(ENV_NAME, max_size=3, unique=True).map(
+                             lambda names: [{"name": n, "value": "v"} for n in names])),
+        "resources": st.fixed_dictionaries({}, optional={"cpu": st.sampled_from(["8", 16, "500m"]),
+                                                         "memory": st.sampled_from(["64Gi", "512Mi"])}),
+        "volumes": volumes(),
+        "queue": DNS_LABEL,
+        "scheduling": st.sampled_from(profile.dialects),
+        "retries": st.integers(0, 5),
+        "faultRetryTimes": st.integers(0, 100),
+        "labels": st.dictionaries(LABEL_KEY, DNS_LABEL, max_size=2),
+        "annotations": st.dictionaries(LABEL_KEY, SAFE_TEXT, max_size=2),
+        "podLabels": st.dictionaries(LABEL_KEY, DNS_LABEL, max_size=2),
+        "podAnnotations": st.dictionaries(LABEL_KEY, SAFE_TEXT, max_size=2),
+    }
+    for key, strategy in optional.items():
+        if draw(st.integers(0, 3)) == 0:
+            spec[key] = draw(strategy)
+    metadata: Dict[str, Any] = {"name": draw(DNS_LABEL)}
+    if draw(st.booleans()):
+        metadata["namespace"] = draw(DNS_LABEL)
+    return {"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob", "metadata": metadata, "spec": spec}
+
+
+def compile_data(data: Dict[str, Any]) -> List[Dict[str, Any]]:
+    text = dump_documents([data])
+    jobs = compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
+    return [obj for job in jobs for obj in job.objects]
+
+
+def describe(findings: List[Finding]) -> str:
+    return "\n".join(f"{f.file}:{f.line}:{f.column} {f.rule} {f.severity} {f.field_path}: {f.message}"
+                     for f in findings)
+
+
+def validate_text(text: str, name: str = "out.yaml") -> List[Finding]:
+    from compiler.schemas import validate_document
+
+    findings: List[Finding] = []
+    for doc in load_documents(text, name):
+        findings.extend(validate_document(doc))
+    return findings
+
+
+def lint_text(text: str, name: str = "out.yaml") -> List[Finding]:
+    from compiler.lint import lint_documents
+
+    return lint_documents(load_documents(text, name), REGISTRY, CONFIG, texts={name: text})
+
+
+# --------------------------------------------------------------------------- valid specs
+
+
+@given(specs())
+def test_random_valid_specs_compile_validate_and_lint_clean(data: Dict[str, Any]) -> None:
+    note(dump_documents([data]))
+    try:
+        objects = compile_data(data)
+    except CompileError as exc:
+        raise AssertionError("a spec drawn from the valid domain was refused:\n" + describe(exc.findings))
+    assert objects
+    text = dump_documents(objects)
+    assert dump_documents(compile_data(data)) == text, "compile is not deterministic"
+    problems = [f for f in validate_text(text) if f.severity == ERROR]
+    assert not problems, describe(problems)
+    findings = lint_text(text)
+    errors = [f for f in findings if f.severity == ERROR or INTERNAL in f.message]
+    assert not errors, describe(errors)
+
+
+# --------------------------------------------------------------------------- mutated manifests
+
+
+def _seed_texts() -> List[Tuple[str, str]]:
+    seeds: List[Tuple[str, str]] = []
+    for spec in sorted((ROOT / "examples").glob("*.yaml")) + sorted((ROOT / "examples" / "matrix").glob("*.yaml"))[:12]:
+        try:
+            jobs = compile_specs(load_documents(spec.read_text(encoding="utf-8"), spec.name), REGISTRY, CONFIG)
+        except AscendCompileError:
+            continue
+        seeds.append((f"compiled/{spec.name}", dump_documents([o for j in jobs for o in j.objects])))
+    for folder in (ROOT / "golden", ROOT / "tests" / "negative"):
+        for path in sorted(folder.rglob("*.yaml"))[:20]:
+            seeds.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")))
+    return seeds
+
+
+SEEDS = _seed_texts()
+SEED_DATA = [(name, [d.data for d in load_documents(text, name)]) for name, text in SEEDS]
+SEED_DATA = [(name, docs) for name, docs in SEED_DATA if docs]
+
+REPLACEMENTS = st.one_of(
+    st.none(), st.booleans(), st.integers(-2 ** 40, 2 ** 40), st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12), st.just({}), st.just([]), st.just({"a": [1, {"b": None}]}),
+    st.just([[]]), st.just("1500GB"), st.just("-1"), st.just(2 ** 70))
+
+
+def _paths(value: Any, prefix: Tuple = ()) -> List[Tuple]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            out.extend(_paths(child, prefix + (key,)))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            out.extend(_paths(child, prefix + (index,)))
+    return out
+
+
+def _parent(root: Any, path: Tuple) -> Any:
+    for element in path[:-1]:
+        root = root[element]
+    return root
+
+
+@st.composite
+def mutated(draw) -> Tuple[str, str]:
+    """A seed manifest stream with 1-3 mutations, as YAML text (or raw text for a duplicate key)."""
+    name, docs = draw(st.sampled_from(SEED_DATA))
+    docs = copy.deepcopy(docs)
+    duplicate = False
+    for _ in range(draw(st.integers(1, 3))):
+        index = draw(st.integers(0, len(docs) - 1))
+        paths = _paths(docs[index])
+        path = draw(st.sampled_from(paths))
+        action = draw(st.sampled_from(["replace", "delete", "duplicate-key"] if path else ["replace"]))
+        if not path:
+            docs[index] = draw(REPLACEMENTS)
+            continue
+        parent = _parent(docs[index], path)
+        if action == "replace":
+            parent[path[-1]] = draw(REPLACEMENTS)
+        elif action == "delete":
+            del parent[path[-1]]
+        else:
+            duplicate = True
+    text = dump_documents(docs)
+    if duplicate:  # repeat one "key: value" line right after itself
+        lines = text.splitlines(keepends=True)
+        candidates = [i for i, line in enumerate(lines) if ": " in line and not line.lstrip().startswith("-")]
+        if candidates:
+            i = draw(st.sampled_from(candidates))
+            lines.insert(i + 1, lines[i])
+            text = "".join(lines)
+    return name, text
+
+
+def check_in_process(text: str, name: str = "mutant.yaml") -> Tuple[int, str]:
+    """Validate and lint ``text`` as the CLI would; return (exit code, rendered findings)."""
+    from compiler.errors import InputError
+    from compiler.lint import lint_documents
+    from compiler.schemas import validate_document
+
+    try:
+        docs = load_documents(text, name)
+    except InputError as exc:
+        return exit_code(exc.findings), describe(exc.findings)
+    findings = [f for doc in docs for f in validate_document(doc)]
+    findings += lint_documents(docs, REGISTRY, CONFIG, texts={name: text})
+    findings.sort(key=Finding.sort_key)
+    return exit_code(findings), describe(findings)
+
+
+@settings(max_examples=100)
+@given(mutated())
+def test_mutated_manifests_never_crash(case: Tuple[str, str]) -> None:
+    seed, text = case
+    note(f"seed {seed}:\n{text}")
+    code, report = check_in_process(text)
+    assert code in (0, 1, 2)
+    assert INTERNAL not in report, report
+    assert check_in_process(text) == (code, report), "not deterministic"
+
+
+@settings(max_examples=60)
+@given(mutated())
+def test_mutated_specs_never_crash_compile(case: Tuple[str, str]) -> None:
+    """Compile anything (mostly not specs): only clean findings, never an exception."""
+    seed, text = case
+    try:
+        compile_specs(load_documents(text, "mutant.yaml"), REGISTRY, CONFIG)
+    except AscendCompileError as exc:
+        assert exc.findings and INTERNAL not in describe(exc.findings)
+
+
+SPEC_SEEDS = [(p.name, p.read_text(encoding="utf-8")) for p in sorted((ROOT / "examples").glob("*.yaml"))]
+
+
+@st.composite
+def mutated_specs(draw) -> str:
+    name, text = draw(st.sampled_from(SPEC_SEEDS))
+    data = load_documents(text, name)[0].data
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(data) if p]
+        path = draw(st.sampled_from(paths))
+        parent = _parent(data, path)
+        if draw(st.booleans()):
+            parent[path[-1]] = draw(REPLACEMENTS)
+        else:
+            del parent[path[-1]]
+    return dump_documents([data])
+
+
+@settings(max_examples=100)
+@given(mutated_specs())
+def test_mutated_specs_compile_or_fail_cleanly(text: str) -> None:
+    note(text)
+    try:
+        jobs = compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
+    except AscendCompileError as exc:
+        assert exc.findings and INTERNAL not in describe(exc.findings), describe(exc.findings)
+        assert all(f.line > 0 for f in exc.findings if not f.input_error), describe(exc.findings)
+        return
+    text_out = dump_documents([o for j in jobs for o in j.objects])
+    assert not [f for f in validate_text(text_out) if f.severity == ERROR]
+
+
+# --------------------------------------------------------------------------- a CLI sample
+
+
+def _cli(*args: str, input: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "compiler", *args], input=input, capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=120)
+
+
+@settings(max_examples=6)
+@given(mutated())
+def test_mutated_manifests_through_the_cli(case: Tuple[str, str]) -> None:
+    seed, text = case
+    note(f"seed {seed}:\n{text}")
+    for command in ("validate", "lint"):
+        first = _cli(command, "-", input=text)
+        assert "Traceback" not in first.stdout + first.stderr, first.stderr
+        assert first.returncode in (0, 1, 2), first.stderr
+        assert INTERNAL not in first.stdout + first.stderr
+        second = _cli(command, "-", input=text)
+        assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
