@@ -223,6 +223,10 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
                 if missing:
                     exc.message += (f"\nhint: create the namespace first (kubectl create namespace {missing}) "
                                     "or set createNamespace: true in the spec")
+                elif obj.get("kind") == "ConfigMap" and ".data.hccl.json" in exc.message:
+                    exc.message += ("\nhint: ascend-operator has already written this job's ranktable, so the job "
+                                    "is running; to change it, delete it and apply again (--force-conflicts would "
+                                    "reset the ranktable under the running job)")
                 raise
             sys.stdout.write(out)
 

@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -73,6 +74,9 @@ _USAGE_PATTERNS = re.compile(
     re.IGNORECASE,
 )
 _NAMESPACE_NOT_FOUND = re.compile(r'namespaces? "([^"]+)" not found')
+# klog lines ("W1129 17:51:40.609547 2942 diff.go:723] ...") are kubectl's logging, not its answer
+_KLOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d")
+_ERROR_PREFIX = re.compile(r"^error: ")
 MAX_ERROR_LINES = 6
 MAX_LINE_CHARS = 400
 
@@ -211,8 +215,8 @@ def duration_seconds(value: str) -> float:
 
 def summarize(stderr: str, max_lines: int = MAX_ERROR_LINES) -> str:
     """The first lines of kubectl's stderr, errors before warnings, each cut to a readable length."""
-    lines = [line.rstrip() for line in stderr.splitlines() if line.strip()]
-    errors = [line for line in lines if not line.startswith("Warning:")]
+    lines = [_ERROR_PREFIX.sub("", line.rstrip(), count=1) for line in stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if not line.startswith("Warning:") and not _KLOG.match(line)]
     chosen = (errors or lines)[:max_lines]
     cut = [line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " ..." for line in chosen]
     more = len(errors or lines) - len(chosen)
@@ -274,8 +278,11 @@ class Kubectl:
         return [self.executable, verb, *self.global_flags(), *args]
 
     def run(self, verb: str, *args: str, input: Optional[str] = None, ok: Sequence[int] = (0,),
-            what: str = "") -> "subprocess.CompletedProcess[str]":
-        """Run kubectl; a return code outside ``ok`` raises :class:`KubectlError` with kubectl's message."""
+            what: str = "", relay_warnings: bool = True) -> "subprocess.CompletedProcess[str]":
+        """Run kubectl; a return code outside ``ok`` raises :class:`KubectlError` with kubectl's message.
+
+        On success kubectl's ``Warning:`` lines (deprecations, unknown fields) go on to our stderr.
+        """
         argv = self.argv(verb, *args)
         try:
             proc = subprocess.run(argv, input=input if input is not None else "", capture_output=True, text=True,
@@ -294,6 +301,10 @@ class Kubectl:
             detail = summarize(proc.stderr) or summarize(proc.stdout) or f"kubectl exited with code {proc.returncode}"
             prefix = f"{what}: " if what else ""
             raise KubectlError(f"{prefix}{detail}", classify(proc.stderr), proc.stderr, argv)
+        if relay_warnings:
+            warnings = [line for line in proc.stderr.splitlines() if line.startswith("Warning:")]
+            if warnings:
+                sys.stderr.write("\n".join(warnings) + "\n")
         return proc
 
 

@@ -317,6 +317,24 @@ def test_field_conflict_is_refused_then_forced(cp, tmp_path: Path) -> None:
     assert cli(cp, "delete", str(spec)).returncode == 0
 
 
+def test_reapply_after_operator_wrote_the_ranktable(cp, tmp_path: Path) -> None:
+    ns = "kc-ranktable"
+    spec = spec_in(tmp_path, RANKTABLE_EXAMPLE, ns, create_namespace=True)
+    name = yaml.safe_load(spec.read_text())["metadata"]["name"]
+    assert cli(cp, "apply", str(spec)).returncode == 0
+    # what ascend-operator does once the pods are scheduled (an update, not an apply)
+    cp.kubectl("patch", "configmap", f"rings-config-{name}", "-n", ns, "--type=merge",
+               "--field-manager=ascend-operator", "-p", json.dumps(
+                   {"data": {"hccl.json": '{"status":"completed"}', "version": "1"}}))
+    proc = cli(cp, "apply", str(spec))
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f"error: apply ConfigMap {ns}/rings-config-{name}: Apply failed with 1 conflict: "
+                                  'conflict with "ascend-operator"'), proc.stderr
+    assert "hint: ascend-operator has already written this job's ranktable" in proc.stderr
+    assert get(cp, "configmaps", f"rings-config-{name}", ns)["data"]["hccl.json"] == '{"status":"completed"}'
+    assert cli(cp, "delete", str(spec), "--wait").returncode == 0
+
+
 def test_unknown_context_is_a_usage_error(cp) -> None:
     proc = cli(cp, "status", "anything", "--context", "no-such-context")
     assert proc.returncode == 2

@@ -282,6 +282,12 @@ def test_long_stderr_is_cut_to_first_lines() -> None:
     assert "44 more line(s)" in text
 
 
+def test_klog_lines_and_error_prefix_are_dropped() -> None:
+    stderr = ("W1129 17:51:40.609547    2942 diff.go:723] Object keeps changing, diffing without lock\n"
+              "error: Apply failed with 1 conflict: conflict with \"ascend-operator\" using v1: .data.hccl.json\n")
+    assert kk.summarize(stderr) == 'Apply failed with 1 conflict: conflict with "ascend-operator" using v1: .data.hccl.json'
+
+
 def test_connection_refused_is_a_cluster_error(fake: Fake) -> None:
     fake.rules({"match": ["get"], "rc": 1, "stderr": "The connection to the server 127.0.0.1:1 was refused - "
                                                       "did you specify the right host or port?\n"})
