@@ -21,7 +21,7 @@ from hypothesis import assume, given, note, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from compiler.config import ProjectConfig  # noqa: E402
-from compiler.errors import AscendCompileError, CompileError  # noqa: E402
+from compiler.errors import AscendCompileError, CompileError, InternalError  # noqa: E402
 from compiler.findings import ERROR, Finding, exit_code  # noqa: E402
 from compiler.pipeline import compile_specs  # noqa: E402
 from compiler.profiles import ProfileRegistry  # noqa: E402
@@ -337,12 +337,47 @@ def test_mutated_specs_compile_or_fail_cleanly(text: str) -> None:
     note(text)
     try:
         jobs = compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
+    except InternalError as exc:
+        # Known bug (test_passthrough_fields_are_checked): the pass-through fields are not checked
+        # before emission, so the self-check fails instead of a located finding.
+        assume(not ("podTemplatePatch" in text or "valueFrom" in text))
+        raise AssertionError(f"internal error: {exc}")
+    except TypeError as exc:
+        # Known bug (test_integral_float_npus): 16.0 passes the schema as an integer, then spec.py
+        # multiplies a list by it.
+        assume("non-int of type 'float'" not in str(exc))
+        raise
     except AscendCompileError as exc:
         assert exc.findings and INTERNAL not in describe(exc.findings), describe(exc.findings)
         assert all(f.line > 0 for f in exc.findings if not f.input_error), describe(exc.findings)
         return
     text_out = dump_documents([o for j in jobs for o in j.objects])
     assert not [f for f in validate_text(text_out) if f.severity == ERROR]
+
+
+@pytest.mark.xfail(strict=True, raises=InternalError, reason=(
+    "bug: spec env[].valueFrom and podTemplatePatch are only checked by pipeline.self_check after emission, "
+    "which raises InternalError (a traceback from the CLI) instead of a located CompileError"))
+@pytest.mark.parametrize("extra", ["  env:\n  - name: NODE_NAME\n    valueFrom:\n      fieldRef: {}\n",
+                                   "  podTemplatePatch:\n    spec:\n      containers: 5\n"],
+                         ids=["valueFrom", "podTemplatePatch"])
+def test_passthrough_fields_are_checked(extra: str) -> None:
+    text = (ROOT / "examples" / "pytorch-module-910b-8.yaml").read_text(encoding="utf-8") + extra
+    with pytest.raises(CompileError) as info:
+        compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
+    assert all(f.line > 0 for f in info.value.findings)
+
+
+@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
+    "bug: npus/pods/npusPerPod: 16.0 pass the schema (an integral number is an integer in JSON Schema), "
+    "then compiler/spec.py resolve() does [npus_per_pod] * pods with a float (TypeError traceback)"))
+@pytest.mark.parametrize("fields", ["npus: 16.0", "pods: 2.0\n  npusPerPod: 8"])
+def test_integral_float_npus(fields: str) -> None:
+    text = (ROOT / "examples" / "pytorch-module-910b-8.yaml").read_text(encoding="utf-8").replace("npus: 16", fields)
+    try:
+        compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
+    except CompileError as exc:
+        assert all(f.line > 0 for f in exc.findings)
 
 
 # --------------------------------------------------------------------------- a CLI sample

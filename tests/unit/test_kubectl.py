@@ -343,7 +343,7 @@ def test_status_watch_exits_on_terminal_state(fake: Fake) -> None:
     fake.rules({"match": ["get", "ascendjobs.mindxdl.gitee.com"], "stdout": ascendjob([])})
     proc = cli("status", EXAMPLE, "--watch", "--interval", "0.1s", "--timeout", "1s", env=fake.env())
     assert proc.returncode == 1
-    assert "Pending: no conditions yet" in proc.stdout
+    assert "Pending (no conditions yet; is the ascend-operator running?)" in proc.stdout
     assert "timed out after 1s" in proc.stderr
 
 
