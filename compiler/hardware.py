@@ -16,6 +16,33 @@ SUPER_POD_BLOCK = "AC302"  # sp-block / ra-block arithmetic
 NOT_FULL_NODE = "AC303"  # distributed pods that do not take whole nodes (convention)
 NPU_TOTAL = "AC304"  # a total that cannot be split into pods the profile allows
 
+#: ascend-operator refuses more replicas than this (maxReplicas); the scheduler never sees such a job
+MAX_PODS = 20000
+
+
+@dataclass(frozen=True)
+class NpuLayout:
+    """How a job's pods request NPUs: enough for every rule, without one entry per pod.
+
+    Pods without NPUs (a MindSpore Scheduler) are not NPU pods: the scheduler's
+    NPU rules skip them.
+    """
+
+    counts: Tuple[int, ...]  # distinct per-pod requests of the NPU pods
+    pods: int  # number of NPU pods
+    total: int  # NPUs requested by the whole job
+
+    @classmethod
+    def uniform(cls, pods: int, npus_per_pod: int) -> "NpuLayout":
+        return cls((npus_per_pod,), pods, pods * npus_per_pod)
+
+    @classmethod
+    def from_pod_sets(cls, pod_sets: Sequence[Tuple[int, int]]) -> "NpuLayout":
+        """From (replicas, NPUs per pod) pairs; sets without NPUs are left out."""
+        npu_sets = [(replicas, npus) for replicas, npus in pod_sets if npus > 0 and replicas > 0]
+        return cls(tuple(sorted({npus for _, npus in npu_sets})), sum(r for r, _ in npu_sets),
+                   sum(r * n for r, n in npu_sets))
+
 
 @dataclass(frozen=True)
 class Violation:
@@ -29,26 +56,20 @@ def _fmt(values: Sequence[int]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def check_pods(profile: Profile, per_pod: Sequence[int]) -> List[Violation]:
-    """Check the NPU count of every NPU-requesting pod of one job.
-
-    ``per_pod`` lists the request of each pod (0 for pods without NPUs, such as
-    a MindSpore Scheduler, which the scheduler skips).
-    """
-    npu_pods = [n for n in per_pod if n > 0]
-    pods = len(per_pod)
-    allowed = profile.allowed_per_pod(pods)
+def check_pods(profile: Profile, layout: NpuLayout) -> List[Violation]:
+    """Check the per-pod NPU counts of one job against what its profile allows."""
+    allowed = profile.allowed_per_pod(layout.pods)
     out: List[Violation] = []
-    for count in sorted(set(npu_pods)):
+    for count in layout.counts:
         if count not in allowed:
-            kind = "a single-pod job" if pods <= 1 else "a job with several pods"
+            kind = "a single-pod job" if layout.pods <= 1 else "a job with several pods"
             out.append(Violation(
                 NPU_COUNT,
                 f"{count} NPUs per pod is not allowed on {profile.name} for {kind}; allowed: {_fmt(allowed)}",
                 f"request one of {_fmt(allowed)} NPUs per pod (profile {profile.name}, "
                 f"{profile.npus_per_node} NPUs per node)"))
-    if pods > 1 and profile.multi_pod_recommended:
-        odd = sorted({n for n in npu_pods if n in allowed and n not in profile.multi_pod_recommended})
+    if layout.pods > 1 and profile.multi_pod_recommended:
+        odd = [n for n in layout.counts if n in allowed and n not in profile.multi_pod_recommended]
         if odd:
             out.append(Violation(
                 NOT_FULL_NODE,
@@ -58,19 +79,18 @@ def check_pods(profile: Profile, per_pod: Sequence[int]) -> List[Violation]:
     return out
 
 
-def check_super_pod(profile: Profile, per_pod: Sequence[int], sp_block: Optional[int],
+def check_super_pod(profile: Profile, layout: NpuLayout, sp_block: Optional[int],
                     ra_block: Optional[int] = None) -> List[Violation]:
     """sp-block and ra-block arithmetic of the super-pod handlers."""
     sp = profile.super_pod
     if sp is None:
         return []
     out: List[Violation] = []
-    npu_pods = [n for n in per_pod if n > 0]
-    total = sum(npu_pods)
+    total = layout.total
     block = sp_block if sp_block is not None else total  # the scheduler's default
     if block <= 0:
         return [Violation(SUPER_POD_BLOCK, f"sp-block({block}) is invalid", "set sp-block to a positive integer")]
-    if len(npu_pods) <= 1:
+    if layout.pods <= 1:
         if sp.single_pod_block_is_total and sp_block is not None and sp_block != total:
             out.append(Violation(SUPER_POD_BLOCK,
                                  f"sp-block {sp_block} of a single-pod super-pod job must equal its NPU count {total}",
@@ -111,6 +131,10 @@ def split_total(profile: Profile, total: int) -> Tuple[Optional[Tuple[int, int]]
         return (1, total), []
     per_node = profile.npus_per_node
     if total > per_node and total % per_node == 0 and per_node in profile.multi_pod:
+        if total // per_node > MAX_PODS:
+            return None, [Violation(NPU_TOTAL, f"{total} NPUs would need {total // per_node} pods of {per_node}; "
+                                               f"ascend-operator accepts at most {MAX_PODS} pods",
+                                    f"request at most {MAX_PODS * per_node} NPUs")]
         return (total // per_node, per_node), []
     options = sorted(set(profile.single_pod) | {per_node * k for k in (2, 3, 4)})
     return None, [Violation(

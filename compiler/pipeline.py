@@ -27,17 +27,53 @@ class CompiledJob:
     source: str
 
 
-def self_check(objects: Sequence[Dict[str, Any]]) -> None:
-    """Fail loudly if emission ever produced an object its schema rejects."""
+def self_check(objects: Sequence[Dict[str, Any]], doc: Optional[Document] = None,
+               spec: Optional[Spec] = None) -> None:
+    """Validate emitted objects against the same schemas ``validate`` uses.
+
+    The spec passes some fields through unchecked (env ``valueFrom`` and
+    ``podTemplatePatch`` are free-form Kubernetes); an invalid object caused by
+    them is the user's to fix and is reported at that spec field.  Anything
+    else means emission is wrong: that is our bug, and it fails loudly.
+    """
     from . import schemas
 
     for obj in objects:
         problems = [f for f in schemas.validate_object(obj) if f.severity == ERROR]
-        if problems:
-            detail = "; ".join(f"{f.field_path}: {f.message}" for f in problems[:5])
-            raise InternalError(
-                f"ascend-compile produced an invalid {obj.get('kind')} {obj.get('metadata', {}).get('name')!r}: "
-                f"{detail}. This is a bug in ascend-compile; please report it with the spec.")
+        if not problems:
+            continue
+        blamed = _blame_passthrough(problems, obj, doc, spec)
+        if blamed:
+            raise CompileError(blamed)
+        detail = "; ".join(f"{f.field_path}: {f.message}" for f in problems[:5])
+        raise InternalError(
+            f"ascend-compile produced an invalid {obj.get('kind')} {obj.get('metadata', {}).get('name')!r}: "
+            f"{detail}. This is a bug in ascend-compile; please report it with the spec.")
+
+
+def _blame_passthrough(problems: Sequence[Finding], obj: Dict[str, Any], doc: Optional[Document],
+                       spec: Optional[Spec]) -> List[Finding]:
+    """Findings located at the spec field that passed the invalid content through, if any did."""
+    if doc is None or spec is None:
+        return []
+    raw = doc.data.get("spec", {}) if isinstance(doc.data, dict) else {}
+    out: List[Finding] = []
+    for problem in problems:
+        where: Tuple[Any, ...] = ()
+        if "podTemplatePatch" in raw:
+            where = ("spec", "podTemplatePatch")
+        elif "env" in problem.path and "env" in raw:
+            where = ("spec", "env")
+        if not where:
+            return []
+        loc = doc.locate(where)
+        out.append(Finding(
+            SPEC_INVALID, ERROR,
+            f"the compiled {obj.get('kind')} is invalid at {problem.field_path}: {problem.message}",
+            where, f"{where[-1]} is copied into the pod template as is; fix it there"
+            + (f" ({problem.hint})" if problem.hint else ""),
+            loc.file, loc.line, loc.column, obj=f"{KIND}/{spec.name}"))
+    return out
 
 
 def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectConfig) -> CompiledJob:
@@ -52,7 +88,7 @@ def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectCo
             "check other manifests with 'ascend-compile lint'", loc.file, loc.line, loc.column)])
     spec = resolve(doc, registry, config)
     objects = emit(spec)
-    self_check(objects)
+    self_check(objects, doc, spec)
     return CompiledJob(spec, objects, doc.source)
 
 

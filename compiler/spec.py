@@ -153,6 +153,20 @@ def _volume(raw: Dict[str, Any], path: Tuple[PathElement, ...], problems: _Probl
     return Volume(raw["name"], raw["mountPath"], source, bool(raw.get("readOnly", False)), raw.get("subPath"))
 
 
+#: integer fields of the spec; JSON Schema lets ``16.0`` pass as an integer, emission needs ``16``
+_INTEGER_FIELDS = ("npus", "pods", "npusPerPod", "retries", "faultRetryTimes")
+
+
+def _integers_as_int(spec: Dict[str, Any]) -> Dict[str, Any]:
+    out = dict(spec)
+    for key in _INTEGER_FIELDS:
+        if isinstance(out.get(key), float):
+            out[key] = int(out[key])
+    if isinstance(out.get("superPod"), dict):
+        out["superPod"] = {k: int(v) if isinstance(v, float) else v for k, v in out["superPod"].items()}
+    return out
+
+
 def _env(raw: Any) -> Tuple[Dict[str, Any], ...]:
     if raw is None:
         return ()
@@ -174,7 +188,7 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
     if schema_findings:
         raise CompileError(schema_findings)
     data = doc.data
-    spec: Dict[str, Any] = data["spec"]
+    spec: Dict[str, Any] = _integers_as_int(data["spec"])
     defaults = config.defaults
 
     def pick(key: str, fallback: Any = None) -> Any:
@@ -243,10 +257,11 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
     sp = spec.get("superPod") or {}
     if pods:
         path: Tuple[PathElement, ...] = ("spec", "npusPerPod") if "npusPerPod" in spec else ("spec", "npus")
-        for v in hardware.check_pods(profile, [npus_per_pod] * pods):
+        layout = hardware.NpuLayout.uniform(pods, npus_per_pod)
+        for v in hardware.check_pods(profile, layout):
             if v.severity == ERROR:
                 problems.add(v.rule, path, v.message, v.hint)
-        for v in hardware.check_super_pod(profile, [npus_per_pod] * pods, sp.get("spBlock"), sp.get("raBlock")):
+        for v in hardware.check_super_pod(profile, layout, sp.get("spBlock"), sp.get("raBlock")):
             problems.add(v.rule, ("spec", "superPod") if sp else path, v.message, v.hint)
     if sp and profile.super_pod is None:
         problems.add(PROFILE_UNSUPPORTED, ("spec", "superPod"),

@@ -26,6 +26,10 @@ COMMANDS = {
 }
 
 
+#: exit code for a bug in ascend-compile itself (0 clean, 1 findings, 2 usage or input error)
+EXIT_INTERNAL = 3
+
+
 def _version() -> str:
     from .._version import __version__
 
@@ -37,6 +41,11 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args == ["--version"]:
         sys.stdout.write(f"ascend-compile {_version()}\n")
         sys.exit(0)
+    from ..errors import InternalError
     from ._group import cli
 
-    cli.main(args=args, prog_name="ascend-compile")
+    try:
+        cli.main(args=args, prog_name="ascend-compile")
+    except InternalError as exc:  # our bug, not the user's input: say so plainly, no traceback
+        sys.stderr.write(f"ascend-compile: internal error: {exc}\n")
+        sys.exit(EXIT_INTERNAL)

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from .. import hardware
 from ..findings import Path
 
 # Object kinds, as rules name them in KINDS.
@@ -227,12 +228,9 @@ class ObjectContext:
     def npu_pod_sets(self) -> List[PodSet]:
         return [p for p in self.pod_sets() if p.npus() > 0]
 
-    def per_pod_npus(self) -> List[int]:
-        """The NPU request of every pod the job creates (0 for pods without NPUs)."""
-        out: List[int] = []
-        for pod_set in self.pod_sets():
-            out.extend([pod_set.npus()] * max(pod_set.replicas, 0))
-        return out
+    def npu_layout(self) -> "hardware.NpuLayout":
+        """How the job's pods request NPUs (pods without NPUs are not counted)."""
+        return hardware.NpuLayout.from_pod_sets([(pod_set.replicas, pod_set.npus()) for pod_set in self.pod_sets()])
 
     def npu_resource(self) -> Optional[str]:
         for pod_set in self.pod_sets():

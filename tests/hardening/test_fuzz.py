@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import assume, given, note, settings  # noqa: E402
+from hypothesis import given, note, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from compiler.config import ProjectConfig  # noqa: E402
@@ -150,29 +150,8 @@ def lint_text(text: str, name: str = "out.yaml") -> List[Finding]:
 # --------------------------------------------------------------------------- valid specs
 
 
-def _single_npu_pod_beside_a_scheduler(data: Dict[str, Any]) -> bool:
-    """MindSpore adds a Scheduler pod without NPUs. The compiler checks a 1-pod job against the profile's
-    single-pod counts, but the linter (hardware.check_pods counts every pod, also the 0-NPU one) against
-    its multi-pod counts, so e.g. 2 NPUs on 850-super-pod compiles and then fails lint (AC301)."""
-    spec = data["spec"]
-    profile = REGISTRY.get(spec["profile"])
-    if spec["framework"] != "mindspore":
-        return False
-    if "npus" in spec:
-        per_pod, pods = spec["npus"], (1 if spec["npus"] in profile.single_pod else 2)
-    else:
-        per_pod, pods = spec["npusPerPod"], spec["pods"]
-    return pods == 1 and per_pod not in profile.multi_pod
-
-
-KNOWN_BUG_MINDSPORE_SCHEDULER = pytest.mark.xfail(strict=True, reason=(
-    "bug: compiler/hardware.py check_pods counts the MindSpore Scheduler (0 NPUs) as a pod, so lint (AC301) "
-    "rejects single-NPU-pod MindSpore jobs that compile accepts"))
-
-
 @given(specs())
 def test_random_valid_specs_compile_validate_and_lint_clean(data: Dict[str, Any]) -> None:
-    assume(not _single_npu_pod_beside_a_scheduler(data))  # known bug, see test_mindspore_single_pod_lints_clean
     note(dump_documents([data]))
     try:
         objects = compile_data(data)
@@ -188,12 +167,12 @@ def test_random_valid_specs_compile_validate_and_lint_clean(data: Dict[str, Any]
     assert not errors, describe(errors)
 
 
-@KNOWN_BUG_MINDSPORE_SCHEDULER
 def test_mindspore_single_pod_lints_clean() -> None:
+    """MindSpore adds a Scheduler pod without NPUs; it is not an NPU pod, so a 2-NPU single-pod job is a
+    single-pod job for the NPU rules (it once tripped the multi-pod counts of 850-super-pod)."""
     data = {"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob", "metadata": {"name": "a"},
             "spec": {"framework": "mindspore", "profile": "850-super-pod", "image": "train:1", "pods": 1,
                      "npusPerPod": 2}}
-    assert _single_npu_pod_beside_a_scheduler(data)
     text = dump_documents(compile_data(data))
     errors = [f for f in lint_text(text) if f.severity == ERROR]
     assert not errors, describe(errors)
@@ -338,15 +317,7 @@ def test_mutated_specs_compile_or_fail_cleanly(text: str) -> None:
     try:
         jobs = compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
     except InternalError as exc:
-        # Known bug (test_passthrough_fields_are_checked): the pass-through fields are not checked
-        # before emission, so the self-check fails instead of a located finding.
-        assume(not ("podTemplatePatch" in text or "valueFrom" in text))
         raise AssertionError(f"internal error: {exc}")
-    except TypeError as exc:
-        # Known bug (test_integral_float_npus): 16.0 passes the schema as an integer, then spec.py
-        # multiplies a list by it.
-        assume("non-int of type 'float'" not in str(exc))
-        raise
     except AscendCompileError as exc:
         assert exc.findings and INTERNAL not in describe(exc.findings), describe(exc.findings)
         assert all(f.line > 0 for f in exc.findings if not f.input_error), describe(exc.findings)
@@ -355,9 +326,6 @@ def test_mutated_specs_compile_or_fail_cleanly(text: str) -> None:
     assert not [f for f in validate_text(text_out) if f.severity == ERROR]
 
 
-@pytest.mark.xfail(strict=True, raises=InternalError, reason=(
-    "bug: spec env[].valueFrom and podTemplatePatch are only checked by pipeline.self_check after emission, "
-    "which raises InternalError (a traceback from the CLI) instead of a located CompileError"))
 @pytest.mark.parametrize("extra", ["  env:\n  - name: NODE_NAME\n    valueFrom:\n      fieldRef: {}\n",
                                    "  podTemplatePatch:\n    spec:\n      containers: 5\n"],
                          ids=["valueFrom", "podTemplatePatch"])
@@ -368,9 +336,6 @@ def test_passthrough_fields_are_checked(extra: str) -> None:
     assert all(f.line > 0 for f in info.value.findings)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    "bug: npus/pods/npusPerPod: 16.0 pass the schema (an integral number is an integer in JSON Schema), "
-    "then compiler/spec.py resolve() does [npus_per_pod] * pods with a float (TypeError traceback)"))
 @pytest.mark.parametrize("fields", ["npus: 16.0", "pods: 2.0\n  npusPerPod: 8"])
 def test_integral_float_npus(fields: str) -> None:
     text = (ROOT / "examples" / "pytorch-module-910b-8.yaml").read_text(encoding="utf-8").replace("npus: 16", fields)

@@ -154,23 +154,20 @@ def test_deep_nesting_is_refused_not_a_crash(tmp_path: Path, command: str, shape
     assert_clean(proc, {2}, "deep.yaml:", "nests deeper than")
 
 
-LINT_REDOS = pytest.mark.xfail(strict=True, raises=subprocess.TimeoutExpired, reason=(
-    "bug: compiler/lint/rules/plaintext_credential.py, URL regex [a-z][a-z0-9+.-]*://... backtracks "
-    "quadratically on a long word (20 kB: 6 s, 5 MB: hours)"))
 
 
-@pytest.mark.parametrize("command", ["validate", "compile", pytest.param("lint", marks=LINT_REDOS)])
+@pytest.mark.parametrize("command", ["validate", "compile", "lint"])
 @pytest.mark.parametrize("quoted", [True, False], ids=["quoted", "plain-word"])
 def test_huge_scalar(tmp_path: Path, command: str, quoted: bool) -> None:
     """A 5 MB value (one long word: the worst case for backtracking regexes)."""
-    size = 5_000_000 if command != "lint" else 200_000  # lint: small enough to time out quickly while buggy
+    size = 5_000_000
     value = f'"{"x" * size}"' if quoted else "a" * size
     if command == "compile":
         text = spec_text(**{"npus: 16": f"npus: 16\n  env: {{BIG: {value}}}"})
     else:
         text = CONFIGMAP.replace("a: b", f"a: {value}")
     path = write(tmp_path / "huge.yaml", text)
-    assert_clean(cli(command, path.name, cwd=tmp_path, timeout=TIMEOUT if command != "lint" else 15), {0})
+    assert_clean(cli(command, path.name, cwd=tmp_path), {0})
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -223,9 +220,6 @@ def test_compile_refuses_odd_npus(tmp_path: Path, value: str) -> None:
     assert_clean(cli("compile", path.name, cwd=tmp_path), {1}, "spec.yaml:11:9:")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: compiler/spec.py resolve() builds [npus_per_pod] * pods for a total split into 10^17 pods "
-    "(MemoryError traceback); the pods <= 20000 limit of the schema is not applied to a split total"))
 @pytest.mark.parametrize("value", ["800000000000000000", "1600000"])
 def test_compile_refuses_absurd_npu_totals(tmp_path: Path, value: str) -> None:
     path = write(tmp_path / "spec.yaml", spec_text(**{"npus: 16": f"npus: {value}"}))

@@ -78,6 +78,16 @@ def integration_skip_reason() -> str | None:
 
 
 @pytest.fixture(scope="session")
+def controlplane_lib():
+    """The controlplane module (ControlPlane, build_binary, ...), for tests that
+    start their own control plane; skips like ``control_plane``."""
+    reason = integration_skip_reason()
+    if reason:
+        pytest.skip(reason)
+    return controlplane
+
+
+@pytest.fixture(scope="session")
 def crd_paths() -> list[Path]:
     return [CRD_DIR / name for name in CRD_FILES]
 

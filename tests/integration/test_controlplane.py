@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 MINIMAL_ASCENDJOB = """\
 apiVersion: mindxdl.gitee.com/v1
@@ -87,3 +88,22 @@ def test_invalid_volcano_job_is_rejected_by_server(control_plane):
     # The apiserver's OpenAPI validation message, relayed by kubectl.
     assert "spec.minAvailable" in proc.stderr, proc.stderr
     assert "integer" in proc.stderr, proc.stderr
+
+
+def test_stop_leaves_no_process_or_files(control_plane, controlplane_lib):
+    # A second, bare control plane (no CRDs): stop() must end its whole process
+    # group and remove its work directory.
+    cp = controlplane_lib.ControlPlane()
+    with cp:
+        pid = cp._proc.pid
+        workdir = cp.workdir
+        assert cp.kubectl("get", "--raw", "/readyz").stdout.strip() == "ok"
+        assert cp.server != control_plane.server
+    assert not cp.running
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        pass
+    else:
+        raise AssertionError(f"process group {pid} still alive after stop()")
+    assert not workdir.exists()

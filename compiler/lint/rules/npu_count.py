@@ -58,12 +58,12 @@ def pod_set_violations(obj, run, rule):
     profile = run.profile_for(obj)
     if profile is None:
         return
-    pods = len(obj.per_pod_npus())
+    pods = obj.npu_layout().pods
     for pod_set in obj.pod_sets():
         npus = pod_set.npus()
         if npus <= 0 or pod_set.replicas <= 0:
             continue
-        for violation in hardware.check_pods(profile, [npus] + [0] * (pods - 1)):
+        for violation in hardware.check_pods(profile, hardware.NpuLayout((npus,), pods, npus * pods)):
             if violation.rule == rule:
                 yield pod_set, violation
 

@@ -50,7 +50,10 @@ _VALUE = (
     ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
     ("a Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
     ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    ("a URL with a password", re.compile(r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", re.I)),
+    # The scheme may only start where no scheme character precedes it, and every part is bounded:
+    # without that, a long word makes the search quadratic.
+    ("a URL with a password",
+     re.compile(r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}://[^/\s:@]{1,256}:[^/\s@]{1,256}@", re.I)),
 )
 #: values that are clearly not secrets even under a secret-looking name
 _HARMLESS = re.compile(r"^(|true|false|yes|no|none|null|0|1|on|off|\$\(.*\)|\$\{.*\}|<.*>|changeme)$", re.I)

@@ -20,6 +20,7 @@ Passing::
     Worker:
       replicas: 3
 """
+from ... import hardware
 from ...findings import ERROR
 from ..context import ASCEND_JOB, as_dict, as_int
 from ..rule import Problem
@@ -29,7 +30,7 @@ NAME = "replica-count"
 SEVERITY = ERROR
 KINDS = (ASCEND_JOB,)
 HINT = "use a replicas value from 0 to 20000"
-MAX_REPLICAS = 20000
+MAX_REPLICAS = hardware.MAX_PODS
 
 
 def check(obj, run):

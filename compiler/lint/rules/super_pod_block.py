@@ -49,8 +49,8 @@ def check(obj, run):
     profile = run.profile_for(obj)
     if profile is None or profile.super_pod is None:
         return
-    per_pod = obj.per_pod_npus()
-    if not any(per_pod):
+    layout = obj.npu_layout()
+    if not layout.pods:
         return
     sp_present, sp_block = obj.block(SP_BLOCK)
     ra_present, ra_block = obj.block(RA_BLOCK)
@@ -64,7 +64,7 @@ def check(obj, run):
         yield Problem(ra_path, f"ra-block {obj.annotations.get(RA_BLOCK)!r} is not an integer",
                       hint='write it as a quoted integer, e.g. ra-block: "8"')
         ra_present = False
-    for violation in hardware.check_super_pod(profile, per_pod, sp_block, ra_block if ra_present else None):
+    for violation in hardware.check_super_pod(profile, layout, sp_block, ra_block if ra_present else None):
         if violation.message.startswith("ra-block"):
             path = ra_path
         elif sp_present:
