@@ -6,6 +6,7 @@ crash on odd input and never report the same typo twice.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
@@ -294,6 +295,7 @@ class RunContext:
         self.profiles = profiles  # compiler.profiles.ProfileRegistry
         self.config = config
         self._profile_cache: Dict[int, Any] = {}
+        self._beside: Dict[str, List[Dict[str, Any]]] = {}
 
     def find(self, kind: str, name: str, namespace: Optional[str],
              near: Optional[ObjectContext] = None) -> List[ObjectContext]:
@@ -308,6 +310,40 @@ class RunContext:
             same_file = [o for o in found if o.source == near.source]
             if same_file:
                 return same_file
+        return found
+
+    def exists_beside(self, kind: str, name: str, namespace: Optional[str], near: ObjectContext) -> bool:
+        """Whether a YAML file next to ``near``'s file, not linted in this run, defines the object.
+
+        pre-commit passes only the changed files: a job whose ConfigMap lives in an
+        unchanged file beside it must not be reported as missing it.  Read only on
+        a miss, once per directory.
+        """
+        source = near.source
+        if not source or not os.path.isfile(source):
+            return False
+        directory = os.path.dirname(os.path.abspath(source))
+        if directory not in self._beside:
+            self._beside[directory] = self._read_directory(directory)
+        return any(data.get("kind") == kind and isinstance(data.get("metadata"), dict)
+                   and data["metadata"].get("name") == name
+                   and (namespace is None or data["metadata"].get("namespace") in (None, namespace))
+                   for data in self._beside[directory])
+
+    def _read_directory(self, directory: str) -> List[Dict[str, Any]]:
+        from ..errors import InputError
+        from ..yamlio import load_file
+
+        linted = {os.path.abspath(o.source) for o in self.objects if o.source}
+        found: List[Dict[str, Any]] = []
+        for entry in sorted(os.listdir(directory)):
+            path = os.path.join(directory, entry)
+            if not entry.endswith((".yaml", ".yml")) or path in linted or not os.path.isfile(path):
+                continue
+            try:
+                found.extend(doc.data for doc in load_file(path) if isinstance(doc.data, dict))
+            except InputError:
+                continue  # not ours to report: that file is not part of this run
         return found
 
     def candidate_profiles(self, obj: ObjectContext) -> List[Any]:

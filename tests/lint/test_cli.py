@@ -81,10 +81,12 @@ def test_cross_file_configmap(tmp_path):
     """A Volcano Job and its rings-config ConfigMap in two files are matched in one run."""
     text = open(os.path.join(CASES, "pass-vcjob-ranktable.yaml"), encoding="utf-8").read()
     configmap, job = text.split("---\n")
-    (tmp_path / "cm.yaml").write_text(configmap)
-    (tmp_path / "job.yaml").write_text(job)
-    assert run_cli("lint", str(tmp_path / "cm.yaml"), str(tmp_path / "job.yaml")).returncode == 0
-    alone = run_cli("lint", str(tmp_path / "job.yaml"))
+    (tmp_path / "config").mkdir()
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "config" / "cm.yaml").write_text(configmap)
+    (tmp_path / "jobs" / "job.yaml").write_text(job)
+    assert run_cli("lint", str(tmp_path / "config" / "cm.yaml"), str(tmp_path / "jobs" / "job.yaml")).returncode == 0
+    alone = run_cli("lint", str(tmp_path / "jobs" / "job.yaml"))  # the ConfigMap is neither linted nor beside it
     assert alone.returncode == 1 and "AC501" in alone.stdout
 
 
@@ -144,3 +146,17 @@ def test_help_has_examples(command):
     result = run_cli(command, "--help")
     assert result.returncode == 0
     assert "Examples:" in result.stdout and f"ascend-compile {command}" in result.stdout
+
+
+def test_ranktable_configmap_in_an_unlinted_file_beside_the_job_counts(tmp_path):
+    """pre-commit passes only changed files: the ConfigMap next to the job is still found (AC501)."""
+    compiled = run_cli("compile", "examples/mindspore-module-910b-16-vcjob.yaml")
+    assert compiled.returncode == 0, compiled.stderr
+    configmap, vcjob = compiled.stdout.split("---\n")[1:]
+    job = tmp_path / "job.yaml"
+    job.write_text("---\n" + vcjob)
+    alone = run_cli("lint", str(job))
+    assert alone.returncode == 1 and "[AC501]" in alone.stdout
+    (tmp_path / "ranktable.yaml").write_text("---\n" + configmap)
+    beside = run_cli("lint", str(job))
+    assert beside.returncode == 0, beside.stdout

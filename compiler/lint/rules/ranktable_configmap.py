@@ -4,7 +4,8 @@
 and any job that mounts a ``rings-config-*`` ConfigMap, needs the ConfigMap
 ``rings-config-<job name>`` in the same namespace, among the files linted
 together (a Volcano Job in one file and its ConfigMap in another are matched;
-an unset namespace matches any). It is an error when the job reads a
+an unset namespace matches any) or in a YAML file beside the job's file (so a
+pre-commit run over the changed files only still finds it). It is an error when the job reads a
 ranktable (several NPU pods, or a ranktable volume), and a warning for a
 single-pod job that mounts none (an inference service, say: there, remove the
 label if no ranktable is wanted).
@@ -71,10 +72,10 @@ def check(obj, run):
     else:
         return
     wanted = RANKTABLE_PREFIX + obj.name
-    if run.find(CONFIG_MAP, wanted, obj.namespace, near=obj):
+    if run.find(CONFIG_MAP, wanted, obj.namespace, near=obj) or run.exists_beside(CONFIG_MAP, wanted, obj.namespace, obj):
         return
     path = mounted[0][0] if mounted else ("metadata", "labels", RING_LABEL)
     where = f" in namespace {obj.namespace}" if obj.namespace else ""
-    yield Problem(path, f"no ConfigMap {wanted}{where} among the linted files: ascend-operator writes the "
+    yield Problem(path, f"no ConfigMap {wanted}{where} among the linted files or beside the job's file: ascend-operator writes the "
                         "ranktable only into an existing ConfigMap, so the pods never get it",
                   key=not mounted, severity=severity)
