@@ -284,9 +284,9 @@ def validate_manifests(objects_or_paths: InputsArg, *, strict: bool = True, stri
     """
     objects, paths = _split_inputs(objects_or_paths)
     if paths:
-        from .cli.validate import run_validate
+        from .validation import validate_paths
 
-        findings, _count = run_validate(paths, strict=strict, strict_kinds=strict_kinds,
+        findings, _count = validate_paths(paths, strict=strict, strict_kinds=strict_kinds,
                                         volcano_version=volcano_version)
         return list(findings)
     from .schemas import validate_object

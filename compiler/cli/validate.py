@@ -59,7 +59,9 @@ def validate_command(paths: Tuple[str, ...], fmt: str, strict: bool, strict_kind
     """
     if not paths:
         raise click.UsageError("give at least one PATH (a file or directory), or - to read standard input")
-    findings, files = run_validate(paths, strict=strict, strict_kinds=strict_kinds, include=include,
+    from ..validation import validate_paths
+
+    findings, files = validate_paths(paths, strict=strict, strict_kinds=strict_kinds, include=include,
                                    exclude=exclude, volcano_version=volcano_version, max_bytes=max_bytes)
     from ..findings import exit_code
     from ..report import render
@@ -72,40 +74,3 @@ def validate_command(paths: Tuple[str, ...], fmt: str, strict: bool, strict_kind
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     raise SystemExit(exit_code(findings))
-
-
-def run_validate(paths: Sequence[str], strict: bool = True, strict_kinds: bool = False,
-                 include: Sequence[str] = (), exclude: Sequence[str] = (),
-                 volcano_version: Optional[str] = None, max_bytes: Optional[int] = None) -> Tuple[list, int]:
-    """Validate every document under ``paths``; return (findings, number of inputs read)."""
-    from ..discovery import discover
-    from ..errors import InputError
-    from ..findings import ERROR, Finding
-    from ..schemas import SchemaError, registry, validate_document
-    from ..yamlio import DEFAULT_MAX_BYTES, display_name, iter_documents, read_text
-
-    found = discover(paths, include=include, exclude=exclude)
-    findings: List[Finding] = list(found.findings)
-    reg = registry()
-    limit = max_bytes or DEFAULT_MAX_BYTES
-    for path in found.paths:
-        name = display_name(path)
-        try:
-            text = read_text(path, limit)
-            for doc in iter_documents(text, name):
-                findings.extend(validate_document(doc, strict=strict, volcano_version=volcano_version,
-                                                  strict_kinds=strict_kinds, reg=reg))
-        except InputError as exc:
-            findings.extend(exc.findings)
-        except SchemaError as exc:
-            findings.append(Finding(rule="AC001", severity=ERROR, file=name, input_error=True,
-                                    message=f"the built-in schemas are broken: {exc}",
-                                    hint="reinstall ascend-compile; please report this"))
-        except RecursionError:
-            findings.append(Finding(rule="AC006", severity=ERROR, file=name, input_error=True,
-                                    message="nests too deeply to check", hint="flatten the document"))
-        except Exception as exc:  # noqa: BLE001 - never a traceback for any input
-            findings.append(Finding(rule="AC001", severity=ERROR, file=name, input_error=True,
-                                    message=f"could not be checked: internal error ({type(exc).__name__}: {exc})",
-                                    hint="please report this with the input file"))
-    return findings, len(found.paths)

@@ -9,7 +9,11 @@ import sys
 
 import pytest
 
+from pathlib import Path
+
 from compiler.discovery import discover
+
+REPO = Path(__file__).resolve().parents[2]
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NEGATIVE = os.path.join(REPO, "tests", "negative")
@@ -258,3 +262,19 @@ def test_validate_works_with_networking_disabled(monkeypatch, clean_file):
                                               "--format", "sarif"])
     assert result.exit_code == 1, result.output
     assert json.loads(result.output)["runs"][0]["results"][0]["ruleId"] == "AC104"
+
+
+def test_large_runs_use_several_processes_and_find_the_same_problems(tmp_path):
+    """validate splits many files over worker processes; the findings are those of a serial run."""
+    from compiler.validation import PARALLEL_MIN_FILES, validate_paths
+
+    good = (REPO / "golden" / "pytorch-module-910b-8.yaml").read_text()
+    bad = good.replace("restartPolicy: Never", "restartPolicy: 7", 1)
+    for i in range(PARALLEL_MIN_FILES + 6):
+        (tmp_path / f"job-{i:03d}.yaml").write_text(bad if i % 7 == 0 else good)
+    serial, count = validate_paths([str(tmp_path)], jobs=1)
+    parallel, count2 = validate_paths([str(tmp_path)], jobs=2)
+    assert count == count2 == PARALLEL_MIN_FILES + 6
+    assert serial == parallel
+    assert len(serial) == len(range(0, PARALLEL_MIN_FILES + 6, 7))
+    assert all(f.rule == "AC102" for f in serial)
