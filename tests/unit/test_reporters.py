@@ -13,7 +13,7 @@ from compiler.findings import ERROR, INFO, WARNING, Finding
 from compiler.report import FORMATS, RuleInfo, default_rules, render
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SARIF_SCHEMA = "/work/shared/standards/sarif-schema-2.1.0.json"
+SARIF_SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "shared", "standards", "sarif-schema-2.1.0.json")
 
 FINDINGS = [
     Finding("AC101", ERROR, 'unknown field "replicaSpec"', ("spec", "replicaSpec"),

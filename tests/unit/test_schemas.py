@@ -21,13 +21,13 @@ from compiler.yamlio import load_documents, load_file
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(REPO, "schemas")
 NEGATIVE = os.path.join(REPO, "tests", "negative")
-UPSTREAM = "/work/shared/upstream"
+UPSTREAM = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "shared", "upstream")
 SAMPLES = os.path.join(UPSTREAM, "samples")
 CRDS = os.path.join(UPSTREAM, "crds")
 
 needs_upstream = pytest.mark.skipif(
     not os.path.isdir(SAMPLES),
-    reason="the upstream samples and CRDs (/work/shared/upstream) are not in this checkout")
+    reason="the upstream samples and CRDs (../shared/upstream beside the repository) are not in this checkout")
 
 
 def sample_files():
@@ -471,7 +471,7 @@ def test_agrees_with_jsonschema(volcano):
 
 def test_much_faster_than_jsonschema():
     if not os.path.isdir(SAMPLES):
-        pytest.skip("the upstream samples (/work/shared/upstream) are not in this checkout")
+        pytest.skip("the upstream samples (../shared/upstream beside the repository) are not in this checkout")
     path = os.path.join(SAMPLES, "samples__train__basic-training__ranktable__yaml__910b__"
                                  "pytorch_multinodes_acjob_910b_with_ranktable.yaml")
     data = load_file(path)[0].data

@@ -9,15 +9,11 @@ import sys
 
 import pytest
 
-from pathlib import Path
-
 from compiler.discovery import discover
-
-REPO = Path(__file__).resolve().parents[2]
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NEGATIVE = os.path.join(REPO, "tests", "negative")
-SAMPLES = "/work/shared/upstream/samples"
+SAMPLES = os.path.join(os.path.dirname(REPO), "shared", "upstream", "samples")
 
 CLEAN = """apiVersion: v1
 kind: ConfigMap
@@ -268,7 +264,7 @@ def test_large_runs_use_several_processes_and_find_the_same_problems(tmp_path):
     """validate splits many files over worker processes; the findings are those of a serial run."""
     from compiler.validation import PARALLEL_MIN_FILES, validate_paths
 
-    good = (REPO / "golden" / "pytorch-module-910b-8.yaml").read_text()
+    good = open(os.path.join(REPO, "golden", "pytorch-module-910b-8.yaml"), encoding="utf-8").read()
     bad = good.replace("restartPolicy: Never", "restartPolicy: 7", 1)
     for i in range(PARALLEL_MIN_FILES + 6):
         (tmp_path / f"job-{i:03d}.yaml").write_text(bad if i % 7 == 0 else good)
