@@ -26,9 +26,8 @@ from .findings import ERROR, Finding
 from .pipeline import CompiledJob, compile_specs
 from .profiles import Profile, ProfileRegistry
 from .spec import API_VERSION, KIND, PROFILE_UNKNOWN
-from .yamlio import DEFAULT_MAX_BYTES, STDIN, Document, display_name, load_documents, read_text
+from .yamlio import DEFAULT_MAX_BYTES, Document, display_name, load_documents, read_text
 
-SPEC_SUFFIXES = (".yaml", ".yml")
 
 #: A path as the API accepts it.
 PathArg = Union[str, "os.PathLike[str]"]
@@ -41,24 +40,14 @@ Object = Dict[str, Any]
 # --------------------------------------------------------------------------- building blocks (CLI shares)
 
 
-def expand_paths(paths: Sequence[str]) -> List[str]:
-    """Files as given, directories searched (sorted) for YAML files; ``-`` is stdin."""
-    out: List[str] = []
-    for path in paths:
-        if path != STDIN and os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                out.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(SPEC_SUFFIXES))
-        else:
-            out.append(path)
-    return out
-
-
 def read_documents(paths: Sequence[str], max_bytes: int = DEFAULT_MAX_BYTES) -> List[Document]:
-    """Read every path; collect input errors from all of them before raising."""
+    """Read files, directories (searched for YAML) and ``-``; collect every input error before raising."""
+    from .discovery import discover
+
+    found = discover(paths)
     docs: List[Document] = []
-    problems: List[Finding] = []
-    for path in expand_paths(paths):
+    problems: List[Finding] = list(found.findings)
+    for path in found.paths:
         try:
             docs.extend(load_documents(read_text(path, max_bytes), display_name(path)))
         except InputError as exc:

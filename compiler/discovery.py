@@ -17,6 +17,7 @@ directory.  A file reached twice (e.g. through two arguments) is read once.
 from __future__ import annotations
 
 import fnmatch
+import errno
 import os
 from dataclasses import dataclass, field
 from typing import Iterable, List, Sequence, Set, Tuple
@@ -85,7 +86,7 @@ def _link_problem(path: str) -> str:
     try:
         os.stat(path)
     except OSError as exc:
-        if exc.errno is not None and exc.strerror and "loop" in exc.strerror.lower():
+        if exc.errno == errno.ELOOP:
             return "is a symlink loop"
     return "is a broken symlink (its target does not exist)"
 

@@ -45,6 +45,9 @@ def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bo
     except AscendCompileError as exc:
         report_and_exit(exc.findings, ctx, stream=sys.stderr)
         return
+    if not jobs:
+        click.echo("ascend-compile compile: no job specs (kind: TrainingJob) in the given paths", err=True)
+        sys.exit(EXIT_INPUT)
     if output_dir is None:
         sys.stdout.write(render_jobs(jobs))
         return

@@ -106,3 +106,11 @@ def test_check_reports_stale_outputs_with_a_diff(tmp_path):
     assert "-                huawei.com/Ascend910: 8" in result.stdout
     assert "+                huawei.com/Ascend910: 4" in result.stdout
     assert "stale" in result.stderr
+
+
+def test_no_specs_at_all_is_an_input_error(tmp_path):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("")
+    result = run_cli("compile", str(empty))
+    assert result.returncode == 2
+    assert "no job specs (kind: TrainingJob) in the given paths" in result.stderr
