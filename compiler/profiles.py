@@ -194,7 +194,7 @@ class ProfileRegistry:
 
     def for_manifest(self, resource: Optional[str], accelerator_type: Optional[str],
                      schedule_policy: Optional[str], sp_block: bool = False) -> Optional[Profile]:
-        """The profile whose rules the scheduler applies to a job (FACTS §4.1 order)."""
+        """The profile whose rules the scheduler applies to a job."""
         if schedule_policy:
             found = self.by_schedule_policy(schedule_policy)
             if found:

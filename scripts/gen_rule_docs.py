@@ -77,6 +77,9 @@ def render() -> str:
         "`ascend-compile.io/ignore: \"ID: reason\"`, `--disable ID`, or `lint.disable` in "
         "`.ascend-compile.yaml` (which can also change severities: `lint.severity: {AC303: error}`).",
         "",
+        "Each rule names the upstream code or documentation it follows: `MC:` is Ascend/mind-cluster, "
+        "`MD:` is Ascend/mindcluster-deploy (the samples), `VC:` is volcano-sh/volcano (`@v1.9.0` for a tag).",
+        "",
         "| ID | Name | Severity | Summary |",
         "|---|---|---|---|",
     ]

@@ -424,7 +424,7 @@ def delete_object(kubectl: Kubectl, ref: ObjectRef, wait: bool = False, timeout:
 
 
 # --------------------------------------------------------------------------
-# job state (FACTS §6)
+# job state
 
 ASCEND_TERMINAL = {"Succeeded": True, "Failed": False}
 VOLCANO_TERMINAL = {"Completed": True, "Failed": False, "Aborted": False, "Terminated": False}

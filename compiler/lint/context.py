@@ -275,7 +275,7 @@ class ObjectContext:
         return out
 
     def uses_file_ranktable(self) -> bool:
-        """A Volcano Job whose pods read a ranktable file (FACTS §5).
+        """A Volcano Job whose pods read a ranktable file.
 
         It is labelled ``ring-controller.atlas``, requests NPUs, and either runs
         several NPU pods or already mounts a ranktable volume.  A single-pod job

@@ -6,7 +6,7 @@ admission, AC5xx ranktable, AC6xx environment, AC7xx Kubernetes, AC8xx security.
 """
 
 RULE_MODULES = (
-    # ascend-operator (FACTS §3)
+    # ascend-operator
     "scaling_labels",            # AC201
     "scaleout_type",             # AC202
     "replica_specs",             # AC203
@@ -22,7 +22,7 @@ RULE_MODULES = (
     "ascendjob_port",            # AC213
     "restart_policy",            # AC214
     "ring_controller",           # AC215
-    # Volcano Ascend plugin, hardware profiles (FACTS §4)
+    # Volcano Ascend plugin, hardware profiles
     "npu_count",                 # AC301
     "super_pod_block",           # AC302
     "not_full_node",             # AC303
@@ -31,7 +31,7 @@ RULE_MODULES = (
     "schedule_policy",           # AC307
     "node_selector_consistency",  # AC308
     "tor_affinity",              # AC309
-    # Volcano Job admission (FACTS §4.5)
+    # Volcano Job admission
     "job_min_available",         # AC401
     "max_retry",                 # AC402
     "tasks_required",            # AC403
@@ -39,11 +39,11 @@ RULE_MODULES = (
     "task_name",                 # AC405
     "policies",                  # AC406
     "plugins",                   # AC407
-    # ranktable (FACTS §5)
+    # ranktable
     "ranktable_configmap",       # AC501
     "ranktable_configmap_label",  # AC502
     "ranktable_mount",           # AC503
-    # environment (FACTS §7)
+    # environment
     "visible_devices",           # AC601
     "ranktable_env",             # AC602
     "hccl_if_ip",                # AC603

@@ -8,7 +8,7 @@ from ...findings import Path
 from ..context import Container, ObjectContext, PodSet
 
 FRAMEWORKS = ("pytorch", "mindspore", "tensorflow")
-#: replica types the operator accepts per framework (FACTS §3 #9); the leader first
+#: replica types the operator accepts per framework; the leader first
 REPLICA_TYPES = {"pytorch": ("Master", "Worker"), "mindspore": ("Scheduler", "Worker"),
                  "tensorflow": ("Chief", "Worker")}
 LEADERS = {"pytorch": "Master", "mindspore": "Scheduler", "tensorflow": "Chief"}

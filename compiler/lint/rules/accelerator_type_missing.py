@@ -10,7 +10,7 @@ the ``huawei.com/schedule_policy`` annotation (26.1+ dialect), or carry
 {1, 2, 4, 8}. On 910B/A3 servers that refuses valid requests (16 NPUs on a
 Box16) or mis-places pods. Source:
 ``MC: component/ascend-for-volcano/internal/npu/factory.go``
-(get910CardHandlerName), FACTS §4.1 step 3. A warning, since real Atlas 800
+(get910CardHandlerName) step 3. A warning, since real Atlas 800
 (910) jobs are fine without it (the a800 vcjob samples omit it).
 
 **How to fix.** Add ``nodeSelector: {accelerator-type: <type>}`` to every pod

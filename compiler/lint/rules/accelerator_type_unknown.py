@@ -9,7 +9,7 @@ the generic card handler takes).
 with no such handler the job is invalid: "validNPUJob fail by job<%s>
 policyHandler is nil" (reason ``NotSupportPolicy``), and it never runs.
 Source: ``MC: component/ascend-for-volcano/internal/npu/factory.go``,
-``plugin/job.go`` (validJobFn); FACTS §4.1 and the node-label list in §4.3.
+``plugin/job.go`` (validJobFn) and the node-label list in §4.3.
 
 **How to fix.** Use the value your nodes are labelled with
 (``kubectl get nodes -L accelerator-type``), e.g. ``module-910b-8``.

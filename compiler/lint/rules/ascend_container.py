@@ -9,8 +9,8 @@ request from, the container named ``ascend``; it refuses the job without it:
 container named ascend", "... Image is undefined in the container of ascend"
 (reasons ``InvalidReplicaSpec``/``InvalidContainer``). Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validContainerNum, validateContainer), ``MC: component/ascend-common/api/default_name.go``;
-FACTS §3 #13, #15, #16.
+(validContainerNum, validateContainer), ``MC: component/ascend-common/api/default_name.go``.
+
 
 **How to fix.** Rename the training container to ``ascend`` and give it an image.
 

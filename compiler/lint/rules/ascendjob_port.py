@@ -11,8 +11,8 @@ under another name (say ``master``) is then shadowed by the default 2222 and
 your chosen port is ignored; if the Service ends up without the port, pod
 creation fails with "job<%s/%s> chief service Ip<%s> or port<%s> is empty".
 Every upstream sample declares it. Source:
-``MC: component/ascend-operator/pkg/api/v1/defaults.go``, ``pkg/controllers/v1/service.go``;
-FACTS §3 (Port).
+``MC: component/ascend-operator/pkg/api/v1/defaults.go``, ``pkg/controllers/v1/service.go``.
+
 
 **How to fix.** Declare the port explicitly on the leader's ``ascend`` container.
 

@@ -10,7 +10,7 @@ names (``<job>-master-0``; the Volcano ``svc`` plugin's headless Service).
 subdomain must consist of ..."); a job name that is valid but not a DNS label
 is accepted, and then the operator or Volcano fails to create its Services,
 so the job never starts. Source: Kubernetes API conventions
-(``apimachinery/pkg/util/validation``), FACTS §3 (Service ``<job>-<leader>-0``)
+(``apimachinery/pkg/util/validation``) (Service ``<job>-<leader>-0``)
 and §4.5.
 
 **How to fix.** Use lower-case letters, digits and ``-``, starting with a letter.

@@ -8,7 +8,7 @@ container requesting NPUs should set env ``framework`` to exactly
 **Why.** The upstream ``train_start.sh`` branches on this value (exact case)
 to build the framework's rank environment from ``hccl.json``; a missing value
 is a warning (custom scripts may not need it), a wrong one an error. Source:
-``MD: samples/train/basic-training/ranktable/train_start.sh``; FACTS §2 and §7.
+``MD: samples/train/basic-training/ranktable/train_start.sh`` and §7.
 
 **How to fix.** Set it to the framework of the image.
 

@@ -7,7 +7,7 @@
 injects from this label, and refuses the job without it: "framework label is
 not set, please set label framework as one of <pytorch,mindspore,tensorflow>"
 or "framework label<%s> is not in ..." (reason ``InvalidFramework``). Source:
-``MC: component/ascend-operator/pkg/api/v1/defaults.go`` (GetJobFramework), FACTS §3 #7-#8.
+``MC: component/ascend-operator/pkg/api/v1/defaults.go`` (GetJobFramework).
 
 **How to fix.** Add ``framework: pytorch`` (or mindspore / tensorflow) to the job's labels.
 

@@ -6,7 +6,7 @@ replica that requests NPUs should set ``HCCL_IF_IP`` from fieldRef ``status.host
 **Why.** On the host network HCCL otherwise picks an arbitrary host interface
 for its control plane, and multi-node jobs hang at initialisation. The
 MindCluster YAML reference requires it for acjob with host networking. Source:
-``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``; FACTS §7.
+``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``
 
 **How to fix.** Add the env entry.
 

@@ -7,7 +7,7 @@ gang starts only when every pod fits.)
 **Why.** Volcano's admission webhook rejects the job: "job 'minAvailable'
 must be >= 0." and "job 'minAvailable' should not be greater than total
 replicas in tasks;". Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``; FACTS §4.5.
+``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``
 
 **How to fix.** Set ``minAvailable`` to the number of pods of the job.
 

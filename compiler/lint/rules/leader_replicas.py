@@ -6,7 +6,7 @@
 **Why.** ascend-operator refuses the job: "%s replicaSpec is not valid, the
 replicas must be only 1" (reason ``InvalidReplicaSpec``). Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validateLeader), FACTS §3 #14.
+(validateLeader).
 
 **How to fix.** Set the leader's ``replicas`` to 1 and put the other pods under ``Worker``.
 

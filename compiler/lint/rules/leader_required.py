@@ -8,7 +8,7 @@ need 1 leader replicaType, Master for pytorch, Chief of tensorflow" (reason
 ``InvalidReplicaType``). The leader's Service gives MASTER_ADDR /
 CM_CHIEF_IP to the workers. Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(checkReplicaSpecs), FACTS §3 #17.
+(checkReplicaSpecs).
 
 **How to fix.** Add a ``Master`` (PyTorch) or ``Chief`` (TensorFlow) replica
 with ``replicas: 1``, and reduce the Worker count by one.

@@ -4,7 +4,7 @@
 
 **Why.** Volcano's admission webhook rejects the job: "'maxRetry' cannot be
 less than zero.". Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``; FACTS §4.5.
+``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``
 
 **How to fix.** Use ``maxRetry: 3`` (the samples' value) or another non-negative number.
 

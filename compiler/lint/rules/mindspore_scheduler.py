@@ -9,7 +9,7 @@ scheduler not found, the req num must be 1" (reason ``InvalidReplicaSpec``);
 MindSpore's distributed start-up needs the Scheduler, even on one node (the
 upstream docs say: for 1×8 use the multi-node YAML with Worker replicas 1).
 Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(jobTotalRequest), FACTS §3 #18.
+(jobTotalRequest).
 
 **How to fix.** Add a ``Scheduler`` replica (``replicas: 1``, no NPU request)
 and set ``schedulingPolicy.minAvailable`` to include it.

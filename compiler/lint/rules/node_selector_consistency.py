@@ -8,7 +8,7 @@ tasks' selectors and joins differing values with ``|``; the result
 (``module-910b-8|module-910b-16``) matches no handler, so the job is refused
 or scheduled by the wrong rules. Source:
 ``MC: component/ascend-for-volcano/plugin/job.go`` (job selector),
-``internal/npu/factory.go``; FACTS §4.1 ("Use identical nodeSelectors on all
+``internal/npu/factory.go`` ("Use identical nodeSelectors on all
 replicas").
 
 **How to fix.** Give the Master/Scheduler/Chief the same node selector as the Workers.

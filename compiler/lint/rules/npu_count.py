@@ -5,7 +5,7 @@ profile allows: for one pod, ``npusPerPod.singlePod``; for a job of several
 pods, ``npusPerPod.multiPod``. Examples: Atlas 800 (910, ``module``)
 1/2/4/8; Atlas 200T A2 Box16 (``module-910b-16``) 1-8, 10, 12, 14, 16; A3
 (``module-a3-16``) an even number in a distributed job; A3 super-pod 16 per pod.
-The profile is the one the Volcano plugin would pick (FACTS §4.1): the
+The profile is the one the Volcano plugin would pick: the
 ``huawei.com/schedule_policy`` annotation, else ``sp-block``, else the
 ``accelerator-type`` node selector, else the old 910 ``module`` rules.
 Numbers come from ``profiles/*.yaml`` (add a profile file to teach a new server).
@@ -17,7 +17,7 @@ npu num should be even number" / "distributed super-pod job require npu(%d)
 should be equal to node npu(%d)". Source:
 ``MC: component/ascend-for-volcano/internal/npu/base/frame.go``,
 ``internal/npu/ascend910/ascend910b/module910bx16/frame.go``,
-``internal/npu/ascend910/ascend910a3/*/frame.go``; FACTS §4.2.
+``internal/npu/ascend910/ascend910a3/*/frame.go``
 The arithmetic is shared with ``compile`` (``compiler/hardware.py``).
 
 **How to fix.** Request an allowed count; for distributed jobs, whole nodes.

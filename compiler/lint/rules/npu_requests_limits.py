@@ -9,8 +9,8 @@ API server rejects the pod ("must be equal to huawei.com/Ascend910 limit",
 Volcano Job the job is accepted but no pod is ever created. The MindCluster
 docs require the same ("limits需要和requests的芯片名称和数量保持一致"). Source:
 kubernetes ``pkg/apis/core/validation/validation.go``
-(ValidateResourceRequirements), ``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``;
-FACTS §3.
+(ValidateResourceRequirements), ``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``.
+
 
 **How to fix.** Give requests and limits the same NPU count.
 

@@ -6,7 +6,7 @@ distributed-framework plugins ``tensorflow``, ``mpi``, ``pytorch``, ``ray``.
 
 **Why.** Volcano's admission webhook rejects the job: "unable to find job
 plugin: %s;". Source: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``,
-``pkg/controllers/job/plugins/``; FACTS §4.5. (The framework plugins depend on
+``pkg/controllers/job/plugins/`` (The framework plugins depend on
 the Volcano release; ``ray`` is newer than v1.9.)
 
 **How to fix.** Fix the plugin name, or remove it.

@@ -9,7 +9,7 @@ a DNS label (pod names become host names with the ``svc`` plugin); a Service
 name must be a DNS label, so the operator cannot create the leader's Service
 and the workers never learn MASTER_ADDR. Source:
 ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``;
-``MC: component/ascend-operator/pkg/controllers/v1/service.go``; FACTS §3 and §4.5.
+``MC: component/ascend-operator/pkg/controllers/v1/service.go`` and §4.5.
 
 **How to fix.** Shorten the job (or task) name.
 

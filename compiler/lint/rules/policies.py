@@ -7,8 +7,8 @@
 ``CompleteJob``, ``ResumeJob``.
 
 **Why.** Volcano's admission webhook rejects invalid policies. Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/util.go`` (validatePolicies);
-FACTS §4.5. The MindCluster samples use ``{event: PodEvicted, action: RestartJob}``.
+``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/util.go`` (validatePolicies).
+The MindCluster samples use ``{event: PodEvicted, action: RestartJob}``.
 
 **How to fix.** Use a listed event and action (case matters).
 

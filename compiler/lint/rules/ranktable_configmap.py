@@ -16,7 +16,7 @@ mount it and the start scripts wait for ``status: completed`` (60 × 5 s)
 before failing. Without it training never starts. Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/consts.go``
 (``configmapPrefix``), ``pod.go`` (saveRankTableConfigmap),
-``MD: samples/train/basic-training/ranktable/rank_table.sh``; FACTS §5.
+``MD: samples/train/basic-training/ranktable/rank_table.sh``
 
 **How to fix.** Add the ConfigMap (``ascend-compile compile`` emits it), and lint
 it together with the job. If it lives elsewhere, suppress with a reason.

@@ -10,7 +10,7 @@ will be performed based on this label"), and the training scripts read
 ``hccl.json`` and poll its ``status``; a missing key makes them fail before the
 operator has written it. Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/consts.go`` (``configmapKey``),
-``MD: samples/train/basic-training/ranktable/yaml/**``; FACTS §5.
+``MD: samples/train/basic-training/ranktable/yaml/**``
 
 **How to fix.** Copy the job's ``ring-controller.atlas`` label onto the
 ConfigMap and add ``data: {hccl.json: '{"status":"initializing"}'}``.

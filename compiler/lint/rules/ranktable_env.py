@@ -9,8 +9,8 @@ requesting NPUs should set ``XDL_IP`` (fieldRef ``status.hostIP``) and
 ``rank_table.sh``) find the pod's own entry in ``hccl.json`` by these values
 (``server_id`` / ``host_ip``); without them multi-node training cannot work
 out its rank. AscendJob pods get their rank from operator-injected env instead.
-Source: ``MD: samples/train/basic-training/ranktable/{train_start.sh,utils.sh,rank_table.sh}``;
-FACTS §5 and §7. A warning: custom scripts may not need them.
+Source: ``MD: samples/train/basic-training/ranktable/{train_start.sh,utils.sh,rank_table.sh}``.
+A warning: custom scripts may not need them.
 
 **How to fix.** Add both env entries as in the samples.
 

@@ -12,7 +12,7 @@ must name this job's ConfigMap.
 the start scripts read ``/user/serverid/devindex/config/hccl.json``
 (``RANK_TABLE_FILE``) and fail when it is elsewhere. Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/consts.go``,
-``MD: samples/train/basic-training/ranktable/rank_table.sh``; FACTS §5 (Mount).
+``MD: samples/train/basic-training/ranktable/rank_table.sh`` (Mount).
 
 **How to fix.** Add the volume and the mount as in the samples.
 

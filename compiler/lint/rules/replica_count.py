@@ -6,7 +6,7 @@
 replicas can not be negative num, but got %d" and "... can not be larger than
 %d, but got %d" (reason ``InvalidReplicaSpec``). Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validateReplicas), ``consts.go`` (maxReplicas); FACTS §3 #11-#12.
+(validateReplicas), ``consts.go`` (maxReplicas).
 
 **How to fix.** Use a replica count from 0 to 20000.
 

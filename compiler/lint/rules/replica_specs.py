@@ -7,7 +7,7 @@ type in it must have a value (not ``null``).
 modify your job" (reason ``InvalidSpecs``) and "%s replicaSpec is not set,
 please modify your job" (``InvalidReplicaSpec``). Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validateBasicInfo, checkReplicaSpecs), FACTS §3 #4 and #10.
+(validateBasicInfo, checkReplicaSpecs) and #10.
 
 **How to fix.** Give every replica type a spec with ``replicas`` and a ``template``.
 

@@ -8,7 +8,7 @@ tensorflow ``Chief``/``Worker`` — spelled exactly so.
 and refuses the job: "replicaType is %v but must be one of %v" (reason
 ``InvalidReplicaType``). Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(getValidReplicaType), ``pkg/api/v1/common.go``; FACTS §3 #9.
+(getValidReplicaType), ``pkg/api/v1/common.go``.
 
 **How to fix.** Rename the replica type, e.g. ``Chief`` to ``Master`` for PyTorch.
 

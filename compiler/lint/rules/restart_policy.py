@@ -7,7 +7,7 @@
 knows these four; it copies the value into the pod template, where the API
 server then rejects anything else, so no pod is ever created. Source:
 ``MC: component/ascend-operator/pkg/api/v1/ascendjob_types.go`` (kubeflow
-common v0.4.3 ``RestartPolicy``); FACTS §3 (restartPolicy values). Upstream
+common v0.4.3 ``RestartPolicy``) (restartPolicy values). Upstream
 docs recommend ``Never`` (required with ``fault-retry-times``).
 
 **How to fix.** Use ``Never`` unless you need operator-driven restarts.

@@ -10,7 +10,7 @@ the Volcano plugin uses it to pick the chip family (v6.0.0 910B handlers
 *required* ``ascend-910b``: "%s label:%s not right(%s)"). The samples' comments
 say the value "cannot be modified". Source:
 ``MC: component/ascend-operator/pkg/ranktable/plugins.go``,
-``MC: component/ascend-for-volcano/common/util/job.go``; FACTS §4.3.
+``MC: component/ascend-for-volcano/common/util/job.go``
 
 **How to fix.** Use the value of your hardware profile
 (``ascend-compile profiles show <name>``) on the job and every pod template.

@@ -6,7 +6,7 @@ value must be ``ROCE`` or ``UBOE``.
 **Why.** ascend-operator refuses the job: "the value of label scaleout-type is
 invalid, which should be ROCE or UBOE" (reason ``InvalidScaleOutConfig``).
 Source: ``MC: component/ascend-operator/pkg/utils/job_v2.go``
-(CheckAcJobScaleOutTypeLabel), FACTS §3 #3.
+(CheckAcJobScaleOutTypeLabel).
 
 **How to fix.** Use ``ROCE`` or ``UBOE``, or remove the label.
 

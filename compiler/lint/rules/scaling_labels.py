@@ -6,8 +6,8 @@ it must also carry ``mind-cluster/group-name`` and ``jobID``.
 **Why.** ascend-operator refuses the job (condition ``Failed``, reason
 ``InvalidScalingConfig``: "job %s has no group name, please set label of
 mind-cluster/group-name=..." / "job %s has no jobID, ..."). Source:
-``MC: component/ascend-operator/pkg/controllers/scaling/controller.go`` (ValidJob),
-FACTS §3 #1-#2.
+``MC: component/ascend-operator/pkg/controllers/scaling/controller.go`` (ValidJob).
+
 
 **How to fix.** Add both labels, or remove ``mind-cluster/scaling-rule``.
 

@@ -9,7 +9,7 @@ ignored and the scheduler falls back to the node selectors (warning).
 a handler; without it the job is invalid ("validNPUJob fail by job<%s>
 policyHandler is nil", reason ``NotSupportPolicy``). Source:
 ``MC: component/ascend-for-volcano/internal/npu/factory.go`` (InitPolicyHandler),
-``plugin/job.go``; FACTS §4.1 step 1 and §4.2 (950/850/350).
+``plugin/job.go`` step 1 and §4.2 (950/850/350).
 
 **How to fix.** Add the annotation with the policy of your servers
 (``ascend-compile profiles``).

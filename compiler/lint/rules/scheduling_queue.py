@@ -8,7 +8,7 @@ every Volcano install).
 looks the queue up and refuses the job when it is empty or missing: "check
 queue<%s> failed, err: %v, maybe it is not create" (reason ``InvalidQueue``).
 Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validateBasicInfo), FACTS §3 #6. Whether a named queue exists can only be
+(validateBasicInfo). Whether a named queue exists can only be
 checked against a cluster.
 
 **How to fix.** Set ``queue: default`` (or your team's queue).

@@ -9,7 +9,7 @@ resource containing ``huawei.com/`` (map order, so effectively random), and
 ignored by the scheduling rules but still consumed. Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
 (getContainerResourceReq), ``MC: component/ascend-for-volcano/plugin/job.go``
-(GetVCJobReqNPUTypeFromJobInfo); FACTS §3 and §4.1.
+(GetVCJobReqNPUTypeFromJobInfo) and §4.1.
 
 **How to fix.** Keep one NPU resource per container.
 

@@ -6,7 +6,7 @@
 invalid, it must be one of <"", AllWorkers>`` (reason ``InvalidSuccessPolicy``).
 The CRD has no enum, so the API server accepts the typo and the job fails
 later. Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``,
-``pkg/api/v1/common.go``; FACTS §3 #5.
+``pkg/api/v1/common.go``.
 
 **How to fix.** Use ``successPolicy: AllWorkers`` or remove the field.
 

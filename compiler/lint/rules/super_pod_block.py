@@ -14,7 +14,7 @@ require npu(%d) should be multiple of sp-block", "the sp-block<%d> in
 annotations of standalone super-pod job should equal to required npu
 num<%d>", "sp-block(%d/16=%d) is bigger than size of super-pod(%d)". Source:
 ``MC: component/ascend-for-volcano/internal/npu/ascend910/ascend910a3/superpod/frame.go``,
-``plugin/job.go`` (setSpBlock); FACTS §4.2. Arithmetic shared with ``compile``
+``plugin/job.go`` (setSpBlock) Arithmetic shared with ``compile``
 (``compiler/hardware.py``), numbers from the profile's ``superPod``.
 
 **How to fix.** Set ``sp-block`` to a multiple of the node size that divides the

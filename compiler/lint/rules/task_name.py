@@ -7,7 +7,7 @@ most 63 characters).
 **Why.** Volcano's admission webhook rejects the job: "duplicated task name
 %s;" and the DNS-1123 message for the task name; the name becomes part of pod
 names and (with the ``svc`` plugin) host names. Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``; FACTS §4.5.
+``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``
 
 **How to fix.** Rename the task, e.g. ``default_test`` to ``default-test``.
 

@@ -6,7 +6,7 @@ set) ≤ ``replicas``.
 **Why.** Volcano's admission webhook rejects the job: "'replicas' < 0 in
 task: %s, job: %s;" and "'minAvailable' is greater than 'replicas' in task:
 %s, job: %s;". Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``; FACTS §4.5.
+``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``
 
 **How to fix.** Make ``minAvailable`` at most ``replicas``, or leave it out (it
 defaults to ``replicas``).

@@ -3,8 +3,8 @@
 **What.** ``spec.tasks`` must list at least one task.
 
 **Why.** Volcano's admission webhook rejects the job: "No task specified in
-job spec". Source: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``;
-FACTS §4.5.
+job spec". Source: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``.
+
 
 **How to fix.** Add a task with ``name``, ``replicas`` and a pod ``template``.
 

@@ -5,8 +5,8 @@
 
 **Why.** ascend-for-volcano refuses other values: "validJobFn failed:job tor
 affinity label check failed,tor-affinity label value is %s". Source:
-``MC: component/ascend-for-volcano/internal/nslb/frame.go`` (ValidNPUJob);
-FACTS §4.4. (The cluster also needs the ``basic-tor-node-cm`` ConfigMap, which
+``MC: component/ascend-for-volcano/internal/nslb/frame.go`` (ValidNPUJob).
+(The cluster also needs the ``basic-tor-node-cm`` ConfigMap, which
 only a cluster can tell.)
 
 **How to fix.** Use one of the three values, or remove the label.

@@ -9,7 +9,7 @@ MindSpore/TensorFlow equivalents) from the Worker's request for *all* pods,
 and the ranktable assumes equal devices per server; unequal counts give wrong
 ranks and hang collective communication. Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
-(getNpuReqInfoPerPod, getTotalNpuReplicas); FACTS §3 ("Implied by env computation").
+(getNpuReqInfoPerPod, getTotalNpuReplicas) ("Implied by env computation").
 
 **How to fix.** Give the leader and the Workers the same NPU count.
 

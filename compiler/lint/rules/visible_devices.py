@@ -11,8 +11,8 @@ annotation named after the requested resource, and Ascend Docker Runtime
 mounts the devices listed in the env. A mismatched key leaves the env empty:
 the container starts without NPUs, or with all of them. Source: sample
 comments "The value must be the same as resources.requests" in
-``MD: samples/train/basic-training/**``; ``MC: component/ascend-operator/pkg/controllers/v1/env.go``;
-FACTS §7.
+``MD: samples/train/basic-training/**``; ``MC: component/ascend-operator/pkg/controllers/v1/env.go``.
+
 
 **How to fix.** Use the requested resource's name in the fieldPath.
 
