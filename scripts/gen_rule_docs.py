@@ -106,21 +106,10 @@ def render() -> str:
 
 
 def main(argv: list) -> int:
-    text = render()
-    if "--check" in argv:
-        try:
-            with open(OUTPUT, encoding="utf-8") as handle:
-                current = handle.read()
-        except FileNotFoundError:
-            current = ""
-        if current != text:
-            print("docs/rules.md is stale: run python scripts/gen_rule_docs.py", file=sys.stderr)
-            return 1
-        return 0
-    os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
-    with open(OUTPUT, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    return 0
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _generated import write_or_check
+
+    return write_or_check(OUTPUT, render(), argv, ROOT, "scripts/gen_rule_docs.py")
 
 
 if __name__ == "__main__":

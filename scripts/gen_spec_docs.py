@@ -213,24 +213,12 @@ def render(schema: Schema, schema_file: str = "trainingjob-v1alpha1.json") -> st
 
 
 def main(argv: List[str]) -> int:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _generated import write_or_check
+
     with open(SCHEMA, encoding="utf-8") as handle:
         schema = json.load(handle)
-    text = render(schema, os.path.basename(SCHEMA))
-    if "--check" in argv:
-        try:
-            with open(OUTPUT, encoding="utf-8") as handle:
-                current = handle.read()
-        except FileNotFoundError:
-            current = ""
-        if current != text:
-            print(f"{os.path.relpath(OUTPUT, ROOT)} is stale: run python scripts/gen_spec_docs.py", file=sys.stderr)
-            return 1
-        return 0
-    os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
-    with open(OUTPUT, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-    print(f"wrote {os.path.relpath(OUTPUT, ROOT)}")
-    return 0
+    return write_or_check(OUTPUT, render(schema, os.path.basename(SCHEMA)), argv, ROOT, "scripts/gen_spec_docs.py")
 
 
 if __name__ == "__main__":

@@ -92,6 +92,11 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> List[Any]:
         raise  # unreachable
 
 
+def _planned_namespaces(jobs: Any) -> Set[str]:
+    """Namespaces this run creates itself (their objects cannot be checked before they exist)."""
+    return {obj["metadata"]["name"] for job in jobs for obj in job.objects if obj.get("kind") == "Namespace"}
+
+
 def check_namespaces(jobs: Sequence[Any], namespace: Optional[str]) -> None:
     """A spec's namespace and -n must agree (kubectl would refuse it later, less clearly)."""
     if not namespace:
@@ -206,8 +211,7 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
     jobs = compile_specs(specs, options)
     kubectl = make_kubectl(options)
     check_namespaces(jobs, kubectl.namespace)
-    planned_namespaces = {obj["metadata"]["name"] for job in jobs for obj in job.objects
-                          if obj.get("kind") == "Namespace"}
+    planned_namespaces = _planned_namespaces(jobs)
     for job in jobs:
         for obj in job.objects:
             try:
@@ -277,8 +281,7 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
     try:
         kubectl = make_kubectl(options)
         check_namespaces(jobs, kubectl.namespace)
-        planned_namespaces = {obj["metadata"]["name"] for job in jobs for obj in job.objects
-                              if obj.get("kind") == "Namespace"}
+        planned_namespaces = _planned_namespaces(jobs)
         for job in jobs:
             for obj in job.objects:
                 try:
