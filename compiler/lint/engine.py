@@ -289,7 +289,7 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
     """Discover, read and lint ``paths``; returns (findings, number of files read)."""
     from ..discovery import discover
     from ..errors import InputError
-    from ..yamlio import DEFAULT_MAX_BYTES, display_name, load_documents, read_text
+    from ..yamlio import DEFAULT_MAX_BYTES, display_name, iter_documents, read_text
 
     found = discover(paths, include=include, exclude=exclude)
     findings: List[Finding] = list(found.findings)
@@ -304,7 +304,10 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
             try:
                 text = read_text(path, max_bytes or DEFAULT_MAX_BYTES)
                 texts[name] = text
-                docs.extend(load_documents(text, name))
+                for doc in iter_documents(text, name):
+                    docs.append(doc)
+                    if len(docs) % 64 == 0:  # a long stream in one file: freeze as it grows
+                        gc.freeze()
             except InputError as exc:
                 findings.extend(exc.findings)
             gc.freeze()
