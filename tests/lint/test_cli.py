@@ -160,3 +160,14 @@ def test_ranktable_configmap_in_an_unlinted_file_beside_the_job_counts(tmp_path)
     (tmp_path / "ranktable.yaml").write_text("---\n" + configmap)
     beside = run_cli("lint", str(job))
     assert beside.returncode == 0, beside.stdout
+
+
+def test_unknown_rule_in_the_config_lint_section_is_refused(tmp_path):
+    config = tmp_path / "cfg.yaml"
+    config.write_text("lint:\n  disable: [AC30]\n")
+    manifest = os.path.join("golden", "pytorch-module-910b-8.yaml")
+    result = run_cli("lint", "--config", str(config), manifest)
+    assert result.returncode == 2
+    assert f"{config}:2:13: error: lint.disable names an unknown rule 'AC30' [AC011]" in result.stderr
+    config.write_text("lint:\n  disable: [AC303]\n")
+    assert run_cli("lint", "--config", str(config), manifest).returncode == 0
