@@ -3,7 +3,7 @@
 Reading
     :func:`read_text` turns a path (or ``-`` for stdin) into text, refusing
     directories, missing or unreadable files, binary data, invalid UTF-8 and
-    files over the size limit with an :class:`~compiler.errors.InputError`.
+    files over the size limit with an :class:`~ascend_compile.errors.InputError`.
     :func:`iter_documents` parses a multi-document stream with PyYAML's safe
     loader (the C one when libyaml is present) and yields :class:`Document`
     objects: plain Python data plus the composed node tree, so any field path
@@ -356,10 +356,27 @@ def _check_event_depth(text: str, source: str, limit: int) -> None:
                                        rule=YAML_TOO_DEEP)
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
-    except yaml.YAMLError:
+    except yaml.YAMLError as exc:
+        if _is_parser_nesting_limit(exc):
+            raise _too_deep_error(source, exc, limit) from None
         return  # the real parse reports syntax errors with their location
     finally:
         loader.dispose()
+
+
+def _is_parser_nesting_limit(exc: yaml.YAMLError) -> bool:
+    """The parser's own depth limit (libyaml >= 0.2.6 stops at 1000 levels, often before our count does,
+    since its scanner reads ahead); it is the same problem as our limit, not a syntax error."""
+    problem = str(getattr(exc, "problem", "") or "")
+    return "nesting depth" in problem or "max depth" in problem
+
+
+def _too_deep_error(source: str, exc: yaml.YAMLError, limit: int) -> InputError:
+    mark = getattr(exc, "problem_mark", None)
+    return _input_error(source, f"nests deeper than {limit} levels",
+                        "flatten the document; Kubernetes objects are far shallower",
+                        line=(mark.line + 1) if mark else 0, column=(mark.column + 1) if mark else 0,
+                        rule=YAML_TOO_DEEP)
 
 
 def _check_node_graph(root: yaml.Node, source: str) -> None:
@@ -473,6 +490,8 @@ def iter_documents(text: str, source: str) -> Iterator[Document]:
         raise _input_error(source, problem, hint, line=(mark.line + 1) if mark else 0,
                            column=(mark.column + 1) if mark else 0, rule=YAML_SYNTAX) from None
     except yaml.YAMLError as exc:
+        if _is_parser_nesting_limit(exc):
+            raise _too_deep_error(source, exc, MAX_DEPTH) from None
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
         context = getattr(exc, "context", None)

@@ -67,7 +67,7 @@ def validate_command(paths: Tuple[str, ...], fmt: str, strict: bool, strict_kind
     from ..report import render
 
     try:
-        render(findings, fmt, stream=click.get_text_stream("stdout"), files_checked=files, quiet=quiet)
+        render(findings, fmt, stream=sys.stdout, files_checked=files, quiet=quiet)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         import os
