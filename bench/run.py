@@ -111,10 +111,13 @@ def generate_corpus(sizes: Dict[str, int], log) -> Dict[str, Any]:
                 return info
         except ValueError:
             pass
-    sys.path.insert(0, str(ROOT))
-    from compiler.pipeline import compile_specs
-    from compiler.profiles import ProfileRegistry
-    from compiler.yamlio import Document, dump_document, dump_documents
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from _checkout import use_checkout
+
+    use_checkout()
+    from ascend_compile.pipeline import compile_specs
+    from ascend_compile.profiles import ProfileRegistry
+    from ascend_compile.yamlio import Document, dump_document, dump_documents
 
     log(f"generating corpus into {CORPUS} ...")
     shutil.rmtree(CORPUS, ignore_errors=True)
@@ -230,13 +233,11 @@ def paired_ratio(a: Command, b: Command) -> Optional[float]:
 
 def tool_argv() -> List[str]:
     script = shutil.which("ascend-compile", path=os.path.dirname(PY))
-    return [script] if script else [PY, "-m", "compiler"]
+    return [script] if script else [PY, "-m", "ascend_compile"]
 
 
 def tool_env() -> Dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return env
+    return dict(os.environ)
 
 
 def check_jsonschema() -> Optional[str]:

@@ -2,14 +2,14 @@
 
 The public Python API is exactly the names in ``__all__``; see ``docs/api.md``::
 
-    import compiler
+    import ascend_compile
 
-    spec = compiler.JobSpec(name="demo", framework="pytorch", profile="module-910b-8",
+    spec = ascend_compile.JobSpec(name="demo", framework="pytorch", profile="module-910b-8",
                             npus=16, image="swr.example.com/ml/pytorch-train:2.1.0")
-    objects = compiler.compile_spec(spec)          # list of dicts, in apply order
-    findings = compiler.lint_manifests(objects)              # list of compiler.Finding
+    objects = ascend_compile.compile_spec(spec)          # list of dicts, in apply order
+    findings = ascend_compile.lint_manifests(objects)              # list of ascend_compile.Finding
 
-Names load on first use (PEP 562 ``__getattr__``), so ``import compiler``
+Names load on first use (PEP 562 ``__getattr__``), so ``import ascend_compile``
 stays cheap for the command line: it imports neither PyYAML nor click.
 Anything not in ``__all__`` (including every submodule) is internal and may
 change in any release.
@@ -93,7 +93,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ lo
 def __getattr__(name: str) -> Any:
     module = _WHERE.get(name)
     if module is None:
-        raise AttributeError(f"module 'compiler' has no attribute {name!r}")
+        raise AttributeError(f"module 'ascend_compile' has no attribute {name!r}")
     value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value  # later lookups skip __getattr__
     return value

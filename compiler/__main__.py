@@ -1,4 +1,4 @@
-from compiler.cli import main
+from .cli import main
 
 if __name__ == "__main__":
     main()

@@ -1,18 +1,18 @@
 """The pipeline as functions: what the CLI, the KRM function and Python callers share.
 
 The public names are re-exported from :mod:`compiler` (see ``__all__`` there);
-import them from there (``from compiler import compile_spec``), not from here.
+import them from there (``from ascend_compile import compile_spec``), not from here.
 
 Every function here is a thin layer over the pipeline the CLI uses: a spec
-given as Python values is wrapped in a :class:`~compiler.yamlio.Document`
+given as Python values is wrapped in a :class:`~ascend_compile.yamlio.Document`
 (:func:`spec_document`) and goes through the same schema, the same profile
 rules and the same error messages as a spec file given to
-``ascend-compile compile``.  Problems are raised as :class:`~compiler.errors.CompileError`
-(or :class:`~compiler.errors.InputError`) carrying :class:`~compiler.findings.Finding` objects.
+``ascend-compile compile``.  Problems are raised as :class:`~ascend_compile.errors.CompileError`
+(or :class:`~ascend_compile.errors.InputError`) carrying :class:`~ascend_compile.findings.Finding` objects.
 
 Unlike the CLI, the API never looks for a project config
 (``.ascend-compile.yaml``) on its own: pass ``config=`` (a path or a
-:class:`~compiler.config.ProjectConfig`) to use one.
+:class:`~ascend_compile.config.ProjectConfig`) to use one.
 """
 from __future__ import annotations
 
@@ -203,7 +203,7 @@ def compile_job(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Sequen
                 source: str = "<python>") -> CompiledJob:
     """Compile one spec (a :class:`JobSpec` or the ``TrainingJob`` document as a dict).
 
-    Raises :class:`~compiler.errors.CompileError` with every problem found.
+    Raises :class:`~ascend_compile.errors.CompileError` with every problem found.
     """
     loaded, registry = _load_context(config, profile_dirs)
     return compile_specs([spec_document(_spec_data(spec), source)], registry, loaded)[0]

@@ -2,7 +2,7 @@
 
 Both the compiler (refusing an impossible spec) and the linter (flagging a
 hand-written manifest) ask these functions, so the rules exist once.  Every
-number comes from a :class:`~compiler.profiles.Profile`.
+number comes from a :class:`~ascend_compile.profiles.Profile`.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The KRM functions spec (kustomize ``cmd/config/docs/api-conventions/functions-sp
 has a function read ``kind: ResourceList`` (``apiVersion: config.kubernetes.io/v1``)
 with ``items`` and an optional ``functionConfig``, and write one back, adding
 structured ``results``.  This module is that function, as a pure function over
-plain Python values; :mod:`compiler.cli.krm` is the stdin/stdout adapter.
+plain Python values; :mod:`ascend_compile.cli.krm` is the stdin/stdout adapter.
 
 Generator mode (the default)
     Every compact spec (``kind: TrainingJob``) among the ``items`` is replaced,

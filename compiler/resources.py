@@ -1,15 +1,15 @@
 """Where the built-in data lives: ``schemas/`` and ``profiles/``.
 
-In a source checkout they are the top-level folders beside ``compiler/``; in
-an installed wheel they ship inside the package as ``compiler/_schemas`` and
-``compiler/_profiles`` (see ``[tool.setuptools]`` in pyproject.toml).  This is
+In a source checkout (or an editable install) they are the top-level folders
+beside ``compiler/``; in an installed wheel they ship inside the package as
+``ascend_compile/_schemas`` and ``ascend_compile/_profiles`` (see ``[tool.setuptools]`` in pyproject.toml).  This is
 the one place that knows both layouts.
 """
 from __future__ import annotations
 
 import os
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
 
 
 def _data_dir(installed_name: str, source_name: str) -> str:

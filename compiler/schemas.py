@@ -23,7 +23,7 @@ Validator
     that they agree; it is never imported here.
 
 Findings
-    Every problem becomes a :class:`~compiler.findings.Finding` with one of
+    Every problem becomes a :class:`~ascend_compile.findings.Finding` with one of
     the rule IDs in :data:`SCHEMA_RULES`.  :func:`validate_document` locates
     each one at its YAML node; :func:`validate_object` (used on the
     compiler's own output) leaves locations empty.
@@ -856,7 +856,7 @@ def _scalar_text(doc: Any, path: Path) -> Optional[str]:
 
 def validate_document(doc: Any, strict: bool = True, volcano_version: Optional[str] = None,
                       strict_kinds: bool = False, reg: Optional[Registry] = None) -> List[Finding]:
-    """Check one parsed :class:`~compiler.yamlio.Document`; Findings point at YAML nodes."""
+    """Check one parsed :class:`~ascend_compile.yamlio.Document`; Findings point at YAML nodes."""
     problems = _check(doc.data, (), strict, strict_kinds, volcano_version, reg or registry())
     findings = []
     for rule, sev, path, message, hint, at_key, name in problems:

@@ -1,6 +1,6 @@
 """Validate files in bulk: discover, read, check against the schemas; both cores when the input is large.
 
-One implementation for ``ascend-compile validate`` and :func:`compiler.validate_manifests`.
+One implementation for ``ascend-compile validate`` and :func:`ascend_compile.validate_manifests`.
 Files are independent, so a large run is split over worker processes (YAML
 parsing, not validation, is the cost: about 96% of the time per document).
 """

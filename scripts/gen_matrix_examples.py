@@ -13,10 +13,13 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _checkout import use_checkout  # noqa: E402
 
-from compiler.profiles import ProfileRegistry  # noqa: E402
-from compiler.yamlio import dump_document  # noqa: E402
+use_checkout()
+
+from ascend_compile.profiles import ProfileRegistry  # noqa: E402
+from ascend_compile.yamlio import dump_document  # noqa: E402
 
 TARGET_SLUG = {"AscendJob": "acjob", "VolcanoJob": "vcjob"}
 

@@ -59,8 +59,11 @@ def _markdown(doc: str) -> str:
 
 
 def render() -> str:
-    sys.path.insert(0, ROOT)
-    from compiler.lint.registry import all_rules
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _checkout import use_checkout
+
+    use_checkout()
+    from ascend_compile.lint.registry import all_rules
 
     rules = all_rules()
     parts = [

@@ -44,13 +44,13 @@ spec:
   image: swr.example.com/ml/pytorch-train:2.1.0
 ```
 
-Every field below is checked by `ascend-compile compile` (and by `compiler.compile_spec` in
+Every field below is checked by `ascend-compile compile` (and by `ascend_compile.compile_spec` in
 Python) with the same JSON Schema, plus the rules a schema cannot say (noted in the
 descriptions). Fields left out take their default from, lowest first: the built-in default, the
 hardware profile (`ascend-compile profiles show NAME`), the project config
 (`.ascend-compile.yaml`, `defaults:`), the spec itself.
 
-In Python, `compiler.JobSpec` takes the `spec` fields as keyword arguments in snake_case
+In Python, `ascend_compile.JobSpec` takes the `spec` fields as keyword arguments in snake_case
 (`npusPerPod` is `npus_per_pod`), plus `name` and `namespace`; see [api.md](api.md).
 Editors that speak the YAML language server validate specs with the schema when the file
 starts with `# yaml-language-server: $schema=<path to>/schemas/{schema_file}`.

@@ -3,7 +3,7 @@
 # ascend-compile from a directory outside the repo on the examples and on its own output.
 #
 # What it proves: the wheel carries every module of compiler/, the built-in schemas
-# (compiler/_schemas) and profiles (compiler/_profiles), and the console script works
+# (ascend_compile/_schemas) and profiles (ascend_compile/_profiles), and the console script works
 # without the source tree on sys.path.
 #
 # Usage: bash scripts/smoke_wheel.sh            (PYTHON=python3.11 to pick the interpreter)
@@ -62,21 +62,22 @@ for root, dirs, files in os.walk(os.path.join(src, "compiler")):
     dirs[:] = [d for d in dirs if d != "__pycache__"]
     for name in files:
         if name.endswith(".py") or name == "py.typed":
-            expect(os.path.relpath(os.path.join(root, name), src).replace(os.sep, "/"))
+            rel = os.path.relpath(os.path.join(root, name), os.path.join(src, "compiler"))
+            expect("ascend_compile/" + rel.replace(os.sep, "/"))
 for name in os.listdir(os.path.join(src, "schemas")):
     if name.endswith(".json"):
-        expect("compiler/_schemas/" + name)
+        expect("ascend_compile/_schemas/" + name)
 for name in os.listdir(os.path.join(src, "profiles")):
     if name.endswith((".yaml", ".yml")):
-        expect("compiler/_profiles/" + name)
+        expect("ascend_compile/_profiles/" + name)
 entry_points = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
 if not entry_points:
     missing.append("*.dist-info/entry_points.txt")
 else:
     text = zipfile.ZipFile(wheel).read(entry_points[0]).decode()
-    if "ascend-compile = compiler.cli:main" not in text:
-        missing.append("console script ascend-compile = compiler.cli:main")
-stray = sorted(n for n in names if n.startswith(("tests/", "schemas/", "profiles/", "scripts/", "examples/")))
+    if "ascend-compile = ascend_compile.cli:main" not in text:
+        missing.append("console script ascend-compile = ascend_compile.cli:main")
+stray = sorted(n for n in names if n.startswith(("compiler/", "tests/", "schemas/", "profiles/", "scripts/", "examples/")))
 if missing or stray:
     for path in missing:
         print(f"smoke: missing from the wheel: {path}", file=sys.stderr)
@@ -102,28 +103,28 @@ cd "$WORK"
 step "data files resolve inside the installed package"
 "$VENV_BIN/python" - <<'EOF'
 import os, sys
-import compiler
-from compiler.resources import profiles_dir, schemas_dir
+import ascend_compile
+from ascend_compile.resources import profiles_dir, schemas_dir
 
-pkg = os.path.dirname(compiler.__file__)
+pkg = os.path.dirname(ascend_compile.__file__)
 if "site-packages" not in pkg:
-    sys.exit(f"smoke: compiler was imported from {pkg}, not from the venv")
+    sys.exit(f"smoke: ascend_compile was imported from {pkg}, not from the venv")
 for found, expected in ((schemas_dir(), "_schemas"), (profiles_dir(), "_profiles")):
     if found != os.path.join(pkg, expected):
         sys.exit(f"smoke: data dir resolved to {found}, expected {os.path.join(pkg, expected)}")
     if not os.listdir(found):
         sys.exit(f"smoke: {found} is empty")
-from compiler.profiles import ProfileRegistry
+from ascend_compile.profiles import ProfileRegistry
 names = ProfileRegistry().names()
 assert "module-910b-8" in names, names
 print(f"smoke: schemas and profiles found in {pkg} ({len(names)} profiles)")
 EOF
 
 "$AC" --version
-"$VENV_BIN/python" -m compiler --version
+"$VENV_BIN/python" -m ascend_compile --version
 
 has_command() {  # the command's module is in the installed package
-  "$VENV_BIN/python" -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('compiler.cli.$1') is None)"
+  "$VENV_BIN/python" -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('ascend_compile.cli.$1') is None)"
 }
 
 step "compile the examples"

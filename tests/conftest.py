@@ -1,15 +1,11 @@
 """Shared test plumbing: repo paths, the ../shared facts folder, and --update-golden."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+from tests.checkout import ROOT, SHARED, run_cli  # noqa: F401  (re-exported for the tests)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -28,15 +24,3 @@ def shared_dir() -> Path:
     if not (SHARED / "upstream").is_dir():
         pytest.skip(f"{SHARED} is absent: upstream samples and CRDs are only beside the repo in development and CI")
     return SHARED
-
-
-def run_cli(*args: str, input: str | None = None, cwd: str | os.PathLike | None = None,
-            env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run ``python -m compiler ARGS`` the way a user runs the console script."""
-    full_env = dict(os.environ)
-    full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
-    full_env.pop("NO_COLOR", None)
-    if env:
-        full_env.update(env)
-    return subprocess.run([sys.executable, "-m", "compiler", *args], input=input, capture_output=True,
-                          text=True, cwd=cwd or ROOT, env=full_env, timeout=120)

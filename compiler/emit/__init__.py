@@ -1,4 +1,4 @@
-"""Emission: pure functions from a resolved :class:`~compiler.spec.Spec` to Kubernetes objects.
+"""Emission: pure functions from a resolved :class:`~ascend_compile.spec.Spec` to Kubernetes objects.
 
 No I/O and no globals: the same Spec always gives the same list of plain
 dicts, in apply order (Namespace, ranktable ConfigMap, job).

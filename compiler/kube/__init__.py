@@ -1,6 +1,6 @@
 """Cluster access for ``apply``, ``diff``, ``status`` and ``delete``: everything goes through kubectl.
 
-See :mod:`compiler.kube.kubectl` and ``docs/cluster.md``.
+See :mod:`ascend_compile.kube.kubectl` and ``docs/cluster.md``.
 """
 from __future__ import annotations
 

@@ -4,10 +4,10 @@ Optional: install it with ``pip install 'ascend-compile[k8s]'``.  The
 ``kubernetes`` package is imported only when a :class:`Cluster` is made, so
 importing this module (or ``compiler``) never needs it::
 
-    import compiler
+    import ascend_compile
 
-    cluster = compiler.Cluster.from_kubeconfig()          # ~/.kube/config, current context
-    cluster.create(compiler.compile_spec(spec))           # ConfigMap first, then the job
+    cluster = ascend_compile.Cluster.from_kubeconfig()          # ~/.kube/config, current context
+    cluster.create(ascend_compile.compile_spec(spec))           # ConfigMap first, then the job
     print(cluster.status("resnet50", "AscendJob", "training").summary())
     cluster.delete("resnet50", "AscendJob", "training")   # the job and its rings-config-<job> ConfigMap
 
@@ -15,7 +15,7 @@ Every error the API server returns (or a failure to reach it) is raised as
 one :class:`ClusterError` carrying the server's own message.
 
 Job states are the ones ``ascend-compile status`` reports: :class:`JobState`
-and :func:`~compiler.kube.kubectl.job_state` are shared with the kubectl path.
+and :func:`~ascend_compile.kube.kubectl.job_state` are shared with the kubectl path.
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The linter: rule units over manifests, plus schema checks, in one run.
 
 ``lint_documents``, ``lint_objects`` and ``lint_paths`` are the entry points
-(:mod:`compiler.lint.engine`); rules are listed by
-:mod:`compiler.lint.registry`.  Importing this package is cheap: the engine and
+(:mod:`ascend_compile.lint.engine`); rules are listed by
+:mod:`ascend_compile.lint.registry`.  Importing this package is cheap: the engine and
 the rule units load on first use.
 """
 from __future__ import annotations
@@ -17,4 +17,4 @@ def __getattr__(name: str) -> Any:
         from . import engine
 
         return getattr(engine, name)
-    raise AttributeError(f"module 'compiler.lint' has no attribute {name!r}")
+    raise AttributeError(f"module 'ascend_compile.lint' has no attribute {name!r}")

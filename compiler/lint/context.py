@@ -146,7 +146,7 @@ class ObjectContext:
     def __init__(self, data: Dict[str, Any], doc: Any = None, prefix: Path = (), source: str = "",
                  index: int = 0):
         self.data = data
-        self.doc = doc  # compiler.yamlio.Document or None (objects without source)
+        self.doc = doc  # ascend_compile.yamlio.Document or None (objects without source)
         self.prefix = prefix  # path of this object inside its document (List items)
         self.source = source
         self.index = index
@@ -292,7 +292,7 @@ class RunContext:
 
     def __init__(self, objects: Sequence[ObjectContext], profiles: Any, config: Any = None):
         self.objects = list(objects)
-        self.profiles = profiles  # compiler.profiles.ProfileRegistry
+        self.profiles = profiles  # ascend_compile.profiles.ProfileRegistry
         self.config = config
         self._profile_cache: Dict[int, Any] = {}
         self._beside: Dict[str, List[Dict[str, Any]]] = {}

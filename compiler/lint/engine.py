@@ -3,7 +3,7 @@
 Public entry points (the compiler, the Python API and the CLI call these):
 
 :func:`lint_documents`
-    parsed :class:`~compiler.yamlio.Document` objects in, Findings out; each
+    parsed :class:`~ascend_compile.yamlio.Document` objects in, Findings out; each
     finding is located at the line and column of its YAML node.
 :func:`lint_objects`
     plain dicts (e.g. the compiler's own output) in; findings carry field
@@ -263,7 +263,7 @@ def lint_documents(docs: Iterable[Any], registry: Any = None, config: Any = None
                    texts: Optional[Mapping[str, str]] = None, strict: bool = True,
                    volcano_version: Optional[str] = None, disable: Iterable[str] = (),
                    schema: bool = True) -> List[Finding]:
-    """Lint parsed documents (one run); ``registry`` is a :class:`~compiler.profiles.ProfileRegistry`.
+    """Lint parsed documents (one run); ``registry`` is a :class:`~ascend_compile.profiles.ProfileRegistry`.
 
     ``texts`` maps each document's source to its text, for comment directives;
     without it the engine reads the source file when it exists.

@@ -2,7 +2,7 @@
 
 Two sources:
 
-* **rule units**: the modules listed in :data:`compiler.lint.rules.RULE_MODULES`
+* **rule units**: the modules listed in :data:`ascend_compile.lint.rules.RULE_MODULES`
   (an explicit list, as yamllint does: adding a rule is adding a module and a
   line there);
 * **metadata-only entries** for findings produced outside the lint rules:

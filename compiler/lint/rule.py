@@ -1,17 +1,17 @@
 """What a lint rule is: a module with metadata and a ``check`` generator.
 
-Each rule lives in its own module under :mod:`compiler.lint.rules` (the
+Each rule lives in its own module under :mod:`ascend_compile.lint.rules` (the
 yamllint / ansible-lint layout) and defines:
 
 ``ID``        stable rule ID, e.g. ``"AC204"``
 ``NAME``      short kebab-case name, e.g. ``"success-policy"``
 ``SEVERITY``  default severity (``error``, ``warning`` or ``info``)
-``KINDS``     object kinds it applies to (see :mod:`compiler.lint.context`)
+``KINDS``     object kinds it applies to (see :mod:`ascend_compile.lint.context`)
 ``HINT``      the default fix hint shown with each finding
 ``check(obj, run)``
               a generator yielding :class:`Problem` objects for one object;
-              ``obj`` is an :class:`~compiler.lint.context.ObjectContext`,
-              ``run`` the :class:`~compiler.lint.context.RunContext` that sees
+              ``obj`` is an :class:`~ascend_compile.lint.context.ObjectContext`,
+              ``run`` the :class:`~ascend_compile.lint.context.RunContext` that sees
               every object of the lint run (for cross-object rules)
 
 The module docstring is the rule's documentation (``ascend-compile explain``

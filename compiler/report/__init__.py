@@ -1,13 +1,13 @@
 """Reporters shared by ``validate``, ``lint`` and ``compile``.
 
-:func:`render` writes a list of :class:`~compiler.findings.Finding` in one of
+:func:`render` writes a list of :class:`~ascend_compile.findings.Finding` in one of
 four formats; each format lives in its own module, imported only when used:
 
 ``text``    grouped by file: ``file:line:col: severity: message [ID]``, then
             the field path and hint on indented lines, and a summary line.
             Coloured only when the stream is a terminal and ``NO_COLOR`` is
             unset (``color=True/False`` overrides).
-``json``    a stable document, described in :mod:`compiler.report._json`.
+``json``    a stable document, described in :mod:`ascend_compile.report._json`.
 ``sarif``   SARIF 2.1.0 with ``tool.driver.rules`` metadata, for code-scanning
             uploads.
 ``github``  GitHub Actions workflow commands (``::error file=...::message``),

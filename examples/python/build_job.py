@@ -1,9 +1,9 @@
 """Build a 2-node PyTorch job for Atlas 800T A2 servers from Python values, lint it, print its YAML."""
 import sys
 
-import compiler
+import ascend_compile
 
-spec = compiler.JobSpec(
+spec = ascend_compile.JobSpec(
     name="resnet50-pytorch",
     namespace="training",
     framework="pytorch",
@@ -14,10 +14,10 @@ spec = compiler.JobSpec(
     args=["bash /job/code/train_start.sh --epochs=90"],
     volumes=[{"name": "code", "nfs": "10.0.0.5:/data/atlas_dls/public/code", "mountPath": "/job/code"}],
 )
-objects = compiler.compile_spec(spec)  # raises compiler.CompileError if the spec is wrong
-findings = compiler.lint_manifests(objects)
+objects = ascend_compile.compile_spec(spec)  # raises ascend_compile.CompileError if the spec is wrong
+findings = ascend_compile.lint_manifests(objects)
 for finding in findings:
     print(f"{finding.severity} {finding.rule} {finding.field_path}: {finding.message}", file=sys.stderr)
 if any(finding.severity == "error" for finding in findings):
     sys.exit(1)
-print(compiler.to_yaml(objects), end="")
+print(ascend_compile.to_yaml(objects), end="")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import yaml
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "examples" / "python" / "build_job.py"
@@ -14,7 +15,7 @@ SCRIPT = ROOT / "examples" / "python" / "build_job.py"
 
 def test_example_script(tmp_path):
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = checkout_pythonpath(env)
     # Run from elsewhere: the script must not depend on the working directory.
     proc = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, env=env, cwd=tmp_path,
                           timeout=120)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
                     reason="mypy is not installed (pip install -e '.[test]' installs it)")
 def test_mypy_strict_on_public_modules():
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = checkout_pythonpath(env)
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-error-summary"],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
@@ -32,17 +33,17 @@ def test_public_api_is_typed_for_callers(tmp_path):
     caller = tmp_path / "caller.py"
     caller.write_text(
         "from typing import Any, Dict, List\n"
-        "import compiler\n"
-        "from compiler import Finding, JobSpec, lint_manifests\n\n"
+        "import ascend_compile\n"
+        "from ascend_compile import Finding, JobSpec, lint_manifests\n\n"
         "spec = JobSpec(name='a', framework='pytorch', profile='module-910b-8', npus=8, image='i')\n"
-        "objects: List[Dict[str, Any]] = compiler.compile_spec(spec)\n"
-        "findings: List[Finding] = lint_manifests(objects) + compiler.validate_manifests(objects)\n"
-        "text: str = compiler.compile_to_yaml(spec)\n"
+        "objects: List[Dict[str, Any]] = ascend_compile.compile_spec(spec)\n"
+        "findings: List[Finding] = lint_manifests(objects) + ascend_compile.validate_manifests(objects)\n"
+        "text: str = ascend_compile.compile_to_yaml(spec)\n"
         "lines: List[int] = [f.line for f in findings]\n"
-        "chips: List[str] = [p.chip for p in compiler.list_profiles()]\n"
-        "bad: int = compiler.compile_to_yaml(spec)  # E: a str is not an int\n")
+        "chips: List[str] = [p.chip for p in ascend_compile.list_profiles()]\n"
+        "bad: int = ascend_compile.compile_to_yaml(spec)  # E: a str is not an int\n")
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = checkout_pythonpath(env)
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-error-summary", str(caller)],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)

@@ -1,7 +1,7 @@
 """The public Python API is a promise: every name here keeps working within a spec apiVersion.
 
 Removing or renaming a name in FROZEN is a breaking change (see docs/api.md,
-"Versioning"). Adding a name: add it to ``compiler.__all__`` and here.
+"Versioning"). Adding a name: add it to ``ascend_compile.__all__`` and here.
 """
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import compiler
+import ascend_compile
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,32 +48,32 @@ FROZEN_FINDING_FIELDS = {"rule", "severity", "message", "path", "hint", "file", 
 
 
 def test_all_is_a_list_of_unique_strings():
-    assert isinstance(compiler.__all__, list)
-    assert all(isinstance(name, str) for name in compiler.__all__)
-    assert len(set(compiler.__all__)) == len(compiler.__all__)
+    assert isinstance(ascend_compile.__all__, list)
+    assert all(isinstance(name, str) for name in ascend_compile.__all__)
+    assert len(set(ascend_compile.__all__)) == len(ascend_compile.__all__)
 
 
-@pytest.mark.parametrize("name", sorted(compiler.__all__))
+@pytest.mark.parametrize("name", sorted(ascend_compile.__all__))
 def test_every_public_name_imports(name):
-    assert getattr(compiler, name) is not None
+    assert getattr(ascend_compile, name) is not None
     namespace: dict = {}
-    exec(f"from compiler import {name}", namespace)  # noqa: S102 - the import form users write
-    assert namespace[name] is getattr(compiler, name)
+    exec(f"from ascend_compile import {name}", namespace)  # noqa: S102 - the import form users write
+    assert namespace[name] is getattr(ascend_compile, name)
 
 
 def test_no_frozen_name_disappears():
-    missing = sorted(FROZEN - set(compiler.__all__))
-    assert not missing, f"public names removed from compiler.__all__: {missing} (a breaking change)"
+    missing = sorted(FROZEN - set(ascend_compile.__all__))
+    assert not missing, f"public names removed from ascend_compile.__all__: {missing} (a breaking change)"
 
 
 def test_new_names_are_added_to_the_frozen_list():
-    added = sorted(set(compiler.__all__) - FROZEN)
+    added = sorted(set(ascend_compile.__all__) - FROZEN)
     assert not added, f"add the new public names to FROZEN in {__file__}: {added}"
 
 
 @pytest.mark.parametrize("func,params", sorted(FROZEN_PARAMETERS.items()))
 def test_frozen_parameters_remain(func, params):
-    signature = inspect.signature(getattr(compiler, func))
+    signature = inspect.signature(getattr(ascend_compile, func))
     missing = params - set(signature.parameters)
     assert not missing, f"{func} lost parameters {sorted(missing)}"
 
@@ -80,27 +81,27 @@ def test_frozen_parameters_remain(func, params):
 def test_finding_fields_remain():
     import dataclasses
 
-    fields = {f.name for f in dataclasses.fields(compiler.Finding)}
+    fields = {f.name for f in dataclasses.fields(ascend_compile.Finding)}
     assert FROZEN_FINDING_FIELDS <= fields
-    assert hasattr(compiler.Finding, "field_path")
+    assert hasattr(ascend_compile.Finding, "field_path")
 
 
 def test_error_hierarchy():
-    assert issubclass(compiler.CompileError, compiler.AscendCompileError)
-    assert issubclass(compiler.InputError, compiler.AscendCompileError)
-    assert issubclass(compiler.ProfileNotFoundError, compiler.CompileError)
-    assert issubclass(compiler.ProfileNotFoundError, LookupError)
-    assert issubclass(compiler.ClusterError, Exception)
+    assert issubclass(ascend_compile.CompileError, ascend_compile.AscendCompileError)
+    assert issubclass(ascend_compile.InputError, ascend_compile.AscendCompileError)
+    assert issubclass(ascend_compile.ProfileNotFoundError, ascend_compile.CompileError)
+    assert issubclass(ascend_compile.ProfileNotFoundError, LookupError)
+    assert issubclass(ascend_compile.ClusterError, Exception)
 
 
 def test_unknown_attribute_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
-        compiler.nope  # noqa: B018
-    assert not hasattr(compiler, "nope")
+        ascend_compile.nope  # noqa: B018
+    assert not hasattr(ascend_compile, "nope")
 
 
 def test_dir_lists_the_public_names():
-    assert set(compiler.__all__) <= set(dir(compiler))
+    assert set(ascend_compile.__all__) <= set(dir(ascend_compile))
 
 
 def test_py_typed_marker_ships():
@@ -109,7 +110,7 @@ def test_py_typed_marker_ships():
 
 def _fresh_python(code: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = checkout_pythonpath(env)
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60,
                           cwd=ROOT)
 
@@ -120,21 +121,21 @@ HEAVY = ("yaml", "click", "jsonschema", "kubernetes")
 def test_import_compiler_stays_cheap():
     proc = _fresh_python(
         "import json, sys\n"
-        "import compiler\n"
+        "import ascend_compile\n"
         f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('compiler'))))\n")
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ascend_compile'))))\n")
     assert proc.returncode == 0, proc.stderr
     heavy_line, ours_line = proc.stdout.splitlines()[-2:]
-    assert json.loads(heavy_line) == [], f"import compiler imported {heavy_line}"
-    assert set(json.loads(ours_line)) <= {"compiler", "compiler._version"}
+    assert json.loads(heavy_line) == [], f"import ascend_compile imported {heavy_line}"
+    assert set(json.loads(ours_line)) <= {"ascend_compile", "ascend_compile._version"}
 
 
 def test_lint_manifests_is_unaffected_by_the_linter_subpackage():
     """``compiler/lint/`` is a subpackage; the public function has its own name, so importing it hides nothing."""
     proc = _fresh_python(
-        "import compiler.lint.engine\n"
-        "import compiler, inspect\n"
-        "from compiler import lint_manifests\n"
+        "import ascend_compile.lint.engine\n"
+        "import ascend_compile, inspect\n"
+        "from ascend_compile import lint_manifests\n"
         "assert 'objects_or_paths' in inspect.signature(lint_manifests).parameters\n"
         "print(len(lint_manifests([{'apiVersion': 'v1', 'kind': 'ConfigMap', 'metadata': {'name': 'x'}}])))\n")
     assert proc.returncode == 0, proc.stderr
@@ -145,17 +146,17 @@ def test_light_names_load_without_yaml():
     """Finding and the error classes are plain data: using them loads no YAML or CLI code."""
     proc = _fresh_python(
         "import json, sys\n"
-        "from compiler import Finding, CompileError, InputError, AscendCompileError\n"
+        "from ascend_compile import Finding, CompileError, InputError, AscendCompileError\n"
         f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))\n")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.splitlines()[-1]) == []
 
 
 def test_cluster_names_load_without_kubernetes():
-    """compiler.Cluster imports the kubernetes client only when a Cluster is made."""
+    """ascend_compile.Cluster imports the kubernetes client only when a Cluster is made."""
     proc = _fresh_python(
         "import json, sys\n"
-        "from compiler import Cluster, ClusterError, JobState\n"
+        "from ascend_compile import Cluster, ClusterError, JobState\n"
         "print(json.dumps('kubernetes' in sys.modules))\n")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.splitlines()[-1]) is False
@@ -166,9 +167,9 @@ def test_missing_kubernetes_client_is_a_clear_import_error():
     proc = _fresh_python(
         "import sys\n"
         "sys.modules['kubernetes'] = None\n"
-        "import compiler\n"
+        "import ascend_compile\n"
         "try:\n"
-        "    compiler.Cluster.from_kubeconfig('/nonexistent')\n"
+        "    ascend_compile.Cluster.from_kubeconfig('/nonexistent')\n"
         "except ImportError as exc:\n"
         "    print('IMPORT-ERROR', exc)\n")
     assert proc.returncode == 0, proc.stderr

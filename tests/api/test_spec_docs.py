@@ -47,7 +47,7 @@ def test_every_schema_field_is_documented():
 
 
 def test_python_names_match_jobspec():
-    from compiler.api import JobSpec
+    from ascend_compile.api import JobSpec
 
     gen = _generator()
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))

@@ -1,7 +1,7 @@
 """Compiling is deterministic: the same specs give the same bytes whatever the working directory,
 hash seed or locale, and ``compile -o DIR`` writes the same files every time.
 
-Each run is a fresh ``python -m compiler compile`` subprocess with ``PYTHONPATH=<repo>``.
+Each run is a fresh ``python -m ascend_compile compile`` subprocess that imports this checkout (tests/checkout.py).
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Dict, List, Sequence, Tuple
 
 import pytest
 import yaml
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -58,8 +59,8 @@ def _batches(specs: Sequence[Path]) -> List[List[Path]]:
 
 def _run(args: Sequence[str], cwd: Path, seed: str, locale: str) -> bytes:
     env: Dict[str, str] = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
-    env.update({"PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed, "LC_ALL": locale, "LANG": locale})
-    proc = subprocess.run([sys.executable, "-m", "compiler", "compile", "--no-config", *args], cwd=cwd, env=env,
+    env.update({"PYTHONPATH": checkout_pythonpath({}), "PYTHONHASHSEED": seed, "LC_ALL": locale, "LANG": locale})
+    proc = subprocess.run([sys.executable, "-m", "ascend_compile", "compile", "--no-config", *args], cwd=cwd, env=env,
                           capture_output=True, timeout=300)
     assert proc.returncode == 0, f"compile failed (cwd={cwd}, LC_ALL={locale}):\n{proc.stderr.decode(errors='replace')}"
     return proc.stdout

@@ -20,12 +20,13 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, note, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from compiler.config import ProjectConfig  # noqa: E402
-from compiler.errors import AscendCompileError, CompileError, InternalError  # noqa: E402
-from compiler.findings import ERROR, Finding, exit_code  # noqa: E402
-from compiler.pipeline import compile_specs  # noqa: E402
-from compiler.profiles import ProfileRegistry  # noqa: E402
-from compiler.yamlio import Document, dump_documents, load_documents  # noqa: E402
+from ascend_compile.config import ProjectConfig  # noqa: E402
+from ascend_compile.errors import AscendCompileError, CompileError, InternalError  # noqa: E402
+from ascend_compile.findings import ERROR, Finding, exit_code  # noqa: E402
+from ascend_compile.pipeline import compile_specs  # noqa: E402
+from ascend_compile.profiles import ProfileRegistry  # noqa: E402
+from ascend_compile.yamlio import Document, dump_documents, load_documents  # noqa: E402
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = ProfileRegistry()
@@ -133,7 +134,7 @@ def describe(findings: List[Finding]) -> str:
 
 
 def validate_text(text: str, name: str = "out.yaml") -> List[Finding]:
-    from compiler.schemas import validate_document
+    from ascend_compile.schemas import validate_document
 
     findings: List[Finding] = []
     for doc in load_documents(text, name):
@@ -142,7 +143,7 @@ def validate_text(text: str, name: str = "out.yaml") -> List[Finding]:
 
 
 def lint_text(text: str, name: str = "out.yaml") -> List[Finding]:
-    from compiler.lint import lint_documents
+    from ascend_compile.lint import lint_documents
 
     return lint_documents(load_documents(text, name), REGISTRY, CONFIG, texts={name: text})
 
@@ -256,9 +257,9 @@ def mutated(draw) -> Tuple[str, str]:
 
 def check_in_process(text: str, name: str = "mutant.yaml") -> Tuple[int, str]:
     """Validate and lint ``text`` as the CLI would; return (exit code, rendered findings)."""
-    from compiler.errors import InputError
-    from compiler.lint import lint_documents
-    from compiler.schemas import validate_document
+    from ascend_compile.errors import InputError
+    from ascend_compile.lint import lint_documents
+    from ascend_compile.schemas import validate_document
 
     try:
         docs = load_documents(text, name)
@@ -350,8 +351,8 @@ def test_integral_float_npus(fields: str) -> None:
 
 def _cli(*args: str, input: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "compiler", *args], input=input, capture_output=True,
+    env["PYTHONPATH"] = checkout_pythonpath(env)
+    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True,
                           text=True, cwd=ROOT, env=env, timeout=120)
 
 

@@ -1,6 +1,6 @@
 """Hostile and odd input through the real CLI: clean errors, bounded time and memory, safe output.
 
-Every case runs ``python -m compiler <command> ...`` in a subprocess whose
+Every case runs ``python -m ascend_compile <command> ...`` in a subprocess whose
 address space is capped (``RLIMIT_AS``, 1 GiB) and whose run time is bounded
 (the subprocess timeout), and checks:
 
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 import pytest
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SPEC = ROOT / "examples" / "pytorch-module-910b-8.yaml"
@@ -46,9 +47,9 @@ def _limit_memory() -> None:  # runs in the child before exec
 def cli(*args: str, cwd: Optional[Path] = None, input: Optional[bytes] = None,
         timeout: float = TIMEOUT) -> subprocess.CompletedProcess:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = checkout_pythonpath(env)
     env.pop("NO_COLOR", None)
-    proc = subprocess.run([sys.executable, "-m", "compiler", *args], cwd=cwd or ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "ascend_compile", *args], cwd=cwd or ROOT, env=env,
                           input=input if input is not None else b"", capture_output=True, timeout=timeout,
                           preexec_fn=_limit_memory)
     proc.stdout_text = proc.stdout.decode("utf-8", "replace")  # type: ignore[attr-defined]

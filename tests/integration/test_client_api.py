@@ -1,4 +1,4 @@
-"""The Python API's cluster client (compiler.Cluster) against a real kube-apiserver.
+"""The Python API's cluster client (ascend_compile.Cluster) against a real kube-apiserver.
 
 Skipped (by the ``control_plane`` fixture) without Go or kubectl, and skipped
 here when the optional ``kubernetes`` package is not installed.
@@ -15,18 +15,18 @@ import pytest
 
 pytest.importorskip(
     "kubernetes",
-    reason="the kubernetes Python client is not installed: pip install 'ascend-compile[k8s]' to test compiler.Cluster",
+    reason="the kubernetes Python client is not installed: pip install 'ascend-compile[k8s]' to test ascend_compile.Cluster",
 )
 
-import compiler  # noqa: E402
+import ascend_compile  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "python" / "build_job.py"
 
 
 @pytest.fixture(scope="module")
-def cluster(control_plane) -> compiler.Cluster:
-    with compiler.Cluster.from_kubeconfig(str(control_plane.kubeconfig)) as c:
+def cluster(control_plane) -> ascend_compile.Cluster:
+    with ascend_compile.Cluster.from_kubeconfig(str(control_plane.kubeconfig)) as c:
         yield c
 
 
@@ -74,13 +74,13 @@ def test_create_status_delete_example_job(control_plane, cluster, capsys):
     assert state.terminal and state.succeeded is False
 
     # Creating it again: the server's AlreadyExists, as one clear error.
-    with pytest.raises(compiler.ClusterError) as info:
+    with pytest.raises(ascend_compile.ClusterError) as info:
         cluster.create(objects)
     assert info.value.already_exists and info.value.status == 409
     assert "already exists" in info.value.message
 
     assert cluster.delete(name, "AscendJob", namespace) == [f"AscendJob {namespace}/{name}"]
-    with pytest.raises(compiler.ClusterError) as info:
+    with pytest.raises(ascend_compile.ClusterError) as info:
         cluster.status(name, "AscendJob", namespace)
     assert info.value.not_found
     assert f'"{name}" not found' in info.value.message
@@ -88,15 +88,15 @@ def test_create_status_delete_example_job(control_plane, cluster, capsys):
     assert name not in gone
 
     assert cluster.delete(name, "AscendJob", namespace, missing_ok=True) == []
-    with pytest.raises(compiler.ClusterError) as info:
+    with pytest.raises(ascend_compile.ClusterError) as info:
         cluster.delete(name, "AscendJob", namespace)
     assert info.value.not_found
 
 
 def test_volcano_job_with_ranktable_configmap(control_plane, cluster):
-    spec = compiler.JobSpec(name="vc-demo", namespace="default", framework="mindspore", profile="module-910b-8",
+    spec = ascend_compile.JobSpec(name="vc-demo", namespace="default", framework="mindspore", profile="module-910b-8",
                             npus=16, image="swr.example.com/ml/mindspore-train:2.3", target="VolcanoJob")
-    objects = compiler.compile_spec(spec)
+    objects = ascend_compile.compile_spec(spec)
     assert [o["kind"] for o in objects] == ["ConfigMap", "Job"]
     cluster.create(list(reversed(objects)))  # order does not matter: ConfigMap first, always
 
@@ -112,11 +112,11 @@ def test_volcano_job_with_ranktable_configmap(control_plane, cluster):
 
 
 def test_server_rejection_is_one_clear_error_and_nothing_is_left(control_plane, cluster):
-    spec = compiler.JobSpec(name="vc-bad", namespace="default", framework="pytorch", profile="module-910b-8",
+    spec = ascend_compile.JobSpec(name="vc-bad", namespace="default", framework="pytorch", profile="module-910b-8",
                             npus=16, image="swr.example.com/ml/pytorch-train:2.1.0", target="VolcanoJob")
-    objects = copy.deepcopy(compiler.compile_spec(spec))
+    objects = copy.deepcopy(ascend_compile.compile_spec(spec))
     objects[-1]["spec"]["minAvailable"] = "two"  # the CRD schema wants an integer
-    with pytest.raises(compiler.ClusterError) as info:
+    with pytest.raises(ascend_compile.ClusterError) as info:
         cluster.create(objects)
     err = info.value
     assert err.status == 422 and err.reason == "Invalid"
@@ -128,17 +128,17 @@ def test_server_rejection_is_one_clear_error_and_nothing_is_left(control_plane, 
 
 
 def test_unknown_namespace_is_the_servers_message(cluster):
-    spec = compiler.JobSpec(name="lost", namespace="no-such-namespace", framework="pytorch",
+    spec = ascend_compile.JobSpec(name="lost", namespace="no-such-namespace", framework="pytorch",
                             profile="module-910b-8", npus=8, image="swr.example.com/ml/pytorch-train:2.1.0")
-    with pytest.raises(compiler.ClusterError) as info:
-        cluster.create(compiler.compile_spec(spec))
+    with pytest.raises(ascend_compile.ClusterError) as info:
+        cluster.create(ascend_compile.compile_spec(spec))
     assert info.value.not_found
     assert 'namespaces "no-such-namespace" not found' in info.value.message
 
 
 def test_bad_kubeconfig_is_a_cluster_error(tmp_path):
-    with pytest.raises(compiler.ClusterError) as info:
-        compiler.Cluster.from_kubeconfig(str(tmp_path / "missing"))
+    with pytest.raises(ascend_compile.ClusterError) as info:
+        ascend_compile.Cluster.from_kubeconfig(str(tmp_path / "missing"))
     assert "kubeconfig" in str(info.value)
 
 
@@ -153,9 +153,9 @@ def test_unreachable_server_is_a_cluster_error(control_plane, tmp_path):
         port = sock.getsockname()[1]
     dead = tmp_path / "kubeconfig"
     dead.write_text(config.replace(server, f"https://127.0.0.1:{port}"))
-    with compiler.Cluster.from_kubeconfig(str(dead)) as c:
+    with ascend_compile.Cluster.from_kubeconfig(str(dead)) as c:
         c.api_client.configuration.retries = 0
-        with pytest.raises(compiler.ClusterError) as info:
+        with pytest.raises(ascend_compile.ClusterError) as info:
             c.status("x", "AscendJob", "default")
     assert info.value.status is None
     assert "cannot reach the API server" in info.value.message

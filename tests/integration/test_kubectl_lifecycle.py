@@ -17,7 +17,8 @@ from typing import Any, Dict, List, Optional
 import pytest
 import yaml
 
-from compiler import kube
+from ascend_compile import kube
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "golden"
@@ -41,11 +42,11 @@ def cp(control_plane, tmp_path_factory):
 def cli(cp: Any, *args: str, input: Optional[str] = None) -> subprocess.CompletedProcess:
     """``ascend-compile ARGS --kubeconfig <test cluster>`` as a user runs it."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = checkout_pythonpath(env)
     env.pop("KUBECONFIG", None)
     env.pop(kube.ENV_KUBECTL, None)
     env.update(cp.cache_env)
-    return subprocess.run([sys.executable, "-m", "compiler", *args, "--kubeconfig", str(cp.kubeconfig)],
+    return subprocess.run([sys.executable, "-m", "ascend_compile", *args, "--kubeconfig", str(cp.kubeconfig)],
                           input=input, capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
 
 

@@ -14,7 +14,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from compiler.cli import COMMANDS
+from ascend_compile.cli import COMMANDS
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def run_cli(*args: str, input: Optional[str] = None, cwd: Optional[Path] = None,
             env: Optional[Dict[str, str]] = None) -> "subprocess.CompletedProcess[str]":
     full_env = dict(os.environ)
-    full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
+    full_env["PYTHONPATH"] = checkout_pythonpath(full_env)
     full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "compiler", *args], input=input, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True, text=True,
                           cwd=cwd or ROOT, env=full_env, timeout=120)
 
 
@@ -162,7 +163,7 @@ def test_init_rejects_values_that_would_not_compile(args: List[str], message: st
 
 
 def test_init_prompts_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from compiler.cli import _group, init
+    from ascend_compile.cli import _group, init
 
     monkeypatch.setattr(init, "_interactive", lambda: True)
     monkeypatch.chdir(tmp_path)
@@ -186,7 +187,7 @@ def completion(shell_var: str, env: Optional[Dict[str, str]] = None) -> str:
         proc = subprocess.run([script], capture_output=True, text=True, env={**os.environ, **full_env}, timeout=60)
         assert proc.returncode == 0, proc.stderr
         return str(proc.stdout)
-    from compiler.cli import _group
+    from ascend_compile.cli import _group
 
     result = CliRunner().invoke(_group.cli, [], prog_name="ascend-compile", env=full_env)
     assert result.exit_code == 0, result.output

@@ -1,4 +1,4 @@
-"""The KRM function: compiler.krm as a pure function, the krm command, and real runs under
+"""The KRM function: ascend_compile.krm as a pure function, the krm command, and real runs under
 kustomize (exec function) and kpt (fn eval --exec)."""
 from __future__ import annotations
 
@@ -9,16 +9,18 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import pytest
 import yaml
 
-from compiler import krm
-from compiler.api import compile_paths
-from compiler.config import ProjectConfig
-from compiler.yamlio import dump_document
+from ascend_compile import krm
+from ascend_compile.api import compile_paths
+from ascend_compile.config import ProjectConfig
+from ascend_compile.yamlio import dump_document
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "pytorch-module-910b-8.yaml"  # 2 pods x 8, AscendJob
@@ -29,8 +31,8 @@ KUBECTL_NOTE = ("kubectl kustomize cannot run exec KRM functions (it has no --en
 
 def run_cli(*args: str, input: Optional[str] = None, cwd: Optional[Path] = None) -> "subprocess.CompletedProcess[str]":
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "compiler", *args], input=input, capture_output=True, text=True,
+    env["PYTHONPATH"] = checkout_pythonpath(env)
+    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True, text=True,
                           cwd=cwd or ROOT, env=env, timeout=120)
 
 
@@ -60,7 +62,7 @@ CONFIGMAP = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "unre
              "data": {"b": "2", "a": "1"}}
 
 
-# --------------------------------------------------------------------------- compiler.krm (pure)
+# --------------------------------------------------------------------------- ascend_compile.krm (pure)
 
 def test_specs_are_replaced_in_place_and_other_items_pass_through() -> None:
     spec = annotate(load_spec(), **{"config.kubernetes.io/path": "specs/job.yaml", "config.kubernetes.io/index": "0"})
@@ -280,8 +282,13 @@ def kustomize_binary() -> str:
 
 
 def runner_env() -> Dict[str, str]:
+    """PATH leads to an ``ascend-compile`` that runs this checkout (the example's wrapper calls it)."""
+    bin_dir = Path(tempfile.mkdtemp(prefix="ascend-compile-bin-"))
+    script = bin_dir / "ascend-compile"
+    script.write_text(f"#!/bin/sh\nPYTHONPATH={checkout_pythonpath({})} exec {sys.executable} -m ascend_compile \"$@\"\n")
+    script.chmod(0o755)
     env = dict(os.environ)
-    env["ASCEND_COMPILE_PYTHON"] = sys.executable  # used by examples/kustomize/generator/ascend-compile-krm
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     return env
 
 
@@ -301,7 +308,7 @@ def test_kustomize_exec_generator_example_matches_compile() -> None:
 
 def write_wrapper(directory: Path, extra: str = "") -> Path:
     wrapper = directory / "fn"
-    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={ROOT} exec {sys.executable} -m compiler krm {extra} \"$@\"\n")
+    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={checkout_pythonpath({})} exec {sys.executable} -m ascend_compile krm {extra} \"$@\"\n")
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
     return wrapper
 

@@ -19,8 +19,8 @@ if ROOT not in sys.path:
 
 
 def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
-    from compiler.lint.engine import lint_documents
-    from compiler.yamlio import load_documents
+    from ascend_compile.lint.engine import lint_documents
+    from ascend_compile.yamlio import load_documents
 
     return lint_documents(load_documents(text, name), texts={name: text}, **kwargs)
 
@@ -28,7 +28,7 @@ def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
 def run_cli(*args: str, stdin: str = None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("NO_COLOR", None)
-    return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=ROOT, input=stdin,
+    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], cwd=ROOT, input=stdin,
                           capture_output=True, text=True, env=env, timeout=120)
 
 

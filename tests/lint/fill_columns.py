@@ -8,9 +8,12 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts"))
+from _checkout import use_checkout  # noqa: E402
 
-from compiler.lint.engine import lint_paths  # noqa: E402
+use_checkout()
+
+from ascend_compile.lint.engine import lint_paths  # noqa: E402
 
 MARK = re.compile(r"# expect: (.*)$")
 

@@ -18,7 +18,7 @@ def _job(npus=8, name="api-job"):
 
 
 def test_lint_objects_clean_and_failing():
-    from compiler.lint.engine import lint_objects
+    from ascend_compile.lint.engine import lint_objects
 
     assert lint_objects([_job(16)]) == []
     findings = lint_objects([_job(9)], source="<compiled>")
@@ -29,8 +29,8 @@ def test_lint_objects_clean_and_failing():
 
 def test_profile_added_as_a_file_is_enforced(tmp_path):
     """A new hardware profile is picked up from --profile-dir data, with no code change."""
-    from compiler.lint.engine import lint_objects
-    from compiler.profiles import ProfileRegistry
+    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.profiles import ProfileRegistry
 
     (tmp_path / "x.yaml").write_text("""\
 apiVersion: ascend-compile.io/v1alpha1
@@ -63,8 +63,8 @@ def test_lint_documents_locates_findings():
 
 
 def test_rule_crash_becomes_a_finding(monkeypatch):
-    from compiler.lint import registry
-    from compiler.lint.engine import Linter
+    from ascend_compile.lint import registry
+    from ascend_compile.lint.engine import Linter
 
     linter = Linter()
     rule = next(r for r in linter.rules if r.id == "AC204")

@@ -53,7 +53,7 @@ def test_passing_case(path):
 
 
 def test_every_lint_rule_has_a_failing_and_a_passing_case():
-    from compiler.lint.registry import lint_rules
+    from ascend_compile.lint.registry import lint_rules
 
     failing = {rule for path in FAIL_CASES for rule, _, _ in expected(path)}
     passing = set()

@@ -24,7 +24,7 @@ def test_rules_md_is_up_to_date():
 
 
 def test_every_rule_unit_is_documented():
-    from compiler.lint.registry import all_rules, lint_rules
+    from ascend_compile.lint.registry import all_rules, lint_rules
 
     names = set()
     for rule in lint_rules():

@@ -99,7 +99,7 @@ def test_annotation_only_covers_its_object():
 
 
 def test_config_disable_and_severity():
-    from compiler.config import LintSettings, ProjectConfig
+    from ascend_compile.config import LintSettings, ProjectConfig
 
     config = ProjectConfig(lint=LintSettings(disable=("AC204",), severity={"AC214": "warning"}))
     findings = lint_text(job(), "sup.yaml", config=config)

@@ -17,8 +17,9 @@ from typing import Any, Dict, List, Optional
 
 import pytest
 
-from compiler import kube
-from compiler.kube import kubectl as kk
+from ascend_compile import kube
+from ascend_compile.kube import kubectl as kk
+from tests.checkout import checkout_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = "examples/pytorch-module-910b-8.yaml"  # AscendJob resnet50-pytorch in namespace training
@@ -73,10 +74,10 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fake:
 
 def cli(*args: str, input: Optional[str] = None, env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:
     full_env = dict(os.environ)
-    full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
+    full_env["PYTHONPATH"] = checkout_pythonpath(full_env)
     if env:
         full_env.update(env)
-    return subprocess.run([sys.executable, "-m", "compiler", *args], input=input, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True, text=True,
                           cwd=ROOT, env=full_env, timeout=120)
 
 

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from compiler.findings import ERROR, INFO, WARNING, Finding
-from compiler.report import FORMATS, RuleInfo, default_rules, render
+from ascend_compile.findings import ERROR, INFO, WARNING, Finding
+from ascend_compile.report import FORMATS, RuleInfo, default_rules, render
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SARIF_SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "shared", "standards", "sarif-schema-2.1.0.json")
@@ -143,7 +143,7 @@ def test_sarif_rules_and_results():
 
 
 def test_sarif_uris():
-    from compiler.report._sarif import artifact_uri
+    from ascend_compile.report._sarif import artifact_uri
 
     assert artifact_uri("a b/c.yaml") == "a%20b/c.yaml"
     assert artifact_uri("/abs/x.yaml") == "file:///abs/x.yaml"
@@ -184,9 +184,9 @@ def test_default_rules_cover_input_and_schema_rules():
 
 
 def test_formats_are_imported_lazily():
-    code = ("import sys, io\nfrom compiler.report import render\n"
+    code = ("import sys, io\nfrom ascend_compile.report import render\n"
             "render([], 'text', stream=io.StringIO())\n"
-            "print(sorted(m for m in sys.modules if m.startswith('compiler.report.')))\n")
+            "print(sorted(m for m in sys.modules if m.startswith('ascend_compile.report.')))\n")
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "['compiler.report._text']"
+    assert result.stdout.strip() == "['ascend_compile.report._text']"

@@ -11,12 +11,12 @@ import time
 
 import pytest
 
-from compiler import schemas
-from compiler.findings import ERROR, WARNING
-from compiler.schemas import (BAD_FORMAT, MISSING_REQUIRED, NOT_ALLOWED_VALUE, NOT_AN_OBJECT, SCHEMA_RULES,
+from ascend_compile import schemas
+from ascend_compile.findings import ERROR, WARNING
+from ascend_compile.schemas import (BAD_FORMAT, MISSING_REQUIRED, NOT_ALLOWED_VALUE, NOT_AN_OBJECT, SCHEMA_RULES,
                               UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, Registry, validate_document,
                               validate_object)
-from compiler.yamlio import load_documents, load_file
+from ascend_compile.yamlio import load_documents, load_file
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(REPO, "schemas")

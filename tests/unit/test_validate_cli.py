@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from compiler.discovery import discover
+from ascend_compile.discovery import discover
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NEGATIVE = os.path.join(REPO, "tests", "negative")
@@ -31,7 +31,7 @@ def run(*args, stdin=None, env=None):
     full_env.pop("FORCE_COLOR", None)
     if env:
         full_env.update(env)
-    result = subprocess.run([sys.executable, "-m", "compiler", "validate", *args], cwd=REPO, input=stdin,
+    result = subprocess.run([sys.executable, "-m", "ascend_compile", "validate", *args], cwd=REPO, input=stdin,
                             capture_output=True, env=full_env, timeout=120)
     out = result.stdout.decode("utf-8", "replace")
     err = result.stderr.decode("utf-8", "replace")
@@ -138,7 +138,7 @@ def test_help_has_an_example():
 
 
 def test_validate_does_not_import_jsonschema(clean_file):
-    code = ("import sys\nfrom compiler.cli import main\n"
+    code = ("import sys\nfrom ascend_compile.cli import main\n"
             "try:\n    main(['validate', sys.argv[1]])\nexcept SystemExit as exc:\n    code = exc.code\n"
             "assert code == 0, code\n"
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('jsonschema', 'requests', 'urllib3'))\n"
@@ -245,7 +245,7 @@ def test_discovery_order_filters_and_hidden_dirs(tmp_path):
 def test_validate_works_with_networking_disabled(monkeypatch, clean_file):
     from click.testing import CliRunner
 
-    from compiler.cli.validate import validate_command
+    from ascend_compile.cli.validate import validate_command
 
     def no_network(*args, **kwargs):
         raise OSError("networking is disabled in this test")
@@ -262,7 +262,7 @@ def test_validate_works_with_networking_disabled(monkeypatch, clean_file):
 
 def test_large_runs_use_several_processes_and_find_the_same_problems(tmp_path):
     """validate splits many files over worker processes; the findings are those of a serial run."""
-    from compiler.validation import PARALLEL_MIN_FILES, validate_paths
+    from ascend_compile.validation import PARALLEL_MIN_FILES, validate_paths
 
     good = open(os.path.join(REPO, "golden", "pytorch-module-910b-8.yaml"), encoding="utf-8").read()
     bad = good.replace("restartPolicy: Never", "restartPolicy: 7", 1)

@@ -1,0 +1,76 @@
+"""Run the code of this checkout, whatever else is installed.
+
+The source folder is ``compiler/`` but the package imports as ``ascend_compile``
+(pyproject.toml maps one to the other).  Tests must exercise the checkout, not a
+copy that happens to be installed, so they import it through a private folder
+holding one symlink, ``ascend_compile -> <checkout>/compiler``, put first on
+``sys.path`` here and on ``PYTHONPATH`` for every subprocess (:func:`checkout_env`).
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Mapping, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+def _make_import_root() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="ascend-compile-checkout-"))
+    atexit.register(shutil.rmtree, folder, True)
+    (folder / "ascend_compile").symlink_to(ROOT / "compiler", target_is_directory=True)
+    return folder
+
+
+IMPORT_ROOT = _make_import_root()
+if str(IMPORT_ROOT) not in sys.path:
+    sys.path.insert(0, str(IMPORT_ROOT))
+
+
+def _our_modules() -> list:
+    names = []
+    for path in sorted((ROOT / "compiler").rglob("*.py")):
+        parts = path.relative_to(ROOT / "compiler").with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        names.append(".".join(("ascend_compile",) + parts))
+    return names
+
+
+#: Deprecation warnings raised on behalf of our own modules are errors in every subprocess the tests
+#: start (PYTHONWARNINGS matches module names exactly, hence one entry per module); pyproject.toml
+#: does the same for the test process itself.
+WARNINGS_AS_ERRORS = ",".join(f"error::{category}:{module}" for module in _our_modules()
+                              for category in ("DeprecationWarning", "PendingDeprecationWarning"))
+
+
+def checkout_pythonpath(env: Optional[Mapping[str, str]] = None) -> str:
+    """A PYTHONPATH value that puts this checkout's ``ascend_compile`` first."""
+    rest = (env if env is not None else os.environ).get("PYTHONPATH", "")
+    return str(IMPORT_ROOT) + (os.pathsep + rest if rest else "")
+
+
+def checkout_env(env: Optional[Mapping[str, str]] = None, **extra: str) -> dict:
+    """A copy of ``env`` (default: os.environ) whose PYTHONPATH runs this checkout."""
+    full = dict(os.environ if env is None else env)
+    full["PYTHONPATH"] = checkout_pythonpath(full)
+    full["PYTHONWARNINGS"] = WARNINGS_AS_ERRORS
+    full.update(extra)
+    return full
+
+
+def run_cli(*args: str, input: str | None = None, cwd: str | os.PathLike | None = None,
+            env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run ``python -m ascend_compile ARGS`` from this checkout, the way a user runs the console script."""
+    full_env = checkout_env()
+    full_env.pop("NO_COLOR", None)
+    if env:
+        full_env.update(env)
+    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True,
+                          text=True, cwd=cwd or ROOT, env=full_env, timeout=timeout)
