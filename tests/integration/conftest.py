@@ -78,12 +78,13 @@ def integration_skip_reason() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def controlplane_lib():
+def controlplane_lib(request):
     """The controlplane module (ControlPlane, build_binary, ...), for tests that
     start their own control plane; skips like ``control_plane``."""
     reason = integration_skip_reason()
     if reason:
         pytest.skip(reason)
+    build_where_seen(request.config)
     return controlplane
 
 
@@ -93,7 +94,7 @@ def crd_paths() -> list[Path]:
 
 
 @pytest.fixture(scope="session")
-def control_plane(crd_paths):
+def control_plane(crd_paths, request):
     """A started ControlPlane with the AscendJob and Volcano CRDs Established
     and the Volcano ``default`` Queue created."""
     reason = integration_skip_reason()
@@ -102,5 +103,18 @@ def control_plane(crd_paths):
     missing = [str(p) for p in crd_paths if not p.is_file()]
     if missing:
         pytest.fail(f"CRD files missing from ../shared: {', '.join(missing)}")
+    build_where_seen(request.config)
     with controlplane.ControlPlane(crds=crd_paths, create_default_queue=True) as cp:
         yield cp
+
+
+def build_where_seen(config: pytest.Config) -> None:
+    """Build the control plane (minutes, once) with its progress on the terminal, not in captured output:
+    a newcomer staring at a silent terminal assumes it hung."""
+    if controlplane.binary_path().is_file():
+        return
+    capture = config.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        print("\nbuilding the test control plane (kube-apiserver + etcd) from Go modules: "
+              "a few minutes the first time, cached after that", flush=True)
+        controlplane.build_binary(verbose=True)
