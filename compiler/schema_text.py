@@ -1,0 +1,211 @@
+"""What a schema problem is called and how it reads: rule IDs, JSON kinds of values, messages and hints.
+
+The lowest layer of the schema code (``schema_keywords`` and ``schema_validator``
+build on it, ``schemas`` re-exports its public names); it imports nothing
+heavy, and ``difflib`` only when a suggestion is needed.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+# --------------------------------------------------------------------------- rule IDs
+
+UNKNOWN_FIELD = "AC101"
+WRONG_TYPE = "AC102"
+MISSING_REQUIRED = "AC103"
+NOT_ALLOWED_VALUE = "AC104"
+BAD_FORMAT = "AC105"
+UNKNOWN_KIND = "AC106"
+NOT_AN_OBJECT = "AC107"
+
+#: (ID, short name, summary) of the schema rules, like ``yamlio.INPUT_RULES``.
+SCHEMA_RULES = (
+    (UNKNOWN_FIELD, "unknown-field",
+     "A field that the schema of this kind does not define (often a typo); the API server rejects or drops it."),
+    (WRONG_TYPE, "wrong-type",
+     "A value has the wrong type, e.g. a number where the API wants a string."),
+    (MISSING_REQUIRED, "missing-required",
+     "A required field is missing."),
+    (NOT_ALLOWED_VALUE, "not-allowed-value",
+     "A value is not one of the values the schema allows."),
+    (BAD_FORMAT, "bad-format",
+     "A value does not match the required pattern, range or format (e.g. a resource quantity)."),
+    (UNKNOWN_KIND, "unknown-kind",
+     "No built-in schema for this apiVersion and kind, so the object was not checked."),
+    (NOT_AN_OBJECT, "not-an-object",
+     "A document is not a mapping, or lacks apiVersion or kind."),
+)
+
+
+class SchemaError(Exception):
+    """A built-in schema or the index is broken (a packaging bug, not a user error)."""
+
+
+# --------------------------------------------------------------------------- raw errors
+# A validation error while walking: (rule, path, message, hint, at_key).
+# ``path`` is a cons list (parent, element) built while descending; it is only
+# turned into a tuple when an error is reported.
+
+Err = Tuple[str, Any, str, str, bool]
+Check = Callable[[Any, Any, List[Err]], None]
+
+
+def path_tuple(cons: Any) -> Tuple[Any, ...]:
+    out: List[Any] = []
+    while cons is not None:
+        cons, element = cons
+        out.append(element)
+    out.reverse()
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- JSON kinds of Python values
+
+# Python type -> JSON kind.  YAML timestamps (unquoted dates) count as strings:
+# Kubernetes reads YAML through JSON, where they stay text.
+KIND = {
+    dict: "object", list: "array", str: "string", int: "integer", float: "number",
+    bool: "boolean", type(None): "null", _dt.date: "string", _dt.datetime: "string",
+}
+ARTICLE = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
+           "number": "a number", "boolean": "a boolean", "null": "null"}
+
+
+def kind_of(value: Any) -> str:
+    kind = KIND.get(type(value))
+    if kind is None:
+        if isinstance(value, bool):
+            return "boolean"
+        if isinstance(value, int):
+            return "integer"
+        if isinstance(value, float):
+            return "number"
+        if isinstance(value, str):
+            return "string"
+        if isinstance(value, dict):
+            return "object"
+        if isinstance(value, (list, tuple)):
+            return "array"
+        if isinstance(value, (_dt.date, _dt.datetime)):
+            return "string"
+        return "object"
+    return kind
+
+
+def type_ok(kind: str, value: Any, allowed: FrozenSet[str]) -> bool:
+    if kind in allowed:
+        return True
+    if kind == "integer":
+        return "number" in allowed
+    if kind == "number":
+        return "integer" in allowed and value == value and value not in (float("inf"), float("-inf")) \
+            and float(value).is_integer()
+    return False
+
+
+def eq_key(value: Any) -> Any:
+    """Equality as JSON Schema sees it: booleans differ from numbers, 1 == 1.0."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (int, float)):
+        return ("num", value)
+    if isinstance(value, (dict, list)):
+        return ("json", json.dumps(value, sort_keys=True, default=str))
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return ("str", value.isoformat())
+    return (type(value).__name__, value)
+
+
+# --------------------------------------------------------------------------- wording
+
+
+def short(value: Any, limit: int = 40) -> str:
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        text = value.isoformat()
+    elif isinstance(value, (dict, list)):
+        text = "{...}" if isinstance(value, dict) else "[...]"
+    else:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def key_text(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    if key is True:
+        return "true"
+    if key is False:
+        return "false"
+    if key is None:
+        return "null"
+    return str(key)
+
+
+def type_hint(expected: Sequence[str], value: Any, kind: str) -> str:
+    if kind == "null":
+        return 'an empty value (or null, ~) is null in YAML: give it a value, or write "" for an empty string'
+    if "string" in expected and kind in ("integer", "number", "boolean"):
+        text = json.dumps(value) if kind == "boolean" else str(value)
+        return f'quote it: "{text}" (YAML reads unquoted {text} as {ARTICLE[kind]})'
+    if kind == "string" and isinstance(value, str):
+        if ("integer" in expected or "number" in expected) and re.fullmatch(r"-?\d+(\.\d+)?", value.strip()):
+            return f"remove the quotes: {value.strip()}"
+        if "boolean" in expected and value.lower() in ("true", "false"):
+            return f"remove the quotes: {value.lower()}"
+    if "array" in expected and kind in ("object", "string", "integer", "number", "boolean"):
+        return "make it a list (items start with '- ')"
+    if "object" in expected and kind == "array":
+        return "make it a mapping of key: value pairs, not a list"
+    return ""
+
+
+def describe_types(types: Sequence[str]) -> str:
+    names = [ARTICLE.get(t, t) for t in types if t != "null"]
+    text = " or ".join(names) if names else "null"
+    return text
+
+
+def wrong_type(expected: Sequence[str], value: Any, kind: str, path: Any) -> Err:
+    """The AC102 error for ``value`` (of JSON kind ``kind``) where ``expected`` types are allowed."""
+    return (WRONG_TYPE, path,
+            f"expected {describe_types(expected)}, got {ARTICLE[kind]}"
+            + ("" if kind in ("object", "array", "null") else f" ({short(value)})"),
+            type_hint(expected, value, kind), False)
+
+
+def suggest(name: str, allowed: Sequence[str]) -> Optional[str]:
+    import difflib  # only when there is something to suggest
+
+    lowered = {a.lower(): a for a in allowed}
+    if name.lower() in lowered:
+        return lowered[name.lower()]
+    close = difflib.get_close_matches(name, allowed, n=1, cutoff=0.75)
+    if close:
+        return close[0]
+    close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.75)
+    return lowered[close[0]] if close else None
+
+
+def unknown_field(path: Any, key: Any, allowed: Sequence[str], props: Dict[str, Any]) -> Err:
+    name = key_text(key)
+    guess = suggest(name, allowed)
+    owners = sorted(child for child, sub in props.items()
+                    if isinstance(sub, dict) and name in (sub.get("properties") or {}))
+    if owners:
+        hint = f'"{name}" belongs under "{owners[0]}": move it there'
+    elif guess:
+        hint = f'did you mean "{guess}"?'
+    elif allowed:
+        shown = ", ".join(sorted(allowed)[:12])
+        hint = f"allowed fields here: {shown}" + (", ..." if len(allowed) > 12 else "")
+    else:
+        hint = "no fields are allowed here"
+    return (UNKNOWN_FIELD, (path, key), f'unknown field "{name}"', hint, True)
+
+
+def expected_kinds(message: str) -> List[str]:
+    match = re.match(r"expected (.*?), got", message)
+    return [match.group(1)] if match else []
