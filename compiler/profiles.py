@@ -15,6 +15,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from .errors import InputError
 from .findings import ERROR, Finding
 from .resources import profiles_dir
+from .vocabulary import FRAMEWORKS, JOBS
 
 PROFILE_API_VERSION = "ascend-compile.io/v1alpha1"
 PROFILE_KIND = "HardwareProfile"
@@ -50,8 +51,8 @@ class Profile:
     super_pod: Optional[SuperPod] = None
     job_labels: Mapping[str, str] = field(default_factory=dict)
     ranktable_version: str = "1.0"
-    frameworks: Tuple[str, ...] = ("pytorch", "mindspore", "tensorflow")
-    targets: Tuple[str, ...] = ("AscendJob", "VolcanoJob")
+    frameworks: Tuple[str, ...] = FRAMEWORKS
+    targets: Tuple[str, ...] = JOBS
     notes: str = ""
     source_file: str = ""
 

@@ -18,6 +18,9 @@ from .config import ProjectConfig
 from .errors import CompileError
 from .findings import ERROR, Finding, PathElement
 from .profiles import NODE_SELECTOR, SCHEDULE_POLICY, Profile, ProfileRegistry
+from .vocabulary import (ASCEND_JOB, DRIVER_VOLUME, FRAMEWORK_ENV, HCCL_IF_IP_ENV, LOCALTIME_VOLUME, POD_UID_ENV,
+                         RANKTABLE_CONFIGMAP_VOLUME, RANKTABLE_HOSTPATH_VOLUME, SHM_VOLUME, VISIBLE_DEVICES_ENV,
+                         VOLCANO_JOB, XDL_IP_ENV)
 from .yamlio import Document
 
 API_VERSION = "ascend-compile.io/v1alpha1"
@@ -26,9 +29,6 @@ KIND = "TrainingJob"
 SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
 PROFILE_UNKNOWN = "AC021"
 PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does not support
-
-ASCEND_JOB = "AscendJob"
-VOLCANO_JOB = "VolcanoJob"
 
 SPEC_RULES = (
     (SPEC_INVALID, "spec-invalid", "A job spec breaks a rule of the spec format that its schema cannot express."),
@@ -332,6 +332,7 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
 
 
 #: volume names the compiler adds itself
-RESERVED_VOLUMES = frozenset({"ascend-driver", "dshm", "localtime", "ascend-910-config", "ranktable"})
+RESERVED_VOLUMES = frozenset({DRIVER_VOLUME, SHM_VOLUME, LOCALTIME_VOLUME, RANKTABLE_CONFIGMAP_VOLUME,
+                              RANKTABLE_HOSTPATH_VOLUME})
 #: env names the compiler wires itself
-GENERATED_ENV = frozenset({"ASCEND_VISIBLE_DEVICES", "XDL_IP", "POD_UID", "HCCL_IF_IP", "framework"})
+GENERATED_ENV = frozenset({VISIBLE_DEVICES_ENV, XDL_IP_ENV, POD_UID_ENV, HCCL_IF_IP_ENV, FRAMEWORK_ENV})

@@ -2,32 +2,28 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from typing import Any, List, NoReturn, Optional, Tuple
 
 import click
 
-FRAMEWORKS = ("pytorch", "mindspore", "tensorflow")
-TARGETS = ("AscendJob", "VolcanoJob")
-NAME_PATTERN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+from ..vocabulary import (ASCEND_JOB, DNS1123_LABEL, FRAMEWORKS, MAX_LABEL_LENGTH, MINDSPORE, PYTORCH, TENSORFLOW,
+                          VOLCANO_JOB)
+
+TARGETS = (ASCEND_JOB, VOLCANO_JOB)
 SCHEMA_FILE = "trainingjob-v1alpha1.json"
 
 DEFAULT_NAME = "my-training-job"
-DEFAULT_FRAMEWORK = "pytorch"
+DEFAULT_FRAMEWORK = PYTORCH
 DEFAULT_PROFILE = "module-910b-8"
 DEFAULT_NPUS = 8
-DEFAULT_TARGET = "AscendJob"
+DEFAULT_TARGET = ASCEND_JOB
 DEFAULT_IMAGES = {
-    "pytorch": "registry.example.com/ml/pytorch-train:latest",
-    "mindspore": "registry.example.com/ml/mindspore-train:latest",
-    "tensorflow": "registry.example.com/ml/tensorflow-train:latest",
+    PYTORCH: "registry.example.com/ml/pytorch-train:latest",
+    MINDSPORE: "registry.example.com/ml/mindspore-train:latest",
+    TENSORFLOW: "registry.example.com/ml/tensorflow-train:latest",
 }
-START_COMMANDS = {
-    "pytorch": "bash /job/code/train_start.sh",
-    "mindspore": "bash /job/code/train_start.sh",
-    "tensorflow": "bash /job/code/train_start.sh",
-}
+START_COMMANDS = {framework: "bash /job/code/train_start.sh" for framework in FRAMEWORKS}
 
 TEMPLATE = """\
 # yaml-language-server: $schema={schema}
@@ -92,7 +88,7 @@ def _fail(message: str) -> NoReturn:
 
 
 def _check_name(value: str) -> str:
-    if not NAME_PATTERN.match(value) or len(value) > 63:
+    if not DNS1123_LABEL.match(value) or len(value) > MAX_LABEL_LENGTH:
         raise click.BadParameter(
             "use lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)")
     return value
@@ -226,7 +222,7 @@ def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int
         split_text = f"{pods} pod{'s' if pods > 1 else ''} x {per_pod} NPUs on {profile.name}"
     else:
         split_text = f"on {profile.name}"
-    target_line = f"  target: {target}\n" if target != "AscendJob" else ""
+    target_line = f"  target: {target}\n" if target != ASCEND_JOB else ""
     return TEMPLATE.format(schema=_schema_ref(path), display=path if path != "-" else "-", name=name,
                            framework=framework, profile=profile.name, target_line=target_line, npus=npus,
                            split=split_text, image=_yaml_scalar(image), start=START_COMMANDS[framework])

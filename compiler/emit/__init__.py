@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from ..spec import ASCEND_JOB, Spec
+from ..spec import Spec
+from ..vocabulary import ASCEND_JOB
 from . import ascendjob, configmap, volcanojob
 
 

@@ -29,7 +29,7 @@ Passing::
       accelerator-type: module-910b-8
 """
 from ...findings import WARNING
-from ..context import ASCEND_910, SP_BLOCK, WORKLOADS
+from ...vocabulary import ASCEND_910, SP_BLOCK_ANNOTATION, WORKLOADS
 from ..rule import Problem
 
 ID = "AC305"
@@ -41,7 +41,7 @@ HINT = ("add nodeSelector accelerator-type (e.g. module-910b-8) to every pod tem
 
 
 def check(obj, run):
-    if obj.npu_resource() != ASCEND_910 or obj.schedule_policy or obj.block(SP_BLOCK)[0]:
+    if obj.npu_resource() != ASCEND_910 or obj.schedule_policy or obj.block(SP_BLOCK_ANNOTATION)[0]:
         return
     if obj.accelerator_type():
         return

@@ -27,9 +27,9 @@ Passing::
       image: my/train:1.0
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB
+from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
 from ..rule import Problem
-from ._util import CONTAINER_NAME, ascend_container
+from ._util import ascend_container
 
 ID = "AC210"
 NAME = "ascend-container"

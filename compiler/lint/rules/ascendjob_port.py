@@ -36,9 +36,10 @@ Passing::
             ports: [{name: ascendjob-port, containerPort: 2222}]
 """
 from ...findings import WARNING
-from ..context import ASCEND_JOB, as_list
+from ..context import as_list
+from ...vocabulary import ASCEND_JOB, PORT_NAME, WORKER
 from ..rule import Problem
-from ._util import PORT_NAME, WORKER, ascend_container
+from ._util import ascend_container
 
 ID = "AC213"
 NAME = "ascendjob-port"

@@ -26,9 +26,9 @@ Passing::
       name: resnet50-job
 """
 from ...findings import ERROR
-from ..context import ALL, JOBS
+from ..context import ALL
+from ...vocabulary import DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, JOBS
 from ..rule import Problem
-from ._util import DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN
 
 ID = "AC704"
 NAME = "dns-name"

@@ -29,7 +29,7 @@ Passing::
           valueFrom: {fieldRef: {fieldPath: status.hostIP}}
 """
 from ...findings import WARNING
-from ..context import ASCEND_JOB
+from ...vocabulary import HCCL_IF_IP_ENV, ASCEND_JOB
 from ..rule import Problem
 from ._util import ascend_container
 
@@ -47,7 +47,7 @@ def check(obj, run):
         container = ascend_container(pod_set)
         if container is None or container.npu_request()[0] is None:
             continue
-        if container.env_named("HCCL_IF_IP") is None:
+        if container.env_named(HCCL_IF_IP_ENV) is None:
             where = container.path + ("env",) if "env" in container.data else container.path + ("name",)
             yield Problem(where, f"{pod_set.role} uses hostNetwork but its ascend container has no HCCL_IF_IP "
                                  "env", key="env" in container.data)

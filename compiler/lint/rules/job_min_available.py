@@ -28,7 +28,8 @@ Passing::
         replicas: 2
 """
 from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_dict, as_int, as_list
+from ..context import as_dict, as_int, as_list
+from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 
 ID = "AC401"

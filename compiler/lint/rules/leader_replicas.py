@@ -23,9 +23,9 @@ Passing::
       replicas: 1
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict, as_int
+from ..context import as_dict, as_int
+from ...vocabulary import ASCEND_JOB, WORKER
 from ..rule import Problem
-from ._util import WORKER
 
 ID = "AC209"
 NAME = "leader-replicas"

@@ -31,9 +31,10 @@ Passing::
         Worker: {replicas: 1, ...}
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ..context import as_dict
+from ...vocabulary import PYTORCH, TENSORFLOW, ASCEND_JOB, LEADERS
 from ..rule import Problem
-from ._util import framework, LEADERS
+from ._util import framework
 
 ID = "AC211"
 NAME = "leader-required"
@@ -44,7 +45,7 @@ HINT = "add a Master (pytorch) or Chief (tensorflow) replica with replicas: 1"
 
 def check(obj, run):
     fw = framework(obj)
-    if fw not in ("pytorch", "tensorflow"):
+    if fw not in (PYTORCH, TENSORFLOW):
         return
     specs = obj.spec.get("replicaSpecs")
     if not isinstance(specs, dict) or not specs:

@@ -19,7 +19,8 @@ Passing::
       maxRetry: 3
 """
 from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_int
+from ..context import as_int
+from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 
 ID = "AC402"

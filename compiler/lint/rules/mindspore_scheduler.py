@@ -35,9 +35,10 @@ Passing::
         Worker: {...}
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ..context import as_dict
+from ...vocabulary import MINDSPORE, SCHEDULER, ASCEND_JOB, WORKER
 from ..rule import Problem
-from ._util import WORKER, framework, npu_request_path
+from ._util import framework, npu_request_path
 
 ID = "AC212"
 NAME = "mindspore-scheduler"
@@ -47,10 +48,10 @@ HINT = "add a Scheduler replica (replicas: 1, no NPUs), or request a single NPU"
 
 
 def check(obj, run):
-    if framework(obj) != "mindspore":
+    if framework(obj) != MINDSPORE:
         return
     specs = as_dict(obj.spec.get("replicaSpecs"))
-    if not specs or "Scheduler" in specs:
+    if not specs or SCHEDULER in specs:
         return
     total = sum(p.npus() * max(p.replicas, 0) for p in obj.pod_sets() if p.role == WORKER)
     if total > 1:

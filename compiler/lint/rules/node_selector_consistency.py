@@ -24,7 +24,7 @@ Passing::
     Worker:  {... nodeSelector: {accelerator-type: module-910b-8}}
 """
 from ...findings import ERROR
-from ..context import JOBS
+from ...vocabulary import JOBS
 from ..rule import Problem
 
 ID = "AC308"

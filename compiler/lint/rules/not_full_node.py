@@ -27,7 +27,7 @@ Passing::
 """
 from ... import hardware
 from ...findings import WARNING
-from ..context import WORKLOADS
+from ...vocabulary import WORKLOADS
 from ..rule import Problem
 from ._util import npu_request_path
 from .npu_count import pod_set_violations

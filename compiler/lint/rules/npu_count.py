@@ -42,7 +42,7 @@ Passing::
 """
 from ... import hardware
 from ...findings import ERROR
-from ..context import WORKLOADS
+from ...vocabulary import WORKLOADS
 from ..rule import Problem
 from ._util import npu_request_path
 

@@ -27,7 +27,8 @@ Passing::
       limits: {huawei.com/Ascend910: 8}
 """
 from ...findings import ERROR
-from ..context import WORKLOADS, as_int
+from ..context import as_int
+from ...vocabulary import WORKLOADS
 from ..rule import Problem
 
 ID = "AC701"

@@ -32,7 +32,8 @@ Passing::
 import re
 
 from ...findings import WARNING
-from ..context import CONFIG_MAP, WORKLOADS, as_dict
+from ..context import as_dict
+from ...vocabulary import CONFIG_MAP, WORKLOADS
 from ..rule import Problem
 
 ID = "AC801"

@@ -25,7 +25,8 @@ Passing::
       svc: []
 """
 from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_dict
+from ..context import as_dict
+from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 
 ID = "AC407"

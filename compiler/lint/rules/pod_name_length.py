@@ -28,7 +28,7 @@ Passing::
       name: resnet50-baseline-1128
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB, JOBS, VOLCANO_JOB
+from ...vocabulary import ASCEND_JOB, JOBS, VOLCANO_JOB
 from ..rule import Problem
 
 ID = "AC705"

@@ -25,7 +25,8 @@ Passing::
       action: RestartJob
 """
 from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_list
+from ..context import as_list
+from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 
 ID = "AC406"

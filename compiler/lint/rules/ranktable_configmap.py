@@ -44,7 +44,8 @@ Passing::
       labels: {ring-controller.atlas: ascend-910b}
 """
 from ...findings import ERROR, WARNING
-from ..context import CONFIG_MAP, JOBS, RANKTABLE_PREFIX, RING_LABEL, VOLCANO_JOB, as_dict
+from ..context import as_dict
+from ...vocabulary import CONFIG_MAP, JOBS, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, VOLCANO_JOB
 from ..rule import Problem
 
 ID = "AC501"
@@ -71,7 +72,7 @@ def check(obj, run):
         severity = WARNING
     else:
         return
-    wanted = RANKTABLE_PREFIX + obj.name
+    wanted = RANKTABLE_CONFIGMAP_PREFIX + obj.name
     if run.find(CONFIG_MAP, wanted, obj.namespace, near=obj) or run.exists_beside(CONFIG_MAP, wanted, obj.namespace, obj):
         return
     path = mounted[0][0] if mounted else ("metadata", "labels", RING_LABEL)

@@ -32,7 +32,8 @@ Passing::
       hccl.json: '{"status":"initializing"}'
 """
 from ...findings import WARNING
-from ..context import CONFIG_MAP, RANKTABLE_PREFIX, RING_LABEL, WORKLOADS, as_dict
+from ..context import as_dict
+from ...vocabulary import RANKTABLE_KEY, CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, WORKLOADS
 from ..rule import Problem
 
 ID = "AC502"
@@ -43,9 +44,9 @@ HINT = "label the ConfigMap ring-controller.atlas=<job's value> and add data hcc
 
 
 def check(obj, run):
-    if not obj.name.startswith(RANKTABLE_PREFIX):
+    if not obj.name.startswith(RANKTABLE_CONFIGMAP_PREFIX):
         return
-    job_name = obj.name[len(RANKTABLE_PREFIX):]
+    job_name = obj.name[len(RANKTABLE_CONFIGMAP_PREFIX):]
     jobs = [j for kind in WORKLOADS for j in run.find(kind, job_name, obj.namespace, near=obj)]
     same_file = [j for j in jobs if j.source == obj.source]
     jobs = same_file or jobs
@@ -63,7 +64,7 @@ def check(obj, run):
                       f"ConfigMap {obj.name} is labelled ring-controller.atlas={value} but job {job_name} "
                       f"has {expected}")
     data = obj.data.get("data")
-    if "hccl.json" not in as_dict(data):
+    if RANKTABLE_KEY not in as_dict(data):
         yield Problem(("data",) if "data" in obj.data else ("metadata", "name"),
                       f"ConfigMap {obj.name} has no hccl.json key; the training scripts read and poll it",
                       key=True)

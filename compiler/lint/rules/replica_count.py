@@ -22,7 +22,8 @@ Passing::
 """
 from ... import hardware
 from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict, as_int
+from ..context import as_dict, as_int
+from ...vocabulary import ASCEND_JOB
 from ..rule import Problem
 
 ID = "AC208"

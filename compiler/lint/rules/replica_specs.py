@@ -28,7 +28,7 @@ Passing::
               containers: [{name: ascend, image: my/train:1.0}]
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB
+from ...vocabulary import ASCEND_JOB
 from ..rule import Problem
 
 ID = "AC203"

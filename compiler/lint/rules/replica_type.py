@@ -29,9 +29,10 @@ Passing::
         Master: {...}
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ..context import as_dict
+from ...vocabulary import ASCEND_JOB, REPLICA_TYPES
 from ..rule import Problem
-from ._util import REPLICA_TYPES, framework
+from ._util import framework
 
 ID = "AC207"
 NAME = "replica-type"

@@ -23,7 +23,8 @@ Passing::
       restartPolicy: Never
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ..context import as_dict
+from ...vocabulary import ASCEND_JOB
 from ..rule import Problem
 
 ID = "AC214"

@@ -28,7 +28,7 @@ Passing::
         ring-controller.atlas: ascend-910b
 """
 from ...findings import WARNING
-from ..context import JOBS, RING_LABEL
+from ...vocabulary import RING_CONTROLLER_VALUES, JOBS, RING_LABEL
 from ..rule import Problem
 
 ID = "AC215"
@@ -36,7 +36,7 @@ NAME = "ring-controller-label"
 SEVERITY = WARNING
 KINDS = JOBS
 HINT = "use the ring-controller.atlas value of the hardware profile on the job and on every pod template"
-KNOWN = ("ascend-910", "ascend-910b", "ascend-310", "ascend-310P", "ascend-npu")
+KNOWN = RING_CONTROLLER_VALUES
 
 
 def check(obj, run):

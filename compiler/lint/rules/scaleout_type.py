@@ -23,7 +23,7 @@ Passing::
         scaleout-type: roce
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB
+from ...vocabulary import ASCEND_JOB
 from ..rule import Problem
 
 ID = "AC202"

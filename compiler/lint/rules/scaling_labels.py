@@ -28,7 +28,7 @@ Passing::
         jobID: job-0001
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB
+from ...vocabulary import ASCEND_JOB
 from ..rule import Problem
 
 ID = "AC201"

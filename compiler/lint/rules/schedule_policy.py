@@ -28,7 +28,7 @@ Passing::
         huawei.com/schedule_policy: chip8-node8-ra64-sp
 """
 from ...findings import ERROR, WARNING
-from ..context import NPU_RESOURCE, SCHEDULE_POLICY, WORKLOADS
+from ...vocabulary import NPU_RESOURCE, SCHEDULE_POLICY_ANNOTATION, WORKLOADS
 from ..rule import Problem
 
 ID = "AC307"
@@ -48,7 +48,7 @@ def check(obj, run):
     resource = obj.npu_resource()
     if resource is None or run.profiles is None:
         return
-    policy = obj.annotations.get(SCHEDULE_POLICY)
+    policy = obj.annotations.get(SCHEDULE_POLICY_ANNOTATION)
     known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy})
     if policy is None:
         if resource == NPU_RESOURCE:
@@ -61,10 +61,10 @@ def check(obj, run):
     close = _close(str(policy), known, n=1)
     hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
     if resource == NPU_RESOURCE:
-        yield Problem(("metadata", "annotations", SCHEDULE_POLICY),
+        yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
                       f"schedule_policy {policy!r} is unknown: the scheduler has no handler for this "
                       "huawei.com/npu job", hint=hint)
     else:
-        yield Problem(("metadata", "annotations", SCHEDULE_POLICY),
+        yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
                       f"schedule_policy {policy!r} is unknown; the scheduler ignores it and falls back "
                       "to the node selectors", hint=hint, severity=WARNING)

@@ -29,7 +29,8 @@ Passing::
           queue: default
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ..context import as_dict
+from ...vocabulary import ASCEND_JOB
 from ..rule import Problem
 
 ID = "AC205"

@@ -22,7 +22,7 @@ Passing::
     requests: {huawei.com/Ascend910: 8}
 """
 from ...findings import ERROR
-from ..context import WORKLOADS
+from ...vocabulary import WORKLOADS
 from ..rule import Problem
 
 ID = "AC702"

@@ -21,7 +21,7 @@ Passing::
       successPolicy: AllWorkers
 """
 from ...findings import ERROR
-from ..context import ASCEND_JOB
+from ...vocabulary import SUCCESS_POLICY_ALL_WORKERS, ASCEND_JOB
 from ..rule import Problem
 
 ID = "AC204"
@@ -29,7 +29,7 @@ NAME = "success-policy"
 SEVERITY = ERROR
 KINDS = (ASCEND_JOB,)
 HINT = 'use successPolicy: AllWorkers, or leave it out'
-ALLOWED = ("", "AllWorkers")
+ALLOWED = ("", SUCCESS_POLICY_ALL_WORKERS)
 
 
 def check(obj, run):

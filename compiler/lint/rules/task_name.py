@@ -22,9 +22,9 @@ Passing::
     - name: worker-0
 """
 from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_list
+from ..context import as_list
+from ...vocabulary import DNS1123_LABEL, VOLCANO_JOB
 from ..rule import Problem
-from ._util import DNS1123_LABEL
 
 ID = "AC405"
 NAME = "task-name"

@@ -26,7 +26,8 @@ Passing::
       minAvailable: 2
 """
 from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_int, as_list
+from ..context import as_int, as_list
+from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 
 ID = "AC404"

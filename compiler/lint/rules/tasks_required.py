@@ -24,7 +24,7 @@ Passing::
         template: {...}
 """
 from ...findings import ERROR
-from ..context import VOLCANO_JOB
+from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 
 ID = "AC403"

@@ -24,7 +24,7 @@ Passing::
         tor-affinity: large-model-schema
 """
 from ...findings import ERROR
-from ..context import JOBS
+from ...vocabulary import TOR_AFFINITY_LABEL, JOBS
 from ..rule import Problem
 
 ID = "AC309"
@@ -36,9 +36,9 @@ ALLOWED = ("large-model-schema", "normal-schema", "null")
 
 
 def check(obj, run):
-    if "tor-affinity" not in obj.labels:
+    if TOR_AFFINITY_LABEL not in obj.labels:
         return
-    value = obj.labels.get("tor-affinity")
+    value = obj.labels.get(TOR_AFFINITY_LABEL)
     if value not in ALLOWED:
-        yield Problem(("metadata", "labels", "tor-affinity"),
+        yield Problem(("metadata", "labels", TOR_AFFINITY_LABEL),
                       f"tor-affinity {value!r} is not one of {', '.join(ALLOWED)}: the scheduler refuses the job")

@@ -24,7 +24,7 @@ Passing::
     Worker: {... requests: {huawei.com/Ascend910: 8}}
 """
 from ...findings import ERROR
-from ..context import JOBS
+from ...vocabulary import WORKER, JOBS
 from ..rule import Problem
 from ._util import npu_request_path
 
@@ -39,7 +39,7 @@ def check(obj, run):
     npu_sets = obj.npu_pod_sets()
     if len(npu_sets) < 2:
         return
-    reference = next((p for p in npu_sets if p.role == "Worker"), npu_sets[0])
+    reference = next((p for p in npu_sets if p.role == WORKER), npu_sets[0])
     for pod_set in npu_sets:
         if pod_set is not reference and pod_set.npus() != reference.npus():
             yield Problem(npu_request_path(pod_set),
