@@ -25,7 +25,8 @@ from .errors import CompileError, InputError
 from .findings import ERROR, Finding
 from .pipeline import CompiledJob, compile_specs
 from .profiles import Profile, ProfileRegistry
-from .spec import API_VERSION, KIND, PROFILE_UNKNOWN
+from .catalogue import PROFILE_UNKNOWN
+from .spec import API_VERSION, KIND
 from .yamlio import DEFAULT_MAX_BYTES, Document, display_name, load_documents, read_text
 
 

@@ -9,12 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
+from .catalogue import NOT_FULL_NODE, NPU_COUNT, NPU_TOTAL, SUPER_POD_BLOCK
 from .profiles import Profile
-
-NPU_COUNT = "AC301"  # per-pod NPU count not accepted by the scheduler
-SUPER_POD_BLOCK = "AC302"  # sp-block / ra-block arithmetic
-NOT_FULL_NODE = "AC303"  # distributed pods that do not take whole nodes (convention)
-NPU_TOTAL = "AC304"  # a total that cannot be split into pods the profile allows
 
 #: ascend-operator refuses more replicas than this (maxReplicas); the scheduler never sees such a job
 MAX_PODS = 20000

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from .catalogue import PROFILE_INVALID
 from .errors import InputError
 from .findings import ERROR, Finding
 from .resources import profiles_dir
@@ -21,7 +22,6 @@ PROFILE_API_VERSION = "ascend-compile.io/v1alpha1"
 PROFILE_KIND = "HardwareProfile"
 NODE_SELECTOR = "nodeSelector"
 SCHEDULE_POLICY = "schedulePolicy"
-PROFILE_INVALID = "AC010"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import hardware
 from .config import ProjectConfig
+from .catalogue import PROFILE_UNKNOWN, PROFILE_UNSUPPORTED, SPEC_INVALID
 from .errors import CompileError
 from .findings import ERROR, Finding, PathElement
 from .profiles import NODE_SELECTOR, SCHEDULE_POLICY, Profile, ProfileRegistry
@@ -26,16 +27,6 @@ from .yamlio import Document
 API_VERSION = "ascend-compile.io/v1alpha1"
 KIND = "TrainingJob"
 
-SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
-PROFILE_UNKNOWN = "AC021"
-PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does not support
-
-SPEC_RULES = (
-    (SPEC_INVALID, "spec-invalid", "A job spec breaks a rule of the spec format that its schema cannot express."),
-    (PROFILE_UNKNOWN, "profile-unknown", "A job spec names a hardware profile that does not exist."),
-    (PROFILE_UNSUPPORTED, "profile-unsupported",
-     "A job spec asks a profile for a framework, target or scheduling dialect that upstream does not support on it."),
-)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import yaml
 
+from .catalogue import (INPUT_ERROR, INPUT_TOO_LARGE, YAML_ALIAS_BOMB, YAML_DUPLICATE_KEY, YAML_SYNTAX,
+                        YAML_TOO_DEEP)
 from .errors import InputError
 from .findings import ERROR, Finding, PathElement
 
@@ -49,24 +51,6 @@ MAX_DEPTH = 200
 #: Largest number of nodes a document may expand to through aliases.
 MAX_EXPANDED_NODES = 200_000
 
-# Rule IDs of the problems found while reading input (all are input errors: exit code 2).
-INPUT_ERROR = "AC001"  # unreadable: missing, directory, binary, not UTF-8
-INPUT_TOO_LARGE = "AC002"
-YAML_SYNTAX = "AC003"  # syntax errors and unsafe tags
-YAML_DUPLICATE_KEY = "AC004"
-YAML_ALIAS_BOMB = "AC005"  # alias expansion over budget, or recursive alias
-YAML_TOO_DEEP = "AC006"
-
-#: (ID, short name, summary) of the rules above, for ``ascend-compile rules`` and SARIF.
-INPUT_RULES = (
-    (INPUT_ERROR, "unreadable-input", "The file cannot be read as UTF-8 text (missing, a directory, binary, bad encoding)."),
-    (INPUT_TOO_LARGE, "input-too-large", "The input is larger than the size limit (--max-bytes)."),
-    (YAML_SYNTAX, "yaml-syntax", "The YAML cannot be parsed, or uses a tag other than plain YAML types."),
-    (YAML_DUPLICATE_KEY, "yaml-duplicate-key", "A mapping repeats a key; YAML and Kubernetes reject this."),
-    (YAML_ALIAS_BOMB, "yaml-alias-expansion", "Aliases expand beyond a safe budget, or an alias refers to itself."),
-    (YAML_TOO_DEEP, "yaml-too-deep", "The document nests deeper than any Kubernetes object does."),
-)
-
 STDIN = "-"
 _STDIN_NAME = "<stdin>"
 
@@ -79,7 +63,7 @@ class Location:
 
 
 def _input_error(file: str, message: str, hint: str = "", line: int = 0, column: int = 0,
-                 rule: str = "AC001") -> InputError:
+                 rule: str = INPUT_ERROR) -> InputError:
     return InputError([Finding(rule=rule, severity=ERROR, message=message, hint=hint,
                                file=file, line=line, column=column, input_error=True)])
 

@@ -28,16 +28,8 @@ Passing::
       host-arch: huawei-arm
       accelerator-type: module-910b-8
 """
-from ...findings import WARNING
-from ...vocabulary import ASCEND_910, SP_BLOCK_ANNOTATION, WORKLOADS
+from ...vocabulary import ASCEND_910, SP_BLOCK_ANNOTATION
 from ..rule import Problem
-
-ID = "AC305"
-NAME = "accelerator-type-missing"
-SEVERITY = WARNING
-KINDS = WORKLOADS
-HINT = ("add nodeSelector accelerator-type (e.g. module-910b-8) to every pod template, "
-        "or the annotation huawei.com/schedule_policy")
 
 
 def check(obj, run):

@@ -24,15 +24,9 @@ Passing::
     nodeSelector:
       accelerator-type: module-910b-8
 """
-from ...findings import ERROR
-from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, SP_BLOCK_ANNOTATION, WORKLOADS
+from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 
-ID = "AC306"
-NAME = "accelerator-type-unknown"
-SEVERITY = ERROR
-KINDS = WORKLOADS
-HINT = "use a known accelerator-type (see ascend-compile profiles)"
 #: node label values from the upstream docs that no built-in profile covers yet
 EXTRA_KNOWN = ("350-Atlas-8", "350-Atlas-16", "350-Atlas-4p-8", "350-Atlas-4p-16", "850-Atlas-8p-8")
 

@@ -24,16 +24,11 @@ Passing::
     - name: framework
       value: PyTorch
 """
-from ...findings import ERROR, WARNING
-from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, VOLCANO_JOB
+from ...findings import ERROR
+from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES
 from ..rule import Problem
 from ._util import npu_containers
 
-ID = "AC604"
-NAME = "framework-env"
-SEVERITY = WARNING
-KINDS = (VOLCANO_JOB,)
-HINT = "set env framework to PyTorch, MindSpore or Tensorflow"
 VALUES = tuple(FRAMEWORK_ENV_VALUES.values())
 
 

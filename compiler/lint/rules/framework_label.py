@@ -25,15 +25,8 @@ Passing::
       labels:
         framework: pytorch
 """
-from ...findings import ERROR
-from ...vocabulary import FRAMEWORK_LABEL, ASCEND_JOB, FRAMEWORKS
+from ...vocabulary import FRAMEWORK_LABEL, FRAMEWORKS
 from ..rule import Problem
-
-ID = "AC206"
-NAME = "framework-label"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "set metadata.labels.framework to pytorch, mindspore or tensorflow"
 
 
 def check(obj, run):

@@ -28,16 +28,9 @@ Passing::
         - name: HCCL_IF_IP
           valueFrom: {fieldRef: {fieldPath: status.hostIP}}
 """
-from ...findings import WARNING
-from ...vocabulary import HCCL_IF_IP_ENV, ASCEND_JOB
+from ...vocabulary import HCCL_IF_IP_ENV
 from ..rule import Problem
 from ._util import ascend_container
-
-ID = "AC603"
-NAME = "hccl-if-ip"
-SEVERITY = WARNING
-KINDS = (ASCEND_JOB,)
-HINT = "add env HCCL_IF_IP with valueFrom.fieldRef.fieldPath: status.hostIP"
 
 
 def check(obj, run):

@@ -30,17 +30,9 @@ Passing::
         Master: {replicas: 1, ...}
         Worker: {replicas: 1, ...}
 """
-from ...findings import ERROR
-from ..context import as_dict
-from ...vocabulary import PYTORCH, TENSORFLOW, ASCEND_JOB, LEADERS
+from ...vocabulary import PYTORCH, TENSORFLOW, LEADERS
 from ..rule import Problem
 from ._util import framework
-
-ID = "AC211"
-NAME = "leader-required"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "add a Master (pytorch) or Chief (tensorflow) replica with replicas: 1"
 
 
 def check(obj, run):

@@ -34,17 +34,10 @@ Passing::
           template: {spec: {containers: [{name: ascend, image: ms:2.3}]}}
         Worker: {...}
 """
-from ...findings import ERROR
 from ..context import as_dict
-from ...vocabulary import MINDSPORE, SCHEDULER, ASCEND_JOB, WORKER
+from ...vocabulary import MINDSPORE, SCHEDULER, WORKER
 from ..rule import Problem
 from ._util import framework, npu_request_path
-
-ID = "AC212"
-NAME = "mindspore-scheduler"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "add a Scheduler replica (replicas: 1, no NPUs), or request a single NPU"
 
 
 def check(obj, run):

@@ -24,16 +24,9 @@ Passing::
       env: []
       svc: []
 """
-from ...findings import ERROR
 from ..context import as_dict
-from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 
-ID = "AC407"
-NAME = "plugins"
-SEVERITY = ERROR
-KINDS = (VOLCANO_JOB,)
-HINT = "use the Volcano job plugins ssh, env, svc (or tensorflow, mpi, pytorch, ray)"
 KNOWN = ("ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "ray")
 
 

@@ -43,16 +43,10 @@ Passing::
       name: resnet
       labels: {ring-controller.atlas: ascend-910b}
 """
-from ...findings import ERROR, WARNING
+from ...findings import WARNING
 from ..context import as_dict
-from ...vocabulary import CONFIG_MAP, JOBS, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, VOLCANO_JOB
+from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, VOLCANO_JOB
 from ..rule import Problem
-
-ID = "AC501"
-NAME = "ranktable-configmap"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "add a ConfigMap rings-config-<job> (label ring-controller.atlas, data hccl.json) in the job's namespace"
 
 
 def _configmap_volumes(obj):

@@ -31,16 +31,9 @@ Passing::
     data:
       hccl.json: '{"status":"initializing"}'
 """
-from ...findings import WARNING
 from ..context import as_dict
-from ...vocabulary import RANKTABLE_KEY, CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, WORKLOADS
+from ...vocabulary import RANKTABLE_KEY, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, WORKLOADS
 from ..rule import Problem
-
-ID = "AC502"
-NAME = "ranktable-configmap-label"
-SEVERITY = WARNING
-KINDS = (CONFIG_MAP,)
-HINT = "label the ConfigMap ring-controller.atlas=<job's value> and add data hccl.json: '{\"status\":\"initializing\"}'"
 
 
 def check(obj, run):

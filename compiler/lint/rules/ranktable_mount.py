@@ -32,17 +32,10 @@ Passing::
     - name: ascend-910-config
       configMap: {name: rings-config-resnet}
 """
-from ...findings import ERROR
 from ..context import as_dict, as_list
-from ...vocabulary import JOBS, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH
+from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH
 from ..rule import Problem
 from ._util import npu_containers
-
-ID = "AC503"
-NAME = "ranktable-mount"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "mount the rings-config-<job> ConfigMap volume at /user/serverid/devindex/config in every NPU container"
 
 
 def check(obj, run):

@@ -28,17 +28,10 @@ Passing::
       replicaSpecs:
         Master: {...}
 """
-from ...findings import ERROR
 from ..context import as_dict
-from ...vocabulary import ASCEND_JOB, REPLICA_TYPES
+from ...vocabulary import REPLICA_TYPES
 from ..rule import Problem
 from ._util import framework
-
-ID = "AC207"
-NAME = "replica-type"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "use the replica types of the framework: pytorch Master/Worker, mindspore Scheduler/Worker, tensorflow Chief/Worker"
 
 
 def check(obj, run):

@@ -27,15 +27,9 @@ Passing::
       annotations:
         huawei.com/schedule_policy: chip8-node8-ra64-sp
 """
-from ...findings import ERROR, WARNING
-from ...vocabulary import NPU_RESOURCE, SCHEDULE_POLICY_ANNOTATION, WORKLOADS
+from ...findings import WARNING
+from ...vocabulary import NPU_RESOURCE, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
-
-ID = "AC307"
-NAME = "schedule-policy"
-SEVERITY = ERROR
-KINDS = WORKLOADS
-HINT = "set the job annotation huawei.com/schedule_policy to a known policy (see ascend-compile profiles)"
 
 
 def _close(word, options, n=1):

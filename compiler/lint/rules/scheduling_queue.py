@@ -28,16 +28,8 @@ Passing::
           minAvailable: 2
           queue: default
 """
-from ...findings import ERROR
 from ..context import as_dict
-from ...vocabulary import ASCEND_JOB
 from ..rule import Problem
-
-ID = "AC205"
-NAME = "scheduling-queue"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "set spec.runPolicy.schedulingPolicy.queue, e.g. queue: default"
 
 
 def check(obj, run):

@@ -20,15 +20,9 @@ Passing::
     spec:
       successPolicy: AllWorkers
 """
-from ...findings import ERROR
-from ...vocabulary import SUCCESS_POLICY_ALL_WORKERS, ASCEND_JOB
+from ...vocabulary import SUCCESS_POLICY_ALL_WORKERS
 from ..rule import Problem
 
-ID = "AC204"
-NAME = "success-policy"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = 'use successPolicy: AllWorkers, or leave it out'
 ALLOWED = ("", SUCCESS_POLICY_ALL_WORKERS)
 
 

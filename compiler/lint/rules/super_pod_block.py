@@ -33,16 +33,9 @@ Passing::
         sp-block: "32"
 """
 from ... import hardware
-from ...findings import ERROR
-from ...vocabulary import JOBS, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
+from ...vocabulary import RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 from ._util import first_npu_path
-
-ID = hardware.SUPER_POD_BLOCK
-NAME = "super-pod-block"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "make sp-block a multiple of the node's NPUs that divides the job's total, or leave it out"
 
 
 def check(obj, run):

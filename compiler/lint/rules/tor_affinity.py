@@ -23,15 +23,9 @@ Passing::
       labels:
         tor-affinity: large-model-schema
 """
-from ...findings import ERROR
-from ...vocabulary import TOR_AFFINITY_LABEL, JOBS
+from ...vocabulary import TOR_AFFINITY_LABEL
 from ..rule import Problem
 
-ID = "AC309"
-NAME = "tor-affinity"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "use tor-affinity: large-model-schema, normal-schema or null"
 ALLOWED = ("large-model-schema", "normal-schema", "null")
 
 

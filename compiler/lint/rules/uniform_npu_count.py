@@ -23,16 +23,9 @@ Passing::
     Master: {... requests: {huawei.com/Ascend910: 8}}
     Worker: {... requests: {huawei.com/Ascend910: 8}}
 """
-from ...findings import ERROR
-from ...vocabulary import WORKER, JOBS
+from ...vocabulary import WORKER
 from ..rule import Problem
 from ._util import npu_request_path
-
-ID = "AC703"
-NAME = "uniform-npu-count"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "request the same number of NPUs in every NPU pod of the job"
 
 
 def check(obj, run):

@@ -27,15 +27,9 @@ Passing::
       labels:
         ring-controller.atlas: ascend-910b
 """
-from ...findings import WARNING
-from ...vocabulary import RING_CONTROLLER_VALUES, JOBS, RING_LABEL
+from ...vocabulary import RING_CONTROLLER_VALUES, RING_LABEL
 from ..rule import Problem
 
-ID = "AC215"
-NAME = "ring-controller-label"
-SEVERITY = WARNING
-KINDS = JOBS
-HINT = "use the ring-controller.atlas value of the hardware profile on the job and on every pod template"
 KNOWN = RING_CONTROLLER_VALUES
 
 
