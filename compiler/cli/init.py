@@ -128,26 +128,42 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
     from ._options import load_context
 
     ctx = load_context({"no_config": no_config, "profile_dirs": profile_dirs, "fmt": "text"})
-    registry = ctx.registry
+    ask = _interactive()
+    name = _job_name(name, ask)
+    framework = framework or (str(click.prompt("Framework", type=click.Choice(FRAMEWORKS), default=DEFAULT_FRAMEWORK))
+                              if ask else DEFAULT_FRAMEWORK)
+    found = _profile(ctx.registry, profile, ask)
+    npus = npus if npus is not None else _npus(found, ask)
+    if image is None:
+        image = str(click.prompt("Image", default=DEFAULT_IMAGES[framework])) if ask else DEFAULT_IMAGES[framework]
+    if target is None:
+        fallback_target = DEFAULT_TARGET if DEFAULT_TARGET in found.targets else found.targets[0]
+        target = str(click.prompt("Target", type=click.Choice(list(found.targets)), default=fallback_target)) \
+            if ask and len(found.targets) > 1 else fallback_target
+    path = path or f"{name}.yaml"
+    text = render_spec(path, name=name, framework=framework, profile=found, npus=npus, image=image,
+                       target=target)
+    _check_compiles(text, path, ctx.registry, ctx.config)
+    _write(path, text, name, force)
+
+
+def _job_name(name: Optional[str], ask: bool) -> str:
+    if name is None:
+        return str(click.prompt("Job name", default=DEFAULT_NAME, value_proc=_check_name)) if ask else DEFAULT_NAME
+    try:
+        return _check_name(name)
+    except click.BadParameter as exc:
+        _fail(f"invalid --name {name!r}: {exc.message}")
+
+
+def _profile(registry: Any, profile: Optional[str], ask: bool) -> Any:
     from ..errors import AscendCompileError
+    from ..profiles import ProfileNotFoundError
 
     try:
         names = registry.names()
     except AscendCompileError as exc:  # a broken profile directory is reported, not a traceback
         _fail("; ".join(f"{f.file}: {f.message}" for f in exc.findings))
-    ask = _interactive()
-
-    if name is None:
-        name = str(click.prompt("Job name", default=DEFAULT_NAME, value_proc=_check_name)) if ask \
-            else DEFAULT_NAME
-    else:
-        try:
-            _check_name(name)
-        except click.BadParameter as exc:
-            _fail(f"invalid --name {name!r}: {exc.message}")
-    if framework is None:
-        framework = str(click.prompt("Framework", type=click.Choice(FRAMEWORKS), default=DEFAULT_FRAMEWORK)) \
-            if ask else DEFAULT_FRAMEWORK
     if profile is None:
         if ask:
             click.echo("Hardware profiles: " + ", ".join(names), err=True)
@@ -155,34 +171,23 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
                                        show_choices=False))
         else:
             profile = DEFAULT_PROFILE
-    found = registry.get(profile)
-    if found is None:
-        from difflib import get_close_matches
+    try:
+        return registry.require(profile)
+    except ProfileNotFoundError as exc:
+        _fail(exc.sentence())
 
-        close = get_close_matches(profile, names, n=1, cutoff=0.5)
-        _fail(f"unknown hardware profile {profile!r}. " + (f"Did you mean {close[0]!r}? " if close else "")
-              + f"Known profiles: {', '.join(names)}")
-    if npus is None:
-        fallback = DEFAULT_NPUS if DEFAULT_NPUS in found.single_pod else max(found.single_pod)
-        if ask:
-            from .profiles import allowed_totals
 
-            click.echo(f"{profile} takes {allowed_totals(found)}", err=True)
-            npus = int(click.prompt("Total NPUs", type=click.IntRange(min=1), default=fallback))
-        else:
-            npus = fallback
-    if image is None:
-        image = str(click.prompt("Image", default=DEFAULT_IMAGES[framework])) if ask else DEFAULT_IMAGES[framework]
-    if target is None:
-        fallback_target = DEFAULT_TARGET if DEFAULT_TARGET in found.targets else found.targets[0]
-        target = str(click.prompt("Target", type=click.Choice(list(found.targets)), default=fallback_target)) \
-            if ask and len(found.targets) > 1 else fallback_target
+def _npus(profile: Any, ask: bool) -> int:
+    fallback = DEFAULT_NPUS if DEFAULT_NPUS in profile.single_pod else max(profile.single_pod)
+    if not ask:
+        return int(fallback)
+    from .profiles import allowed_totals
 
-    if path is None:
-        path = f"{name}.yaml"
-    text = render_spec(path, name=name, framework=framework, profile=found, npus=npus, image=image,
-                       target=target)
-    _check_compiles(text, path, registry, ctx.config)
+    click.echo(f"{profile.name} takes {allowed_totals(profile)}", err=True)
+    return int(click.prompt("Total NPUs", type=click.IntRange(min=1), default=fallback))
+
+
+def _write(path: str, text: str, name: str, force: bool) -> None:
     if path == "-":
         sys.stdout.write(text)
         return

@@ -13,7 +13,8 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from .. import hardware
 from ..findings import Path
-from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_910, ASCEND_JOB, NPU_RESOURCE, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP, NPU_RESOURCE_PREFIX, POD,
+from ..targeting import HardwareSignals
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP, NPU_RESOURCE_PREFIX, POD,
                           RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_LABEL,
                           SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
 
@@ -331,35 +332,28 @@ class RunContext:
                 continue  # not ours to report: that file is not part of this run
         return found
 
-    def candidate_profiles(self, obj: ObjectContext) -> List[Any]:
-        """Every profile the job could be on: a schedule_policy may be shared (chip1-node2)."""
-        profile = self.profile_for(obj)
-        if profile is None:
-            return []
-        policy = obj.schedule_policy
-        if policy and profile.schedule_policy == policy and not obj.accelerator_type():
-            return [p for p in self.profiles.all() if p.schedule_policy == policy]
-        return [profile]
+    def signals(self, obj: ObjectContext) -> HardwareSignals:
+        """What ``obj`` tells the scheduler about the hardware it wants."""
+        return HardwareSignals(obj.npu_resource(), obj.accelerator_type(), obj.schedule_policy,
+                               obj.block(SP_BLOCK_ANNOTATION)[0])
 
-    def profile_for(self, obj: ObjectContext) -> Any:
-        """The hardware profile whose rules the scheduler applies to ``obj`` (None if no handler)."""
+    def candidate_profiles(self, obj: ObjectContext) -> Tuple[Any, ...]:
+        """Every profile whose handler the scheduler could give ``obj`` (empty: no handler, or no NPUs).
+
+        A check that holds for every candidate holds whatever the job's servers really are; see
+        :mod:`ascend_compile.targeting`.
+        """
         key = id(obj)
         if key not in self._profile_cache:
-            self._profile_cache[key] = self._profile_for(obj)
+            self._profile_cache[key] = () if self.profiles is None else self.profiles.candidates(self.signals(obj))
         return self._profile_cache[key]
 
-    def _profile_for(self, obj: ObjectContext) -> Any:
-        resource = obj.npu_resource()
-        if resource is None or self.profiles is None:
-            return None
-        policy = obj.schedule_policy
-        if policy and self.profiles.by_schedule_policy(policy) is None:
-            policy = None  # an unknown policy is ignored by the scheduler
-        if resource == NPU_RESOURCE and not policy:
-            return None  # huawei.com/npu has no handler without a schedule_policy
-        sp_present, _ = obj.block(SP_BLOCK_ANNOTATION)
-        accel = obj.accelerator_type()
-        if resource == ASCEND_910 and not policy and not sp_present and accel:
-            if self.profiles.by_accelerator_type(accel) is None:
-                return None  # unknown accelerator-type: no handler (or the generic card handler)
-        return self.profiles.for_manifest(resource, accel, policy, sp_present)
+    def profile_for(self, obj: ObjectContext) -> Any:
+        """The first candidate profile (None if the scheduler has no handler for ``obj``)."""
+        candidates = self.candidate_profiles(obj)
+        return candidates[0] if candidates else None
+
+    def knows_policy(self, policy: Optional[str]) -> bool:
+        """Whether a profile names ``policy`` (the scheduler ignores other policies)."""
+        return bool(policy) and self.profiles is not None and any(
+            p.schedule_policy == policy for p in self.profiles.all())

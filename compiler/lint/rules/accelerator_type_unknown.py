@@ -40,8 +40,7 @@ def _close(word, options, n=1):
 def check(obj, run):
     if obj.npu_resource() != ASCEND_910 or obj.block(SP_BLOCK_ANNOTATION)[0] or run.profiles is None:
         return
-    policy = obj.schedule_policy
-    if policy and run.profiles.by_schedule_policy(policy) is not None:
+    if run.knows_policy(obj.schedule_policy):
         return
     known = sorted({p.accelerator_type for p in run.profiles.all() if p.accelerator_type} | set(EXTRA_KNOWN))
     for pod_set in obj.pod_sets():

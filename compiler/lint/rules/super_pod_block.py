@@ -58,7 +58,7 @@ def check(obj, run):
                       hint='write it as a quoted integer, e.g. ra-block: "8"')
         ra_present = False
     for violation in hardware.check_super_pod(profile, layout, sp_block, ra_block if ra_present else None):
-        if violation.message.startswith("ra-block"):
+        if violation.subject == RA_BLOCK_ANNOTATION:
             path = ra_path
         elif sp_present:
             path = sp_path
