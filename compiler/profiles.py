@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .catalogue import PROFILE_INVALID, PROFILE_UNKNOWN
 from .errors import CompileError, InputError
 from .findings import ERROR, Finding
 from .resources import profiles_dir
 from .vocabulary import FRAMEWORKS, JOBS
-
-if TYPE_CHECKING:
-    from .targeting import HardwareSignals
 
 PROFILE_API_VERSION = "ascend-compile.io/v1alpha1"
 PROFILE_KIND = "HardwareProfile"
@@ -208,12 +205,6 @@ class ProfileRegistry:
         if found is None:
             raise ProfileNotFoundError(name, self.names())
         return found
-
-    def candidates(self, signals: "HardwareSignals") -> Tuple[Profile, ...]:
-        """Every profile whose handler the scheduler could give a job that says ``signals`` (see targeting.py)."""
-        from .targeting import candidate_profiles
-
-        return candidate_profiles(self.all(), signals)
 
 
 class ProfileNotFoundError(CompileError, LookupError):

@@ -31,7 +31,7 @@ class HardwareSignals:
 
     resource: Optional[str]  # the first huawei.com/* resource requested; None when the job requests no NPUs
     accelerator_type: Optional[str] = None  # the accelerator-type node selector
-    schedule_policy: Optional[str] = None  # the huawei.com/schedule_policy annotation
+    schedule_policy: Optional[str] = None  # the schedule-policy annotation
     sp_block: bool = False  # whether the sp-block annotation is present
 
 

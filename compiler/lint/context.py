@@ -13,7 +13,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from .. import hardware
 from ..findings import Path
-from ..targeting import HardwareSignals
+from ..targeting import HardwareSignals, candidate_profiles
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP, NPU_RESOURCE_PREFIX, POD,
                           RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_LABEL,
                           SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
@@ -345,7 +345,8 @@ class RunContext:
         """
         key = id(obj)
         if key not in self._profile_cache:
-            self._profile_cache[key] = () if self.profiles is None else self.profiles.candidates(self.signals(obj))
+            self._profile_cache[key] = () if self.profiles is None else \
+                candidate_profiles(self.profiles.all(), self.signals(obj))
         return self._profile_cache[key]
 
     def profile_for(self, obj: ObjectContext) -> Any:

@@ -14,7 +14,7 @@ from .. import hardware
 from ..catalogue import PROFILE_UNKNOWN, PROFILE_UNSUPPORTED, SPEC_INVALID
 from ..findings import ERROR, Finding, PathElement
 from ..profiles import Profile, ProfileNotFoundError, ProfileRegistry
-from ..targeting import signals_of_profile
+from ..targeting import candidate_profiles, signals_of_profile
 from ..vocabulary import ASCEND_JOB, VOLCANO_JOB
 from ..yamlio import Document
 from .model import GENERATED_ENV, KIND, RESERVED_VOLUMES, Volume
@@ -116,7 +116,7 @@ def _scheduler_picks(prof: Profile, scheduling: str, fields: Fields, registry: P
                      problems: Problems) -> None:
     """The job as compiled must reach the profile's own handler (a custom profile's data can say otherwise)."""
     sp_block = (fields.spec.get("superPod") or {}).get("spBlock") is not None
-    candidates = registry.candidates(signals_of_profile(prof, scheduling, sp_block))
+    candidates = candidate_profiles(registry.all(), signals_of_profile(prof, scheduling, sp_block))
     if prof.name not in {p.name for p in candidates}:
         others = ", ".join(p.name for p in candidates) or "no handler at all"
         problems.add(PROFILE_UNSUPPORTED, fields.where("scheduling", "profile"),

@@ -28,7 +28,7 @@ Passing::
       host-arch: huawei-arm
       accelerator-type: module-910b-8
 """
-from ...vocabulary import ASCEND_910, SP_BLOCK_ANNOTATION
+from ...vocabulary import ACCELERATOR_TYPE_LABEL, SCHEDULE_POLICY_ANNOTATION, ASCEND_910, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 
 
@@ -39,6 +39,6 @@ def check(obj, run):
         return
     pod_set = obj.npu_pod_sets()[0] if obj.npu_pod_sets() else obj.pod_sets()[0]
     where = pod_set.spec_path + ("nodeSelector",)
-    yield Problem(where, "the job requests huawei.com/Ascend910 without accelerator-type or "
-                         "huawei.com/schedule_policy: the scheduler applies the old Atlas 800 (910) rules "
+    yield Problem(where, f"the job requests {ASCEND_910} without {ACCELERATOR_TYPE_LABEL} or "
+                         f"{SCHEDULE_POLICY_ANNOTATION}: the scheduler applies the old Atlas 800 (910) rules "
                          "(1, 2, 4 or 8 NPUs per pod)", key=True)

@@ -50,5 +50,5 @@ def check(obj, run):
         close = _close(value, known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
         yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
-                      f"accelerator-type {value!r} matches no scheduler handler: the job is refused "
+                      f"{ACCELERATOR_TYPE_LABEL} {value!r} matches no scheduler handler: the job is refused "
                       "(policyHandler is nil)", hint=hint)

@@ -50,11 +50,11 @@ def check(obj, run):
     value = obj.labels.get(RING_LABEL)
     if value is None:
         path = ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
-        yield Problem(path, f"ConfigMap {obj.name} has no ring-controller.atlas label"
+        yield Problem(path, f"ConfigMap {obj.name} has no {RING_LABEL} label"
                             + (f" (the job has {expected})" if expected else ""), key=True)
     elif expected is not None and value != expected:
         yield Problem(("metadata", "labels", RING_LABEL),
-                      f"ConfigMap {obj.name} is labelled ring-controller.atlas={value} but job {job_name} "
+                      f"ConfigMap {obj.name} is labelled {RING_LABEL}={value} but job {job_name} "
                       f"has {expected}")
     data = obj.data.get("data")
     if RANKTABLE_KEY not in as_dict(data):

@@ -47,7 +47,7 @@ def check(obj, run):
     if policy is None:
         if resource == NPU_RESOURCE:
             path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)
-            yield Problem(path, "the job requests huawei.com/npu but has no huawei.com/schedule_policy "
+            yield Problem(path, f"the job requests {NPU_RESOURCE} but has no {SCHEDULE_POLICY_ANNOTATION} "
                                 "annotation: the scheduler has no handler for it", key=True)
         return
     if policy in known:
@@ -57,7 +57,7 @@ def check(obj, run):
     if resource == NPU_RESOURCE:
         yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
                       f"schedule_policy {policy!r} is unknown: the scheduler has no handler for this "
-                      "huawei.com/npu job", hint=hint)
+                      f"{NPU_RESOURCE} job", hint=hint)
     else:
         yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
                       f"schedule_policy {policy!r} is unknown; the scheduler ignores it and falls back "

@@ -35,4 +35,4 @@ def check(obj, run):
     value = obj.labels.get(TOR_AFFINITY_LABEL)
     if value not in ALLOWED:
         yield Problem(("metadata", "labels", TOR_AFFINITY_LABEL),
-                      f"tor-affinity {value!r} is not one of {', '.join(ALLOWED)}: the scheduler refuses the job")
+                      f"{TOR_AFFINITY_LABEL} {value!r} is not one of {', '.join(ALLOWED)}: the scheduler refuses the job")
