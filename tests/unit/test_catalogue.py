@@ -49,7 +49,6 @@ def test_lookup_by_id_or_name_in_any_case():
 
 
 def test_the_schema_check_reports_the_catalogue_ids():
-    # schemas.py keeps its own table until the validator takes its IDs from the catalogue; they must agree
     from ascend_compile import schemas
 
     for rule_id, name, summary in schemas.SCHEMA_RULES:
