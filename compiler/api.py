@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .config import ProjectConfig
 from .errors import CompileError, InputError
-from .findings import ERROR, Finding
+from .findings import Finding
 from .pipeline import CompiledJob, compile_specs
 from .profiles import Profile, ProfileNotFoundError, ProfileRegistry
 from .spec import API_VERSION, KIND

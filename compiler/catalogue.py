@@ -26,8 +26,7 @@ resolving rules costs nothing at start-up.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from .findings import ERROR, WARNING
 from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
@@ -78,9 +77,8 @@ NOT_FULL_NODE = "AC303"  # distributed pods that do not take whole nodes (conven
 NPU_TOTAL = "AC304"  # a total that cannot be split into pods the profile allows
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One rule ID and everything said about it."""
+class Entry(NamedTuple):
+    """One rule ID and everything said about it (a NamedTuple: cheaper to define at start-up than a dataclass)."""
 
     id: str
     name: str

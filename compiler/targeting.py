@@ -19,14 +19,12 @@ data would send its own jobs to another handler is refused at compile time.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Optional, Tuple
+from typing import Iterable, NamedTuple, Optional, Tuple
 
 from .profiles import NO_ACCELERATOR_TYPE, NODE_SELECTOR, SP_BLOCK, Profile
 
 
-@dataclass(frozen=True)
-class HardwareSignals:
+class HardwareSignals(NamedTuple):
     """What a job says about the hardware it wants (the inputs of the scheduler's handler choice)."""
 
     resource: Optional[str]  # the first huawei.com/* resource requested; None when the job requests no NPUs
