@@ -25,7 +25,7 @@ from .errors import CompileError, InputError
 from .findings import Finding
 from .pipeline import CompiledJob, compile_specs
 from .profiles import Profile, ProfileNotFoundError, ProfileRegistry
-from .spec import API_VERSION, KIND
+from .jobspec import API_VERSION, KIND
 from .yamlio import DEFAULT_MAX_BYTES, Document, display_name, load_documents, read_text
 
 

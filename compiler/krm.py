@@ -38,7 +38,7 @@ from .config import ProjectConfig
 from .errors import AscendCompileError, InternalError
 from .findings import ERROR, Finding, format_path
 from .profiles import ProfileRegistry
-from .spec import is_spec
+from .jobspec import is_spec
 from .yamlio import Document
 
 RESOURCE_LIST_API_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1alpha1")

@@ -15,7 +15,7 @@ from .config import ProjectConfig
 from .errors import CompileError, InputError, InternalError
 from .findings import ERROR, Finding
 from .profiles import ProfileRegistry
-from .spec import KIND, Spec, is_spec, resolve
+from .jobspec import KIND, Spec, is_spec, resolve
 from .yamlio import Document
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..spec import Spec
+from ..jobspec import Spec
 from ..vocabulary import (SUCCESS_POLICY_ALL_WORKERS, HOST_IP_FIELD, POD_UID_FIELD, ASCEND_JOB, ASCEND_JOB_API_VERSION, ASCEND_JOB_NAME_LABEL, FRAMEWORK_LABEL, HCCL_IF_IP_ENV, LEADERS,
                           MINDSPORE, POD_UID_ENV, PYTORCH, REPLICA_TYPE_LABEL, RING_LABEL, SCHEDULER_NAME, WORKER,
                           XDL_IP_ENV)

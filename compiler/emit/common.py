@@ -5,7 +5,7 @@ from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..profiles import NODE_SELECTOR, SCHEDULE_POLICY
-from ..spec import Spec
+from ..jobspec import Spec
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, CONTAINER_NAME, DEFAULT_PORT, DRIVER_VOLUME, FAULT_RETRY_TIMES_LABEL,
                           LOCALTIME_VOLUME, SHM_VOLUME,
                           FAULT_SCHEDULING_LABEL, HOST_ARCH_LABEL, PORT_NAME, RA_BLOCK_ANNOTATION,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from ..spec import Spec
+from ..jobspec import Spec
 from ..vocabulary import (CONFIG_MAP, CORE_API_VERSION, NAMESPACE, RANKTABLE_INITIAL, RANKTABLE_KEY, RING_LABEL,
                           ranktable_configmap_name)
 from .common import metadata

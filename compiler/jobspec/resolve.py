@@ -1,6 +1,6 @@
-"""From a TrainingJob document to a :class:`~ascend_compile.spec.model.Spec`: check, then fill in defaults.
+"""From a TrainingJob document to a :class:`~ascend_compile.jobspec.model.Spec`: check, then fill in defaults.
 
-The schema first, then the rules a schema cannot say (:mod:`ascend_compile.spec.steps`: the profile,
+The schema first, then the rules a schema cannot say (:mod:`ascend_compile.jobspec.steps`: the profile,
 what it supports, the NPU layout, volumes, env), then defaults: built-in < profile < project config
 < spec.  Every problem is a Finding at the line and column of the offending field.
 """

@@ -2,7 +2,7 @@
 
 A spec is a Kubernetes-style object (``apiVersion: ascend-compile.io/v1alpha1``,
 ``kind: TrainingJob``) so kustomize and kpt can carry it.  Its JSON Schema is
-``schemas/trainingjob-v1alpha1.json``; :mod:`ascend_compile.spec.resolve` turns
+``schemas/trainingjob-v1alpha1.json``; :mod:`ascend_compile.jobspec.resolve` turns
 a document into a :class:`Spec`.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The steps that check a spec and work out what it asks for, each collecting located findings.
 
-:func:`~ascend_compile.spec.resolve.resolve` runs them in order: the profile, the support check
+:func:`~ascend_compile.jobspec.resolve.resolve` runs them in order: the profile, the support check
 (framework, target, dialect, ranktable on the profile), the NPU layout (a total, or pods x NPUs per
 pod, against the profile), the volumes, the env.  Each step reports every problem it finds to one
 :class:`Problems` collector, so a spec with several mistakes gets them all at once.
