@@ -72,14 +72,14 @@ _WHERE: Dict[str, str] = {
     "CompileError": ".errors",
     "InputError": ".errors",
     "InternalError": ".errors",
-    "ProfileNotFoundError": ".api",
+    "ProfileNotFoundError": ".profiles",
     "Cluster": ".kube.client",
     "ClusterError": ".kube.client",
     "JobState": ".kube.client",
 }
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ loads these
-    from .api import (JobSpec, ProfileNotFoundError, compile_files, compile_job, compile_spec, compile_to_yaml,
+    from .api import (JobSpec, compile_files, compile_job, compile_spec, compile_to_yaml,
                       lint_manifests, list_profiles, load_profile, to_yaml,
                       validate_manifests)
     from .config import ProjectConfig
@@ -87,7 +87,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ lo
     from .findings import Finding
     from .kube.client import Cluster, ClusterError, JobState
     from .pipeline import CompiledJob
-    from .profiles import Profile
+    from .profiles import Profile, ProfileNotFoundError
 
 
 def __getattr__(name: str) -> Any:

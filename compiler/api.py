@@ -22,10 +22,10 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .config import ProjectConfig
 from .errors import CompileError, InputError
-from .findings import ERROR, Finding
+from .findings import Finding
 from .pipeline import CompiledJob, compile_specs
-from .profiles import Profile, ProfileRegistry
-from .spec import API_VERSION, KIND, PROFILE_UNKNOWN
+from .profiles import Profile, ProfileNotFoundError, ProfileRegistry
+from .jobspec import API_VERSION, KIND
 from .yamlio import DEFAULT_MAX_BYTES, Document, display_name, load_documents, read_text
 
 
@@ -309,10 +309,6 @@ def lint_manifests(objects_or_paths: InputsArg, *, config: ConfigArg = None, pro
 # --------------------------------------------------------------------------- profiles
 
 
-class ProfileNotFoundError(CompileError, LookupError):
-    """No hardware profile of that name (a :class:`CompileError` and a :class:`LookupError`)."""
-
-
 def list_profiles(extra_dirs: Sequence[PathArg] = ()) -> List[Profile]:
     """Every hardware profile (built-in, then ``extra_dirs``; a later one overrides by name), sorted by name."""
     return ProfileRegistry([os.fspath(d) for d in extra_dirs]).all()
@@ -320,14 +316,4 @@ def list_profiles(extra_dirs: Sequence[PathArg] = ()) -> List[Profile]:
 
 def load_profile(name: str, extra_dirs: Sequence[PathArg] = ()) -> Profile:
     """One hardware profile by name; raises :class:`ProfileNotFoundError` if there is none."""
-    registry = ProfileRegistry([os.fspath(d) for d in extra_dirs])
-    profile = registry.get(name)
-    if profile is None:
-        from difflib import get_close_matches
-
-        names = registry.names()
-        close = get_close_matches(name, names, n=1)
-        raise ProfileNotFoundError([Finding(
-            PROFILE_UNKNOWN, ERROR, f"unknown hardware profile {name!r}",
-            hint=(f"did you mean {close[0]!r}? " if close else "") + f"known profiles: {', '.join(names)}")])
-    return profile
+    return ProfileRegistry([os.fspath(d) for d in extra_dirs]).require(name)

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from .errors import InputError
+from .catalogue import CONFIG_INVALID
 from .findings import ERROR, SEVERITIES, Finding
 
 CONFIG_NAME = ".ascend-compile.yaml"
-CONFIG_INVALID = "AC011"
 
 #: spec fields a project may default, and the types they take
 DEFAULTABLE = {
@@ -67,12 +67,19 @@ def find_config(start: Optional[str] = None) -> Optional[str]:
 
 
 def _bad(path: str, message: str, hint: str, line: int = 0, column: int = 0) -> InputError:
-    return InputError([Finding(CONFIG_INVALID, ERROR, message, hint=hint, file=path, line=line,
-                               column=column, input_error=True)])
+    return InputError([_problem(path, message, hint, line, column)])
+
+
+def _problem(path: str, message: str, hint: str, line: int = 0, column: int = 0) -> Finding:
+    return Finding(CONFIG_INVALID, ERROR, message, hint=hint, file=path, line=line, column=column, input_error=True)
 
 
 def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectConfig:
-    """Load the named config, or the discovered one, or return empty defaults."""
+    """Load the named config, or the discovered one, or return empty defaults.
+
+    Every check runs here, so the command line and the Python API refuse the same configs (exit code 2,
+    :class:`~ascend_compile.errors.InputError` located at the offending key).
+    """
     if path is None and discover:
         path = find_config()
     if path is None:
@@ -87,15 +94,29 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
     if not isinstance(data, dict):
         raise _bad(path, "the project config must be a mapping", "see the README for its keys", 1, 1)
 
-    def where(*p: Any) -> Tuple[int, int]:
-        loc = doc.locate(p, key=True)
+    def where(*p: Any, key: bool = True) -> Tuple[int, int]:
+        loc = doc.locate(p, key=key)
         return loc.line, loc.column
 
-    known = {"defaults", "profileDirs", "lint"}
     for key in data:
-        if key not in known:
+        if key not in _TOP_KEYS:
             raise _bad(path, f"unknown key {key!r} in the project config",
-                       f"known keys: {', '.join(sorted(known))}", *where(key))
+                       f"known keys: {', '.join(sorted(_TOP_KEYS))}", *where(key))
+    config = ProjectConfig(path=path, defaults=_defaults(data, path, where),
+                           profile_dirs=_profile_dirs(data, path, where), lint=_lint_settings(data, path, where))
+    problems = [_problem(path, message, hint, *where(*at, key=at[1] == "severity"))
+                for at, message, hint in _unknown_rules(config.lint)]
+    if problems:
+        raise InputError(problems)
+    return config
+
+
+_TOP_KEYS = ("defaults", "profileDirs", "lint")
+_LINT_KEYS = ("disable", "severity", "failOn")
+_Where = Callable[..., Tuple[int, int]]
+
+
+def _defaults(data: Dict[str, Any], path: str, where: _Where) -> Dict[str, Any]:
     defaults = data.get("defaults") or {}
     if not isinstance(defaults, dict):
         raise _bad(path, "defaults must be a mapping", "e.g. defaults: {namespace: team-a}", *where("defaults"))
@@ -107,16 +128,24 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
             raise _bad(path, f"defaults.{key} must be a {expected.__name__}", "fix its type",
                        *where("defaults", key))
-    base = os.path.dirname(os.path.abspath(path))
+    return dict(defaults)
+
+
+def _profile_dirs(data: Dict[str, Any], path: str, where: _Where) -> Tuple[str, ...]:
     dirs = data.get("profileDirs") or []
     if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
         raise _bad(path, "profileDirs must be a list of directory paths", "e.g. profileDirs: [hw-profiles]",
                    *where("profileDirs"))
+    base = os.path.dirname(os.path.abspath(path))
+    return tuple(os.path.normpath(os.path.join(base, d)) for d in dirs)
+
+
+def _lint_settings(data: Dict[str, Any], path: str, where: _Where) -> LintSettings:
     lint = data.get("lint") or {}
     if not isinstance(lint, dict):
         raise _bad(path, "lint must be a mapping", "keys: disable, severity, failOn", *where("lint"))
     for key in lint:
-        if key not in ("disable", "severity", "failOn"):
+        if key not in _LINT_KEYS:
             raise _bad(path, f"unknown key {key!r} under lint", "keys: disable, severity, failOn", *where("lint", key))
     disable = lint.get("disable") or []
     if not isinstance(disable, list) or not all(isinstance(d, str) for d in disable):
@@ -128,9 +157,29 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
     fail_on = lint.get("failOn")
     if fail_on is not None and fail_on not in SEVERITIES:
         raise _bad(path, "lint.failOn must be error, warning or info", "e.g. failOn: warning", *where("lint", "failOn"))
-    return ProjectConfig(
-        path=path,
-        defaults=dict(defaults),
-        profile_dirs=tuple(os.path.normpath(os.path.join(base, d)) for d in dirs),
-        lint=LintSettings(tuple(disable), dict(severity), fail_on),
-    )
+    return LintSettings(tuple(disable), dict(severity), fail_on)
+
+
+def _unknown_rules(lint: LintSettings) -> List[Tuple[Tuple[Any, ...], str, str]]:
+    """(path in the config, message, hint) for each rule the lint section names that does not exist.
+
+    Such a setting would silently do nothing, so it is refused.
+    """
+    from .catalogue import resolve
+
+    hint = "see 'ascend-compile rules' for the IDs"
+    out: List[Tuple[Tuple[Any, ...], str, str]] = []
+    for index, rule in enumerate(lint.disable):
+        if resolve(rule) is None:
+            out.append((("lint", "disable", index), f"lint.disable names an unknown rule {rule!r}", hint))
+    for rule in lint.severity:
+        if resolve(rule) is None:
+            out.append((("lint", "severity", rule), f"lint.severity names an unknown rule {rule!r}", hint))
+    return out
+
+
+def check_lint_settings(config: ProjectConfig) -> None:
+    """Refuse lint settings that name unknown rules (a config made in Python, not loaded from a file)."""
+    problems = [_problem(config.path or "", message, hint) for _at, message, hint in _unknown_rules(config.lint)]
+    if problems:
+        raise InputError(problems)

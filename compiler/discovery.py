@@ -22,11 +22,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, List, Sequence, Set, Tuple
 
+from .catalogue import INPUT_ERROR
 from .findings import ERROR, Finding
 
 STDIN = "-"
 DEFAULT_INCLUDE: Tuple[str, ...] = ("*.yaml", "*.yml")
-INPUT_ERROR = "AC001"
 
 
 @dataclass

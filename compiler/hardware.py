@@ -9,12 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
+from .catalogue import NOT_FULL_NODE, NPU_COUNT, NPU_TOTAL, SUPER_POD_BLOCK
 from .profiles import Profile
-
-NPU_COUNT = "AC301"  # per-pod NPU count not accepted by the scheduler
-SUPER_POD_BLOCK = "AC302"  # sp-block / ra-block arithmetic
-NOT_FULL_NODE = "AC303"  # distributed pods that do not take whole nodes (convention)
-NPU_TOTAL = "AC304"  # a total that cannot be split into pods the profile allows
+from .vocabulary import RA_BLOCK_ANNOTATION
 
 #: ascend-operator refuses more replicas than this (maxReplicas); the scheduler never sees such a job
 MAX_PODS = 20000
@@ -50,6 +47,8 @@ class Violation:
     message: str
     hint: str
     severity: str = "error"
+    #: what the violation is about, when a rule needs to point at it: "ra-block" (else the sp-block or the NPUs)
+    subject: str = ""
 
 
 def _fmt(values: Sequence[int]) -> str:
@@ -115,7 +114,7 @@ def check_super_pod(profile: Profile, layout: NpuLayout, sp_block: Optional[int]
                                  f"use at most {sp.max_blocks * sp.block_multiple}"))
     if ra_block is not None and sp.rack_blocks and ra_block not in sp.rack_blocks:
         out.append(Violation(SUPER_POD_BLOCK, f"ra-block {ra_block} is not allowed on {profile.name}",
-                             f"use one of {_fmt(sp.rack_blocks)}"))
+                             f"use one of {_fmt(sp.rack_blocks)}", subject=RA_BLOCK_ANNOTATION))
     return out
 
 

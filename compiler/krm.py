@@ -33,12 +33,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .catalogue import INPUT_ERROR, SPEC_INVALID
 from .config import ProjectConfig
 from .errors import AscendCompileError, InternalError
 from .findings import ERROR, Finding, format_path
 from .profiles import ProfileRegistry
-from .spec import SPEC_INVALID, is_spec
-from .yamlio import INPUT_ERROR, Document
+from .jobspec import is_spec
+from .yamlio import Document
 
 RESOURCE_LIST_API_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1alpha1")
 RESOURCE_LIST_KIND = "ResourceList"

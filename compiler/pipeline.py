@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from .catalogue import NOT_A_SPEC, SPEC_INVALID
 from .config import ProjectConfig
 from .errors import CompileError, InputError, InternalError
 from .findings import ERROR, Finding
 from .profiles import ProfileRegistry
-from .spec import KIND, SPEC_INVALID, Spec, is_spec, resolve
+from .jobspec import KIND, Spec, is_spec, resolve
 from .yamlio import Document
 
-NOT_A_SPEC = "AC023"
 
 
 @dataclass(frozen=True)

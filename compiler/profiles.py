@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .errors import InputError
+from .catalogue import PROFILE_INVALID, PROFILE_UNKNOWN
+from .errors import CompileError, InputError
 from .findings import ERROR, Finding
 from .resources import profiles_dir
+from .vocabulary import FRAMEWORKS, JOBS
 
 PROFILE_API_VERSION = "ascend-compile.io/v1alpha1"
 PROFILE_KIND = "HardwareProfile"
 NODE_SELECTOR = "nodeSelector"
 SCHEDULE_POLICY = "schedulePolicy"
-PROFILE_INVALID = "AC010"
+#: values of ``fallback``: which jobs without a known schedule policy the scheduler gives this profile's handler
+NO_ACCELERATOR_TYPE = "noAcceleratorType"  # jobs of its resource that name no accelerator-type
+SP_BLOCK = "spBlock"  # sp-block jobs whose accelerator-type names no other super-pod profile
 
 
 @dataclass(frozen=True)
@@ -48,11 +52,14 @@ class Profile:
     host_arch: Optional[str] = None
     multi_pod_recommended: Tuple[int, ...] = ()
     super_pod: Optional[SuperPod] = None
+    fallback: Optional[str] = None
     job_labels: Mapping[str, str] = field(default_factory=dict)
     ranktable_version: str = "1.0"
-    frameworks: Tuple[str, ...] = ("pytorch", "mindspore", "tensorflow")
-    targets: Tuple[str, ...] = ("AscendJob", "VolcanoJob")
+    frameworks: Tuple[str, ...] = FRAMEWORKS
+    targets: Tuple[str, ...] = JOBS
     notes: str = ""
+    #: where upstream says what the profile encodes (code and docs, with their paths)
+    sources: Tuple[str, ...] = ()
     source_file: str = ""
 
     def allowed_per_pod(self, pods: int) -> Tuple[int, ...]:
@@ -91,10 +98,14 @@ class Profile:
             if self.super_pod.single_pod_block_is_total:
                 sp["singlePodBlockIsTotal"] = True
             out["superPod"] = sp
+        if self.fallback:
+            out["fallback"] = self.fallback
         if self.job_labels:
             out["jobLabels"] = dict(self.job_labels)
         if self.notes:
             out["notes"] = self.notes
+        if self.sources:
+            out["sources"] = list(self.sources)
         return {k: v for k, v in out.items() if v is not None}
 
 
@@ -118,11 +129,13 @@ def _profile_from_data(data: Dict[str, Any], source: str) -> Profile:
         host_arch=spec.get("hostArch"),
         super_pod=SuperPod(sp["blockMultiple"], sp.get("maxBlocks"), tuple(sp.get("rackBlocks", ())),
                           bool(sp.get("singlePodBlockIsTotal", False))) if sp else None,
+        fallback=spec.get("fallback"),
         job_labels=dict(spec.get("jobLabels") or {}),
         ranktable_version=str(spec.get("ranktableVersion", "1.0")),
         frameworks=tuple(spec.get("frameworks") or Profile.frameworks),
         targets=tuple(spec.get("targets") or Profile.targets),
         notes=spec.get("notes", ""),
+        sources=tuple(spec.get("sources") or ()),
         source_file=source,
     )
 
@@ -186,35 +199,30 @@ class ProfileRegistry:
     def get(self, name: str) -> Optional[Profile]:
         return self._load().get(name)
 
-    def by_accelerator_type(self, value: str) -> Optional[Profile]:
-        return _first(p for p in self.all() if p.accelerator_type == value)
-
-    def by_schedule_policy(self, value: str) -> Optional[Profile]:
-        return _first(p for p in self.all() if p.schedule_policy == value)
-
-    def for_manifest(self, resource: Optional[str], accelerator_type: Optional[str],
-                     schedule_policy: Optional[str], sp_block: bool = False) -> Optional[Profile]:
-        """The profile whose rules the scheduler applies to a job."""
-        if schedule_policy:
-            found = self.by_schedule_policy(schedule_policy)
-            if found:
-                return found
-        if sp_block and resource == "huawei.com/Ascend910":
-            # An sp-block annotation selects the A3 super-pod handler (x8 only when labelled so).
-            if accelerator_type == "module-a3-8-super-pod":
-                return self.by_accelerator_type("module-a3-8-super-pod")
-            return self.by_accelerator_type("module-a3-16-super-pod")
-        if accelerator_type:
-            return self.by_accelerator_type(accelerator_type)
-        if resource == "huawei.com/Ascend910":
-            # No accelerator-type: the scheduler falls back to the old Atlas 800 (910) rules.
-            return self.by_accelerator_type("module")
-        if resource:
-            return _first(p for p in self.all() if p.resource == resource)
-        return None
+    def require(self, name: str) -> Profile:
+        """The profile called ``name``; :class:`ProfileNotFoundError` (with the closest name) if there is none."""
+        found = self.get(name)
+        if found is None:
+            raise ProfileNotFoundError(name, self.names())
+        return found
 
 
-def _first(items: Iterable[Profile]) -> Optional[Profile]:
-    for item in items:
-        return item
-    return None
+class ProfileNotFoundError(CompileError, LookupError):
+    """No hardware profile of that name (a :class:`CompileError` and a :class:`LookupError`)."""
+
+    def __init__(self, name: str, known: Sequence[str]):
+        from difflib import get_close_matches
+
+        self.name = name
+        self.known = list(known)
+        close = get_close_matches(name, self.known, n=1)
+        self.suggestion: Optional[str] = close[0] if close else None
+        self.message = f"unknown hardware profile {name!r}"
+        hint = (f"did you mean {self.suggestion!r}? " if self.suggestion else "") + \
+            f"known profiles: {', '.join(self.known)}"
+        super().__init__([Finding(PROFILE_UNKNOWN, ERROR, self.message, hint=hint)])
+
+    def sentence(self) -> str:
+        """The problem as one line of prose, for the commands that print it on its own."""
+        return f"{self.message}. " + (f"Did you mean {self.suggestion!r}? " if self.suggestion else "") + \
+            f"Known profiles: {', '.join(self.known)}"

@@ -12,32 +12,19 @@ import re
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 # --------------------------------------------------------------------------- rule IDs
+# The IDs, names and summaries are the rule catalogue's (compiler/catalogue.py), like every other rule's.
 
-UNKNOWN_FIELD = "AC101"
-WRONG_TYPE = "AC102"
-MISSING_REQUIRED = "AC103"
-NOT_ALLOWED_VALUE = "AC104"
-BAD_FORMAT = "AC105"
-UNKNOWN_KIND = "AC106"
-NOT_AN_OBJECT = "AC107"
+from .catalogue import BAD_FORMAT as BAD_FORMAT
+from .catalogue import MISSING_REQUIRED as MISSING_REQUIRED
+from .catalogue import NOT_ALLOWED_VALUE as NOT_ALLOWED_VALUE
+from .catalogue import NOT_AN_OBJECT as NOT_AN_OBJECT
+from .catalogue import SCHEMA, entries
+from .catalogue import UNKNOWN_FIELD as UNKNOWN_FIELD
+from .catalogue import UNKNOWN_KIND as UNKNOWN_KIND
+from .catalogue import WRONG_TYPE as WRONG_TYPE
 
-#: (ID, short name, summary) of the schema rules, like ``yamlio.INPUT_RULES``.
-SCHEMA_RULES = (
-    (UNKNOWN_FIELD, "unknown-field",
-     "A field that the schema of this kind does not define (often a typo); the API server rejects or drops it."),
-    (WRONG_TYPE, "wrong-type",
-     "A value has the wrong type, e.g. a number where the API wants a string."),
-    (MISSING_REQUIRED, "missing-required",
-     "A required field is missing."),
-    (NOT_ALLOWED_VALUE, "not-allowed-value",
-     "A value is not one of the values the schema allows."),
-    (BAD_FORMAT, "bad-format",
-     "A value does not match the required pattern, range or format (e.g. a resource quantity)."),
-    (UNKNOWN_KIND, "unknown-kind",
-     "No built-in schema for this apiVersion and kind, so the object was not checked."),
-    (NOT_AN_OBJECT, "not-an-object",
-     "A document is not a mapping, or lacks apiVersion or kind."),
-)
+#: (ID, short name, summary) of the schema rules
+SCHEMA_RULES = tuple((entry.id, entry.name, entry.summary) for entry in entries(SCHEMA))
 
 
 class SchemaError(Exception):

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Callable, Mapping, Optional, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -65,12 +65,24 @@ def checkout_env(env: Optional[Mapping[str, str]] = None, **extra: str) -> dict:
     return full
 
 
-def run_cli(*args: str, input: str | None = None, cwd: str | os.PathLike | None = None,
-            env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run ``python -m ascend_compile ARGS`` from this checkout, the way a user runs the console script."""
+def run_cli(*args: str, input: str | bytes | None = None, cwd: str | os.PathLike | None = None,
+            env: Mapping[str, str] | None = None, unset: Sequence[str] = (), text: bool = True,
+            timeout: float = 120, prefix: Sequence[str] = (),
+            preexec_fn: Optional[Callable[[], None]] = None) -> subprocess.CompletedProcess:
+    """Run ``python -m ascend_compile ARGS`` from this checkout, the way a user runs the console script.
+
+    The one way tests start the command line: the environment is this process's (so the child runs
+    this checkout, with deprecations as errors), less ``NO_COLOR`` and the names in ``unset``, plus
+    ``env``.  Output is text unless ``input`` is bytes or ``text`` is False.  ``prefix`` runs the
+    command under a wrapper (e.g. ``setpriv``), ``preexec_fn`` in the child before exec (limits).
+    """
     full_env = checkout_env()
     full_env.pop("NO_COLOR", None)
+    for name in unset:
+        full_env.pop(name, None)
     if env:
         full_env.update(env)
-    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True,
-                          text=True, cwd=cwd or ROOT, env=full_env, timeout=timeout)
+    as_text = text and not isinstance(input, bytes)
+    return subprocess.run([*prefix, sys.executable, "-m", "ascend_compile", *args], input=input,
+                          capture_output=True, text=as_text, cwd=cwd or ROOT, env=full_env, timeout=timeout,
+                          preexec_fn=preexec_fn)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.checkout import ROOT, SHARED, run_cli  # noqa: F401  (re-exported for the tests)
+from tests.checkout import ROOT, SHARED  # noqa: F401  (re-exported for the tests)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import click
 
-from . import COMMANDS, _version
+from .commands import COMMANDS, version
 
 
 class LazyGroup(click.Group):
@@ -27,7 +27,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(_version(), "--version", prog_name="ascend-compile", message="%(prog)s %(version)s")
+@click.version_option(version(), "--version", prog_name="ascend-compile", message="%(prog)s %(version)s")
 def cli() -> None:
     """Compile compact training-job specs into Kubernetes manifests for Ascend NPU
     clusters (MindCluster + Volcano), and lint the manifests you already have.

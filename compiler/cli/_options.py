@@ -57,14 +57,9 @@ def load_context(options: Dict[str, Any]) -> RunContext:
 def report(findings: Iterable[Finding], ctx: RunContext, stream: Optional[TextIO] = None) -> None:
     from ..report import render
 
-    rules = None
-    if ctx.fmt == "sarif":
-        try:
-            from ..lint.registry import rule_infos  # type: ignore[import-not-found]
+    from ..report import catalogue_rules
 
-            rules = rule_infos()
-        except ImportError:
-            rules = None
+    rules = catalogue_rules() if ctx.fmt == "sarif" else None
     render(sorted(findings, key=Finding.sort_key), ctx.fmt, rules=rules, stream=stream or sys.stdout)
 
 

@@ -18,12 +18,12 @@ Examples:
 @click.argument("rule_id", metavar="ID")
 def explain_command(rule_id: str) -> None:
     """Show one rule (by ID or name): what it checks, why, how to fix it, and examples."""
-    from ..lint.registry import all_rules, get, help_uri
+    from ..catalogue import entries, get
 
     rule = get(rule_id)
     if rule is None:
-        keys = [r.id for r in all_rules()] + [r.name for r in all_rules()]
-        close = difflib.get_close_matches(rule_id.upper(), [r.id for r in all_rules()], n=3, cutoff=0.6) \
+        keys = [r.id for r in entries()] + [r.name for r in entries()]
+        close = difflib.get_close_matches(rule_id.upper(), [r.id for r in entries()], n=3, cutoff=0.6) \
             or difflib.get_close_matches(rule_id.lower(), keys, n=3)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         click.echo(f"ascend-compile explain: unknown rule {rule_id!r}.{hint} "
@@ -36,6 +36,9 @@ def explain_command(rule_id: str) -> None:
         lines.append(f"Applies to: {', '.join(rule.kinds)}")
     if rule.hint:
         lines.append(f"Fix hint: {rule.hint}")
-    lines.append(f"Disable: --disable {rule.id}, or '# ascend-compile: disable={rule.id}' on the line")
-    lines.append(f"More: {help_uri(rule)}")
+    if rule.suppressible:
+        lines.append(f"Disable: --disable {rule.id}, or '# ascend-compile: disable={rule.id}' on the line")
+    else:
+        lines.append("Cannot be disabled or suppressed: the input could not be used at all.")
+    lines.append(f"More: {rule.help_uri}")
     sys.stdout.write("\n".join(lines) + "\n")

@@ -2,32 +2,28 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from typing import Any, List, NoReturn, Optional, Tuple
 
 import click
 
-FRAMEWORKS = ("pytorch", "mindspore", "tensorflow")
-TARGETS = ("AscendJob", "VolcanoJob")
-NAME_PATTERN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+from ..vocabulary import (ASCEND_JOB, DNS1123_LABEL, FRAMEWORKS, MAX_LABEL_LENGTH, MINDSPORE, PYTORCH, TENSORFLOW,
+                          VOLCANO_JOB)
+
+TARGETS = (ASCEND_JOB, VOLCANO_JOB)
 SCHEMA_FILE = "trainingjob-v1alpha1.json"
 
 DEFAULT_NAME = "my-training-job"
-DEFAULT_FRAMEWORK = "pytorch"
+DEFAULT_FRAMEWORK = PYTORCH
 DEFAULT_PROFILE = "module-910b-8"
 DEFAULT_NPUS = 8
-DEFAULT_TARGET = "AscendJob"
+DEFAULT_TARGET = ASCEND_JOB
 DEFAULT_IMAGES = {
-    "pytorch": "registry.example.com/ml/pytorch-train:latest",
-    "mindspore": "registry.example.com/ml/mindspore-train:latest",
-    "tensorflow": "registry.example.com/ml/tensorflow-train:latest",
+    PYTORCH: "registry.example.com/ml/pytorch-train:latest",
+    MINDSPORE: "registry.example.com/ml/mindspore-train:latest",
+    TENSORFLOW: "registry.example.com/ml/tensorflow-train:latest",
 }
-START_COMMANDS = {
-    "pytorch": "bash /job/code/train_start.sh",
-    "mindspore": "bash /job/code/train_start.sh",
-    "tensorflow": "bash /job/code/train_start.sh",
-}
+START_COMMANDS = {framework: "bash /job/code/train_start.sh" for framework in FRAMEWORKS}
 
 TEMPLATE = """\
 # yaml-language-server: $schema={schema}
@@ -92,7 +88,7 @@ def _fail(message: str) -> NoReturn:
 
 
 def _check_name(value: str) -> str:
-    if not NAME_PATTERN.match(value) or len(value) > 63:
+    if not DNS1123_LABEL.match(value) or len(value) > MAX_LABEL_LENGTH:
         raise click.BadParameter(
             "use lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)")
     return value
@@ -132,26 +128,42 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
     from ._options import load_context
 
     ctx = load_context({"no_config": no_config, "profile_dirs": profile_dirs, "fmt": "text"})
-    registry = ctx.registry
+    ask = _interactive()
+    name = _job_name(name, ask)
+    framework = framework or (str(click.prompt("Framework", type=click.Choice(FRAMEWORKS), default=DEFAULT_FRAMEWORK))
+                              if ask else DEFAULT_FRAMEWORK)
+    found = _profile(ctx.registry, profile, ask)
+    npus = npus if npus is not None else _npus(found, ask)
+    if image is None:
+        image = str(click.prompt("Image", default=DEFAULT_IMAGES[framework])) if ask else DEFAULT_IMAGES[framework]
+    if target is None:
+        fallback_target = DEFAULT_TARGET if DEFAULT_TARGET in found.targets else found.targets[0]
+        target = str(click.prompt("Target", type=click.Choice(list(found.targets)), default=fallback_target)) \
+            if ask and len(found.targets) > 1 else fallback_target
+    path = path or f"{name}.yaml"
+    text = render_spec(path, name=name, framework=framework, profile=found, npus=npus, image=image,
+                       target=target)
+    _check_compiles(text, path, ctx.registry, ctx.config)
+    _write(path, text, name, force)
+
+
+def _job_name(name: Optional[str], ask: bool) -> str:
+    if name is None:
+        return str(click.prompt("Job name", default=DEFAULT_NAME, value_proc=_check_name)) if ask else DEFAULT_NAME
+    try:
+        return _check_name(name)
+    except click.BadParameter as exc:
+        _fail(f"invalid --name {name!r}: {exc.message}")
+
+
+def _profile(registry: Any, profile: Optional[str], ask: bool) -> Any:
     from ..errors import AscendCompileError
+    from ..profiles import ProfileNotFoundError
 
     try:
         names = registry.names()
     except AscendCompileError as exc:  # a broken profile directory is reported, not a traceback
         _fail("; ".join(f"{f.file}: {f.message}" for f in exc.findings))
-    ask = _interactive()
-
-    if name is None:
-        name = str(click.prompt("Job name", default=DEFAULT_NAME, value_proc=_check_name)) if ask \
-            else DEFAULT_NAME
-    else:
-        try:
-            _check_name(name)
-        except click.BadParameter as exc:
-            _fail(f"invalid --name {name!r}: {exc.message}")
-    if framework is None:
-        framework = str(click.prompt("Framework", type=click.Choice(FRAMEWORKS), default=DEFAULT_FRAMEWORK)) \
-            if ask else DEFAULT_FRAMEWORK
     if profile is None:
         if ask:
             click.echo("Hardware profiles: " + ", ".join(names), err=True)
@@ -159,34 +171,23 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
                                        show_choices=False))
         else:
             profile = DEFAULT_PROFILE
-    found = registry.get(profile)
-    if found is None:
-        from difflib import get_close_matches
+    try:
+        return registry.require(profile)
+    except ProfileNotFoundError as exc:
+        _fail(exc.sentence())
 
-        close = get_close_matches(profile, names, n=1, cutoff=0.5)
-        _fail(f"unknown hardware profile {profile!r}. " + (f"Did you mean {close[0]!r}? " if close else "")
-              + f"Known profiles: {', '.join(names)}")
-    if npus is None:
-        fallback = DEFAULT_NPUS if DEFAULT_NPUS in found.single_pod else max(found.single_pod)
-        if ask:
-            from .profiles import allowed_totals
 
-            click.echo(f"{profile} takes {allowed_totals(found)}", err=True)
-            npus = int(click.prompt("Total NPUs", type=click.IntRange(min=1), default=fallback))
-        else:
-            npus = fallback
-    if image is None:
-        image = str(click.prompt("Image", default=DEFAULT_IMAGES[framework])) if ask else DEFAULT_IMAGES[framework]
-    if target is None:
-        fallback_target = DEFAULT_TARGET if DEFAULT_TARGET in found.targets else found.targets[0]
-        target = str(click.prompt("Target", type=click.Choice(list(found.targets)), default=fallback_target)) \
-            if ask and len(found.targets) > 1 else fallback_target
+def _npus(profile: Any, ask: bool) -> int:
+    fallback = DEFAULT_NPUS if DEFAULT_NPUS in profile.single_pod else max(profile.single_pod)
+    if not ask:
+        return int(fallback)
+    from .profiles import allowed_totals
 
-    if path is None:
-        path = f"{name}.yaml"
-    text = render_spec(path, name=name, framework=framework, profile=found, npus=npus, image=image,
-                       target=target)
-    _check_compiles(text, path, registry, ctx.config)
+    click.echo(f"{profile.name} takes {allowed_totals(profile)}", err=True)
+    return int(click.prompt("Total NPUs", type=click.IntRange(min=1), default=fallback))
+
+
+def _write(path: str, text: str, name: str, force: bool) -> None:
     if path == "-":
         sys.stdout.write(text)
         return
@@ -226,7 +227,7 @@ def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int
         split_text = f"{pods} pod{'s' if pods > 1 else ''} x {per_pod} NPUs on {profile.name}"
     else:
         split_text = f"on {profile.name}"
-    target_line = f"  target: {target}\n" if target != "AscendJob" else ""
+    target_line = f"  target: {target}\n" if target != ASCEND_JOB else ""
     return TEMPLATE.format(schema=_schema_ref(path), display=path if path != "-" else "-", name=name,
                            framework=framework, profile=profile.name, target_line=target_line, npus=npus,
                            split=split_text, image=_yaml_scalar(image), start=START_COMMANDS[framework])

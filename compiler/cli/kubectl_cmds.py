@@ -14,13 +14,13 @@ from __future__ import annotations
 import difflib
 import functools
 import json
-import os
 import sys
 import time
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Set, Tuple
 
 import click
 
+from ..vocabulary import CONFIG_MAP, RANKTABLE_KEY
 from ._options import common_input_options, load_context, report_and_exit
 
 DRY_RUN_CHOICES = ("none", "server", "client")
@@ -92,85 +92,14 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> List[Any]:
         raise  # unreachable
 
 
-def _planned_namespaces(jobs: Any) -> Set[str]:
-    """Namespaces this run creates itself (their objects cannot be checked before they exist)."""
-    return {obj["metadata"]["name"] for job in jobs for obj in job.objects if obj.get("kind") == "Namespace"}
-
-
-def check_namespaces(jobs: Sequence[Any], namespace: Optional[str]) -> None:
-    """A spec's namespace and -n must agree (kubectl would refuse it later, less clearly)."""
-    if not namespace:
-        return
-    for job in jobs:
-        for obj in job.objects:
-            theirs = (obj.get("metadata") or {}).get("namespace")
-            if obj.get("kind") != "Namespace" and theirs and theirs != namespace:
-                from ..kube import KubectlUsageError
-
-                raise KubectlUsageError(
-                    f"{job.source}: job {job.spec.name!r} is in namespace {theirs!r} but --namespace is "
-                    f"{namespace!r}; drop --namespace or change metadata.namespace in the spec")
-
-
-def is_spec_path(target: str) -> bool:
-    """A SPEC argument (file, directory, '-') rather than a job NAME."""
-    return target == "-" or os.path.exists(target) or target.endswith((".yaml", ".yml")) or "/" in target
-
-
-def job_object(job: Any) -> Dict[str, Any]:
-    from ..kube.kubectl import JOB_RESOURCES, object_ref
-
-    return next(obj for obj in job.objects if object_ref(obj).resource in JOB_RESOURCES)
-
-
-def _resolve_kind(kind: str) -> Optional[str]:
-    from ..kube.kubectl import KIND_ALIASES
-
-    return None if kind == "auto" else KIND_ALIASES[kind]
-
-
-def _targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> List[Tuple[Optional[str], str,
-                                                                                          Optional[str], Any]]:
-    """(resource or None for "look it up", name, namespace, compiled job or None) per job."""
-    from ..kube import check_name
-    from ..kube.kubectl import object_ref
+def _targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> List[Any]:
+    """The jobs the arguments name: SPEC paths are compiled (problems reported, exit), NAMEs checked."""
+    from ..kube.planning import check_namespaces, is_spec_path, targets as plan_targets
 
     specs = [t for t in targets if is_spec_path(t)]
     jobs = compile_specs(specs, options) if specs else []
     check_namespaces(jobs, options.get("namespace"))
-    out: List[Tuple[Optional[str], str, Optional[str], Any]] = []
-    for job in jobs:
-        ref = object_ref(job_object(job))
-        out.append((ref.resource, ref.name, ref.namespace, job))
-    for target in targets:
-        if not is_spec_path(target):
-            out.append((_resolve_kind(kind), check_name(target, "job name"), None, None))
-    return out
-
-
-def _where(kubectl: Any, namespace: Optional[str]) -> str:
-    ns = namespace or kubectl.namespace
-    return f"namespace {ns!r}" if ns else "the context's default namespace"
-
-
-def find_jobs(kubectl: Any, resource: Optional[str], name: str, namespace: Optional[str]) -> List[Dict[str, Any]]:
-    """The job(s) called ``name``: of the given resource, or AscendJob and Volcano Job both when None."""
-    from ..kube.kubectl import JOB_RESOURCES, get_object
-
-    resources = (resource,) if resource else JOB_RESOURCES
-    found = []
-    for res in resources:
-        obj = get_object(kubectl, res, name, namespace, missing_type_ok=resource is None)
-        if obj is not None:
-            found.append(obj)
-    return found
-
-
-def _not_found(kubectl: Any, resource: Optional[str], name: str, namespace: Optional[str]) -> str:
-    from ..kube.kubectl import JOB_KINDS
-
-    what = JOB_KINDS[resource] if resource else "AscendJob or Volcano Job"
-    return f"no {what} named {name!r} in {_where(kubectl, namespace)}"
+    return plan_targets(targets, jobs, kind)
 
 
 # --------------------------------------------------------------------------
@@ -206,19 +135,20 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
     refuses stops the run (exit code 1, with the server's message).
     """
     from ..kube import KubectlError, apply_object
-    from ..kube.kubectl import namespace_missing
+    from ..kube.objects import namespace_missing
+    from ..kube.planning import check_namespaces, planned_namespaces
 
     jobs = compile_specs(specs, options)
     kubectl = make_kubectl(options)
     check_namespaces(jobs, kubectl.namespace)
-    planned_namespaces = _planned_namespaces(jobs)
+    created = planned_namespaces(jobs)
     for job in jobs:
         for obj in job.objects:
             try:
                 out = apply_object(kubectl, obj, dry_run=dry_run, force_conflicts=force_conflicts)
             except KubectlError as exc:
                 missing = namespace_missing(exc)
-                if dry_run != "none" and missing and missing in planned_namespaces:
+                if dry_run != "none" and missing and missing in created:
                     meta = obj.get("metadata") or {}
                     click.echo(f"note: {obj.get('kind')} {missing}/{meta.get('name')} not checked: namespace "
                                f"{missing!r} does not exist yet (this apply would create it), so the server "
@@ -227,7 +157,7 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
                 if missing:
                     exc.message += (f"\nhint: create the namespace first (kubectl create namespace {missing}) "
                                     "or set createNamespace: true in the spec")
-                elif obj.get("kind") == "ConfigMap" and ".data.hccl.json" in exc.message:
+                elif obj.get("kind") == CONFIG_MAP and f".data.{RANKTABLE_KEY}" in exc.message:
                     exc.message += ("\nhint: ascend-operator has already written this job's ranktable, so the job "
                                     "is running; to change it, delete it and apply again (--force-conflicts would "
                                     "reset the ranktable under the running job)")
@@ -271,7 +201,8 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
     namespace that this apply would create are shown as wholly new.
     """
     from ..kube import KubectlError, diff_object
-    from ..kube.kubectl import namespace_missing
+    from ..kube.objects import namespace_missing
+    from ..kube.planning import check_namespaces, planned_namespaces
 
     try:
         jobs = compile_specs(specs, options)
@@ -281,14 +212,14 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
     try:
         kubectl = make_kubectl(options)
         check_namespaces(jobs, kubectl.namespace)
-        planned_namespaces = _planned_namespaces(jobs)
+        created = planned_namespaces(jobs)
         for job in jobs:
             for obj in job.objects:
                 try:
                     differs, out = diff_object(kubectl, obj)
                 except KubectlError as exc:
                     missing = namespace_missing(exc)
-                    if not (missing and missing in planned_namespaces):
+                    if not (missing and missing in created):
                         raise
                     differs, out = True, _new_object_diff(obj)
                 changed = changed or differs
@@ -302,17 +233,18 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
 # status
 
 
-def _read_states(kubectl: Any, targets: Sequence[Tuple[Optional[str], str, Optional[str], Any]]
+def _read_states(kubectl: Any, targets: Sequence[Any]
                  ) -> List[Tuple[Tuple[Optional[str], str, Optional[str]], Optional[Any], str]]:
     """Per target: (key, JobState or None, not-found message)."""
     from ..kube import job_state
+    from ..kube.planning import find_jobs, not_found
 
     out: List[Tuple[Tuple[Optional[str], str, Optional[str]], Optional[Any], str]] = []
-    for resource, name, namespace, _job in targets:
-        found = find_jobs(kubectl, resource, name, namespace)
-        key = (resource, name, namespace)
+    for target in targets:
+        found = find_jobs(kubectl, target.resource, target.name, target.namespace)
+        key = (target.resource, target.name, target.namespace)
         if not found:
-            out.append((key, None, _not_found(kubectl, resource, name, namespace)))
+            out.append((key, None, not_found(kubectl, target.resource, target.name, target.namespace)))
         for obj in found:
             out.append((key, job_state(obj), ""))
     return out
@@ -451,31 +383,14 @@ def delete_command(targets: Tuple[str, ...], kind: str, wait: bool, timeout: Opt
     Volcano Job (unless --kind says which), and rings-config-NAME is deleted
     if it exists.  The job's pods go with it (Kubernetes garbage collection).
     """
-    from ..kube import delete_object, object_ref, ranktable_ref
-    from ..kube.kubectl import JOB_KINDS, KubectlUsageError, ObjectRef, check_duration
+    from ..kube import delete_object
+    from ..kube.kubectl import check_duration
+    from ..kube.planning import deletion_plan
 
     if timeout is not None:
         check_duration(timeout)
     kubectl = make_kubectl(options)
-    plan: List[Tuple[Any, bool]] = []  # (ref, ignore when missing)
-    for resource, name, namespace, job in _targets(targets, kind, options):
-        if job is not None:
-            refs = [object_ref(obj) for obj in job.objects if obj.get("kind") != "Namespace"]
-            # job first: the ConfigMap is mounted by its pods
-            plan += [(ref, ignore_not_found) for ref in sorted(refs, key=lambda r: r.kind == "ConfigMap")]
-            continue
-        if resource is None:
-            found = find_jobs(kubectl, None, name, namespace)
-            if len(found) > 1:
-                raise KubectlUsageError(f"both an AscendJob and a Volcano Job are named {name!r} in "
-                                        f"{_where(kubectl, namespace)}: say which with --kind acjob|vcjob")
-            if not found:
-                if not ignore_not_found:
-                    _fail(_not_found(kubectl, None, name, namespace), 1)
-                continue
-            resource = object_ref(found[0]).resource
-        job_ref = ObjectRef(resource, JOB_KINDS[resource].replace("Volcano ", ""), name, namespace)
-        plan += [(job_ref, ignore_not_found), (ranktable_ref(job_ref), True)]
+    plan = deletion_plan(kubectl, _targets(targets, kind, options), ignore_not_found)
     for ref, ignore in plan:
         out = delete_object(kubectl, ref, wait=wait, timeout=timeout if wait else None,
                             ignore_not_found=ignore, dry_run=dry_run)

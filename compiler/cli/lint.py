@@ -55,20 +55,16 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
     ConfigMap in different files are matched. Schema checks (AC1xx) run as
     part of lint.
     """
+    from ..catalogue import get
     from ..findings import EXIT_INPUT, exit_code
-    from ..lint import registry
     from ..lint.engine import lint_paths
-    from ..report import render
+    from ..report import catalogue_rules, render
 
     ctx = load_context(options)
     disabled = [part.strip() for item in disable for part in item.split(",") if part.strip()]
-    unknown = [d for d in disabled if registry.get(d) is None]
+    unknown = [d for d in disabled if get(d) is None]
     if unknown:
         raise click.UsageError(f"--disable: unknown rule {', '.join(unknown)} (see 'ascend-compile rules')")
-    config_problems = _unknown_config_rules(ctx.config, registry)
-    if config_problems:
-        render(config_problems, ctx.fmt, stream=sys.stderr)
-        sys.exit(EXIT_INPUT)
     if volcano_version is not None:
         from ..schemas import VOLCANO_VERSIONS, normalize_volcano_version
 
@@ -80,30 +76,9 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
                                  max_bytes=ctx.max_bytes, strict=strict, volcano_version=volcano_version,
                                  disable=disabled)
     threshold = fail_on or ctx.config.lint.fail_on or "error"
-    render(findings, ctx.fmt, rules=registry.rule_infos(), stream=sys.stdout, files_checked=files, quiet=quiet)
+    render(findings, ctx.fmt, rules=catalogue_rules(), stream=sys.stdout, files_checked=files, quiet=quiet)
     code = exit_code(findings, threshold)
     if files == 0 and code != EXIT_INPUT:
         click.echo("ascend-compile lint: no YAML files found in the given paths", err=True)
         code = EXIT_INPUT
     sys.exit(code)
-
-
-def _unknown_config_rules(config, registry) -> list:
-    """A rule ID in the config's lint section that names no rule would silently do nothing: refuse it."""
-    from ..config import CONFIG_INVALID
-    from ..findings import ERROR, Finding
-
-    lint = config.lint
-    unknown = [(key, rule) for key, rules in (("disable", lint.disable), ("severity", list(lint.severity)))
-               for rule in rules if registry.get(rule) is None]
-    if not unknown or not config.path:
-        return []
-    with open(config.path, encoding="utf-8") as handle:
-        lines = handle.read().splitlines()
-    out = []
-    for key, rule in unknown:
-        line, column = next(((i + 1, text.index(rule) + 1) for i, text in enumerate(lines) if rule in text), (0, 0))
-        out.append(Finding(CONFIG_INVALID, ERROR, f"lint.{key} names an unknown rule {rule!r}", ("lint", key),
-                           "see 'ascend-compile rules' for the IDs", config.path, line, column, input_error=True))
-    return out
-

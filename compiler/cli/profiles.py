@@ -158,15 +158,13 @@ def show_command(ctx: click.Context, name: str, fmt: str, config_path: Optional[
     parent = ctx.obj or {}
     registry = _registry(config_path or parent.get("config_path"), no_config or bool(parent.get("no_config")),
                          (*parent.get("profile_dirs", ()), *profile_dirs))
-    profiles = {p.name: p for p in _load_all(registry)}
-    profile = profiles.get(name)
-    if profile is None:
-        from difflib import get_close_matches
+    from ..profiles import ProfileNotFoundError
 
-        close = get_close_matches(name, list(profiles), n=1, cutoff=0.5)
-        hint = f"Did you mean {close[0]!r}? " if close else ""
-        click.echo(f"error: unknown hardware profile {name!r}. {hint}"
-                   f"Known profiles: {', '.join(sorted(profiles))}", err=True)
+    _load_all(registry)
+    try:
+        profile = registry.require(name)
+    except ProfileNotFoundError as exc:
+        click.echo(f"error: {exc.sentence()}", err=True)
         sys.exit(2)
     data = _details(profile)
     if fmt == "json":

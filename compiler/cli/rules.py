@@ -18,18 +18,19 @@ Examples:
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="A table, or a JSON list of {id, name, severity, origin, kinds, summary, hint}.")
-@click.option("--origin", type=click.Choice(["all", "lint", "schema", "input", "spec", "config", "engine"]),
+@click.option("--origin", type=click.Choice(["all", "lint", "schema", "input", "spec", "config", "output", "engine"]),
               default="all", show_default=True, help="Only rules reported by this part of the tool.")
 def rules_command(fmt: str, origin: str) -> None:
     """List the rules: ID, name, default severity and a one-line summary.
 
-    Input (AC00x), config (AC01x), spec (AC02x) and schema (AC1xx) rules are
-    reported by the reader, the config loader, compile and the schema check;
-    AC2xx-AC8xx are the lint rule units.
+    Input (AC00x), config (AC010, AC011), spec (AC02x) and schema (AC1xx) rules
+    are reported by the reader, the config loader, compile and the schema check;
+    AC012 by the lint engine, AC013 by compile's writer; AC2xx-AC8xx are the
+    lint rule units.
     """
-    from ..lint.registry import all_rules
+    from ..catalogue import entries
 
-    rules = [r for r in all_rules() if origin == "all" or r.origin == origin]
+    rules = entries(None if origin == "all" else origin)
     if fmt == "json":
         data = [{"id": r.id, "name": r.name, "severity": r.severity, "origin": r.origin,
                  "kinds": list(r.kinds), "summary": _plain(r.summary), "hint": r.hint} for r in rules]

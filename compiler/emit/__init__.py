@@ -1,4 +1,4 @@
-"""Emission: pure functions from a resolved :class:`~ascend_compile.spec.Spec` to Kubernetes objects.
+"""Emission: pure functions from a resolved :class:`~ascend_compile.jobspec.Spec` to Kubernetes objects.
 
 No I/O and no globals: the same Spec always gives the same list of plain
 dicts, in apply order (Namespace, ranktable ConfigMap, job).
@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from ..spec import ASCEND_JOB, Spec
+from ..jobspec import Spec
+from ..vocabulary import ASCEND_JOB
 from . import ascendjob, configmap, volcanojob
 
 

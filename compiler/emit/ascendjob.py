@@ -9,39 +9,37 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..spec import Spec
+from ..jobspec import Spec
+from ..vocabulary import (SUCCESS_POLICY_ALL_WORKERS, HOST_IP_FIELD, POD_UID_FIELD, ASCEND_JOB, ASCEND_JOB_API_VERSION, ASCEND_JOB_NAME_LABEL, FRAMEWORK_LABEL, HCCL_IF_IP_ENV, LEADERS,
+                          MINDSPORE, POD_UID_ENV, PYTORCH, REPLICA_TYPE_LABEL, RING_LABEL, SCHEDULER_NAME, WORKER,
+                          XDL_IP_ENV)
 from . import common
 
-API_VERSION = "mindxdl.gitee.com/v1"
-KIND = "AscendJob"
-JOB_NAME_LABEL = "job-name"  # set on pods by the operator
-REPLICA_TYPE_LABEL = "replica-type"  # set on pods by the operator: the replica type in lower case
-
-#: framework -> (leader replica type, leader requests NPUs)
-LEADERS = {"pytorch": ("Master", True), "tensorflow": ("Chief", True), "mindspore": ("Scheduler", False)}
+#: frameworks whose leader is itself an NPU pod (a MindSpore Scheduler requests no NPUs)
+LEADER_HOLDS_NPUS = frozenset(framework for framework in LEADERS if framework != MINDSPORE)
 
 
 def replica_layout(spec: Spec) -> List[Tuple[str, int, int]]:
     """(replica type, replicas, NPUs per pod) in emission order."""
-    leader, leader_has_npus = LEADERS[spec.framework]
-    if leader_has_npus:
+    leader = LEADERS[spec.framework]
+    if spec.framework in LEADER_HOLDS_NPUS:
         layout = [(leader, 1, spec.npus_per_pod)]
         if spec.pods > 1:
-            layout.append(("Worker", spec.pods - 1, spec.npus_per_pod))
+            layout.append((WORKER, spec.pods - 1, spec.npus_per_pod))
         return layout
     if spec.total_npus <= 1:
-        return [("Worker", spec.pods, spec.npus_per_pod)]
-    return [(leader, 1, 0), ("Worker", spec.pods, spec.npus_per_pod)]
+        return [(WORKER, spec.pods, spec.npus_per_pod)]
+    return [(leader, 1, 0), (WORKER, spec.pods, spec.npus_per_pod)]
 
 
 def _env(spec: Spec, npus: int) -> List[Dict[str, Any]]:
     env: List[Dict[str, Any]] = []
-    if spec.framework == "pytorch" or common.has_ranktable_volume(spec):
-        env.append(common.field_env("XDL_IP", "status.hostIP"))
+    if spec.framework == PYTORCH or common.has_ranktable_volume(spec):
+        env.append(common.field_env(XDL_IP_ENV, HOST_IP_FIELD))
     if common.has_ranktable_volume(spec):  # scripts match it against server_id in hccl.json
-        env.append(common.field_env("POD_UID", "metadata.uid"))
+        env.append(common.field_env(POD_UID_ENV, POD_UID_FIELD))
     if spec.host_network:
-        env.append(common.field_env("HCCL_IF_IP", "status.hostIP"))
+        env.append(common.field_env(HCCL_IF_IP_ENV, HOST_IP_FIELD))
     if npus:
         env.append(common.visible_devices_env(spec.profile.resource))
     return env + common.user_env(spec)
@@ -53,10 +51,10 @@ def _affinity(spec: Spec, rtype: str) -> Optional[Dict[str, Any]]:
     needs no spreading."""
     if spec.pods < 2:
         return None
-    if LEADERS[spec.framework][1]:
-        return common.anti_affinity(JOB_NAME_LABEL, spec.name)
-    if rtype == "Worker":
-        return common.anti_affinity(JOB_NAME_LABEL, spec.name, {REPLICA_TYPE_LABEL: "worker"})
+    if spec.framework in LEADER_HOLDS_NPUS:
+        return common.anti_affinity(ASCEND_JOB_NAME_LABEL, spec.name)
+    if rtype == WORKER:
+        return common.anti_affinity(ASCEND_JOB_NAME_LABEL, spec.name, {REPLICA_TYPE_LABEL: WORKER.lower()})
     return None
 
 
@@ -64,7 +62,7 @@ def _replica(spec: Spec, rtype: str, replicas: int, npus: int) -> Dict[str, Any]
     mounts = [common.ranktable_mount(spec)] if common.has_ranktable_volume(spec) else []
     container = common.container(spec, _env(spec, npus), npus, ports=True, extra_mounts=mounts)
     pod = common.pod_spec(spec, [container], _affinity(spec, rtype))
-    labels = {common.RING_LABEL: spec.profile.ring_controller}
+    labels = {RING_LABEL: spec.profile.ring_controller}
     return {"replicas": replicas, "restartPolicy": "Never", "template": common.pod_template(spec, pod, labels)}
 
 
@@ -75,15 +73,15 @@ def ascend_job(spec: Spec) -> Dict[str, Any]:
     if spec.retries is not None:
         run_policy["backoffLimit"] = spec.retries
     run_policy["schedulingPolicy"] = {"minAvailable": sum(r for _, r, _ in layout), "queue": spec.queue}
-    labels = common.job_labels(spec, {"framework": spec.framework})
+    labels = common.job_labels(spec, {FRAMEWORK_LABEL: spec.framework})
     return {
-        "apiVersion": API_VERSION,
-        "kind": KIND,
+        "apiVersion": ASCEND_JOB_API_VERSION,
+        "kind": ASCEND_JOB,
         "metadata": common.metadata(spec.name, spec.namespace, labels, common.job_annotations(spec)),
         "spec": {
-            "schedulerName": "volcano",
+            "schedulerName": SCHEDULER_NAME,
             "runPolicy": run_policy,
-            "successPolicy": "AllWorkers",
+            "successPolicy": SUCCESS_POLICY_ALL_WORKERS,
             "replicaSpecs": replica_specs,
         },
     }

@@ -5,19 +5,14 @@ from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..profiles import NODE_SELECTOR, SCHEDULE_POLICY
-from ..spec import Spec
-
-RING_LABEL = "ring-controller.atlas"
-SCHEDULE_POLICY_ANNOTATION = "huawei.com/schedule_policy"
-CONTAINER_NAME = "ascend"  # the operator looks for this name
-PORT_NAME = "ascendjob-port"
-PORT = 2222
-RANKTABLE_VOLUME = "ascend-910-config"
-RANKTABLE_MOUNT = "/user/serverid/devindex/config"
-#: ranktable: hostPath -- ascend-operator writes <dir>/<namespace>.<job>/hccl.json when a pod has a
-#: volume of this name; the operator's Deployment mounts the same (shared) host directory
-RANKTABLE_HOSTPATH_VOLUME = "ranktable"
-RANKTABLE_SHARED_DIR = "/user/mindx-dl/ranktable"
+from ..jobspec import Spec
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, CONTAINER_NAME, DEFAULT_PORT, DRIVER_VOLUME, FAULT_RETRY_TIMES_LABEL,
+                          LOCALTIME_VOLUME, SHM_VOLUME,
+                          FAULT_SCHEDULING_LABEL, HOST_ARCH_LABEL, PORT_NAME, RA_BLOCK_ANNOTATION,
+                          RANKTABLE_CONFIGMAP_VOLUME, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH,
+                          RANKTABLE_SHARED_DIR, RING_LABEL, SCHEDULE_POLICY_ANNOTATION, SP_BLOCK_ANNOTATION,
+                          TOR_AFFINITY_LABEL, VISIBLE_DEVICES_ENV, ranktable_configmap_name,
+                          visible_devices_field_path)
 #: an empty, read-only mapping: the default of optional label/annotation arguments
 _NO_LABELS: Mapping[str, str] = MappingProxyType({})
 
@@ -40,11 +35,11 @@ def job_labels(spec: Spec, extra: Mapping[str, str]) -> Dict[str, str]:
     labels[RING_LABEL] = spec.profile.ring_controller
     labels.update(spec.profile.job_labels)
     if spec.tor_affinity:
-        labels["tor-affinity"] = spec.tor_affinity
+        labels[TOR_AFFINITY_LABEL] = spec.tor_affinity
     if spec.fault_scheduling:
-        labels["fault-scheduling"] = spec.fault_scheduling
+        labels[FAULT_SCHEDULING_LABEL] = spec.fault_scheduling
     if spec.fault_retry_times is not None:
-        labels["fault-retry-times"] = str(spec.fault_retry_times)
+        labels[FAULT_RETRY_TIMES_LABEL] = str(spec.fault_retry_times)
     labels.update(spec.labels)
     return labels
 
@@ -54,9 +49,9 @@ def job_annotations(spec: Spec) -> Dict[str, str]:
     if spec.scheduling == SCHEDULE_POLICY and spec.profile.schedule_policy:
         annotations[SCHEDULE_POLICY_ANNOTATION] = spec.profile.schedule_policy
     if spec.sp_block is not None:
-        annotations["sp-block"] = str(spec.sp_block)
+        annotations[SP_BLOCK_ANNOTATION] = str(spec.sp_block)
     if spec.ra_block is not None:
-        annotations["ra-block"] = str(spec.ra_block)
+        annotations[RA_BLOCK_ANNOTATION] = str(spec.ra_block)
     annotations.update(spec.annotations)
     return annotations
 
@@ -66,9 +61,9 @@ def node_selector(spec: Spec) -> Dict[str, str]:
     ``host-arch`` whenever the spec resolved one (always in that dialect, only when asked for in 26.1's)."""
     selector: Dict[str, str] = {}
     if spec.host_arch:
-        selector["host-arch"] = spec.host_arch
+        selector[HOST_ARCH_LABEL] = spec.host_arch
     if spec.scheduling == NODE_SELECTOR and spec.profile.accelerator_type:
-        selector["accelerator-type"] = spec.profile.accelerator_type
+        selector[ACCELERATOR_TYPE_LABEL] = spec.profile.accelerator_type
     return selector
 
 
@@ -92,7 +87,7 @@ def field_env(name: str, field_path: str) -> Dict[str, Any]:
 
 def visible_devices_env(resource: str) -> Dict[str, Any]:
     """ASCEND_VISIBLE_DEVICES reads the annotation the scheduler writes for the requested resource."""
-    return field_env("ASCEND_VISIBLE_DEVICES", f"metadata.annotations['{resource}']")
+    return field_env(VISIBLE_DEVICES_ENV, visible_devices_field_path(resource))
 
 
 def resources(spec: Spec, npus: int) -> Dict[str, Any]:
@@ -120,7 +115,7 @@ def container(spec: Spec, env: List[Dict[str, Any]], npus: int, ports: bool,
     if spec.working_dir:
         out["workingDir"] = spec.working_dir
     if ports:
-        out["ports"] = [{"containerPort": PORT, "name": PORT_NAME}]
+        out["ports"] = [{"containerPort": DEFAULT_PORT, "name": PORT_NAME}]
     res = resources(spec, npus)
     if res:
         out["resources"] = res
@@ -138,20 +133,18 @@ def has_ranktable_volume(spec: Spec) -> bool:
 
 
 def _ranktable_volume_name(spec: Spec) -> str:
-    return RANKTABLE_HOSTPATH_VOLUME if spec.ranktable == "hostPath" else RANKTABLE_VOLUME
+    return RANKTABLE_HOSTPATH_VOLUME if spec.ranktable == "hostPath" else RANKTABLE_CONFIGMAP_VOLUME
 
 
 def ranktable_mount(spec: Spec) -> Dict[str, Any]:
-    return {"name": _ranktable_volume_name(spec), "mountPath": RANKTABLE_MOUNT}
+    return {"name": _ranktable_volume_name(spec), "mountPath": RANKTABLE_MOUNT_PATH}
 
 
 def ranktable_volume(spec: Spec) -> Dict[str, Any]:
     if spec.ranktable == "hostPath":
         path = f"{RANKTABLE_SHARED_DIR}/{spec.namespace}.{spec.name}"
         return {"name": RANKTABLE_HOSTPATH_VOLUME, "hostPath": {"path": path, "type": "Directory"}}
-    from .configmap import ranktable_name
-
-    return {"name": RANKTABLE_VOLUME, "configMap": {"name": ranktable_name(spec.name)}}
+    return {"name": RANKTABLE_CONFIGMAP_VOLUME, "configMap": {"name": ranktable_configmap_name(spec.name)}}
 
 
 def _standard_volumes(spec: Spec) -> List[Tuple[Dict[str, Any], Dict[str, Any]]]:
@@ -160,11 +153,11 @@ def _standard_volumes(spec: Spec) -> List[Tuple[Dict[str, Any], Dict[str, Any]]]
     if spec.shm_size is not None:
         shm["sizeLimit"] = spec.shm_size
     return [
-        ({"name": "ascend-driver", "hostPath": {"path": "/usr/local/Ascend/driver"}},
-         {"name": "ascend-driver", "mountPath": "/usr/local/Ascend/driver"}),
-        ({"name": "dshm", "emptyDir": shm}, {"name": "dshm", "mountPath": "/dev/shm"}),
-        ({"name": "localtime", "hostPath": {"path": "/etc/localtime"}},
-         {"name": "localtime", "mountPath": "/etc/localtime"}),
+        ({"name": DRIVER_VOLUME, "hostPath": {"path": "/usr/local/Ascend/driver"}},
+         {"name": DRIVER_VOLUME, "mountPath": "/usr/local/Ascend/driver"}),
+        ({"name": SHM_VOLUME, "emptyDir": shm}, {"name": SHM_VOLUME, "mountPath": "/dev/shm"}),
+        ({"name": LOCALTIME_VOLUME, "hostPath": {"path": "/etc/localtime"}},
+         {"name": LOCALTIME_VOLUME, "mountPath": "/etc/localtime"}),
     ]
 
 

@@ -14,16 +14,17 @@ importing this module (or ``compiler``) never needs it::
 Every error the API server returns (or a failure to reach it) is raised as
 one :class:`ClusterError` carrying the server's own message.
 
-Job states are the ones ``ascend-compile status`` reports: :class:`JobState`
-and :func:`~ascend_compile.kube.kubectl.job_state` are shared with the kubectl path.
+Job kinds and states are the ones ``ascend-compile status`` reports: :class:`JobState`,
+:func:`~ascend_compile.kube.jobs.job_state` and the job types are shared with the kubectl path
+(:mod:`ascend_compile.kube.jobs`).
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
 
-from .kubectl import RANKTABLE_PREFIX, JobState, job_state
+from ..vocabulary import ASCEND_JOB, CONFIG_MAP, CORE_API_VERSION, NAMESPACE, ranktable_configmap_name
+from .jobs import JobState, JobType, find_job_type, job_state, job_type_of
 
 __all__ = ["Cluster", "ClusterError", "JobState", "INSTALL_K8S_HELP"]
 
@@ -34,32 +35,6 @@ INSTALL_K8S_HELP = (
 _SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class _JobType:
-    kind: str  # as in the object: AscendJob, Job
-    group: str
-    version: str
-    plural: str
-    label: str  # as people say it
-
-    @property
-    def api_version(self) -> str:
-        return f"{self.group}/{self.version}"
-
-
-ASCEND_JOB = _JobType("AscendJob", "mindxdl.gitee.com", "v1", "ascendjobs", "AscendJob")
-VOLCANO_JOB = _JobType("Job", "batch.volcano.sh", "v1alpha1", "jobs", "Volcano Job")
-_JOB_TYPES = (ASCEND_JOB, VOLCANO_JOB)
-
-#: what ``kind`` accepts (any case): the object kind, the spec's target, kubectl's names
-_KIND_NAMES: Dict[str, _JobType] = {
-    "ascendjob": ASCEND_JOB, "ascendjobs": ASCEND_JOB, "acjob": ASCEND_JOB,
-    "ascendjobs.mindxdl.gitee.com": ASCEND_JOB,
-    "job": VOLCANO_JOB, "volcanojob": VOLCANO_JOB, "vcjob": VOLCANO_JOB, "vj": VOLCANO_JOB,
-    "jobs.batch.volcano.sh": VOLCANO_JOB,
-}
 
 
 class ClusterError(Exception):
@@ -98,8 +73,8 @@ def _kubernetes() -> Any:
     return kubernetes
 
 
-def _job_type(kind: str) -> _JobType:
-    found = _KIND_NAMES.get(kind.lower())
+def _job_type(kind: str) -> JobType:
+    found = find_job_type(kind)
     if found is None:
         raise ValueError(f"unknown job kind {kind!r}: use AscendJob or VolcanoJob (Job)")
     return found
@@ -220,7 +195,7 @@ class Cluster:
         except ClusterError as exc:
             if not exc.not_found:
                 raise
-        body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+        body = {"apiVersion": CORE_API_VERSION, "kind": NAMESPACE, "metadata": {"name": name}}
         try:
             self._call(f"create Namespace {name}", self._core.create_namespace, body)
         except ClusterError as exc:
@@ -244,13 +219,13 @@ class Cluster:
             data = json.loads(json.dumps(obj))  # a private, plain copy
             kind, api_version = data.get("kind"), data.get("apiVersion")
             meta = data.setdefault("metadata", {})
-            if (api_version, kind) == ("v1", "Namespace"):
+            if (api_version, kind) == (CORE_API_VERSION, NAMESPACE):
                 plan.append((0, data))
                 continue
             meta.setdefault("namespace", default_ns)
-            if (api_version, kind) == ("v1", "ConfigMap"):
+            if (api_version, kind) == (CORE_API_VERSION, CONFIG_MAP):
                 plan.append((1, data))
-            elif any((api_version, kind) == (t.api_version, t.kind) for t in _JOB_TYPES):
+            elif job_type_of(data) is not None:
                 plan.append((2, data))
             else:
                 raise ValueError(f"Cluster.create handles what ascend-compile emits (Namespace, ConfigMap, "
@@ -268,7 +243,7 @@ class Cluster:
                 if rank == 1:
                     result = self._call(f"create ConfigMap {ns}/{name}", self._core.create_namespaced_config_map,
                                         ns, data)
-                    done.append(("ConfigMap", name, ns))
+                    done.append((CONFIG_MAP, name, ns))
                 else:
                     job = _job_type(str(data["kind"]))
                     result = self._call(f"create {job.label} {ns}/{name}",
@@ -284,7 +259,7 @@ class Cluster:
     def _roll_back(self, done: List[Tuple[str, str, str]]) -> None:
         for kind, name, ns in reversed(done):
             try:
-                if kind == "ConfigMap":
+                if kind == CONFIG_MAP:
                     self._call("roll back", self._core.delete_namespaced_config_map, name, ns)
                 else:
                     job = _job_type(kind)
@@ -293,7 +268,7 @@ class Cluster:
             except ClusterError:
                 pass  # best effort: the original error is the one to report
 
-    def get(self, name: str, kind: str = "AscendJob", namespace: Optional[str] = None) -> Dict[str, Any]:
+    def get(self, name: str, kind: str = ASCEND_JOB, namespace: Optional[str] = None) -> Dict[str, Any]:
         """The job object as stored (with its status); :class:`ClusterError` (404) when absent."""
         job = _job_type(kind)
         ns = namespace or self.namespace
@@ -301,7 +276,7 @@ class Cluster:
                             job.group, job.version, ns, job.plural, name)
         return self._plain(result)
 
-    def status(self, name: str, kind: str = "AscendJob", namespace: Optional[str] = None) -> JobState:
+    def status(self, name: str, kind: str = ASCEND_JOB, namespace: Optional[str] = None) -> JobState:
         """The job's state as ``ascend-compile status`` reports it.
 
         AscendJob: its last condition (type, reason, message); Volcano Job:
@@ -310,7 +285,7 @@ class Cluster:
         """
         return job_state(self.get(name, kind, namespace))
 
-    def delete(self, name: str, kind: str = "AscendJob", namespace: Optional[str] = None,
+    def delete(self, name: str, kind: str = ASCEND_JOB, namespace: Optional[str] = None,
                missing_ok: bool = False) -> List[str]:
         """Delete the job and its ``rings-config-<job>`` ConfigMap; returns what was deleted.
 
@@ -328,7 +303,7 @@ class Cluster:
         except ClusterError as exc:
             if not (exc.not_found and missing_ok):
                 raise
-        configmap = RANKTABLE_PREFIX + name
+        configmap = ranktable_configmap_name(name)
         try:
             self._call(f"delete ConfigMap {ns}/{configmap}", self._core.delete_namespaced_config_map, configmap, ns)
             deleted.append(f"ConfigMap {ns}/{configmap}")

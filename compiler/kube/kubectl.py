@@ -1,4 +1,4 @@
-"""Talking to a cluster through kubectl: finding it, safe argv, readable errors, job state.
+"""Talking to a cluster through kubectl: finding it, checked values, safe argv, readable errors.
 
 Every call runs kubectl directly (``subprocess.run([...])``, never a shell),
 sends manifests on standard input (``-f -``) and puts user values only in
@@ -18,38 +18,15 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, List, Mapping, Optional, Sequence
+
+from ..vocabulary import DNS1123_LABEL, DNS1123_SUBDOMAIN, MAX_LABEL_LENGTH, MAX_SUBDOMAIN_LENGTH
 
 ENV_KUBECTL = "ASCEND_COMPILE_KUBECTL"
 FIELD_MANAGER = "ascend-compile"
 
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
-
-#: Fully qualified resource names, so that no other CRD's short name can shadow them.
-ASCEND_JOB_RESOURCE = "ascendjobs.mindxdl.gitee.com"
-VOLCANO_JOB_RESOURCE = "jobs.batch.volcano.sh"
-CONFIGMAP_RESOURCE = "configmaps"
-NAMESPACE_RESOURCE = "namespaces"
-
-#: (apiVersion, kind) -> resource, for everything ascend-compile emits.
-RESOURCES: Dict[Tuple[str, str], str] = {
-    ("mindxdl.gitee.com/v1", "AscendJob"): ASCEND_JOB_RESOURCE,
-    ("batch.volcano.sh/v1alpha1", "Job"): VOLCANO_JOB_RESOURCE,
-    ("v1", "ConfigMap"): CONFIGMAP_RESOURCE,
-    ("v1", "Namespace"): NAMESPACE_RESOURCE,
-}
-JOB_RESOURCES = (ASCEND_JOB_RESOURCE, VOLCANO_JOB_RESOURCE)
-JOB_KINDS = {ASCEND_JOB_RESOURCE: "AscendJob", VOLCANO_JOB_RESOURCE: "Volcano Job"}
-#: what ``--kind`` accepts, as kubectl spells the resources (plural, singular and short names)
-KIND_ALIASES = {
-    "acjob": ASCEND_JOB_RESOURCE, "ascendjob": ASCEND_JOB_RESOURCE, "ascendjobs": ASCEND_JOB_RESOURCE,
-    ASCEND_JOB_RESOURCE: ASCEND_JOB_RESOURCE,
-    "vcjob": VOLCANO_JOB_RESOURCE, "vj": VOLCANO_JOB_RESOURCE, "volcanojob": VOLCANO_JOB_RESOURCE,
-    VOLCANO_JOB_RESOURCE: VOLCANO_JOB_RESOURCE,
-}
-
-RANKTABLE_PREFIX = "rings-config-"
 
 INSTALL_HELP = (
     "ascend-compile runs kubectl to talk to the cluster. Install it one of these ways:\n"
@@ -60,9 +37,6 @@ INSTALL_HELP = (
     f"or point ascend-compile at it with --kubectl PATH or the {ENV_KUBECTL} environment variable."
 )
 
-# DNS-1123 subdomain (object names) and label (namespaces), as the API server checks them.
-_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _DURATION = re.compile(r"^(0|\d+(\.\d+)?(ns|us|ms|s|m|h))+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -73,7 +47,6 @@ _USAGE_PATTERNS = re.compile(
     r"|flag needs an argument|invalid argument",
     re.IGNORECASE,
 )
-_NAMESPACE_NOT_FOUND = re.compile(r'namespaces? "([^"]+)" not found')
 # klog lines ("W1129 17:51:40.609547 2942 diff.go:723] ...") are kubectl's logging, not its answer
 _KLOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d")
 _ERROR_PREFIX = re.compile(r"^error: ")
@@ -164,7 +137,7 @@ def _not_a_flag(value: str, what: str) -> None:
 def check_name(value: str, what: str = "name") -> str:
     """A Kubernetes object name (DNS-1123 subdomain, at most 253 characters)."""
     _not_a_flag(value, what)
-    if len(value) > 253 or not _SUBDOMAIN.match(value):
+    if len(value) > MAX_SUBDOMAIN_LENGTH or not DNS1123_SUBDOMAIN.match(value):
         raise KubectlUsageError(
             f"{what} {value!r} is not a valid Kubernetes name (lowercase letters, digits, '-' and '.', "
             "starting and ending with a letter or digit, at most 253 characters)")
@@ -174,7 +147,7 @@ def check_name(value: str, what: str = "name") -> str:
 def check_namespace(value: str) -> str:
     """A namespace name (DNS-1123 label, at most 63 characters)."""
     _not_a_flag(value, "namespace")
-    if len(value) > 63 or not _LABEL.match(value):
+    if len(value) > MAX_LABEL_LENGTH or not DNS1123_LABEL.match(value):
         raise KubectlUsageError(
             f"namespace {value!r} is not a valid namespace name (lowercase letters, digits and '-', "
             "starting and ending with a letter or digit, at most 63 characters)")
@@ -306,202 +279,3 @@ class Kubectl:
             if warnings:
                 sys.stderr.write("\n".join(warnings) + "\n")
         return proc
-
-
-# --------------------------------------------------------------------------
-# objects
-
-
-@dataclass(frozen=True)
-class ObjectRef:
-    resource: str
-    kind: str
-    name: str
-    namespace: Optional[str] = None
-
-    def __str__(self) -> str:
-        where = f"{self.namespace}/" if self.namespace else ""
-        return f"{self.kind} {where}{self.name}"
-
-
-def object_ref(obj: Mapping[str, Any]) -> ObjectRef:
-    key = (str(obj.get("apiVersion", "")), str(obj.get("kind", "")))
-    resource = RESOURCES.get(key)
-    if resource is None:
-        raise KubectlUsageError(f"ascend-compile does not manage {key[1]} ({key[0]}) objects")
-    meta = obj.get("metadata") or {}
-    return ObjectRef(resource, key[1], check_name(str(meta.get("name", "")), f"{key[1]} name"),
-                     check_namespace(meta["namespace"]) if meta.get("namespace") else None)
-
-
-def ranktable_ref(job: ObjectRef) -> ObjectRef:
-    return ObjectRef(CONFIGMAP_RESOURCE, "ConfigMap", RANKTABLE_PREFIX + job.name, job.namespace)
-
-
-def is_job(ref: ObjectRef) -> bool:
-    return ref.resource in JOB_RESOURCES
-
-
-def _dump(obj: Mapping[str, Any]) -> str:
-    from ..yamlio import dump_documents
-
-    return dump_documents([obj])
-
-
-def apply_object(kubectl: Kubectl, obj: Mapping[str, Any], dry_run: str = "none",
-                 force_conflicts: bool = False) -> str:
-    """Server-side apply one object (field manager ``ascend-compile``); returns kubectl's output line."""
-    ref = object_ref(obj)
-    args = [f"--field-manager={FIELD_MANAGER}"]
-    if dry_run == "client":
-        # kubectl refuses --server-side with --dry-run=client: a client dry run is a plain apply that sends nothing
-        args += ["--dry-run=client"]
-    else:
-        args.insert(0, "--server-side")
-        if dry_run == "server":
-            args.append("--dry-run=server")
-        if force_conflicts:
-            args.append("--force-conflicts")
-    args += ["-f", "-"]
-    proc = kubectl.in_namespace(ref.namespace).run("apply", *args, input=_dump(obj), what=f"apply {ref}")
-    return proc.stdout
-
-
-def diff_object(kubectl: Kubectl, obj: Mapping[str, Any]) -> Tuple[bool, str]:
-    """``kubectl diff --server-side``: (changed, unified diff)."""
-    ref = object_ref(obj)
-    proc = kubectl.in_namespace(ref.namespace).run(
-        "diff", "--server-side", f"--field-manager={FIELD_MANAGER}", "-f", "-",
-        input=_dump(obj), ok=(0, 1), what=f"diff {ref}")
-    return proc.returncode == 1, proc.stdout
-
-
-def namespace_missing(error: KubectlError) -> Optional[str]:
-    """The namespace named in a 'namespaces "x" not found' error, if that is what it is."""
-    match = _NAMESPACE_NOT_FOUND.search(error.stderr or error.message)
-    return match.group(1) if match else None
-
-
-def get_object(kubectl: Kubectl, resource: str, name: str, namespace: Optional[str] = None,
-               missing_type_ok: bool = False) -> Optional[Dict[str, Any]]:
-    """The object as JSON, or None when it does not exist (or its type is not installed, if allowed)."""
-    import json
-
-    check_name(name)
-    try:
-        proc = kubectl.in_namespace(namespace).run(
-            "get", resource, "--ignore-not-found", "-o", "json", "--", name, what=f"get {resource} {name}")
-    except KubectlError as exc:
-        if missing_type_ok and "doesn't have a resource type" in (exc.stderr or ""):
-            return None
-        raise
-    text = proc.stdout.strip()
-    if not text:
-        return None
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise KubectlError(f"get {resource} {name}: kubectl printed something that is not JSON") from None
-    return data if isinstance(data, dict) else None
-
-
-def namespace_exists(kubectl: Kubectl, name: str) -> bool:
-    return get_object(replace(kubectl, namespace=None), NAMESPACE_RESOURCE, name) is not None
-
-
-def delete_object(kubectl: Kubectl, ref: ObjectRef, wait: bool = False, timeout: Optional[str] = None,
-                  ignore_not_found: bool = False, dry_run: str = "none") -> str:
-    """``kubectl delete``; returns kubectl's output ('' when absent and ignored)."""
-    args = [ref.resource, f"--wait={'true' if wait else 'false'}"]
-    if ignore_not_found:
-        args.append("--ignore-not-found")
-    if timeout:
-        args.append(f"--timeout={check_duration(timeout)}")
-    if dry_run != "none":
-        args.append(f"--dry-run={dry_run}")
-    args += ["--", ref.name]
-    return kubectl.in_namespace(ref.namespace).run("delete", *args, what=f"delete {ref}").stdout
-
-
-# --------------------------------------------------------------------------
-# job state
-
-ASCEND_TERMINAL = {"Succeeded": True, "Failed": False}
-VOLCANO_TERMINAL = {"Completed": True, "Failed": False, "Aborted": False, "Terminated": False}
-
-
-@dataclass(frozen=True)
-class JobState:
-    kind: str  # the API kind: "AscendJob" or "Job" (Volcano)
-    name: str
-    namespace: Optional[str]
-    state: str  # last condition type / phase, or "Pending" when the controller wrote nothing yet
-    reason: str = ""
-    message: str = ""
-    terminal: bool = False
-    #: True/False once terminal (succeeded or not), None while the job runs
-    succeeded: Optional[bool] = None
-    #: no status written by any controller yet
-    observed: bool = True
-    details: Dict[str, Any] = field(default_factory=dict)
-
-    def summary(self) -> str:
-        """``Failed (JobValidFailed): message``; ``Pending (no conditions yet; ...)`` before any controller."""
-        if not self.observed:
-            return f"{self.state} ({self.message})"
-        text = self.state
-        if self.reason:
-            text += f" ({self.reason})"
-        if self.message:
-            text += f": {self.message}"
-        return text
-
-    @property
-    def label(self) -> str:
-        return "AscendJob" if self.kind == "AscendJob" else "Volcano Job"
-
-    def line(self) -> str:
-        where = f"{self.namespace}/" if self.namespace else ""
-        return f"{self.label} {where}{self.name}: {self.summary()}"
-
-    def as_dict(self) -> Dict[str, Any]:
-        return {"kind": self.kind,
-                "apiVersion": "mindxdl.gitee.com/v1" if self.kind == "AscendJob" else "batch.volcano.sh/v1alpha1",
-                "name": self.name, "namespace": self.namespace, "state": self.state, "reason": self.reason,
-                "message": self.message, "terminal": self.terminal, "succeeded": self.succeeded,
-                "observed": self.observed, "summary": self.summary(), **self.details}
-
-
-def job_state(obj: Mapping[str, Any]) -> JobState:
-    """The state of an AscendJob (its last condition) or a Volcano Job (its phase)."""
-    meta = obj.get("metadata") or {}
-    name, namespace = str(meta.get("name", "")), meta.get("namespace")
-    status = obj.get("status") or {}
-    if obj.get("kind") == "AscendJob":
-        conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict) and c.get("type")]
-        details: Dict[str, Any] = {"conditions": conditions}
-        if status.get("replicaStatuses"):
-            details["replicaStatuses"] = status["replicaStatuses"]
-        if not conditions:
-            return JobState("AscendJob", name, namespace, "Pending",
-                            message="no conditions yet; is the ascend-operator running?",
-                            observed=False, details=details)
-        last = conditions[-1]
-        state = str(last["type"])
-        if str(last.get("status", "True")) != "True":
-            state += f"={last.get('status')}"
-        done = ASCEND_TERMINAL.get(str(last["type"])) if str(last.get("status", "True")) == "True" else None
-        return JobState("AscendJob", name, namespace, state, str(last.get("reason") or ""),
-                        str(last.get("message") or ""), done is not None, done, True, details)
-    state_obj = status.get("state") or {}
-    phase = state_obj.get("phase")
-    counts = {key: status[key] for key in ("pending", "running", "succeeded", "failed", "terminating", "unknown",
-                                           "minAvailable", "retryCount") if isinstance(status.get(key), int)}
-    details = {"counts": counts} if counts else {}
-    if not phase:
-        return JobState("Job", name, namespace, "Pending",
-                        message="no phase yet; is the volcano-controllers deployment running?",
-                        observed=False, details=details)
-    done = VOLCANO_TERMINAL.get(str(phase))
-    return JobState("Job", name, namespace, str(phase), str(state_obj.get("reason") or ""),
-                    str(state_obj.get("message") or ""), done is not None, done, True, details)

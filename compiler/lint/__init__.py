@@ -1,8 +1,8 @@
 """The linter: rule units over manifests, plus schema checks, in one run.
 
 ``lint_documents``, ``lint_objects`` and ``lint_paths`` are the entry points
-(:mod:`ascend_compile.lint.engine`); rules are listed by
-:mod:`ascend_compile.lint.registry`.  Importing this package is cheap: the engine and
+(:mod:`ascend_compile.lint.engine`); rules are listed by the rule catalogue (:mod:`ascend_compile.catalogue`),
+their units loaded by :mod:`ascend_compile.lint.registry`.  Importing this package is cheap: the engine and
 the rule units load on first use.
 """
 from __future__ import annotations

@@ -13,27 +13,13 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from .. import hardware
 from ..findings import Path
+from ..targeting import HardwareSignals, candidate_profiles
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP, NPU_RESOURCE_PREFIX, POD,
+                          RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_LABEL,
+                          SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
 
-# Object kinds, as rules name them in KINDS.
-ASCEND_JOB = "AscendJob"
-VOLCANO_JOB = "VolcanoJob"
-CONFIG_MAP = "ConfigMap"
-#: kinds with pod templates (batch/v1 ``Job`` is "Job"; Volcano's is "VolcanoJob")
-WORKLOADS = (ASCEND_JOB, VOLCANO_JOB, "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "Pod")
-JOBS = (ASCEND_JOB, VOLCANO_JOB)
+#: what a rule lists in KINDS to see every object
 ALL = ("*",)
-
-NPU_PREFIX = "huawei.com/"
-RING_LABEL = "ring-controller.atlas"
-SCHEDULE_POLICY = "huawei.com/schedule_policy"
-SP_BLOCK = "sp-block"
-RA_BLOCK = "ra-block"
-ACCELERATOR_TYPE = "accelerator-type"
-ASCEND_910 = "huawei.com/Ascend910"
-NPU_RESOURCE = "huawei.com/npu"
-RANKTABLE_PREFIX = "rings-config-"
-RANKTABLE_MOUNT = "/user/serverid/devindex/config"
-RANKTABLE_VOLUME = "ranktable"  # an acjob/vcjob volume with this name also triggers ranktable generation
 
 
 def kind_of(data: Mapping[str, Any]) -> str:
@@ -42,9 +28,9 @@ def kind_of(data: Mapping[str, Any]) -> str:
     if not isinstance(kind, str):
         return ""
     api = api if isinstance(api, str) else ""
-    if kind == "AscendJob" and api.startswith("mindxdl.gitee.com/"):
+    if kind == ASCEND_JOB and api.startswith(ASCEND_JOB_API_GROUP + "/"):
         return ASCEND_JOB
-    if kind == "Job" and api.startswith("batch.volcano.sh/"):
+    if kind == VOLCANO_JOB_KIND and api.startswith(VOLCANO_JOB_API_GROUP + "/"):
         return VOLCANO_JOB
     return kind
 
@@ -82,7 +68,7 @@ class Container:
     def npu_amounts(self, section: str) -> Dict[str, Any]:
         """``huawei.com/*`` entries of ``resources.requests`` or ``resources.limits``."""
         amounts = as_dict(as_dict(self.data.get("resources")).get(section))
-        return {k: v for k, v in amounts.items() if isinstance(k, str) and k.startswith(NPU_PREFIX)}
+        return {k: v for k, v in amounts.items() if isinstance(k, str) and k.startswith(NPU_RESOURCE_PREFIX)}
 
     def npu_request(self) -> Tuple[Optional[str], int]:
         """(first ``huawei.com/*`` resource requested, its count) as the operator reads it."""
@@ -218,8 +204,8 @@ class ObjectContext:
                 yield PodSet(name if isinstance(name, str) else f"default{i}", ("spec", "tasks", i),
                              0 if replicas is None else replicas, ("spec", "tasks", i, "template", "spec"),
                              as_dict(template.get("spec")), as_dict(template.get("metadata")))
-        elif self.kind == "Pod":
-            yield PodSet("Pod", (), 1, ("spec",), spec, self.metadata)
+        elif self.kind == POD:
+            yield PodSet(POD, (), 1, ("spec",), spec, self.metadata)
         elif self.kind in WORKLOADS:
             template = as_dict(spec.get("template"))
             replicas = as_int(spec.get("replicas"))
@@ -246,13 +232,13 @@ class ObjectContext:
     # ---------------------------------------------------------------- scheduling hints
     @property
     def schedule_policy(self) -> Optional[str]:
-        value = self.annotations.get(SCHEDULE_POLICY)
+        value = self.annotations.get(SCHEDULE_POLICY_ANNOTATION)
         return value if isinstance(value, str) and value else None
 
     def accelerator_type(self) -> Optional[str]:
         """The first ``accelerator-type`` node selector of any pod set."""
         for pod_set in self.pod_sets():
-            value = pod_set.node_selector.get(ACCELERATOR_TYPE)
+            value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
             if isinstance(value, str) and value:
                 return value
         return None
@@ -269,8 +255,8 @@ class ObjectContext:
         for pod_set in self.pod_sets():
             for i, volume in pod_set.volumes():
                 cm_name = as_dict(volume.get("configMap")).get("name")
-                if (isinstance(cm_name, str) and cm_name.startswith(RANKTABLE_PREFIX)) \
-                        or volume.get("name") == RANKTABLE_VOLUME:
+                if (isinstance(cm_name, str) and cm_name.startswith(RANKTABLE_CONFIGMAP_PREFIX)) \
+                        or volume.get("name") == RANKTABLE_HOSTPATH_VOLUME:
                     out.append((pod_set, i, volume))
         return out
 
@@ -346,35 +332,29 @@ class RunContext:
                 continue  # not ours to report: that file is not part of this run
         return found
 
-    def candidate_profiles(self, obj: ObjectContext) -> List[Any]:
-        """Every profile the job could be on: a schedule_policy may be shared (chip1-node2)."""
-        profile = self.profile_for(obj)
-        if profile is None:
-            return []
-        policy = obj.schedule_policy
-        if policy and profile.schedule_policy == policy and not obj.accelerator_type():
-            return [p for p in self.profiles.all() if p.schedule_policy == policy]
-        return [profile]
+    def signals(self, obj: ObjectContext) -> HardwareSignals:
+        """What ``obj`` tells the scheduler about the hardware it wants."""
+        return HardwareSignals(obj.npu_resource(), obj.accelerator_type(), obj.schedule_policy,
+                               obj.block(SP_BLOCK_ANNOTATION)[0])
 
-    def profile_for(self, obj: ObjectContext) -> Any:
-        """The hardware profile whose rules the scheduler applies to ``obj`` (None if no handler)."""
+    def candidate_profiles(self, obj: ObjectContext) -> Tuple[Any, ...]:
+        """Every profile whose handler the scheduler could give ``obj`` (empty: no handler, or no NPUs).
+
+        A check that holds for every candidate holds whatever the job's servers really are; see
+        :mod:`ascend_compile.targeting`.
+        """
         key = id(obj)
         if key not in self._profile_cache:
-            self._profile_cache[key] = self._profile_for(obj)
+            self._profile_cache[key] = () if self.profiles is None else \
+                candidate_profiles(self.profiles.all(), self.signals(obj))
         return self._profile_cache[key]
 
-    def _profile_for(self, obj: ObjectContext) -> Any:
-        resource = obj.npu_resource()
-        if resource is None or self.profiles is None:
-            return None
-        policy = obj.schedule_policy
-        if policy and self.profiles.by_schedule_policy(policy) is None:
-            policy = None  # an unknown policy is ignored by the scheduler
-        if resource == NPU_RESOURCE and not policy:
-            return None  # huawei.com/npu has no handler without a schedule_policy
-        sp_present, _ = obj.block(SP_BLOCK)
-        accel = obj.accelerator_type()
-        if resource == ASCEND_910 and not policy and not sp_present and accel:
-            if self.profiles.by_accelerator_type(accel) is None:
-                return None  # unknown accelerator-type: no handler (or the generic card handler)
-        return self.profiles.for_manifest(resource, accel, policy, sp_present)
+    def profile_for(self, obj: ObjectContext) -> Any:
+        """The first candidate profile (None if the scheduler has no handler for ``obj``)."""
+        candidates = self.candidate_profiles(obj)
+        return candidates[0] if candidates else None
+
+    def knows_policy(self, policy: Optional[str]) -> bool:
+        """Whether a profile names ``policy`` (the scheduler ignores other policies)."""
+        return bool(policy) and self.profiles is not None and any(
+            p.schedule_policy == policy for p in self.profiles.all())

@@ -20,13 +20,13 @@ from __future__ import annotations
 import gc
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from .. import catalogue
+from ..catalogue import BAD_SUPPRESSION
 from ..findings import ERROR, Finding, Path
 from . import registry as _registry
 from . import suppress
 from .context import ObjectContext, RunContext
 from .rule import Problem, Rule
-
-_NOT_SUPPRESSIBLE_PREFIX = "AC00"  # input errors: the file was not read
 
 
 def _objects_of(data: Any, doc: Any, source: str, index: int) -> List[ObjectContext]:
@@ -65,9 +65,10 @@ class Linter:
     def __init__(self, profiles: Any = None, config: Any = None, *, strict: bool = True,
                  volcano_version: Optional[str] = None, strict_kinds: bool = False,
                  disable: Iterable[str] = (), schema: bool = True):
-        from ..config import ProjectConfig
+        from ..config import ProjectConfig, check_lint_settings
 
         self.config = config or ProjectConfig()
+        check_lint_settings(self.config)
         if profiles is None:
             from ..profiles import ProfileRegistry
 
@@ -78,8 +79,8 @@ class Linter:
         self.strict_kinds = strict_kinds
         self.schema = schema
         lint_cfg = self.config.lint
-        self.disabled = {(_registry.resolve(d) or d.upper()) for d in (*lint_cfg.disable, *disable)}
-        self.severity = {(_registry.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
+        self.disabled = {(catalogue.resolve(d) or d.upper()) for d in (*lint_cfg.disable, *disable)}
+        self.severity = {(catalogue.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
         self.rules: List[Rule] = [r for r in _registry.lint_rules() if r.id not in self.disabled]
 
     # ------------------------------------------------------------------ runs
@@ -136,7 +137,7 @@ class Linter:
         file, line, column = _locate(obj.doc, path, problem.key)
         rule_id = problem.rule or rule.id
         severity = problem.severity or (rule.severity if rule_id == rule.id else
-                                        getattr(_registry.get(rule_id), "severity", rule.severity))
+                                        catalogue.severity(rule_id, rule.severity))
         return Finding(rule=rule_id, severity=severity, message=problem.message, path=path,
                        hint=rule.hint if problem.hint is None else problem.hint,
                        file=file or obj.source, line=line, column=column, obj=obj.describe())
@@ -148,17 +149,16 @@ class Linter:
             return []
         path = obj.prefix + ("metadata", "annotations", suppress.IGNORE_ANNOTATION)
         file, line, column = _locate(obj.doc, path, False)
-        rule = _registry.get(_registry.BAD_SUPPRESSION)
         out = []
 
         def bad(message: str, hint: str) -> None:
-            out.append(Finding(_registry.BAD_SUPPRESSION, rule.severity if rule else "warning", message, path,
+            out.append(Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION), message, path,
                                hint, file or obj.source, line, column, obj=obj.describe()))
 
         if not isinstance(value, str):
             bad("the ascend-compile.io/ignore annotation must be a string", 'e.g. "AC303: reason"')
             return out
-        for entry in suppress.parse_annotation(value, _registry.resolve):
+        for entry in suppress.parse_annotation(value, catalogue.resolve):
             if entry.rule is None:
                 bad(f"unknown rule {entry.token!r} in the ascend-compile.io/ignore annotation",
                     "list the rules with 'ascend-compile rules'")
@@ -175,27 +175,26 @@ class Linter:
             text = texts.get(source) if texts is not None else None
             if text is None:
                 text = _read_quietly(source)
-            parsed = suppress.parse_comments(text or "", _registry.resolve)
+            parsed = suppress.parse_comments(text or "", catalogue.resolve)
             directives[source] = parsed
             for bad in parsed.problems:
-                rule = _registry.get(_registry.BAD_SUPPRESSION)
-                pairs.append((Finding(_registry.BAD_SUPPRESSION, rule.severity if rule else "warning",
+                pairs.append((Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION),
                                       bad.message, (), "list the rules with 'ascend-compile rules'",
                                       source, bad.line, bad.column), None))
         annotated: Dict[int, set] = {}
         out: List[Finding] = []
         for finding, obj in pairs:
-            if finding.input_error or finding.rule.startswith(_NOT_SUPPRESSIBLE_PREFIX):
+            if finding.input_error or not catalogue.suppressible(finding.rule):
                 out.append(finding)
                 continue
             file_directives = directives.get(finding.file)
             if file_directives is not None and file_directives.suppresses(finding.rule, finding.line):
                 continue
-            if obj is not None and finding.rule != _registry.BAD_SUPPRESSION:
+            if obj is not None and finding.rule != BAD_SUPPRESSION:
                 key = id(obj)
                 if key not in annotated:
                     value = obj.annotations.get(suppress.IGNORE_ANNOTATION)
-                    annotated[key] = suppress.rules_in(suppress.parse_annotation(value, _registry.resolve)) \
+                    annotated[key] = suppress.rules_in(suppress.parse_annotation(value, catalogue.resolve)) \
                         if isinstance(value, str) else set()
                 if finding.rule in annotated[key] or suppress.ALL in annotated[key]:
                     continue

@@ -1,30 +1,26 @@
-"""What a lint rule is: a module with metadata and a ``check`` generator.
+"""What a lint rule is: a catalogue entry (:mod:`ascend_compile.catalogue`) and a unit module with ``check``.
 
-Each rule lives in its own module under :mod:`ascend_compile.lint.rules` (the
-yamllint / ansible-lint layout) and defines:
+Each rule's unit lives in its own module under :mod:`ascend_compile.lint.rules`
+(the yamllint / ansible-lint layout), named after the rule (``npu-count`` is
+``npu_count.py``).  The module's docstring is the rule's documentation
+(``ascend-compile explain`` and ``docs/rules.md``; its first line is the
+one-line summary) and it defines:
 
-``ID``        stable rule ID, e.g. ``"AC204"``
-``NAME``      short kebab-case name, e.g. ``"success-policy"``
-``SEVERITY``  default severity (``error``, ``warning`` or ``info``)
-``KINDS``     object kinds it applies to (see :mod:`ascend_compile.lint.context`)
-``HINT``      the default fix hint shown with each finding
 ``check(obj, run)``
-              a generator yielding :class:`Problem` objects for one object;
-              ``obj`` is an :class:`~ascend_compile.lint.context.ObjectContext`,
-              ``run`` the :class:`~ascend_compile.lint.context.RunContext` that sees
-              every object of the lint run (for cross-object rules)
+    a generator yielding :class:`Problem` objects for one object; ``obj`` is an
+    :class:`~ascend_compile.lint.context.ObjectContext`, ``run`` the
+    :class:`~ascend_compile.lint.context.RunContext` that sees every object of
+    the lint run (for cross-object rules).
 
-The module docstring is the rule's documentation (``ascend-compile explain``
-and ``docs/rules.md``); its first line is the one-line summary.
-Optional: ``REPLACES`` (schema rule IDs whose finding at the same path this
-rule's finding makes redundant).
+ID, name, default severity, kinds, fix hint and the schema rules it replaces
+are the entry's, in the catalogue.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Callable, Iterable, Optional, Tuple
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Optional, Tuple
 
+from ..catalogue import Entry
 from ..findings import Path
 
 
@@ -45,45 +41,31 @@ class Problem:
 
 @dataclass(frozen=True)
 class Rule:
-    id: str
-    name: str
-    severity: str
-    summary: str
-    doc: str = ""
-    hint: str = ""
-    kinds: Tuple[str, ...] = ()
-    check: Optional[Callable[..., Iterable[Problem]]] = None
-    #: where the rule lives: "lint" (a rule unit), or "input", "schema", "spec", "config", "engine"
-    origin: str = "lint"
-    module: str = ""
-    replaces: Tuple[str, ...] = field(default=())
+    """A rule unit ready to run: its catalogue entry and its unit's ``check``."""
+
+    entry: Entry
+    check: Callable[[Any, Any], Iterable[Problem]]
 
     @property
-    def checkable(self) -> bool:
-        return self.check is not None
+    def id(self) -> str:
+        return self.entry.id
 
+    @property
+    def name(self) -> str:
+        return self.entry.name
 
-def _cleandoc(doc: str) -> str:
-    """``inspect.cleandoc`` without importing inspect (slow to import)."""
-    lines = doc.expandtabs().strip().split("\n")
-    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
-    margin = min(indents) if indents else 0
-    return "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]])
+    @property
+    def severity(self) -> str:
+        return self.entry.severity
 
+    @property
+    def hint(self) -> str:
+        return self.entry.hint
 
-def from_module(module: ModuleType) -> Rule:
-    doc = _cleandoc(module.__doc__ or "")
-    summary = doc.split("\n", 1)[0].strip()
-    return Rule(
-        id=module.ID,
-        name=module.NAME,
-        severity=module.SEVERITY,
-        summary=summary,
-        doc=doc,
-        hint=getattr(module, "HINT", ""),
-        kinds=tuple(module.KINDS),
-        check=module.check,
-        origin="lint",
-        module=module.__name__,
-        replaces=tuple(getattr(module, "REPLACES", ())),
-    )
+    @property
+    def kinds(self) -> Tuple[str, ...]:
+        return self.entry.kinds
+
+    @property
+    def replaces(self) -> Tuple[str, ...]:
+        return self.entry.replaces

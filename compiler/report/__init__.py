@@ -13,18 +13,23 @@ four formats; each format lives in its own module, imported only when used:
 ``github``  GitHub Actions workflow commands (``::error file=...::message``),
             which show up as annotations on the pull request.
 
-Rule metadata comes from ``rules`` (a mapping of rule ID to :class:`RuleInfo`,
-as the lint engine produces); IDs it lacks fall back to the built-in input
-and schema rules (:func:`default_rules`).
+Rule metadata comes from the rule catalogue (:mod:`ascend_compile.catalogue`):
+``rules`` (a mapping of rule ID to :class:`RuleInfo`, e.g. :func:`catalogue_rules`
+for every rule, as ``lint`` passes) says which rules a SARIF run describes; IDs
+it lacks fall back to the input and schema rules (:func:`default_rules`), and
+any other ID seen gets its catalogue entry.
 """
 from __future__ import annotations
 
 import importlib
 import sys
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, TextIO
+from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, TextIO
 
 from ..findings import ERROR, INFO, WARNING, Finding
+
+if TYPE_CHECKING:
+    from ..catalogue import Entry
 
 FORMATS = ("text", "json", "sarif", "github")
 _MODULES = {"text": "_text", "json": "_json", "sarif": "_sarif", "github": "_github"}
@@ -46,27 +51,39 @@ class RuleInfo:
     help_uri: str = ""
 
 
-def default_rules() -> Dict[str, RuleInfo]:
-    """Metadata for the input-error (AC0xx) and schema (AC1xx) rules."""
-    from ..schemas import SCHEMA_RULES, UNKNOWN_KIND
-    from ..yamlio import INPUT_RULES
+def rule_info(entry: "Entry") -> RuleInfo:
+    """A catalogue entry as the reporters take it."""
+    return RuleInfo(id=entry.id, name=entry.name, severity=entry.severity, summary=entry.summary,
+                    rationale=entry.doc, hint=entry.hint, help_uri=entry.help_uri)
 
-    rules: Dict[str, RuleInfo] = {}
-    for rule_id, name, summary in INPUT_RULES:
-        rules[rule_id] = RuleInfo(rule_id, name, ERROR, summary)
-    for rule_id, name, summary in SCHEMA_RULES:
-        rules[rule_id] = RuleInfo(rule_id, name, WARNING if rule_id == UNKNOWN_KIND else ERROR, summary)
-    return rules
+
+def catalogue_rules(origins: Optional[Iterable[str]] = None) -> Dict[str, RuleInfo]:
+    """Every rule of the catalogue (or those of the given origins), for SARIF's rule list."""
+    from ..catalogue import entries
+
+    wanted = None if origins is None else set(origins)
+    return {e.id: rule_info(e) for e in entries() if wanted is None or e.origin in wanted}
+
+
+def default_rules() -> Dict[str, RuleInfo]:
+    """Metadata for the input-error (AC00x) and schema (AC1xx) rules."""
+    from ..catalogue import INPUT, SCHEMA
+
+    return catalogue_rules((INPUT, SCHEMA))
 
 
 def merged_rules(findings: Iterable[Finding], rules: Optional[Mapping[str, RuleInfo]]) -> Dict[str, RuleInfo]:
-    """``rules`` plus defaults, plus a bare entry for any other rule ID seen in ``findings``."""
+    """``rules`` plus defaults, plus the catalogue's entry (or a bare one) for any other rule ID seen in ``findings``."""
+    from ..catalogue import get
+
     merged = default_rules()
     if rules:
         merged.update(rules)
     for finding in findings:
         if finding.rule not in merged:
-            merged[finding.rule] = RuleInfo(finding.rule, finding.rule, finding.severity)
+            entry = get(finding.rule)
+            merged[finding.rule] = rule_info(entry) if entry and entry.id == finding.rule \
+                else RuleInfo(finding.rule, finding.rule, finding.severity)
     return merged
 
 
@@ -97,4 +114,5 @@ def render(findings: Iterable[Finding], fmt: str = "text", rules: Optional[Mappi
                   color=color, quiet=quiet, tool_version=tool_version)
 
 
-__all__ = ["FORMATS", "RuleInfo", "default_rules", "merged_rules", "render", "sort_findings", "count"]
+__all__ = ["FORMATS", "RuleInfo", "catalogue_rules", "default_rules", "merged_rules", "render", "rule_info",
+           "sort_findings", "count"]

@@ -3,9 +3,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,18 +10,11 @@ import yaml
 
 import ascend_compile
 from ascend_compile.api import JobSpec
-from tests.checkout import checkout_pythonpath
+from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SPEC = ROOT / "examples" / "pytorch-module-910b-8.yaml"
 SCHEMA = json.loads((ROOT / "schemas" / "trainingjob-v1alpha1.json").read_text())
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = checkout_pythonpath(env)
-    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=120)
 
 
 def example_as_jobspec() -> JobSpec:
@@ -78,7 +68,7 @@ def test_dict_spec_compiles_like_the_yaml_file():
 
 
 def test_compile_to_yaml_is_what_the_cli_prints():
-    proc = cli("compile", "--no-config", str(EXAMPLE_SPEC))
+    proc = run_cli("compile", "--no-config", str(EXAMPLE_SPEC))
     assert proc.returncode == 0, proc.stderr
     assert ascend_compile.compile_to_yaml(example_as_jobspec()) == proc.stdout
     objects = ascend_compile.compile_spec(example_as_jobspec())
@@ -103,7 +93,7 @@ BAD = {
 def _cli_findings(tmp_path: Path, data: dict) -> list:
     path = tmp_path / "spec.yaml"
     path.write_text(yaml.safe_dump(data))
-    proc = cli("compile", "--no-config", "--format", "json", str(path))
+    proc = run_cli("compile", "--no-config", "--format", "json", str(path))
     assert proc.returncode == 1, proc.stderr
     report = json.loads(proc.stdout or proc.stderr)
     return sorted((f["rule"], f["path"], f["message"]) for f in report["findings"])

@@ -8,13 +8,12 @@ from __future__ import annotations
 import filecmp
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 import pytest
 import yaml
-from tests.checkout import checkout_pythonpath
+from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -58,10 +57,9 @@ def _batches(specs: Sequence[Path]) -> List[List[Path]]:
 
 
 def _run(args: Sequence[str], cwd: Path, seed: str, locale: str) -> bytes:
-    env: Dict[str, str] = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
-    env.update({"PYTHONPATH": checkout_pythonpath({}), "PYTHONHASHSEED": seed, "LC_ALL": locale, "LANG": locale})
-    proc = subprocess.run([sys.executable, "-m", "ascend_compile", "compile", "--no-config", *args], cwd=cwd, env=env,
-                          capture_output=True, timeout=300)
+    locale_vars = [k for k in os.environ if k.startswith("LC_")]
+    proc = run_cli("compile", "--no-config", *args, cwd=cwd, unset=locale_vars, text=False, timeout=300,
+                   env={"PYTHONHASHSEED": seed, "LC_ALL": locale, "LANG": locale})
     assert proc.returncode == 0, f"compile failed (cwd={cwd}, LC_ALL={locale}):\n{proc.stderr.decode(errors='replace')}"
     return proc.stdout
 

@@ -8,9 +8,7 @@ process through the library functions; a small sample goes through the CLI.
 from __future__ import annotations
 
 import copy
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -26,7 +24,7 @@ from ascend_compile.findings import ERROR, Finding, exit_code  # noqa: E402
 from ascend_compile.pipeline import compile_specs  # noqa: E402
 from ascend_compile.profiles import ProfileRegistry  # noqa: E402
 from ascend_compile.yamlio import Document, dump_documents, load_documents  # noqa: E402
-from tests.checkout import checkout_pythonpath
+from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = ProfileRegistry()
@@ -350,10 +348,7 @@ def test_integral_float_npus(fields: str) -> None:
 
 
 def _cli(*args: str, input: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = checkout_pythonpath(env)
-    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=120)
+    return run_cli(*args, input=input)
 
 
 @settings(max_examples=6)

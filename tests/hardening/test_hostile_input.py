@@ -18,13 +18,12 @@ import resource
 import stat
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 import pytest
-from tests.checkout import checkout_pythonpath
+from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SPEC = ROOT / "examples" / "pytorch-module-910b-8.yaml"
@@ -53,13 +52,8 @@ def _limit_memory() -> None:  # runs in the child before exec
 
 def cli(*args: str, cwd: Optional[Path] = None, input: Optional[bytes] = None,
         timeout: float = TIMEOUT, obey_file_modes: bool = False) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = checkout_pythonpath(env)
-    env.pop("NO_COLOR", None)
-    prefix = OBEY_FILE_MODES if obey_file_modes else []
-    proc = subprocess.run([*prefix, sys.executable, "-m", "ascend_compile", *args], cwd=cwd or ROOT, env=env,
-                          input=input if input is not None else b"", capture_output=True, timeout=timeout,
-                          preexec_fn=_limit_memory)
+    proc = run_cli(*args, cwd=cwd, input=input if input is not None else b"", timeout=timeout,
+                   prefix=OBEY_FILE_MODES if obey_file_modes else (), preexec_fn=_limit_memory)
     proc.stdout_text = proc.stdout.decode("utf-8", "replace")  # type: ignore[attr-defined]
     proc.stderr_text = proc.stderr.decode("utf-8", "replace")  # type: ignore[attr-defined]
     return proc

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Dict, List, Optional
@@ -18,7 +17,7 @@ import pytest
 import yaml
 
 from ascend_compile import kube
-from tests.checkout import checkout_pythonpath
+from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "golden"
@@ -41,13 +40,8 @@ def cp(control_plane, tmp_path_factory):
 
 def cli(cp: Any, *args: str, input: Optional[str] = None) -> subprocess.CompletedProcess:
     """``ascend-compile ARGS --kubeconfig <test cluster>`` as a user runs it."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = checkout_pythonpath(env)
-    env.pop("KUBECONFIG", None)
-    env.pop(kube.ENV_KUBECTL, None)
-    env.update(cp.cache_env)
-    return subprocess.run([sys.executable, "-m", "ascend_compile", *args, "--kubeconfig", str(cp.kubeconfig)],
-                          input=input, capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    return run_cli(*args, "--kubeconfig", str(cp.kubeconfig), input=input, env=cp.cache_env,
+                   unset=("KUBECONFIG", kube.ENV_KUBECTL), timeout=300)
 
 
 def ensure_namespace(cp: Any, name: str) -> None:

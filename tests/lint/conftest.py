@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from typing import List
 
 import pytest
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
@@ -23,13 +23,6 @@ def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
     from ascend_compile.yamlio import load_documents
 
     return lint_documents(load_documents(text, name), texts={name: text}, **kwargs)
-
-
-def run_cli(*args: str, stdin: str = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.pop("NO_COLOR", None)
-    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, env=env, timeout=120)
 
 
 def needs_shared(path: str) -> None:

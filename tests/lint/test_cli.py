@@ -6,7 +6,9 @@ import os
 
 import pytest
 
-from .conftest import CASES, SARIF_SCHEMA, run_cli
+from tests.checkout import run_cli
+
+from .conftest import CASES, SARIF_SCHEMA
 
 CLEAN = os.path.join(CASES, "pass-acjob-standalone.yaml")
 ERRORS = os.path.join(CASES, "AC204-success-policy.yaml")
@@ -52,7 +54,7 @@ def test_input_error_wins_over_findings(tmp_path):
 
 def test_stdin():
     with open(ERRORS, encoding="utf-8") as handle:
-        result = run_cli("lint", "-", stdin=handle.read())
+        result = run_cli("lint", "-", input=handle.read())
     assert result.returncode == 1 and "<stdin>:8:18" in result.stdout
 
 

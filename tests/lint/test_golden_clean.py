@@ -8,7 +8,7 @@ import pytest
 
 from .conftest import ROOT
 
-from ascend_compile.spec import is_spec
+from ascend_compile.jobspec import is_spec
 from ascend_compile.yamlio import load_file
 
 

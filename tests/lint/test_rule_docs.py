@@ -24,10 +24,10 @@ def test_rules_md_is_up_to_date():
 
 
 def test_every_rule_unit_is_documented():
-    from ascend_compile.lint.registry import all_rules, lint_rules
+    from ascend_compile.catalogue import LINT, entries
 
     names = set()
-    for rule in lint_rules():
+    for rule in entries(LINT):
         assert re.fullmatch(r"AC[2-8]\d\d", rule.id), rule.id
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name), rule.name
         assert rule.severity in ("error", "warning", "info")
@@ -36,5 +36,5 @@ def test_every_rule_unit_is_documented():
             assert part in rule.doc, (rule.id, part)
         assert rule.name not in names
         names.add(rule.name)
-    ids = [r.id for r in all_rules()]
+    ids = [r.id for r in entries()]
     assert len(ids) == len(set(ids))

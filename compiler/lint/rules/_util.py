@@ -1,28 +1,15 @@
 """Small helpers shared by the rule units (no rule lives here)."""
 from __future__ import annotations
 
-import re
 from typing import Optional, Tuple
 
 from ...findings import Path
+from ...vocabulary import CONTAINER_NAME, FRAMEWORK_LABEL, FRAMEWORKS, LEADERS
 from ..context import Container, ObjectContext, PodSet
-
-FRAMEWORKS = ("pytorch", "mindspore", "tensorflow")
-#: replica types the operator accepts per framework; the leader first
-REPLICA_TYPES = {"pytorch": ("Master", "Worker"), "mindspore": ("Scheduler", "Worker"),
-                 "tensorflow": ("Chief", "Worker")}
-LEADERS = {"pytorch": "Master", "mindspore": "Scheduler", "tensorflow": "Chief"}
-WORKER = "Worker"
-CONTAINER_NAME = "ascend"
-PORT_NAME = "ascendjob-port"
-
-DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-DNS1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 
 
 def framework(obj: ObjectContext) -> Optional[str]:
-    value = obj.labels.get("framework")
+    value = obj.labels.get(FRAMEWORK_LABEL)
     return value if isinstance(value, str) and value in FRAMEWORKS else None
 
 

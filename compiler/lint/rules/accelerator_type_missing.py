@@ -28,25 +28,17 @@ Passing::
       host-arch: huawei-arm
       accelerator-type: module-910b-8
 """
-from ...findings import WARNING
-from ..context import ASCEND_910, SP_BLOCK, WORKLOADS
+from ...vocabulary import ACCELERATOR_TYPE_LABEL, SCHEDULE_POLICY_ANNOTATION, ASCEND_910, SP_BLOCK_ANNOTATION
 from ..rule import Problem
-
-ID = "AC305"
-NAME = "accelerator-type-missing"
-SEVERITY = WARNING
-KINDS = WORKLOADS
-HINT = ("add nodeSelector accelerator-type (e.g. module-910b-8) to every pod template, "
-        "or the annotation huawei.com/schedule_policy")
 
 
 def check(obj, run):
-    if obj.npu_resource() != ASCEND_910 or obj.schedule_policy or obj.block(SP_BLOCK)[0]:
+    if obj.npu_resource() != ASCEND_910 or obj.schedule_policy or obj.block(SP_BLOCK_ANNOTATION)[0]:
         return
     if obj.accelerator_type():
         return
     pod_set = obj.npu_pod_sets()[0] if obj.npu_pod_sets() else obj.pod_sets()[0]
     where = pod_set.spec_path + ("nodeSelector",)
-    yield Problem(where, "the job requests huawei.com/Ascend910 without accelerator-type or "
-                         "huawei.com/schedule_policy: the scheduler applies the old Atlas 800 (910) rules "
+    yield Problem(where, f"the job requests {ASCEND_910} without {ACCELERATOR_TYPE_LABEL} or "
+                         f"{SCHEDULE_POLICY_ANNOTATION}: the scheduler applies the old Atlas 800 (910) rules "
                          "(1, 2, 4 or 8 NPUs per pod)", key=True)

@@ -24,15 +24,9 @@ Passing::
     nodeSelector:
       accelerator-type: module-910b-8
 """
-from ...findings import ERROR
-from ..context import ACCELERATOR_TYPE, ASCEND_910, SP_BLOCK, WORKLOADS
+from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 
-ID = "AC306"
-NAME = "accelerator-type-unknown"
-SEVERITY = ERROR
-KINDS = WORKLOADS
-HINT = "use a known accelerator-type (see ascend-compile profiles)"
 #: node label values from the upstream docs that no built-in profile covers yet
 EXTRA_KNOWN = ("350-Atlas-8", "350-Atlas-16", "350-Atlas-4p-8", "350-Atlas-4p-16", "850-Atlas-8p-8")
 
@@ -44,18 +38,17 @@ def _close(word, options, n=1):
 
 
 def check(obj, run):
-    if obj.npu_resource() != ASCEND_910 or obj.block(SP_BLOCK)[0] or run.profiles is None:
+    if obj.npu_resource() != ASCEND_910 or obj.block(SP_BLOCK_ANNOTATION)[0] or run.profiles is None:
         return
-    policy = obj.schedule_policy
-    if policy and run.profiles.by_schedule_policy(policy) is not None:
+    if run.knows_policy(obj.schedule_policy):
         return
     known = sorted({p.accelerator_type for p in run.profiles.all() if p.accelerator_type} | set(EXTRA_KNOWN))
     for pod_set in obj.pod_sets():
-        value = pod_set.node_selector.get(ACCELERATOR_TYPE)
+        value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
         if not isinstance(value, str) or not value or value in known or "card" in value:
             continue
         close = _close(value, known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
-        yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE),
-                      f"accelerator-type {value!r} matches no scheduler handler: the job is refused "
+        yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
+                      f"{ACCELERATOR_TYPE_LABEL} {value!r} matches no scheduler handler: the job is refused "
                       "(policyHandler is nil)", hint=hint)

@@ -26,17 +26,9 @@ Passing::
     - name: ascend
       image: my/train:1.0
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB
+from ...vocabulary import CONTAINER_NAME
 from ..rule import Problem
-from ._util import CONTAINER_NAME, ascend_container
-
-ID = "AC210"
-NAME = "ascend-container"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-REPLACES = ("AC102", "AC103")
-HINT = "name the training container 'ascend' and give it an image"
+from ._util import ascend_container
 
 
 def check(obj, run):

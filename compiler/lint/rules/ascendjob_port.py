@@ -35,16 +35,10 @@ Passing::
             image: torch:2.1
             ports: [{name: ascendjob-port, containerPort: 2222}]
 """
-from ...findings import WARNING
-from ..context import ASCEND_JOB, as_list
+from ..context import as_list
+from ...vocabulary import PORT_NAME, WORKER
 from ..rule import Problem
-from ._util import PORT_NAME, WORKER, ascend_container
-
-ID = "AC213"
-NAME = "ascendjob-port"
-SEVERITY = WARNING
-KINDS = (ASCEND_JOB,)
-HINT = "add ports: [{name: ascendjob-port, containerPort: 2222}] to the ascend container"
+from ._util import ascend_container
 
 
 def check(obj, run):

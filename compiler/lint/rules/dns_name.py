@@ -25,16 +25,8 @@ Passing::
     metadata:
       name: resnet50-job
 """
-from ...findings import ERROR
-from ..context import ALL, JOBS
+from ...vocabulary import DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, JOBS
 from ..rule import Problem
-from ._util import DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN
-
-ID = "AC704"
-NAME = "dns-name"
-SEVERITY = ERROR
-KINDS = ALL
-HINT = "use lower-case letters, digits and '-' (a job name must start with a letter and have no dots)"
 
 
 def check(obj, run):

@@ -24,17 +24,12 @@ Passing::
     - name: framework
       value: PyTorch
 """
-from ...findings import ERROR, WARNING
-from ..context import VOLCANO_JOB
+from ...findings import ERROR
+from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES
 from ..rule import Problem
 from ._util import npu_containers
 
-ID = "AC604"
-NAME = "framework-env"
-SEVERITY = WARNING
-KINDS = (VOLCANO_JOB,)
-HINT = "set env framework to PyTorch, MindSpore or Tensorflow"
-VALUES = ("PyTorch", "MindSpore", "Tensorflow")
+VALUES = tuple(FRAMEWORK_ENV_VALUES.values())
 
 
 def check(obj, run):
@@ -42,7 +37,7 @@ def check(obj, run):
         return
     for pod_set in obj.pod_sets():
         for container in npu_containers(pod_set):
-            found = container.env_named("framework")
+            found = container.env_named(FRAMEWORK_ENV)
             if found is None:
                 where = container.path + ("env",) if "env" in container.data else container.path + ("name",)
                 yield Problem(where, f"container {container.name!r} has no framework env: the ranktable start "

@@ -25,27 +25,19 @@ Passing::
       labels:
         framework: pytorch
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB
+from ...vocabulary import FRAMEWORK_LABEL, FRAMEWORKS
 from ..rule import Problem
-from ._util import FRAMEWORKS
-
-ID = "AC206"
-NAME = "framework-label"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "set metadata.labels.framework to pytorch, mindspore or tensorflow"
 
 
 def check(obj, run):
     labels = obj.labels
-    if "framework" not in labels:
+    if FRAMEWORK_LABEL not in labels:
         path = ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
         yield Problem(path, "the framework label is not set: the operator refuses the job", key=True)
         return
-    value = labels.get("framework")
+    value = labels.get(FRAMEWORK_LABEL)
     if value not in FRAMEWORKS:
         lower = value.lower() if isinstance(value, str) else ""
         hint = f"write it in lower case: framework: {lower}" if lower in FRAMEWORKS else None
-        yield Problem(("metadata", "labels", "framework"),
+        yield Problem(("metadata", "labels", FRAMEWORK_LABEL),
                       f"framework label {value!r} is not one of {', '.join(FRAMEWORKS)}", hint=hint)

@@ -28,16 +28,9 @@ Passing::
         - name: HCCL_IF_IP
           valueFrom: {fieldRef: {fieldPath: status.hostIP}}
 """
-from ...findings import WARNING
-from ..context import ASCEND_JOB
+from ...vocabulary import HCCL_IF_IP_ENV
 from ..rule import Problem
 from ._util import ascend_container
-
-ID = "AC603"
-NAME = "hccl-if-ip"
-SEVERITY = WARNING
-KINDS = (ASCEND_JOB,)
-HINT = "add env HCCL_IF_IP with valueFrom.fieldRef.fieldPath: status.hostIP"
 
 
 def check(obj, run):
@@ -47,7 +40,7 @@ def check(obj, run):
         container = ascend_container(pod_set)
         if container is None or container.npu_request()[0] is None:
             continue
-        if container.env_named("HCCL_IF_IP") is None:
+        if container.env_named(HCCL_IF_IP_ENV) is None:
             where = container.path + ("env",) if "env" in container.data else container.path + ("name",)
             yield Problem(where, f"{pod_set.role} uses hostNetwork but its ascend container has no HCCL_IF_IP "
                                  "env", key="env" in container.data)

@@ -27,17 +27,8 @@ Passing::
       - name: worker
         replicas: 2
 """
-from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_dict, as_int, as_list
+from ..context import as_dict, as_int, as_list
 from ..rule import Problem
-
-ID = "AC401"
-NAME = "job-min-available"
-SEVERITY = ERROR
-KINDS = (VOLCANO_JOB,)
-#: the v1.15 schema says the same at the same field; the rule also covers v1.9
-REPLACES = ("AC105",)
-HINT = "set spec.minAvailable to the number of pods (the sum of task replicas)"
 
 
 def check(obj, run):

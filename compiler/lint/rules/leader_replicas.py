@@ -22,16 +22,9 @@ Passing::
     Worker:
       replicas: 1
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict, as_int
+from ..context import as_dict, as_int
+from ...vocabulary import WORKER
 from ..rule import Problem
-from ._util import WORKER
-
-ID = "AC209"
-NAME = "leader-replicas"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "set the leader's replicas to 1; put the other pods under Worker"
 
 
 def check(obj, run):

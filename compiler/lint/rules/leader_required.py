@@ -30,21 +30,14 @@ Passing::
         Master: {replicas: 1, ...}
         Worker: {replicas: 1, ...}
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ...vocabulary import PYTORCH, TENSORFLOW, LEADERS
 from ..rule import Problem
-from ._util import framework, LEADERS
-
-ID = "AC211"
-NAME = "leader-required"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "add a Master (pytorch) or Chief (tensorflow) replica with replicas: 1"
+from ._util import framework
 
 
 def check(obj, run):
     fw = framework(obj)
-    if fw not in ("pytorch", "tensorflow"):
+    if fw not in (PYTORCH, TENSORFLOW):
         return
     specs = obj.spec.get("replicaSpecs")
     if not isinstance(specs, dict) or not specs:

@@ -18,17 +18,8 @@ Passing::
     spec:
       maxRetry: 3
 """
-from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_int
+from ..context import as_int
 from ..rule import Problem
-
-ID = "AC402"
-NAME = "max-retry"
-SEVERITY = ERROR
-KINDS = (VOLCANO_JOB,)
-#: the v1.15 schema says the same at the same field; the rule also covers v1.9
-REPLACES = ("AC105",)
-HINT = "set maxRetry to 0 or more (3 is the default)"
 
 
 def check(obj, run):

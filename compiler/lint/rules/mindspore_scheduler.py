@@ -34,23 +34,17 @@ Passing::
           template: {spec: {containers: [{name: ascend, image: ms:2.3}]}}
         Worker: {...}
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ..context import as_dict
+from ...vocabulary import MINDSPORE, SCHEDULER, WORKER
 from ..rule import Problem
-from ._util import WORKER, framework, npu_request_path
-
-ID = "AC212"
-NAME = "mindspore-scheduler"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "add a Scheduler replica (replicas: 1, no NPUs), or request a single NPU"
+from ._util import framework, npu_request_path
 
 
 def check(obj, run):
-    if framework(obj) != "mindspore":
+    if framework(obj) != MINDSPORE:
         return
     specs = as_dict(obj.spec.get("replicaSpecs"))
-    if not specs or "Scheduler" in specs:
+    if not specs or SCHEDULER in specs:
         return
     total = sum(p.npus() * max(p.replicas, 0) for p in obj.pod_sets() if p.role == WORKER)
     if total > 1:

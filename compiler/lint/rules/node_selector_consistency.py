@@ -23,15 +23,7 @@ Passing::
     Master:  {... nodeSelector: {accelerator-type: module-910b-8}}
     Worker:  {... nodeSelector: {accelerator-type: module-910b-8}}
 """
-from ...findings import ERROR
-from ..context import JOBS
 from ..rule import Problem
-
-ID = "AC308"
-NAME = "node-selector-consistency"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "use identical nodeSelector values on every replica / task of the job"
 
 
 def check(obj, run):

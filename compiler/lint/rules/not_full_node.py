@@ -25,20 +25,12 @@ Passing::
       replicas: 2
       ...  requests: {huawei.com/Ascend910: 8}
 """
-from ... import hardware
-from ...findings import WARNING
-from ..context import WORKLOADS
+from ...catalogue import NOT_FULL_NODE
 from ..rule import Problem
 from ._util import npu_request_path
 from .npu_count import pod_set_violations
 
-ID = hardware.NOT_FULL_NODE
-NAME = "not-full-node"
-SEVERITY = WARNING
-KINDS = WORKLOADS
-HINT = "request whole nodes per pod in distributed jobs"
-
 
 def check(obj, run):
-    for pod_set, violation in pod_set_violations(obj, run, ID):
+    for pod_set, violation in pod_set_violations(obj, run, NOT_FULL_NODE):
         yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}", hint=violation.hint)

@@ -41,16 +41,9 @@ Passing::
         limits: {huawei.com/Ascend910: 10}
 """
 from ... import hardware
-from ...findings import ERROR
-from ..context import WORKLOADS
+from ...catalogue import NPU_COUNT
 from ..rule import Problem
 from ._util import npu_request_path
-
-ID = hardware.NPU_COUNT
-NAME = "npu-count"
-SEVERITY = ERROR
-KINDS = WORKLOADS
-HINT = "request a count the hardware profile allows (ascend-compile profiles show <profile>)"
 
 
 def pod_set_violations(obj, run, rule):
@@ -69,6 +62,6 @@ def pod_set_violations(obj, run, rule):
 
 
 def check(obj, run):
-    for pod_set, violation in pod_set_violations(obj, run, ID):
+    for pod_set, violation in pod_set_violations(obj, run, NPU_COUNT):
         yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}", hint=violation.hint,
                       severity=violation.severity)

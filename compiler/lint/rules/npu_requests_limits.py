@@ -26,15 +26,8 @@ Passing::
       requests: {huawei.com/Ascend910: 8}
       limits: {huawei.com/Ascend910: 8}
 """
-from ...findings import ERROR
-from ..context import WORKLOADS, as_int
+from ..context import as_int
 from ..rule import Problem
-
-ID = "AC701"
-NAME = "npu-requests-limits"
-SEVERITY = ERROR
-KINDS = WORKLOADS
-HINT = "set the same huawei.com/* count in resources.requests and resources.limits"
 
 
 def _same(a, b) -> bool:

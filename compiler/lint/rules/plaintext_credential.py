@@ -31,21 +31,16 @@ Passing::
 """
 import re
 
-from ...findings import WARNING
-from ..context import CONFIG_MAP, WORKLOADS, as_dict
+from ..context import as_dict
+from ...vocabulary import CONFIG_MAP
 from ..rule import Problem
 
-ID = "AC801"
-NAME = "plaintext-credential"
-SEVERITY = WARNING
-KINDS = WORKLOADS + (CONFIG_MAP,)
-HINT = "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"
 
 _NAME = re.compile(r"(^|[_\-.])(PASS(WORD|WD)?|PWD|SECRET|TOKEN|API[_\-]?KEY|ACCESS[_\-]?KEY|PRIVATE[_\-]?KEY|"
                    r"CREDENTIALS?|AUTH)($|[_\-.])", re.I)
 _VALUE = (
     ("a private key", re.compile(r"-----BEGIN ([A-Z]+ )*PRIVATE KEY-----")),
-    ("an AWS access key ID", re.compile(r"\b(AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("an AWS access key RULE_ID", re.compile(r"\b(AKIA|ASIA)[0-9A-Z]{16}\b")),
     ("a GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b")),
     ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
     ("a Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),

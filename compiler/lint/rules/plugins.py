@@ -24,15 +24,9 @@ Passing::
       env: []
       svc: []
 """
-from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_dict
+from ..context import as_dict
 from ..rule import Problem
 
-ID = "AC407"
-NAME = "plugins"
-SEVERITY = ERROR
-KINDS = (VOLCANO_JOB,)
-HINT = "use the Volcano job plugins ssh, env, svc (or tensorflow, mpi, pytorch, ray)"
 KNOWN = ("ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "ray")
 
 

@@ -27,15 +27,9 @@ Passing::
     metadata:
       name: resnet50-baseline-1128
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB, JOBS, VOLCANO_JOB
+from ...vocabulary import ASCEND_JOB, VOLCANO_JOB
 from ..rule import Problem
 
-ID = "AC705"
-NAME = "pod-name-length"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "shorten the job or task name so that <job>-<task>-<index> fits in 63 characters"
 LIMIT = 63
 
 

@@ -24,17 +24,9 @@ Passing::
     - event: PodEvicted
       action: RestartJob
 """
-from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_list
+from ..context import as_list
 from ..rule import Problem
 
-ID = "AC406"
-NAME = "policies"
-SEVERITY = ERROR
-KINDS = (VOLCANO_JOB,)
-#: the v1.15 schema says the same at the same field; the rule also covers v1.9
-REPLACES = ("AC104",)
-HINT = "use a valid Volcano event (e.g. PodEvicted) and action (e.g. RestartJob)"
 EVENTS = ("*", "PodFailed", "PodEvicted", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")
 ACTIONS = ("AbortJob", "RestartJob", "RestartTask", "TerminateJob", "CompleteJob", "ResumeJob")
 

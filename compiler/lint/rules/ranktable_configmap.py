@@ -43,15 +43,10 @@ Passing::
       name: resnet
       labels: {ring-controller.atlas: ascend-910b}
 """
-from ...findings import ERROR, WARNING
-from ..context import CONFIG_MAP, JOBS, RANKTABLE_PREFIX, RING_LABEL, VOLCANO_JOB, as_dict
+from ...findings import WARNING
+from ..context import as_dict
+from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, VOLCANO_JOB
 from ..rule import Problem
-
-ID = "AC501"
-NAME = "ranktable-configmap"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "add a ConfigMap rings-config-<job> (label ring-controller.atlas, data hccl.json) in the job's namespace"
 
 
 def _configmap_volumes(obj):
@@ -71,7 +66,7 @@ def check(obj, run):
         severity = WARNING
     else:
         return
-    wanted = RANKTABLE_PREFIX + obj.name
+    wanted = RANKTABLE_CONFIGMAP_PREFIX + obj.name
     if run.find(CONFIG_MAP, wanted, obj.namespace, near=obj) or run.exists_beside(CONFIG_MAP, wanted, obj.namespace, obj):
         return
     path = mounted[0][0] if mounted else ("metadata", "labels", RING_LABEL)

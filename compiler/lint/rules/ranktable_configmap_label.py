@@ -31,21 +31,15 @@ Passing::
     data:
       hccl.json: '{"status":"initializing"}'
 """
-from ...findings import WARNING
-from ..context import CONFIG_MAP, RANKTABLE_PREFIX, RING_LABEL, WORKLOADS, as_dict
+from ..context import as_dict
+from ...vocabulary import RANKTABLE_KEY, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, WORKLOADS
 from ..rule import Problem
-
-ID = "AC502"
-NAME = "ranktable-configmap-label"
-SEVERITY = WARNING
-KINDS = (CONFIG_MAP,)
-HINT = "label the ConfigMap ring-controller.atlas=<job's value> and add data hccl.json: '{\"status\":\"initializing\"}'"
 
 
 def check(obj, run):
-    if not obj.name.startswith(RANKTABLE_PREFIX):
+    if not obj.name.startswith(RANKTABLE_CONFIGMAP_PREFIX):
         return
-    job_name = obj.name[len(RANKTABLE_PREFIX):]
+    job_name = obj.name[len(RANKTABLE_CONFIGMAP_PREFIX):]
     jobs = [j for kind in WORKLOADS for j in run.find(kind, job_name, obj.namespace, near=obj)]
     same_file = [j for j in jobs if j.source == obj.source]
     jobs = same_file or jobs
@@ -56,14 +50,14 @@ def check(obj, run):
     value = obj.labels.get(RING_LABEL)
     if value is None:
         path = ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
-        yield Problem(path, f"ConfigMap {obj.name} has no ring-controller.atlas label"
+        yield Problem(path, f"ConfigMap {obj.name} has no {RING_LABEL} label"
                             + (f" (the job has {expected})" if expected else ""), key=True)
     elif expected is not None and value != expected:
         yield Problem(("metadata", "labels", RING_LABEL),
-                      f"ConfigMap {obj.name} is labelled ring-controller.atlas={value} but job {job_name} "
+                      f"ConfigMap {obj.name} is labelled {RING_LABEL}={value} but job {job_name} "
                       f"has {expected}")
     data = obj.data.get("data")
-    if "hccl.json" not in as_dict(data):
+    if RANKTABLE_KEY not in as_dict(data):
         yield Problem(("data",) if "data" in obj.data else ("metadata", "name"),
                       f"ConfigMap {obj.name} has no hccl.json key; the training scripts read and poll it",
                       key=True)

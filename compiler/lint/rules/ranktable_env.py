@@ -28,17 +28,11 @@ Passing::
     - name: POD_UID
       valueFrom: {fieldRef: {fieldPath: metadata.uid}}
 """
-from ...findings import WARNING
-from ..context import VOLCANO_JOB
+from ...vocabulary import HOST_IP_FIELD, POD_UID_ENV, POD_UID_FIELD, XDL_IP_ENV
 from ..rule import Problem
 from ._util import npu_containers
 
-ID = "AC602"
-NAME = "ranktable-env"
-SEVERITY = WARNING
-KINDS = (VOLCANO_JOB,)
-HINT = "add env XDL_IP (fieldRef status.hostIP) and POD_UID (fieldRef metadata.uid)"
-REQUIRED = (("XDL_IP", "status.hostIP"), ("POD_UID", "metadata.uid"))
+REQUIRED = ((XDL_IP_ENV, HOST_IP_FIELD), (POD_UID_ENV, POD_UID_FIELD))
 
 
 def check(obj, run):

@@ -32,34 +32,27 @@ Passing::
     - name: ascend-910-config
       configMap: {name: rings-config-resnet}
 """
-from ...findings import ERROR
-from ..context import (RANKTABLE_MOUNT, RANKTABLE_PREFIX, RANKTABLE_VOLUME, JOBS,
-                       as_dict, as_list)
+from ..context import as_dict, as_list
+from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH
 from ..rule import Problem
 from ._util import npu_containers
 
-ID = "AC503"
-NAME = "ranktable-mount"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "mount the rings-config-<job> ConfigMap volume at /user/serverid/devindex/config in every NPU container"
-
 
 def check(obj, run):
-    wanted = RANKTABLE_PREFIX + obj.name
+    wanted = RANKTABLE_CONFIGMAP_PREFIX + obj.name
     needs = obj.uses_file_ranktable()
     for pod_set in obj.pod_sets():
         ranktable_volumes = []
         for i, volume in pod_set.volumes():
             cm_name = as_dict(volume.get("configMap")).get("name")
-            if isinstance(cm_name, str) and cm_name.startswith(RANKTABLE_PREFIX):
+            if isinstance(cm_name, str) and cm_name.startswith(RANKTABLE_CONFIGMAP_PREFIX):
                 if obj.name and cm_name != wanted:
                     yield Problem(pod_set.spec_path + ("volumes", i, "configMap", "name"),
                                   f"volume {volume.get('name')!r} uses ConfigMap {cm_name}, but the operator "
                                   f"writes this job's ranktable into {wanted}")
                 ranktable_volumes.append(volume.get("name"))
-            elif volume.get("name") == RANKTABLE_VOLUME:
-                ranktable_volumes.append(RANKTABLE_VOLUME)
+            elif volume.get("name") == RANKTABLE_HOSTPATH_VOLUME:
+                ranktable_volumes.append(RANKTABLE_HOSTPATH_VOLUME)
         containers = npu_containers(pod_set)
         if not containers:
             continue
@@ -72,16 +65,16 @@ def check(obj, run):
         for container in containers:
             mounts = [m for m in as_list(container.data.get("volumeMounts")) if isinstance(m, dict)]
             good = [m for m in mounts if m.get("name") in ranktable_volumes
-                    and str(m.get("mountPath", "")).rstrip("/") == RANKTABLE_MOUNT]
+                    and str(m.get("mountPath", "")).rstrip("/") == RANKTABLE_MOUNT_PATH]
             if good:
                 continue
             wrong = next(((j, m) for j, m in enumerate(mounts) if m.get("name") in ranktable_volumes), None)
             if wrong is not None:
                 yield Problem(container.path + ("volumeMounts", wrong[0], "mountPath"),
                               f"the ranktable volume is mounted at {wrong[1].get('mountPath')!r}; the scripts "
-                              f"read {RANKTABLE_MOUNT}/hccl.json")
+                              f"read {RANKTABLE_MOUNT_PATH}/hccl.json")
             else:
                 where = container.path + ("volumeMounts",) if "volumeMounts" in container.data \
                     else container.path + ("name",)
                 yield Problem(where, f"container {container.name!r} does not mount the ranktable volume at "
-                                     f"{RANKTABLE_MOUNT}", key="volumeMounts" in container.data)
+                                     f"{RANKTABLE_MOUNT_PATH}", key="volumeMounts" in container.data)

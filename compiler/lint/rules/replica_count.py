@@ -21,15 +21,9 @@ Passing::
       replicas: 3
 """
 from ... import hardware
-from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict, as_int
+from ..context import as_dict, as_int
 from ..rule import Problem
 
-ID = "AC208"
-NAME = "replica-count"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "use a replicas value from 0 to 20000"
 MAX_REPLICAS = hardware.MAX_PODS
 
 

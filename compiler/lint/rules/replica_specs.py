@@ -27,16 +27,7 @@ Passing::
             spec:
               containers: [{name: ascend, image: my/train:1.0}]
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB
 from ..rule import Problem
-
-ID = "AC203"
-NAME = "replica-specs"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "give spec.replicaSpecs a Master/Scheduler/Chief and Worker spec, each with replicas and a template"
-REPLACES = ("AC102", "AC103")
 
 
 def check(obj, run):

@@ -28,16 +28,10 @@ Passing::
       replicaSpecs:
         Master: {...}
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ..context import as_dict
+from ...vocabulary import REPLICA_TYPES
 from ..rule import Problem
-from ._util import REPLICA_TYPES, framework
-
-ID = "AC207"
-NAME = "replica-type"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "use the replica types of the framework: pytorch Master/Worker, mindspore Scheduler/Worker, tensorflow Chief/Worker"
+from ._util import framework
 
 
 def check(obj, run):

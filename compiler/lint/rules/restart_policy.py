@@ -22,15 +22,9 @@ Passing::
     Worker:
       restartPolicy: Never
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ..context import as_dict
 from ..rule import Problem
 
-ID = "AC214"
-NAME = "restart-policy"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "use restartPolicy: Never (or Always, OnFailure, ExitCode)"
 ALLOWED = ("Always", "OnFailure", "Never", "ExitCode")
 
 

@@ -22,15 +22,8 @@ Passing::
       labels:
         scaleout-type: roce
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB
 from ..rule import Problem
 
-ID = "AC202"
-NAME = "scaleout-type"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "set scaleout-type to ROCE or UBOE, or remove the label"
 ALLOWED = ("ROCE", "UBOE")
 
 

@@ -27,15 +27,8 @@ Passing::
         mind-cluster/group-name: group0
         jobID: job-0001
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB
 from ..rule import Problem
 
-ID = "AC201"
-NAME = "scaling-labels"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "set labels mind-cluster/group-name and jobID, or remove mind-cluster/scaling-rule"
 
 SCALING_RULE = "mind-cluster/scaling-rule"
 REQUIRED = (("mind-cluster/group-name", "group name"), ("jobID", "jobID"))

@@ -27,15 +27,9 @@ Passing::
       annotations:
         huawei.com/schedule_policy: chip8-node8-ra64-sp
 """
-from ...findings import ERROR, WARNING
-from ..context import NPU_RESOURCE, SCHEDULE_POLICY, WORKLOADS
+from ...findings import WARNING
+from ...vocabulary import NPU_RESOURCE, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
-
-ID = "AC307"
-NAME = "schedule-policy"
-SEVERITY = ERROR
-KINDS = WORKLOADS
-HINT = "set the job annotation huawei.com/schedule_policy to a known policy (see ascend-compile profiles)"
 
 
 def _close(word, options, n=1):
@@ -48,12 +42,12 @@ def check(obj, run):
     resource = obj.npu_resource()
     if resource is None or run.profiles is None:
         return
-    policy = obj.annotations.get(SCHEDULE_POLICY)
+    policy = obj.annotations.get(SCHEDULE_POLICY_ANNOTATION)
     known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy})
     if policy is None:
         if resource == NPU_RESOURCE:
             path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)
-            yield Problem(path, "the job requests huawei.com/npu but has no huawei.com/schedule_policy "
+            yield Problem(path, f"the job requests {NPU_RESOURCE} but has no {SCHEDULE_POLICY_ANNOTATION} "
                                 "annotation: the scheduler has no handler for it", key=True)
         return
     if policy in known:
@@ -61,10 +55,10 @@ def check(obj, run):
     close = _close(str(policy), known, n=1)
     hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
     if resource == NPU_RESOURCE:
-        yield Problem(("metadata", "annotations", SCHEDULE_POLICY),
+        yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
                       f"schedule_policy {policy!r} is unknown: the scheduler has no handler for this "
-                      "huawei.com/npu job", hint=hint)
+                      f"{NPU_RESOURCE} job", hint=hint)
     else:
-        yield Problem(("metadata", "annotations", SCHEDULE_POLICY),
+        yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
                       f"schedule_policy {policy!r} is unknown; the scheduler ignores it and falls back "
                       "to the node selectors", hint=hint, severity=WARNING)

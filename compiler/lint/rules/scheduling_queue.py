@@ -28,15 +28,8 @@ Passing::
           minAvailable: 2
           queue: default
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB, as_dict
+from ..context import as_dict
 from ..rule import Problem
-
-ID = "AC205"
-NAME = "scheduling-queue"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = "set spec.runPolicy.schedulingPolicy.queue, e.g. queue: default"
 
 
 def check(obj, run):

@@ -21,15 +21,7 @@ Passing::
 
     requests: {huawei.com/Ascend910: 8}
 """
-from ...findings import ERROR
-from ..context import WORKLOADS
 from ..rule import Problem
-
-ID = "AC702"
-NAME = "single-npu-resource"
-SEVERITY = ERROR
-KINDS = WORKLOADS
-HINT = "request only one huawei.com/* resource per container"
 
 
 def check(obj, run):

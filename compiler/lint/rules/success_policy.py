@@ -20,16 +20,10 @@ Passing::
     spec:
       successPolicy: AllWorkers
 """
-from ...findings import ERROR
-from ..context import ASCEND_JOB
+from ...vocabulary import SUCCESS_POLICY_ALL_WORKERS
 from ..rule import Problem
 
-ID = "AC204"
-NAME = "success-policy"
-SEVERITY = ERROR
-KINDS = (ASCEND_JOB,)
-HINT = 'use successPolicy: AllWorkers, or leave it out'
-ALLOWED = ("", "AllWorkers")
+ALLOWED = ("", SUCCESS_POLICY_ALL_WORKERS)
 
 
 def check(obj, run):

@@ -33,16 +33,9 @@ Passing::
         sp-block: "32"
 """
 from ... import hardware
-from ...findings import ERROR
-from ..context import JOBS, RA_BLOCK, SP_BLOCK
+from ...vocabulary import RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 from ._util import first_npu_path
-
-ID = hardware.SUPER_POD_BLOCK
-NAME = "super-pod-block"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "make sp-block a multiple of the node's NPUs that divides the job's total, or leave it out"
 
 
 def check(obj, run):
@@ -52,20 +45,20 @@ def check(obj, run):
     layout = obj.npu_layout()
     if not layout.pods:
         return
-    sp_present, sp_block = obj.block(SP_BLOCK)
-    ra_present, ra_block = obj.block(RA_BLOCK)
-    sp_path = ("metadata", "annotations", SP_BLOCK)
-    ra_path = ("metadata", "annotations", RA_BLOCK)
+    sp_present, sp_block = obj.block(SP_BLOCK_ANNOTATION)
+    ra_present, ra_block = obj.block(RA_BLOCK_ANNOTATION)
+    sp_path = ("metadata", "annotations", SP_BLOCK_ANNOTATION)
+    ra_path = ("metadata", "annotations", RA_BLOCK_ANNOTATION)
     if sp_present and sp_block is None:
-        yield Problem(sp_path, f"sp-block {obj.annotations.get(SP_BLOCK)!r} is not an integer",
+        yield Problem(sp_path, f"sp-block {obj.annotations.get(SP_BLOCK_ANNOTATION)!r} is not an integer",
                       hint='write it as a quoted integer, e.g. sp-block: "16"')
         return
     if ra_present and ra_block is None:
-        yield Problem(ra_path, f"ra-block {obj.annotations.get(RA_BLOCK)!r} is not an integer",
+        yield Problem(ra_path, f"ra-block {obj.annotations.get(RA_BLOCK_ANNOTATION)!r} is not an integer",
                       hint='write it as a quoted integer, e.g. ra-block: "8"')
         ra_present = False
     for violation in hardware.check_super_pod(profile, layout, sp_block, ra_block if ra_present else None):
-        if violation.message.startswith("ra-block"):
+        if violation.subject == RA_BLOCK_ANNOTATION:
             path = ra_path
         elif sp_present:
             path = sp_path

@@ -21,18 +21,9 @@ Passing::
     tasks:
     - name: worker-0
 """
-from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_list
+from ..context import as_list
+from ...vocabulary import DNS1123_LABEL
 from ..rule import Problem
-from ._util import DNS1123_LABEL
-
-ID = "AC405"
-NAME = "task-name"
-SEVERITY = ERROR
-KINDS = (VOLCANO_JOB,)
-#: the v1.15 schema says the same at the same field; the rule also covers v1.9
-REPLACES = ("AC105",)
-HINT = "use unique lower-case task names of letters, digits and '-' (at most 63 characters)"
 
 
 def check(obj, run):

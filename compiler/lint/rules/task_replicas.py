@@ -25,17 +25,8 @@ Passing::
       replicas: 2
       minAvailable: 2
 """
-from ...findings import ERROR
-from ..context import VOLCANO_JOB, as_int, as_list
+from ..context import as_int, as_list
 from ..rule import Problem
-
-ID = "AC404"
-NAME = "task-replicas"
-SEVERITY = ERROR
-KINDS = (VOLCANO_JOB,)
-#: the v1.15 schema says the same at the same field; the rule also covers v1.9
-REPLACES = ("AC105",)
-HINT = "keep task replicas >= 0 and task minAvailable <= replicas"
 
 
 def check(obj, run):

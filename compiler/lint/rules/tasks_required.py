@@ -23,16 +23,7 @@ Passing::
         replicas: 1
         template: {...}
 """
-from ...findings import ERROR
-from ..context import VOLCANO_JOB
 from ..rule import Problem
-
-ID = "AC403"
-NAME = "tasks-required"
-SEVERITY = ERROR
-KINDS = (VOLCANO_JOB,)
-HINT = "add at least one task under spec.tasks"
-REPLACES = ("AC103", "AC105")
 
 
 def check(obj, run):

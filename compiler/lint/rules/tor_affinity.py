@@ -23,22 +23,16 @@ Passing::
       labels:
         tor-affinity: large-model-schema
 """
-from ...findings import ERROR
-from ..context import JOBS
+from ...vocabulary import TOR_AFFINITY_LABEL
 from ..rule import Problem
 
-ID = "AC309"
-NAME = "tor-affinity"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "use tor-affinity: large-model-schema, normal-schema or null"
 ALLOWED = ("large-model-schema", "normal-schema", "null")
 
 
 def check(obj, run):
-    if "tor-affinity" not in obj.labels:
+    if TOR_AFFINITY_LABEL not in obj.labels:
         return
-    value = obj.labels.get("tor-affinity")
+    value = obj.labels.get(TOR_AFFINITY_LABEL)
     if value not in ALLOWED:
-        yield Problem(("metadata", "labels", "tor-affinity"),
-                      f"tor-affinity {value!r} is not one of {', '.join(ALLOWED)}: the scheduler refuses the job")
+        yield Problem(("metadata", "labels", TOR_AFFINITY_LABEL),
+                      f"{TOR_AFFINITY_LABEL} {value!r} is not one of {', '.join(ALLOWED)}: the scheduler refuses the job")

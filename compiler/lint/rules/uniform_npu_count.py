@@ -23,23 +23,16 @@ Passing::
     Master: {... requests: {huawei.com/Ascend910: 8}}
     Worker: {... requests: {huawei.com/Ascend910: 8}}
 """
-from ...findings import ERROR
-from ..context import JOBS
+from ...vocabulary import WORKER
 from ..rule import Problem
 from ._util import npu_request_path
-
-ID = "AC703"
-NAME = "uniform-npu-count"
-SEVERITY = ERROR
-KINDS = JOBS
-HINT = "request the same number of NPUs in every NPU pod of the job"
 
 
 def check(obj, run):
     npu_sets = obj.npu_pod_sets()
     if len(npu_sets) < 2:
         return
-    reference = next((p for p in npu_sets if p.role == "Worker"), npu_sets[0])
+    reference = next((p for p in npu_sets if p.role == WORKER), npu_sets[0])
     for pod_set in npu_sets:
         if pod_set is not reference and pod_set.npus() != reference.npus():
             yield Problem(npu_request_path(pod_set),

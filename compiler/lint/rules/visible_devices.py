@@ -32,16 +32,11 @@ Passing::
 """
 import re
 
-from ...findings import ERROR
-from ..context import WORKLOADS, as_dict
+from ..context import as_dict
+from ...vocabulary import VISIBLE_DEVICES_ENV
 from ..rule import Problem
 
-ID = "AC601"
-NAME = "visible-devices"
-SEVERITY = ERROR
-KINDS = WORKLOADS
-HINT = "set fieldPath to metadata.annotations['<the requested huawei.com resource>']"
-ENV = "ASCEND_VISIBLE_DEVICES"
+ENV = VISIBLE_DEVICES_ENV
 _ANNOTATION = re.compile(r"""^metadata\.annotations\[['"]([^'"]+)['"]\]$""")
 
 

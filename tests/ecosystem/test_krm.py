@@ -20,20 +20,13 @@ from ascend_compile import krm
 from ascend_compile.api import compile_paths
 from ascend_compile.config import ProjectConfig
 from ascend_compile.yamlio import dump_document
-from tests.checkout import checkout_pythonpath
+from tests.checkout import checkout_pythonpath, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "pytorch-module-910b-8.yaml"  # 2 pods x 8, AscendJob
 GENERATOR_DIR = ROOT / "examples" / "kustomize" / "generator"
 KUBECTL_NOTE = ("kubectl kustomize cannot run exec KRM functions (it has no --enable-exec, kubernetes/kubectl#1498); "
                 "install kustomize v5 (go install sigs.k8s.io/kustomize/kustomize/v5@v5.5.0) or set KUSTOMIZE")
-
-
-def run_cli(*args: str, input: Optional[str] = None, cwd: Optional[Path] = None) -> "subprocess.CompletedProcess[str]":
-    env = dict(os.environ)
-    env["PYTHONPATH"] = checkout_pythonpath(env)
-    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True, text=True,
-                          cwd=cwd or ROOT, env=env, timeout=120)
 
 
 def load_spec(path: Path = EXAMPLE) -> Dict[str, Any]:

@@ -27,35 +27,29 @@ Passing::
       labels:
         ring-controller.atlas: ascend-910b
 """
-from ...findings import WARNING
-from ..context import JOBS, RING_LABEL
+from ...vocabulary import RING_CONTROLLER_VALUES, RING_LABEL
 from ..rule import Problem
 
-ID = "AC215"
-NAME = "ring-controller-label"
-SEVERITY = WARNING
-KINDS = JOBS
-HINT = "use the ring-controller.atlas value of the hardware profile on the job and on every pod template"
-KNOWN = ("ascend-910", "ascend-910b", "ascend-310", "ascend-310P", "ascend-npu")
+KNOWN = RING_CONTROLLER_VALUES
 
 
 def check(obj, run):
     job_value = obj.labels.get(RING_LABEL)
     if job_value is not None and job_value not in KNOWN:
         yield Problem(("metadata", "labels", RING_LABEL),
-                      f"ring-controller.atlas {job_value!r} is not one of {', '.join(KNOWN)}")
+                      f"{RING_LABEL} {job_value!r} is not one of {', '.join(KNOWN)}")
     for pod_set in obj.pod_sets():
         value = pod_set.labels.get(RING_LABEL)
         if value is None or job_value is None:
             continue
         if value != job_value:
             meta = pod_set.spec_path[:-1] + ("metadata", "labels", RING_LABEL)
-            yield Problem(meta, f"the {pod_set.role} pods are labelled ring-controller.atlas={value} "
+            yield Problem(meta, f"the {pod_set.role} pods are labelled {RING_LABEL}={value} "
                                 f"but the job {job_value}")
     candidates = run.candidate_profiles(obj)
     expected = sorted({p.ring_controller for p in candidates})
     if candidates and job_value in KNOWN and job_value not in expected:
         names = ", ".join(p.name for p in candidates)
         yield Problem(("metadata", "labels", RING_LABEL),
-                      f"ring-controller.atlas is {job_value} but the job runs on {names}, "
+                      f"{RING_LABEL} is {job_value} but the job runs on {names}, "
                       f"which uses {' or '.join(expected)}")

@@ -19,7 +19,7 @@ import pytest
 
 from ascend_compile import kube
 from ascend_compile.kube import kubectl as kk
-from tests.checkout import checkout_pythonpath
+from tests.checkout import run_cli as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = "examples/pytorch-module-910b-8.yaml"  # AscendJob resnet50-pytorch in namespace training
@@ -70,15 +70,6 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fake:
     monkeypatch.delenv(kk.ENV_KUBECTL, raising=False)
     monkeypatch.delenv("FAKE_KUBECTL_RULES", raising=False)
     return Fake(bindir, log, monkeypatch)
-
-
-def cli(*args: str, input: Optional[str] = None, env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:
-    full_env = dict(os.environ)
-    full_env["PYTHONPATH"] = checkout_pythonpath(full_env)
-    if env:
-        full_env.update(env)
-    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True, text=True,
-                          cwd=ROOT, env=full_env, timeout=120)
 
 
 # --------------------------------------------------------------------------

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import yaml
 
-from tests.conftest import run_cli
+from tests.checkout import run_cli
 
 CONFIG = """\
 defaults:

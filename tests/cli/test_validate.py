@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from ascend_compile.discovery import discover
+from tests.checkout import run_cli
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NEGATIVE = os.path.join(REPO, "tests", "negative")
@@ -27,12 +28,8 @@ data:
 
 
 def run(*args, stdin=None, env=None):
-    full_env = dict(os.environ, NO_COLOR="1")
-    full_env.pop("FORCE_COLOR", None)
-    if env:
-        full_env.update(env)
-    result = subprocess.run([sys.executable, "-m", "ascend_compile", "validate", *args], cwd=REPO, input=stdin,
-                            capture_output=True, env=full_env, timeout=120)
+    result = run_cli("validate", *args, input=stdin, env={"NO_COLOR": "1", **(env or {})}, unset=("FORCE_COLOR",),
+                     text=False)
     out = result.stdout.decode("utf-8", "replace")
     err = result.stderr.decode("utf-8", "replace")
     assert "Traceback" not in out + err, out + err

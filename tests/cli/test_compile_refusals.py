@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.checkout import run_cli
 
 BASE = """\
 apiVersion: ascend-compile.io/v1alpha1

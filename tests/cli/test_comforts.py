@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -15,18 +14,9 @@ import yaml
 from click.testing import CliRunner
 
 from ascend_compile.cli import COMMANDS
-from tests.checkout import checkout_pythonpath
+from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run_cli(*args: str, input: Optional[str] = None, cwd: Optional[Path] = None,
-            env: Optional[Dict[str, str]] = None) -> "subprocess.CompletedProcess[str]":
-    full_env = dict(os.environ)
-    full_env["PYTHONPATH"] = checkout_pythonpath(full_env)
-    full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "ascend_compile", *args], input=input, capture_output=True, text=True,
-                          cwd=cwd or ROOT, env=full_env, timeout=120)
 
 
 # --------------------------------------------------------------------------- --help
@@ -72,6 +62,9 @@ def test_profiles_show(fmt: str) -> None:
     assert data["npusPerNode"] == 16
     assert 16 in data["npusPerPod"]["singlePod"] and data["npusPerPod"]["multiPod"]
     assert "32, 48, 64" in data["allowedNpus"]
+    # the upstream code and docs the profile's numbers come from (the profile file's spec.sources)
+    source = yaml.safe_load((ROOT / "profiles" / "module-910b-16.yaml").read_text())["spec"]["sources"]
+    assert source and data["sources"] == source
 
 
 def test_profiles_show_unknown_name_suggests_one() -> None:

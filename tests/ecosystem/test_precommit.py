@@ -23,7 +23,7 @@ from typing import Dict, Iterator, List, Optional
 
 import pytest
 import yaml
-from tests.checkout import checkout_pythonpath
+from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "examples" / "pytorch-module-910b-8.yaml"
@@ -48,9 +48,8 @@ def git(*args: str, cwd: Path) -> str:
 
 
 def compile_to_text(spec: Path) -> str:
-    env = dict(os.environ, PYTHONPATH=checkout_pythonpath())
-    result = subprocess.run([sys.executable, "-m", "ascend_compile", "compile", str(spec)], capture_output=True,
-                            text=True, env=env, cwd=ROOT, timeout=120, check=True)
+    result = run_cli("compile", str(spec))
+    assert result.returncode == 0, result.stderr
     return result.stdout
 
 
@@ -181,9 +180,8 @@ def test_check_hook_with_the_documented_config(hooks_repo: str, pre_commit_home:
     """try-repo cannot pass args, so this runs the .pre-commit-config.yaml snippet from docs/ci.md."""
     spec_text = SPEC.read_text(encoding="utf-8")
     repo = user_repo(tmp_path / "project", {"specs/job.yaml": spec_text})
-    env = dict(os.environ, PYTHONPATH=checkout_pythonpath())
-    subprocess.run([sys.executable, "-m", "ascend_compile", "compile", "specs/job.yaml", "-o", "manifests"], cwd=repo,
-                   env=env, check=True, capture_output=True, timeout=120)
+    compiled = run_cli("compile", "specs/job.yaml", "-o", "manifests", cwd=repo)
+    assert compiled.returncode == 0, compiled.stderr
     (repo / ".pre-commit-config.yaml").write_text(config_for(
         hooks_repo, id="ascend-compile-check", args=["-o", "manifests"], files="^specs/"))
     git("add", "-A", cwd=repo)

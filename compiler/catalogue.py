@@ -1,0 +1,330 @@
+"""The rule catalogue: every ID ascend-compile can report, with its name, severity, origin and documentation.
+
+One entry per ID, whoever reports it:
+
+========  ==================================================================  =============
+origin    reported by                                                         suppressible
+========  ==================================================================  =============
+input     the YAML reader and file discovery (AC00x; exit code 2)             no
+config    the project config and profile loaders (AC010, AC011; exit code 2)  no
+output    compile's writer (AC013; exit code 2)                               no
+spec      ``compile``, reading a job spec (AC02x, AC304)                      no
+schema    the schema check, as ``validate`` (AC1xx)                           yes
+engine    the lint engine itself (AC012)                                      yes
+lint      a rule unit of :mod:`ascend_compile.lint.rules` (AC2xx-AC8xx)       yes
+========  ==================================================================  =============
+
+The lint engine, the reporters (SARIF's rule list, the JSON ``ruleName``), ``rules``, ``explain``,
+project-config checks and ``docs/rules.md`` all read this module; reporting code takes its IDs from
+the constants here.  A lint rule's entry names its unit (``lint/rules/<name with _>.py``, whose
+``check`` runs and whose docstring is the rule's documentation, loaded only when asked for).
+
+Adding a rule: an entry here, a unit module, a failing and a passing case in ``tests/lint/cases/``,
+then ``python scripts/gen_rule_docs.py``.  This module imports only constants, so listing and
+resolving rules costs nothing at start-up.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from .findings import ERROR, WARNING
+from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
+                         PORT_NAME, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_INITIAL, RANKTABLE_KEY,
+                         RANKTABLE_MOUNT_PATH, RING_LABEL, SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS)
+
+INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = "input", "config", "output", "spec", "schema", "engine", "lint"
+ORIGINS = (INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT)
+_NOT_SUPPRESSIBLE = (INPUT, CONFIG, OUTPUT, SPEC)
+_REPORTED_BY = {
+    INPUT: "the YAML reader (an input error: exit code 2)",
+    CONFIG: "the loader of project configuration and hardware profiles (exit code 2)",
+    OUTPUT: "``ascend-compile compile -o`` when it writes files (exit code 2)",
+    SPEC: "``ascend-compile compile`` when it reads a job spec",
+    SCHEMA: "the schema check (the same as ``ascend-compile validate``)",
+    ENGINE: "the lint engine",
+}
+#: what an entry lists in ``kinds`` to apply to every object
+ALL_KINDS = ("*",)
+SPEC_KINDS = ("TrainingJob",)
+DOCS_URI = "https://github.com/ascend-compile/ascend-compile/blob/main/docs/rules.md"
+
+# IDs that code reports by name (the others are reported by their lint units)
+INPUT_ERROR = "AC001"  # unreadable: missing, directory, binary, not UTF-8
+INPUT_TOO_LARGE = "AC002"
+YAML_SYNTAX = "AC003"  # syntax errors and unsafe tags
+YAML_DUPLICATE_KEY = "AC004"
+YAML_ALIAS_BOMB = "AC005"  # alias expansion over budget, or recursive alias
+YAML_TOO_DEEP = "AC006"
+PROFILE_INVALID = "AC010"
+CONFIG_INVALID = "AC011"
+BAD_SUPPRESSION = "AC012"
+OUTPUT_ERROR = "AC013"
+SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
+PROFILE_UNKNOWN = "AC021"
+PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does not support
+NOT_A_SPEC = "AC023"
+UNKNOWN_FIELD = "AC101"
+WRONG_TYPE = "AC102"
+MISSING_REQUIRED = "AC103"
+NOT_ALLOWED_VALUE = "AC104"
+BAD_FORMAT = "AC105"
+UNKNOWN_KIND = "AC106"
+NOT_AN_OBJECT = "AC107"
+NPU_COUNT = "AC301"  # per-pod NPU count not accepted by the scheduler
+SUPER_POD_BLOCK = "AC302"  # sp-block / ra-block arithmetic
+NOT_FULL_NODE = "AC303"  # distributed pods that do not take whole nodes (convention)
+NPU_TOTAL = "AC304"  # a total that cannot be split into pods the profile allows
+
+
+class Entry(NamedTuple):
+    """One rule ID and everything said about it (a NamedTuple: cheaper to define at start-up than a dataclass)."""
+
+    id: str
+    name: str
+    severity: str  # the default; a project config may change it
+    origin: str
+    #: the documentation of a rule without a unit (its first line is the summary)
+    text: str = ""
+    hint: str = ""
+    kinds: Tuple[str, ...] = ()
+    #: schema rule IDs whose finding at the same path this rule's finding makes redundant
+    replaces: Tuple[str, ...] = ()
+
+    @property
+    def suppressible(self) -> bool:
+        """Whether comments, annotations and ``--disable`` can silence it (input problems never)."""
+        return self.origin not in _NOT_SUPPRESSIBLE
+
+    @property
+    def unit(self) -> str:
+        """The module under ``ascend_compile.lint.rules`` that checks a lint rule ('' for the others)."""
+        return self.name.replace("-", "_") if self.origin == LINT else ""
+
+    @property
+    def doc(self) -> str:
+        """The documentation: what, why (with the upstream source), how to fix, examples."""
+        if self.unit:
+            module = importlib.import_module(f"{__package__}.lint.rules.{self.unit}")
+            return _cleandoc(module.__doc__ or "")
+        if "\n" in self.text:
+            return self.text
+        return f"{self.text}\n\nReported by {_REPORTED_BY[self.origin]}; see the project README."
+
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n", 1)[0].strip()
+
+    @property
+    def help_uri(self) -> str:
+        return f"{DOCS_URI}#{self.id.lower()}-{self.name}"
+
+
+def _cleandoc(doc: str) -> str:
+    """``inspect.cleandoc`` without importing inspect (slow to import)."""
+    lines = doc.expandtabs().strip().split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    margin = min(indents) if indents else 0
+    return "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]])
+
+
+def _meta(rule_id: str, name: str, origin: str, text: str, severity: str = ERROR,
+          kinds: Tuple[str, ...] = ()) -> Entry:
+    return Entry(rule_id, name, severity, origin, text, kinds=kinds)
+
+
+def _lint(rule_id: str, name: str, severity: str, kinds: Tuple[str, ...], hint: str,
+          replaces: Tuple[str, ...] = ()) -> Entry:
+    return Entry(rule_id, name, severity, LINT, hint=hint, kinds=kinds, replaces=replaces)
+
+
+_BAD_SUPPRESSION_DOC = """\
+A suppression comment or annotation is malformed: an unknown rule, or no reason.
+
+**What.** ``# ascend-compile: disable=...`` comments and the
+``ascend-compile.io/ignore`` annotation name rules that do not exist, or an
+annotation entry has no reason after its colon.
+
+**Why.** A suppression that names a wrong ID silently suppresses nothing; an
+annotation suppression outlives the review that allowed it, so it must say why.
+An entry without a reason is not honoured.
+
+**How to fix.** Use the IDs ``ascend-compile rules`` lists, and write the
+annotation as ``"AC303: reason; AC305: reason"``.
+
+Failing::
+
+    metadata:
+      annotations:
+        ascend-compile.io/ignore: "AC303"
+
+Passing::
+
+    metadata:
+      annotations:
+        ascend-compile.io/ignore: "AC303: 4 NPUs per pod on purpose for this benchmark"
+"""
+
+_ENTRIES: Tuple[Entry, ...] = (
+    _meta(INPUT_ERROR, "unreadable-input", INPUT,
+          "The file cannot be read as UTF-8 text (missing, a directory, binary, bad encoding)."),
+    _meta(INPUT_TOO_LARGE, "input-too-large", INPUT, "The input is larger than the size limit (--max-bytes)."),
+    _meta(YAML_SYNTAX, "yaml-syntax", INPUT, "The YAML cannot be parsed, or uses a tag other than plain YAML types."),
+    _meta(YAML_DUPLICATE_KEY, "yaml-duplicate-key", INPUT, "A mapping repeats a key; YAML and Kubernetes reject this."),
+    _meta(YAML_ALIAS_BOMB, "yaml-alias-expansion", INPUT,
+          "Aliases expand beyond a safe budget, or an alias refers to itself."),
+    _meta(YAML_TOO_DEEP, "yaml-too-deep", INPUT, "The document nests deeper than any Kubernetes object does."),
+    _meta(PROFILE_INVALID, "profile-invalid", CONFIG,
+          "A hardware profile file is invalid or a profile directory does not exist."),
+    _meta(CONFIG_INVALID, "config-invalid", CONFIG, "The project config file (.ascend-compile.yaml) is invalid."),
+    _meta(BAD_SUPPRESSION, "bad-suppression", ENGINE, _BAD_SUPPRESSION_DOC, WARNING, ALL_KINDS),
+    _meta(OUTPUT_ERROR, "output-error", OUTPUT,
+          "compile -o cannot write its files: two jobs share a file name, or the directory is not writable."),
+    _meta(SPEC_INVALID, "spec-invalid", SPEC,
+          "A job spec breaks a rule of the spec format that its schema cannot express.", kinds=SPEC_KINDS),
+    _meta(PROFILE_UNKNOWN, "profile-unknown", SPEC, "A job spec names a hardware profile that does not exist.",
+          kinds=SPEC_KINDS),
+    _meta(PROFILE_UNSUPPORTED, "profile-unsupported", SPEC,
+          "A job spec asks a profile for a framework, target or scheduling dialect that upstream does not support "
+          "on it.", kinds=SPEC_KINDS),
+    _meta(NOT_A_SPEC, "not-a-spec", SPEC, "compile was given a document that is not a TrainingJob spec.",
+          kinds=SPEC_KINDS),
+    _meta(NPU_TOTAL, "npu-total", SPEC,
+          "A spec's total NPU count cannot be split into pods the hardware profile allows.", kinds=SPEC_KINDS),
+    _meta(UNKNOWN_FIELD, "unknown-field", SCHEMA,
+          "A field that the schema of this kind does not define (often a typo); the API server rejects or drops it.",
+          kinds=ALL_KINDS),
+    _meta(WRONG_TYPE, "wrong-type", SCHEMA, "A value has the wrong type, e.g. a number where the API wants a string.",
+          kinds=ALL_KINDS),
+    _meta(MISSING_REQUIRED, "missing-required", SCHEMA, "A required field is missing.", kinds=ALL_KINDS),
+    _meta(NOT_ALLOWED_VALUE, "not-allowed-value", SCHEMA, "A value is not one of the values the schema allows.",
+          kinds=ALL_KINDS),
+    _meta(BAD_FORMAT, "bad-format", SCHEMA,
+          "A value does not match the required pattern, range or format (e.g. a resource quantity).",
+          kinds=ALL_KINDS),
+    _meta(UNKNOWN_KIND, "unknown-kind", SCHEMA,
+          "No built-in schema for this apiVersion and kind, so the object was not checked.", WARNING, ALL_KINDS),
+    _meta(NOT_AN_OBJECT, "not-an-object", SCHEMA, "A document is not a mapping, or lacks apiVersion or kind.",
+          kinds=ALL_KINDS),
+    # AC2xx ascend-operator, AC3xx Volcano Ascend plugin and hardware profiles, AC4xx Volcano admission,
+    # AC5xx ranktable, AC6xx environment, AC7xx Kubernetes, AC8xx security
+    _lint("AC201", "scaling-labels", ERROR, (ASCEND_JOB,),
+          "set labels mind-cluster/group-name and jobID, or remove mind-cluster/scaling-rule"),
+    _lint("AC202", "scaleout-type", ERROR, (ASCEND_JOB,),
+          "set scaleout-type to ROCE or UBOE, or remove the label"),
+    _lint("AC203", "replica-specs", ERROR, (ASCEND_JOB,),
+          "give spec.replicaSpecs a Master/Scheduler/Chief and Worker spec, each with replicas and a template",
+          replaces=(WRONG_TYPE, MISSING_REQUIRED)),
+    _lint("AC204", "success-policy", ERROR, (ASCEND_JOB,),
+          "use successPolicy: AllWorkers, or leave it out"),
+    _lint("AC205", "scheduling-queue", ERROR, (ASCEND_JOB,),
+          "set spec.runPolicy.schedulingPolicy.queue, e.g. queue: default"),
+    _lint("AC206", "framework-label", ERROR, (ASCEND_JOB,),
+          "set metadata.labels.framework to pytorch, mindspore or tensorflow"),
+    _lint("AC207", "replica-type", ERROR, (ASCEND_JOB,),
+          "use the replica types of the framework: pytorch Master/Worker, mindspore Scheduler/Worker, "
+          "tensorflow Chief/Worker"),
+    _lint("AC208", "replica-count", ERROR, (ASCEND_JOB,),
+          "use a replicas value from 0 to 20000"),
+    _lint("AC209", "leader-replicas", ERROR, (ASCEND_JOB,),
+          "set the leader's replicas to 1; put the other pods under Worker"),
+    _lint("AC210", "ascend-container", ERROR, (ASCEND_JOB,),
+          "name the training container 'ascend' and give it an image", replaces=(WRONG_TYPE, MISSING_REQUIRED)),
+    _lint("AC211", "leader-required", ERROR, (ASCEND_JOB,),
+          "add a Master (pytorch) or Chief (tensorflow) replica with replicas: 1"),
+    _lint("AC212", "mindspore-scheduler", ERROR, (ASCEND_JOB,),
+          "add a Scheduler replica (replicas: 1, no NPUs), or request a single NPU"),
+    _lint("AC213", PORT_NAME, WARNING, (ASCEND_JOB,),
+          f"add ports: [{{name: {PORT_NAME}, containerPort: {DEFAULT_PORT}}}] to the {CONTAINER_NAME} container"),
+    _lint("AC214", "restart-policy", ERROR, (ASCEND_JOB,),
+          "use restartPolicy: Never (or Always, OnFailure, ExitCode)"),
+    _lint("AC215", "ring-controller-label", WARNING, JOBS,
+          f"use the {RING_LABEL} value of the hardware profile on the job and on every pod template"),
+    _lint(NPU_COUNT, "npu-count", ERROR, WORKLOADS,
+          "request a count the hardware profile allows (ascend-compile profiles show <profile>)"),
+    _lint(SUPER_POD_BLOCK, "super-pod-block", ERROR, JOBS,
+          "make sp-block a multiple of the node's NPUs that divides the job's total, or leave it out"),
+    _lint(NOT_FULL_NODE, "not-full-node", WARNING, WORKLOADS,
+          "request whole nodes per pod in distributed jobs"),
+    _lint("AC305", "accelerator-type-missing", WARNING, WORKLOADS,
+          f"add nodeSelector {ACCELERATOR_TYPE_LABEL} (e.g. module-910b-8) to every pod template, "
+          f"or the annotation {SCHEDULE_POLICY_ANNOTATION}"),
+    _lint("AC306", "accelerator-type-unknown", ERROR, WORKLOADS,
+          f"use a known {ACCELERATOR_TYPE_LABEL} (see ascend-compile profiles)"),
+    _lint("AC307", "schedule-policy", ERROR, WORKLOADS,
+          f"set the job annotation {SCHEDULE_POLICY_ANNOTATION} to a known policy (see ascend-compile profiles)"),
+    _lint("AC308", "node-selector-consistency", ERROR, JOBS,
+          "use identical nodeSelector values on every replica / task of the job"),
+    _lint("AC309", "tor-affinity", ERROR, JOBS,
+          "use tor-affinity: large-model-schema, normal-schema or null"),
+    _lint("AC401", "job-min-available", ERROR, (VOLCANO_JOB,),
+          "set spec.minAvailable to the number of pods (the sum of task replicas)", replaces=(BAD_FORMAT,)),
+    _lint("AC402", "max-retry", ERROR, (VOLCANO_JOB,),
+          "set maxRetry to 0 or more (3 is the default)", replaces=(BAD_FORMAT,)),
+    _lint("AC403", "tasks-required", ERROR, (VOLCANO_JOB,),
+          "add at least one task under spec.tasks", replaces=(MISSING_REQUIRED, BAD_FORMAT)),
+    _lint("AC404", "task-replicas", ERROR, (VOLCANO_JOB,),
+          "keep task replicas >= 0 and task minAvailable <= replicas", replaces=(BAD_FORMAT,)),
+    _lint("AC405", "task-name", ERROR, (VOLCANO_JOB,),
+          "use unique lower-case task names of letters, digits and '-' (at most 63 characters)", replaces=(BAD_FORMAT,)),
+    _lint("AC406", "policies", ERROR, (VOLCANO_JOB,),
+          "use a valid Volcano event (e.g. PodEvicted) and action (e.g. RestartJob)", replaces=(NOT_ALLOWED_VALUE,)),
+    _lint("AC407", "plugins", ERROR, (VOLCANO_JOB,),
+          "use the Volcano job plugins ssh, env, svc (or tensorflow, mpi, pytorch, ray)"),
+    _lint("AC501", "ranktable-configmap", ERROR, JOBS,
+          f"add a ConfigMap {RANKTABLE_CONFIGMAP_PREFIX}<job> (label {RING_LABEL}, data {RANKTABLE_KEY}) "
+          "in the job's namespace"),
+    _lint("AC502", "ranktable-configmap-label", WARNING, (CONFIG_MAP,),
+          f"label the ConfigMap {RING_LABEL}=<job's value> and add data {RANKTABLE_KEY}: '{RANKTABLE_INITIAL}'"),
+    _lint("AC503", "ranktable-mount", ERROR, JOBS,
+          f"mount the {RANKTABLE_CONFIGMAP_PREFIX}<job> ConfigMap volume at {RANKTABLE_MOUNT_PATH} in every NPU container"),
+    _lint("AC601", "visible-devices", ERROR, WORKLOADS,
+          "set fieldPath to metadata.annotations['<the requested huawei.com resource>']"),
+    _lint("AC602", "ranktable-env", WARNING, (VOLCANO_JOB,),
+          "add env XDL_IP (fieldRef status.hostIP) and POD_UID (fieldRef metadata.uid)"),
+    _lint("AC603", "hccl-if-ip", WARNING, (ASCEND_JOB,),
+          "add env HCCL_IF_IP with valueFrom.fieldRef.fieldPath: status.hostIP"),
+    _lint("AC604", "framework-env", WARNING, (VOLCANO_JOB,),
+          "set env framework to PyTorch, MindSpore or Tensorflow"),
+    _lint("AC701", "npu-requests-limits", ERROR, WORKLOADS,
+          "set the same huawei.com/* count in resources.requests and resources.limits"),
+    _lint("AC702", "single-npu-resource", ERROR, WORKLOADS,
+          "request only one huawei.com/* resource per container"),
+    _lint("AC703", "uniform-npu-count", ERROR, JOBS,
+          "request the same number of NPUs in every NPU pod of the job"),
+    _lint("AC704", "dns-name", ERROR, ALL_KINDS,
+          "use lower-case letters, digits and '-' (a job name must start with a letter and have no dots)"),
+    _lint("AC705", "pod-name-length", ERROR, JOBS,
+          "shorten the job or task name so that <job>-<task>-<index> fits in 63 characters"),
+    _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
+          "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
+)
+
+_BY_ID: Dict[str, Entry] = {entry.id: entry for entry in sorted(_ENTRIES, key=lambda e: e.id)}
+_BY_NAME: Dict[str, Entry] = {entry.name: entry for entry in _ENTRIES}
+
+
+def entries(origin: Optional[str] = None) -> List[Entry]:
+    """Every entry (or those of one origin), sorted by ID."""
+    return [e for e in _BY_ID.values() if origin is None or e.origin == origin]
+
+
+def get(key: str) -> Optional[Entry]:
+    """An entry by ID (any case) or name."""
+    return _BY_ID.get(key.upper()) or _BY_NAME.get(key.lower())
+
+
+def resolve(key: str) -> Optional[str]:
+    """The rule ID ``key`` (an ID or a name) stands for, None when there is no such rule."""
+    found = get(key)
+    return found.id if found else None
+
+
+def severity(rule_id: str, fallback: str = ERROR) -> str:
+    found = _BY_ID.get(rule_id)
+    return found.severity if found else fallback
+
+
+def suppressible(rule_id: str) -> bool:
+    found = _BY_ID.get(rule_id)
+    return found.suppressible if found else True

@@ -1,0 +1,24 @@
+"""The command table: each command's module and one-line help, so ``--help`` needs no command module."""
+from __future__ import annotations
+
+# name -> (module, one-line help); the help is shown by ``--help`` without importing the module.
+COMMANDS = {
+    "compile": ("compile", "Compile job specs into AscendJob / Volcano Job / ConfigMap YAML."),
+    "validate": ("validate", "Check manifests against the built-in JSON Schemas."),
+    "lint": ("lint", "Check manifests against schemas and the operator's and scheduler's rules."),
+    "rules": ("rules", "List the lint rules."),
+    "explain": ("explain", "Show one lint rule: what it checks, why, and how to fix it."),
+    "profiles": ("profiles", "List hardware profiles, or show one."),
+    "init": ("init", "Write a starter job spec that compiles as is."),
+    "apply": ("kubectl_cmds", "Compile and apply to a cluster through kubectl."),
+    "diff": ("kubectl_cmds", "Compile and show what applying would change (kubectl diff)."),
+    "status": ("kubectl_cmds", "Show the state of a job in the cluster."),
+    "delete": ("kubectl_cmds", "Delete a compiled job and its ranktable ConfigMap from the cluster."),
+    "krm": ("krm", "Run as a kustomize/kpt KRM function (ResourceList on stdin)."),
+}
+
+
+def version() -> str:
+    from .._version import __version__
+
+    return __version__

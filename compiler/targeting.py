@@ -1,0 +1,64 @@
+"""Which hardware profiles a job can target: the scheduler's handler choice, worked out from profile data only.
+
+The Volcano Ascend plugin picks a job's handler (``MC: component/ascend-for-volcano/internal/npu/
+factory.go``, ``get910CardHandlerName``) from a few things the manifest says, in this order:
+
+1. the ``huawei.com/schedule_policy`` annotation, when it names a policy the plugin knows;
+2. else an ``sp-block`` annotation: the super-pod handler that the ``accelerator-type`` names, or the
+   default super-pod handler (profile ``fallback: spBlock``);
+3. else the ``accelerator-type`` node selector, for resources whose handlers are named that way;
+4. else the handler for jobs that name none (profile ``fallback: noAcceleratorType``: the old
+   Atlas 800 rules for ``huawei.com/Ascend910``); for a resource without such a handler, the
+   profiles that have no accelerator type at all (310P and 310 pick theirs by job labels).
+
+:func:`candidate_profiles` answers with every profile that fits, not one guess: profiles can share a
+policy (``chip1-node2`` is both ``card-910`` and ``card-910b-2``), and a check that holds for every
+candidate holds whatever the job's servers really are.  An empty answer means the scheduler has no
+handler for the job.  The compiler asks the same question about the jobs it writes, so a profile whose
+data would send its own jobs to another handler is refused at compile time.
+"""
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple, Optional, Tuple
+
+from .profiles import NO_ACCELERATOR_TYPE, NODE_SELECTOR, SP_BLOCK, Profile
+
+
+class HardwareSignals(NamedTuple):
+    """What a job says about the hardware it wants (the inputs of the scheduler's handler choice)."""
+
+    resource: Optional[str]  # the first huawei.com/* resource requested; None when the job requests no NPUs
+    accelerator_type: Optional[str] = None  # the accelerator-type node selector
+    schedule_policy: Optional[str] = None  # the schedule-policy annotation
+    sp_block: bool = False  # whether the sp-block annotation is present
+
+
+def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) -> Tuple[Profile, ...]:
+    """Every profile whose handler the scheduler could give a job that says ``signals`` (in ``profiles`` order)."""
+    if signals.resource is None:
+        return ()
+    every = tuple(profiles)
+    if signals.schedule_policy:
+        by_policy = [p for p in every if p.schedule_policy == signals.schedule_policy]
+        if by_policy:  # the policy map is shared by the 910 and npu resources
+            named = [p for p in by_policy if p.accelerator_type == signals.accelerator_type]
+            return tuple(named or by_policy)
+    # Without a known policy only handlers reachable through node selectors remain.
+    mine = [p for p in every if p.resource == signals.resource and NODE_SELECTOR in p.dialects]
+    if signals.sp_block:
+        super_pods = [p for p in mine if p.super_pod is not None]
+        if super_pods:
+            named = [p for p in super_pods if p.accelerator_type == signals.accelerator_type]
+            return tuple(named or [p for p in super_pods if p.fallback == SP_BLOCK])
+    typed = [p for p in mine if p.accelerator_type]
+    if signals.accelerator_type and typed:
+        return tuple(p for p in typed if p.accelerator_type == signals.accelerator_type)
+    fallback = [p for p in mine if p.fallback == NO_ACCELERATOR_TYPE]
+    return tuple(fallback or [p for p in mine if not p.accelerator_type])
+
+
+def signals_of_profile(profile: Profile, dialect: str, sp_block: bool = False) -> HardwareSignals:
+    """What a job compiled for ``profile`` in ``dialect`` says (see ``emit/common.py``)."""
+    if dialect == NODE_SELECTOR:
+        return HardwareSignals(profile.resource, accelerator_type=profile.accelerator_type, sp_block=sp_block)
+    return HardwareSignals(profile.resource, schedule_policy=profile.schedule_policy, sp_block=sp_block)
