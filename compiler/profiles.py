@@ -189,6 +189,12 @@ class ProfileRegistry:
             self._profiles = profiles
         return self._profiles
 
+    def check(self) -> None:
+        """Load the profiles of the extra directories now: a bad directory or profile is an
+        :class:`InputError` here, before anything uses them (the built-in ones load on first use)."""
+        if len(self._dirs) > 1:
+            self._load()
+
     def names(self) -> List[str]:
         return sorted(self._load())
 

@@ -36,6 +36,10 @@ def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano
             findings.append(Finding(rule="AC001", severity=ERROR, file=name, input_error=True,
                                     message=f"the built-in schemas are broken: {exc}",
                                     hint="reinstall ascend-compile; please report this"))
+        except MemoryError:
+            findings.append(Finding(rule="AC002", severity=ERROR, file=name, input_error=True,
+                                    message="is too large to check in the memory available (out of memory)",
+                                    hint="split it into smaller files, or refuse such files early with --max-bytes"))
         except RecursionError:
             findings.append(Finding(rule="AC006", severity=ERROR, file=name, input_error=True,
                                     message="nests too deeply to check", hint="flatten the document"))

@@ -11,10 +11,14 @@ from typing import List, Optional
 
 from .commands import COMMANDS, version as _version
 
-__all__ = ["COMMANDS", "EXIT_INTERNAL", "main"]
+__all__ = ["COMMANDS", "EXIT_INTERNAL", "EXIT_TOO_LARGE", "main"]
 
 #: exit code for a bug in ascend-compile itself (0 clean, 1 findings, 2 usage or input error)
 EXIT_INTERNAL = 3
+#: exit code for input too large to process in the memory there is (an input error)
+EXIT_TOO_LARGE = 2
+#: set to print the Python traceback of an internal error (for bug reports)
+ENV_TRACEBACK = "ASCEND_COMPILE_TRACEBACK"
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -27,6 +31,27 @@ def main(argv: Optional[List[str]] = None) -> None:
 
     try:
         cli.main(args=args, prog_name="ascend-compile")
+    except MemoryError:  # the input is too big for the memory this process may use: the user's to split
+        sys.stderr.write("ascend-compile: error: out of memory: the input is too large to process in the memory "
+                         "available; split it into smaller files, or lower --max-bytes to refuse such files "
+                         "early\n")
+        sys.exit(EXIT_TOO_LARGE)
+    except RecursionError:
+        sys.stderr.write("ascend-compile: error: the input nests too deeply to process; flatten it\n")
+        sys.exit(EXIT_TOO_LARGE)
     except InternalError as exc:  # our bug, not the user's input: say so plainly, no traceback
-        sys.stderr.write(f"ascend-compile: internal error: {exc}\n")
-        sys.exit(EXIT_INTERNAL)
+        _internal(str(exc))
+    except Exception as exc:  # noqa: BLE001 - any other escape is our bug: exit 3, never 1, no traceback
+        _internal(f"{type(exc).__name__}: {exc}. This is a bug in ascend-compile; please report it with the "
+                  f"command and its input (set {ENV_TRACEBACK}=1 for the traceback)")
+
+
+def _internal(message: str) -> None:
+    import os
+
+    if os.environ.get(ENV_TRACEBACK):
+        import traceback
+
+        traceback.print_exc()
+    sys.stderr.write(f"ascend-compile: internal error: {message}\n")
+    sys.exit(EXIT_INTERNAL)

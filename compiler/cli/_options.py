@@ -48,6 +48,7 @@ def load_context(options: Dict[str, Any]) -> RunContext:
     try:
         config = ProjectConfig() if options.get("no_config") else load_config(options.get("config_path"))
         registry = ProfileRegistry([*config.profile_dirs, *(options.get("profile_dirs") or ())])
+        registry.check()  # a bad profile directory is one error now, not one per use later
     except AscendCompileError as exc:
         report_and_exit(exc.findings, RunContext(None, None, 0, fmt), stream=sys.stderr)
         raise  # unreachable

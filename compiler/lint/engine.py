@@ -73,6 +73,8 @@ class Linter:
             from ..profiles import ProfileRegistry
 
             profiles = ProfileRegistry(self.config.profile_dirs)
+        if hasattr(profiles, "check"):
+            profiles.check()  # a config error is reported once, before any rule runs
         self.profiles = profiles
         self.strict = strict
         self.volcano_version = volcano_version
@@ -125,8 +127,12 @@ class Linter:
         return out
 
     def _check(self, rule: Rule, obj: ObjectContext, run: RunContext) -> Iterable[Problem]:
+        from ..errors import InputError
+
         try:
             return list(rule.check(obj, run))  # type: ignore[misc]
+        except InputError:
+            raise  # the input or config cannot be read: not a finding about this object
         except Exception as exc:  # a rule bug must not hide every other finding
             return [Problem((), f"internal error in rule {rule.id} ({type(exc).__name__}: {exc}); "
                                 "this is a bug in ascend-compile, please report it with the manifest",

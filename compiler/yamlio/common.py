@@ -20,6 +20,9 @@ DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 200
 #: Largest number of nodes a document may expand to through aliases.
 MAX_EXPANDED_NODES = 200_000
+#: Most characters of scalar text a document may expand to through aliases (the default input limit:
+#: aliases never make a document bigger than the largest file read by default).
+MAX_EXPANDED_BYTES = DEFAULT_MAX_BYTES
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -31,5 +34,5 @@ def input_error(file: str, message: str, hint: str = "", line: int = 0, column: 
                                file=file, line=line, column=column, input_error=True)])
 
 
-__all__ = ["BaseDumper", "BaseLoader", "DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH", "MAX_EXPANDED_NODES", "STDIN",
+__all__ = ["BaseDumper", "BaseLoader", "DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH", "MAX_EXPANDED_BYTES", "MAX_EXPANDED_NODES", "STDIN",
            "STDIN_NAME", "input_error"]

@@ -8,7 +8,7 @@ import yaml
 
 from ..catalogue import YAML_ALIAS_BOMB, YAML_TOO_DEEP
 from ..errors import InputError
-from .common import MAX_DEPTH, MAX_EXPANDED_NODES, BaseLoader, input_error as _input_error
+from .common import MAX_DEPTH, MAX_EXPANDED_BYTES, MAX_EXPANDED_NODES, BaseLoader, input_error as _input_error
 
 
 _DOC_SPLIT = re.compile(r"^(?:---|\.\.\.)", re.M)
@@ -85,10 +85,10 @@ def _too_deep_error(source: str, exc: yaml.YAMLError, limit: int) -> InputError:
 
 
 def _check_node_graph(root: yaml.Node, source: str) -> None:
-    """Refuse alias cycles, alias bombs and deep nesting before constructing."""
-    # Iterative post-order walk with memoised expanded sizes; aliases make the
-    # node graph a DAG (or, with a recursive anchor, a cycle).
-    sizes: dict[int, int] = {}
+    """Refuse alias cycles, alias bombs (in nodes or in bytes of text) and deep nesting before constructing."""
+    # Iterative post-order walk with memoised expanded sizes (nodes, and characters of scalar text);
+    # aliases make the node graph a DAG (or, with a recursive anchor, a cycle).
+    sizes: dict[int, Tuple[int, int]] = {}
     on_stack: set[int] = set()
     stack: List[Tuple[yaml.Node, int, bool]] = [(root, 1, False)]
     while stack:
@@ -96,14 +96,7 @@ def _check_node_graph(root: yaml.Node, source: str) -> None:
         ident = id(node)
         if done:
             on_stack.discard(ident)
-            total = 1
-            for child in _children(node):
-                total += sizes[id(child)]
-            if total > MAX_EXPANDED_NODES:
-                _refuse(source, node, f"expands to more than {MAX_EXPANDED_NODES} nodes through aliases",
-                        "remove the repeated aliases (this looks like a 'billion laughs' alias bomb)",
-                        YAML_ALIAS_BOMB)
-            sizes[ident] = total
+            sizes[ident] = _expanded(node, sizes, source)
             continue
         if ident in sizes:
             continue
@@ -121,6 +114,24 @@ def _check_node_graph(root: yaml.Node, source: str) -> None:
                         "replace the recursive alias with the data it should hold", YAML_ALIAS_BOMB)
             if id(child) not in sizes:
                 stack.append((child, depth + 1, False))
+
+
+def _expanded(node: yaml.Node, sizes: dict[int, Tuple[int, int]], source: str) -> Tuple[int, int]:
+    """(nodes, characters of scalar text) of ``node`` with every alias expanded; over budget is refused."""
+    if isinstance(node, yaml.ScalarNode):
+        return 1, len(node.value)
+    nodes, chars = 1, 0
+    for child in _children(node):
+        child_nodes, child_chars = sizes[id(child)]
+        nodes += child_nodes
+        chars += child_chars
+    if nodes > MAX_EXPANDED_NODES:
+        _refuse(source, node, f"expands to more than {MAX_EXPANDED_NODES} nodes through aliases",
+                "remove the repeated aliases (this looks like a 'billion laughs' alias bomb)", YAML_ALIAS_BOMB)
+    if chars > MAX_EXPANDED_BYTES:
+        _refuse(source, node, f"expands to more than {MAX_EXPANDED_BYTES} bytes of text through aliases",
+                "write the repeated value out where it is needed, or repeat it fewer times", YAML_ALIAS_BOMB)
+    return nodes, chars
 
 
 def _children(node: yaml.Node) -> Iterable[yaml.Node]:

@@ -1,0 +1,76 @@
+"""Budgets in bytes as well as nodes, at every entry point; out of memory is never read as findings.
+
+Issue 16, items 5 and 8: a small spec that aliases one long string many times expanded into
+output a thousand times its size, and a MemoryError ended ``lint`` with a traceback and exit 1
+(which CI reads as "findings").
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.hardening.helpers import assert_clean, cli, spec_text, write
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="uses RLIMIT_AS")
+
+
+def alias_spec(size: int = 100_000, copies: int = 1000) -> str:
+    """A ~106 KB spec: one 100 KB argument, aliased ``copies`` times (about 100 MB once expanded)."""
+    refs = ", ".join(["*big"] * copies)
+    return spec_text(**{'args: ["bash /job/code/train_start.sh --epochs=90"]':
+                        f'args: [&big "{"x" * size}", {refs}]'})
+
+
+def resource_list(items_yaml: str) -> str:
+    return f"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{items_yaml}"
+
+
+@pytest.mark.parametrize("command", ["compile", "lint", "validate", "apply", "diff"])
+def test_aliases_that_expand_past_the_byte_budget_are_refused(tmp_path: Path, command: str) -> None:
+    path = write(tmp_path / "spec.yaml", alias_spec())
+    assert os.path.getsize(path) < 110_000
+    # apply/diff never reach kubectl: the spec is refused while it is read
+    extra = ["--kubectl", "/bin/false"] if command in ("apply", "diff") else []
+    proc = cli(command, *extra, path.name, cwd=tmp_path)
+    assert_clean(proc, {2}, "spec.yaml:", "AC005", "bytes")
+    assert len(proc.stdout) < 100_000, "the expansion reached the output"
+
+
+def test_krm_refuses_the_same_expansion(tmp_path: Path) -> None:
+    spec = alias_spec()
+    items = "".join("  " + line + "\n" if i else "- " + line + "\n" for i, line in enumerate(
+        line for line in spec.splitlines() if line and not line.startswith("#")))
+    proc = cli("krm", input=resource_list(items).encode(), cwd=tmp_path)
+    assert_clean(proc, {2}, "AC005", "bytes")
+    assert len(proc.stdout) < 100_000
+
+
+def test_aliases_within_the_budget_still_work(tmp_path: Path) -> None:
+    """Anchors and aliases are ordinary YAML: a few short repeats are fine."""
+    path = write(tmp_path / "spec.yaml", alias_spec(size=100, copies=20))
+    assert_clean(cli("compile", path.name, cwd=tmp_path), {0}, "x" * 100)
+
+
+# --------------------------------------------------------------------------- out of memory
+
+
+def test_memory_error_is_input_too_large_not_findings(tmp_path: Path) -> None:
+    """A flat list under the size limit that does not fit the memory it is given: exit 2, no traceback."""
+    items = "[" + ",".join(["1"] * 3_000_000) + "]"
+    path = write(tmp_path / "big.yaml", f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\nlist: {items}\n")
+    for command in ("lint", "validate", "compile"):
+        proc = cli(command, path.name, cwd=tmp_path, memory=300 * 1024 ** 2)
+        assert_clean(proc, {2}, "memory")
+
+
+def test_memory_error_in_json_format_is_still_json(tmp_path: Path) -> None:
+    items = "[" + ",".join(["1"] * 3_000_000) + "]"
+    path = write(tmp_path / "big.yaml", f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\nlist: {items}\n")
+    proc = cli("lint", "--format", "json", path.name, cwd=tmp_path, memory=300 * 1024 ** 2)
+    assert_clean(proc, {2})
+    assert "memory" in proc.stderr_text  # type: ignore[attr-defined]
+    if proc.stdout.strip():
+        json.loads(proc.stdout)
