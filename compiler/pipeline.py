@@ -15,7 +15,7 @@ from .config import ProjectConfig
 from .errors import CompileError, InputError, InternalError
 from .findings import ERROR, Finding
 from .profiles import ProfileRegistry
-from .jobspec import KIND, Spec, is_spec, resolve
+from .jobspec import API_VERSION, KIND, Spec, is_spec, resolve
 from .yamlio import Document
 
 
@@ -86,6 +86,13 @@ def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectCo
             NOT_A_SPEC, ERROR, f"document {doc.index + 1} is not a job spec (kind {kind!r})",
             ("kind",), f"compile reads kind: {KIND} with apiVersion: ascend-compile.io/v1alpha1; "
             "check other manifests with 'ascend-compile lint'", loc.file, loc.line, loc.column)])
+    if doc.data.get("apiVersion") != API_VERSION:
+        loc = doc.locate(("apiVersion",))
+        raise CompileError([Finding(
+            SPEC_INVALID, ERROR, f"unknown spec version {doc.data.get('apiVersion')!r}: this release of "
+            f"ascend-compile reads {API_VERSION}", ("apiVersion",),
+            f"write apiVersion: {API_VERSION}, or use the ascend-compile release that reads this version",
+            loc.file, loc.line, loc.column)])
     spec = resolve(doc, registry, config)
     objects = emit(spec)
     self_check(objects, doc, spec)

@@ -220,6 +220,7 @@ def _yaml_scalar(value: str) -> str:
 
 def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int, image: str, target: str) -> str:
     from ..hardware import split_total
+    from ..safetext import printable
 
     split, _ = split_total(profile, npus)
     if split:
@@ -228,9 +229,11 @@ def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int
     else:
         split_text = f"on {profile.name}"
     target_line = f"  target: {target}\n" if target != ASCEND_JOB else ""
-    return TEMPLATE.format(schema=_schema_ref(path), display=path if path != "-" else "-", name=name,
-                           framework=framework, profile=profile.name, target_line=target_line, npus=npus,
-                           split=split_text, image=_yaml_scalar(image), start=START_COMMANDS[framework])
+    # what goes into a comment is escaped: a path with a line break must not end the comment
+    return TEMPLATE.format(schema=printable(_schema_ref(path)), display=printable(path), name=name,
+                           framework=framework, profile=printable(profile.name), target_line=target_line,
+                           npus=npus, split=printable(split_text), image=_yaml_scalar(image),
+                           start=START_COMMANDS[framework])
 
 
 def _check_compiles(text: str, path: str, registry: Any, config: Any) -> None:

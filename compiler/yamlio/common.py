@@ -34,5 +34,6 @@ def input_error(file: str, message: str, hint: str = "", line: int = 0, column: 
                                file=file, line=line, column=column, input_error=True)])
 
 
-__all__ = ["BaseDumper", "BaseLoader", "DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH", "MAX_EXPANDED_BYTES", "MAX_EXPANDED_NODES", "STDIN",
+__all__ = ["BaseDumper", "BaseLoader", "DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH", "MAX_EXPANDED_BYTES",
+           "MAX_EXPANDED_NODES", "STDIN",
            "STDIN_NAME", "input_error"]
