@@ -12,7 +12,7 @@ COMMANDS = {
     "init": ("init", "Write a starter job spec that compiles as is."),
     "apply": ("kubectl_cmds", "Compile and apply to a cluster through kubectl."),
     "diff": ("kubectl_cmds", "Compile and show what applying would change (kubectl diff)."),
-    "status": ("kubectl_cmds", "Show the state of a job in the cluster."),
+    "status": ("status", "Show the state of a job in the cluster."),
     "delete": ("kubectl_cmds", "Delete a compiled job and its ranktable ConfigMap from the cluster."),
     "krm": ("krm", "Run as a kustomize/kpt KRM function (ResourceList on stdin)."),
 }

@@ -1,6 +1,7 @@
 """Talking to a cluster through kubectl: finding it, checked values, safe argv, readable errors.
 
-Every call runs kubectl directly (``subprocess.run([...])``, never a shell),
+Every call runs kubectl directly (:func:`~ascend_compile.kube.process.run`, never a shell, always
+with a time limit),
 sends manifests on standard input (``-f -``) and puts user values only in
 ``--flag=value`` form or after ``--``, after checking them, so no value can be
 read as a flag or a shell word.
@@ -15,12 +16,14 @@ import importlib.util
 import os
 import re
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Any, List, Mapping, Optional, Sequence
+from typing import Any, Callable, List, Mapping, Optional, Sequence
 
+from ..safetext import printable
 from ..vocabulary import DNS1123_LABEL, DNS1123_SUBDOMAIN, MAX_LABEL_LENGTH, MAX_SUBDOMAIN_LENGTH
+from . import process
+from .process import Finished
 
 ENV_KUBECTL = "ASCEND_COMPILE_KUBECTL"
 FIELD_MANAGER = "ascend-compile"
@@ -52,6 +55,10 @@ _KLOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d")
 _ERROR_PREFIX = re.compile(r"^error: ")
 MAX_ERROR_LINES = 6
 MAX_LINE_CHARS = 400
+#: seconds one kubectl run may take unless --kubectl-timeout says otherwise
+DEFAULT_PROCESS_TIMEOUT = 300.0
+#: the longest duration accepted anywhere (a watch, an interval): ten years
+MAX_DURATION_SECONDS = 10 * 365 * 24 * 3600.0
 
 
 class KubectlError(Exception):
@@ -175,11 +182,14 @@ def check_duration(value: str, what: str = "timeout") -> str:
     return value
 
 
-def duration_seconds(value: str) -> float:
+def duration_seconds(value: str, what: str = "timeout") -> float:
     """Seconds in a Go duration (``check_duration`` first)."""
     units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-    check_duration(value)
-    return sum(float(num) * units[unit] for num, unit in re.findall(r"(\d+(?:\.\d+)?)(ns|us|ms|s|m|h)", value))
+    check_duration(value, what)
+    seconds = sum(float(num) * units[unit] for num, unit in re.findall(r"(\d+(?:\.\d+)?)(ns|us|ms|s|m|h)", value))
+    if seconds > MAX_DURATION_SECONDS:
+        raise KubectlUsageError(f"{what} {value!r} is longer than ten years")
+    return seconds
 
 
 # --------------------------------------------------------------------------
@@ -188,10 +198,10 @@ def duration_seconds(value: str) -> float:
 
 def summarize(stderr: str, max_lines: int = MAX_ERROR_LINES) -> str:
     """The first lines of kubectl's stderr, errors before warnings, each cut to a readable length."""
-    lines = [_ERROR_PREFIX.sub("", line.rstrip(), count=1) for line in stderr.splitlines() if line.strip()]
+    lines = [_ERROR_PREFIX.sub("", line.rstrip(), count=1) for line in stderr.split("\n") if line.strip()]
     errors = [line for line in lines if not line.startswith("Warning:") and not _KLOG.match(line)]
     chosen = (errors or lines)[:max_lines]
-    cut = [line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " ..." for line in chosen]
+    cut = [printable(line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " ...") for line in chosen]
     more = len(errors or lines) - len(chosen)
     if more > 0:
         cut.append(f"... ({more} more line(s) from kubectl)")
@@ -212,8 +222,8 @@ class Kubectl:
     context: Optional[str] = None
     namespace: Optional[str] = None
     request_timeout: Optional[str] = None
-    #: seconds before a kubectl process is killed (None: no limit)
-    process_timeout: Optional[float] = None
+    #: seconds before a kubectl process is killed (with what it started)
+    process_timeout: Optional[float] = DEFAULT_PROCESS_TIMEOUT
     env: Optional[Mapping[str, str]] = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -251,31 +261,36 @@ class Kubectl:
         return [self.executable, verb, *self.global_flags(), *args]
 
     def run(self, verb: str, *args: str, input: Optional[str] = None, ok: Sequence[int] = (0,),
-            what: str = "", relay_warnings: bool = True) -> "subprocess.CompletedProcess[str]":
+            what: str = "", relay_warnings: bool = True,
+            sink: Optional[Callable[[str], None]] = None) -> Finished:
         """Run kubectl; a return code outside ``ok`` raises :class:`KubectlError` with kubectl's message.
 
+        kubectl is killed (with whatever it started) after ``process_timeout`` seconds.  With ``sink``
+        its standard output is streamed there as it comes; otherwise it is captured, up to a cap.
         On success kubectl's ``Warning:`` lines (deprecations, unknown fields) go on to our stderr.
         """
         argv = self.argv(verb, *args)
+        label = what or f"kubectl {verb}"
         try:
-            proc = subprocess.run(argv, input=input if input is not None else "", capture_output=True, text=True,
-                                  timeout=self.process_timeout, env=dict(self.env) if self.env else None,
-                                  shell=False, check=False)
+            proc = process.run(argv, input=input or "", timeout=self.process_timeout, env=self.env, sink=sink)
         except FileNotFoundError:
             raise KubectlNotFound(f"kubectl {self.executable}: not found.\n{INSTALL_HELP}") from None
         except PermissionError:
             raise KubectlNotFound(f"kubectl {self.executable}: not executable.\n{INSTALL_HELP}") from None
+        except process.ProcessTimeout:
+            raise KubectlError(f"{label}: kubectl did not finish within {self.process_timeout:g}s and was "
+                               "stopped", EXIT_REJECTED, argv=argv) from None
+        except process.TooMuchOutput:
+            raise KubectlError(f"{label}: kubectl printed more than {process.MAX_CAPTURE} bytes; stopped it",
+                               EXIT_REJECTED, argv=argv) from None
         except OSError as exc:
             raise KubectlNotFound(f"cannot run kubectl {self.executable}: {exc.strerror or exc}") from None
-        except subprocess.TimeoutExpired:
-            raise KubectlError(f"{what or 'kubectl ' + verb}: kubectl did not finish within "
-                               f"{self.process_timeout:g}s", EXIT_REJECTED, argv=argv) from None
         if proc.returncode not in ok:
             detail = summarize(proc.stderr) or summarize(proc.stdout) or f"kubectl exited with code {proc.returncode}"
             prefix = f"{what}: " if what else ""
             raise KubectlError(f"{prefix}{detail}", classify(proc.stderr), proc.stderr, argv)
         if relay_warnings:
-            warnings = [line for line in proc.stderr.splitlines() if line.startswith("Warning:")]
+            warnings = [printable(line) for line in proc.stderr.splitlines() if line.startswith("Warning:")]
             if warnings:
                 sys.stderr.write("\n".join(warnings) + "\n")
         return proc

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 from ..vocabulary import CONFIG_MAP, CORE_API_VERSION, NAMESPACE, ranktable_configmap_name
 from .jobs import JOB_TYPES
@@ -23,6 +23,8 @@ RESOURCES: Dict[Tuple[str, str], str] = {
     (CORE_API_VERSION, CONFIG_MAP): CONFIGMAP_RESOURCE,
     (CORE_API_VERSION, NAMESPACE): NAMESPACE_RESOURCE,
 }
+#: where a verb streams kubectl's standard output (our stdout, sanitized)
+Sink = Callable[[str], None]
 _NAMESPACE_NOT_FOUND = re.compile(r'namespaces? "([^"]+)" not found')
 
 
@@ -63,8 +65,9 @@ def _dump(obj: Mapping[str, Any]) -> str:
 
 
 def apply_object(kubectl: Kubectl, obj: Mapping[str, Any], dry_run: str = "none",
-                 force_conflicts: bool = False) -> str:
-    """Server-side apply one object (field manager ``ascend-compile``); returns kubectl's output line."""
+                 force_conflicts: bool = False, sink: Optional[Sink] = None) -> str:
+    """Server-side apply one object (field manager ``ascend-compile``); returns kubectl's output line
+    (or streams it to ``sink``)."""
     ref = object_ref(obj)
     args = [f"--field-manager={FIELD_MANAGER}"]
     if dry_run == "client":
@@ -77,16 +80,16 @@ def apply_object(kubectl: Kubectl, obj: Mapping[str, Any], dry_run: str = "none"
         if force_conflicts:
             args.append("--force-conflicts")
     args += ["-f", "-"]
-    proc = kubectl.in_namespace(ref.namespace).run("apply", *args, input=_dump(obj), what=f"apply {ref}")
+    proc = kubectl.in_namespace(ref.namespace).run("apply", *args, input=_dump(obj), what=f"apply {ref}", sink=sink)
     return proc.stdout
 
 
-def diff_object(kubectl: Kubectl, obj: Mapping[str, Any]) -> Tuple[bool, str]:
-    """``kubectl diff --server-side``: (changed, unified diff)."""
+def diff_object(kubectl: Kubectl, obj: Mapping[str, Any], sink: Optional[Sink] = None) -> Tuple[bool, str]:
+    """``kubectl diff --server-side``: (changed, unified diff; empty when streamed to ``sink``)."""
     ref = object_ref(obj)
     proc = kubectl.in_namespace(ref.namespace).run(
         "diff", "--server-side", f"--field-manager={FIELD_MANAGER}", "-f", "-",
-        input=_dump(obj), ok=(0, 1), what=f"diff {ref}")
+        input=_dump(obj), ok=(0, 1), what=f"diff {ref}", sink=sink)
     return proc.returncode == 1, proc.stdout
 
 
@@ -124,7 +127,7 @@ def namespace_exists(kubectl: Kubectl, name: str) -> bool:
 
 
 def delete_object(kubectl: Kubectl, ref: ObjectRef, wait: bool = False, timeout: Optional[str] = None,
-                  ignore_not_found: bool = False, dry_run: str = "none") -> str:
+                  ignore_not_found: bool = False, dry_run: str = "none", sink: Optional[Sink] = None) -> str:
     """``kubectl delete``; returns kubectl's output ('' when absent and ignored)."""
     args = [ref.resource, f"--wait={'true' if wait else 'false'}"]
     if ignore_not_found:
@@ -134,4 +137,4 @@ def delete_object(kubectl: Kubectl, ref: ObjectRef, wait: bool = False, timeout:
     if dry_run != "none":
         args.append(f"--dry-run={dry_run}")
     args += ["--", ref.name]
-    return kubectl.in_namespace(ref.namespace).run("delete", *args, what=f"delete {ref}").stdout
+    return kubectl.in_namespace(ref.namespace).run("delete", *args, what=f"delete {ref}", sink=sink).stdout

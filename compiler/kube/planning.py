@@ -28,8 +28,19 @@ class Target:
 
 
 def is_spec_path(target: str) -> bool:
-    """A SPEC argument (file, directory, '-') rather than a job NAME."""
-    return target == "-" or os.path.exists(target) or target.endswith((".yaml", ".yml")) or "/" in target
+    """A SPEC argument (file, directory, '-') rather than a job NAME: decided by its spelling alone.
+
+    A SPEC is ``-``, or has a path separator or a ``.yaml``/``.yml`` ending; any other word is a job
+    NAME, even when a file or folder of that name exists here (``delete training`` must never delete
+    what the folder ``training/`` compiles to).  Write ``./training`` for the folder.
+    """
+    separators = (os.sep, os.altsep) if os.altsep else (os.sep,)
+    return target == "-" or target.endswith((".yaml", ".yml")) or any(sep in target for sep in ("/", *separators))
+
+
+def shadowed_names(names: Sequence[str]) -> List[str]:
+    """The NAME arguments that also name a local file or folder (worth a note: they are taken as names)."""
+    return [name for name in names if not is_spec_path(name) and os.path.exists(name)]
 
 
 def planned_namespaces(jobs: Sequence[Any]) -> Set[str]:

@@ -128,14 +128,16 @@ def test_argv_order_and_global_flags(fake: Fake, tmp_path: Path) -> None:
 
 
 def test_runs_without_a_shell(fake: Fake, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from ascend_compile.kube import process
+
     seen: List[Any] = []
-    real_run = subprocess.run
+    real_popen = subprocess.Popen
 
     def spy(args: Any, **kwargs: Any) -> Any:
         seen.append((args, kwargs))
-        return real_run(args, **kwargs)
+        return real_popen(args, **kwargs)
 
-    monkeypatch.setattr(kk.subprocess, "run", spy)
+    monkeypatch.setattr(process.subprocess, "Popen", spy)
     # shell metacharacters in a context name reach kubectl as one literal argument
     marker = tmp_path / "pwned"
     k = kube.Kubectl.locate(context=f"ctx; touch {marker} $(touch {marker})")

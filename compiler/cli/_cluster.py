@@ -1,0 +1,111 @@
+"""What the cluster commands share: their options, kubectl with a time limit, compiled targets, errors.
+
+``apply``, ``diff`` and ``delete`` (:mod:`.kubectl_cmds`) and ``status`` (:mod:`.status`) build on
+this; the decisions themselves are made in :mod:`ascend_compile.kube.planning`.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Any, Callable, Dict, List, NoReturn, Sequence
+
+import click
+
+from ._options import load_context, report_and_exit
+
+DRY_RUN_CHOICES = ("none", "server", "client")
+KIND_CHOICES = ("auto", "acjob", "vcjob")
+
+
+def cluster_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--kubectl, --kubeconfig, --context, -n/--namespace, --request-timeout, --kubectl-timeout."""
+    decorators = [
+        click.option("--kubectl", "kubectl_path", metavar="PATH", default=None,
+                     help="kubectl to run (default: $ASCEND_COMPILE_KUBECTL, else kubectl on PATH)."),
+        click.option("--kubeconfig", metavar="FILE", default=None,
+                     help="kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."),
+        click.option("--context", metavar="NAME", default=None,
+                     help="kubeconfig context to use (default: the current context)."),
+        click.option("-n", "--namespace", metavar="NS", default=None,
+                     help="Namespace for jobs whose spec names none (default: the context's namespace). "
+                          "A spec's own namespace must agree with it."),
+        click.option("--request-timeout", metavar="DURATION", default=None,
+                     help="How long kubectl waits for one server request, e.g. 30s (default: no limit)."),
+        click.option("--kubectl-timeout", metavar="DURATION", default="5m", show_default=True,
+                     help="Stop a kubectl run (and what it started) that takes longer than this."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def fail(message: str, code: int) -> NoReturn:
+    from ..safetext import printable_lines
+
+    click.echo(f"error: {printable_lines(message)}", err=True)
+    sys.exit(code)
+
+
+def handle_kubectl_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn KubectlError into ``error: <message>`` on stderr and its exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from ..kube import KubectlError
+
+        try:
+            return func(*args, **kwargs)
+        except KubectlError as exc:
+            fail(exc.message, exc.exit_code)
+
+    return wrapper
+
+
+def make_kubectl(options: Dict[str, Any], at_least: float = 0.0) -> Any:
+    """kubectl with the run's global flags; each run of it stopped after --kubectl-timeout (or ``at_least``)."""
+    from ..kube import Kubectl
+    from ..kube.kubectl import duration_seconds
+
+    limit = duration_seconds(str(options.get("kubectl_timeout") or "5m"), "kubectl timeout")
+    if limit <= 0:
+        raise click.BadParameter("must be longer than 0s", param_hint="--kubectl-timeout")
+    return Kubectl.locate(options.get("kubectl_path"), kubeconfig=options.get("kubeconfig"),
+                          context=options.get("context"), namespace=options.get("namespace"),
+                          request_timeout=options.get("request_timeout"), process_timeout=max(limit, at_least))
+
+
+def stdout_sink(sanitize: bool = True) -> Callable[[str], None]:
+    """Where kubectl's standard output goes as it comes: our stdout, with control characters escaped."""
+    from ..safetext import printable_lines
+
+    def write(text: str) -> None:
+        sys.stdout.write(printable_lines(text) if sanitize else text)
+        sys.stdout.flush()
+
+    return write
+
+
+def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> List[Any]:
+    """Compile like ``compile`` does; any problem is reported and exits (1 bad spec, 2 unreadable)."""
+    from .. import api
+    from ..errors import AscendCompileError
+
+    ctx = load_context(options)
+    try:
+        return api.compile_paths(list(specs), config=ctx.config, registry=ctx.registry, max_bytes=ctx.max_bytes)
+    except AscendCompileError as exc:
+        report_and_exit(exc.findings, ctx, stream=sys.stderr)
+        raise  # unreachable
+
+
+def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> List[Any]:
+    """The jobs the arguments name: SPEC paths are compiled (problems reported, exit), NAMEs checked."""
+    from ..kube.planning import check_namespaces, is_spec_path, shadowed_names, targets as plan_targets
+
+    for name in shadowed_names(targets):
+        click.echo(f"note: {name!r} is taken as a job name; to use the local {name!r} as a spec, "
+                   f"write ./{name}", err=True)
+    specs = [t for t in targets if is_spec_path(t)]
+    jobs = compile_specs(specs, options) if specs else []
+    check_namespaces(jobs, options.get("namespace"))
+    return plan_targets(targets, jobs, kind)

@@ -1,0 +1,154 @@
+"""``ascend-compile status``: the state of jobs in the cluster, once or followed until they finish.
+
+Every value read from the cluster is printed with its control characters escaped (a condition
+message cannot move the cursor, recolour the terminal or forge a second status line), and a watch
+keeps its deadline even when kubectl hangs: each kubectl run is limited to the time left.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import replace
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+
+import click
+
+from ..safetext import printable
+from ._cluster import KIND_CHOICES, cluster_options, fail, handle_kubectl_errors, job_targets, make_kubectl
+from ._options import common_input_options
+
+
+def _read_states(kubectl: Any, targets: Sequence[Any]
+                 ) -> List[Tuple[Tuple[Optional[str], str, Optional[str]], Optional[Any], str]]:
+    """Per target: (key, JobState or None, not-found message)."""
+    from ..kube import job_state
+    from ..kube.planning import find_jobs, not_found
+
+    out: List[Tuple[Tuple[Optional[str], str, Optional[str]], Optional[Any], str]] = []
+    for target in targets:
+        found = find_jobs(kubectl, target.resource, target.name, target.namespace)
+        key = (target.resource, target.name, target.namespace)
+        if not found:
+            out.append((key, None, not_found(kubectl, target.resource, target.name, target.namespace)))
+        for obj in found:
+            out.append((key, job_state(obj), ""))
+    return out
+
+
+def _print_state(state: Any, output: str, stamp: bool = False) -> None:
+    if output == "json":
+        click.echo(json.dumps(state.as_dict(), sort_keys=True))
+    else:
+        prefix = time.strftime("%H:%M:%S ") if stamp else ""
+        click.echo(prefix + printable(state.line()))  # the cluster's words, control characters escaped
+
+
+@click.command(
+    "status",
+    epilog="""\b
+Examples:
+  ascend-compile status resnet50-pytorch -n training
+  ascend-compile status examples/pytorch-module-910b-8.yaml
+  ascend-compile status resnet50-pytorch -n training --watch --timeout 2h
+  ascend-compile status resnet50-pytorch -n training -o json
+
+\b
+Output (text):
+  AscendJob training/resnet50-pytorch: Running (JobRunning): ...
+  AscendJob training/bad-job: Failed (JobValidFailed): <the operator's message>
+  Volcano Job training/mindspore-job: Pending (no phase yet ...)""",
+)
+@click.argument("targets", nargs=-1, required=True, metavar="NAME|SPEC...")
+@click.option("--kind", type=click.Choice(KIND_CHOICES), default="auto", show_default=True,
+              help="Which job a NAME is: AscendJob (acjob), Volcano Job (vcjob), or look for both.")
+@click.option("-w", "--watch", is_flag=True,
+              help="Follow the job(s) until every one is finished (Succeeded/Failed, Completed/Failed/Aborted/"
+                   "Terminated), printing each change. Exit 0 if all succeeded, 1 otherwise.")
+@click.option("--timeout", default="1h", show_default=True, metavar="DURATION",
+              help="With --watch: give up after this long (exit 1); 0 waits forever.")
+@click.option("--interval", default="2s", show_default=True, metavar="DURATION",
+              help="With --watch: how often to read the job.")
+@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: a list of job states; with --watch one JSON object per line and change.")
+@cluster_options
+@common_input_options
+@handle_kubectl_errors
+def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: str, interval: str, output: str,
+                   **options: Any) -> None:
+    """Show the state of jobs in the cluster.
+
+    NAME is a job name (looked up as AscendJob and as Volcano Job unless
+    --kind says which); SPEC is a spec file, directory or -, whose jobs are
+    compiled to find their kind, name and namespace.
+
+    An AscendJob's state is its last condition (Created, Running, Restarting,
+    Succeeded, Failed) with reason and message; a Volcano Job's is its phase.
+    A job no controller has touched yet shows as Pending.  Exit code 0 when
+    every job was found, 1 when one was not.
+    """
+    from ..kube.kubectl import duration_seconds
+
+    limit = duration_seconds(timeout, "timeout")
+    pause = max(duration_seconds(interval, "interval"), 0.1)
+    kubectl = make_kubectl(options)
+    resolved = job_targets(targets, kind, options)
+    if watch:
+        _watch(kubectl, resolved, output, limit, pause, timeout)
+    rows = _read_states(kubectl, resolved)
+    missing = [msg for _key, state, msg in rows if state is None]
+    if output == "json":
+        click.echo(json.dumps([state.as_dict() for _key, state, _msg in rows if state is not None],
+                              indent=2, sort_keys=True))
+    else:
+        for _key, state, _msg in rows:
+            if state is not None:
+                _print_state(state, output)
+    for msg in missing:
+        click.echo(f"error: {msg}", err=True)
+    sys.exit(1 if missing else 0)
+
+
+def _watch(kubectl: Any, resolved: Sequence[Any], output: str, limit: float, pause: float, timeout: str) -> None:
+    """Follow the jobs until all are finished (exit 0 if all succeeded, else 1), a job is gone, or the deadline."""
+    from ..kube import KubectlError
+
+    deadline = time.monotonic() + limit if limit > 0 else None
+    last: Dict[Tuple[Any, ...], str] = {}
+    seen: Set[Tuple[Optional[str], str, Optional[str]]] = set()
+    while True:
+        try:
+            rows = _read_states(_within(kubectl, deadline), resolved)
+        except KubectlError:
+            if deadline is not None and time.monotonic() >= deadline:
+                fail(f"timed out after {timeout} waiting for the job(s) to finish (kubectl did not answer)", 1)
+            raise
+        gone = [(key, msg) for key, state, msg in rows if state is None]
+        for key, msg in gone:
+            click.echo(f"error: {msg}" + (" any more (deleted)" if key in seen else ""), err=True)
+        if gone:
+            sys.exit(1)
+        done, failed = True, False
+        for key, state, _msg in rows:
+            assert state is not None
+            seen.add(key)
+            ident = (*key, state.kind)
+            summary = json.dumps(state.as_dict(), sort_keys=True)
+            if last.get(ident) != summary:
+                last[ident] = summary
+                _print_state(state, output, stamp=True)
+            done = done and state.terminal
+            failed = failed or (state.terminal and not state.succeeded)
+        if done:
+            sys.exit(1 if failed else 0)
+        if deadline is not None and time.monotonic() + pause > deadline:
+            fail(f"timed out after {timeout} waiting for the job(s) to finish", 1)
+        time.sleep(pause)
+
+
+def _within(kubectl: Any, deadline: Optional[float]) -> Any:
+    """kubectl whose runs end by ``deadline`` (a hung kubectl must not outlast --watch --timeout)."""
+    if deadline is None:
+        return kubectl
+    left = max(deadline - time.monotonic(), 0.5)
+    return replace(kubectl, process_timeout=min(kubectl.process_timeout or left, left))
