@@ -126,22 +126,34 @@ class JobSpec:
     env: Optional[Union[Mapping[str, str], Sequence[Mapping[str, Any]]]] = None
     resources: Optional[Mapping[str, Any]] = None
     volumes: Optional[Sequence[Mapping[str, Any]]] = None
+    ports: Optional[Sequence[Mapping[str, Any]]] = None
+    restart_policy: Optional[str] = None
     queue: Optional[str] = None
     host_arch: Optional[str] = None
     scheduling: Optional[str] = None
     ranktable: Optional[str] = None
+    ranktable_volume: Optional[Mapping[str, str]] = None
+    scheduler_holds_npus: Optional[bool] = None
     tor_affinity: Optional[str] = None
     super_pod: Optional[Mapping[str, int]] = None
+    multi_level: Optional[Sequence[int]] = None
     retries: Optional[int] = None
     fault_scheduling: Optional[str] = None
     fault_retry_times: Optional[int] = None
+    pod_rescheduling: Optional[bool] = None
+    process_recovery: Optional[Mapping[str, Any]] = None
+    sub_healthy_strategy: Optional[str] = None
+    reset_config: Optional[str] = None
+    termination_grace_period_seconds: Optional[int] = None
     host_network: Optional[bool] = None
     create_namespace: Optional[bool] = None
     labels: Optional[Mapping[str, str]] = None
     annotations: Optional[Mapping[str, str]] = None
     pod_labels: Optional[Mapping[str, str]] = None
     pod_annotations: Optional[Mapping[str, str]] = None
+    replica_types: Optional[Mapping[str, Mapping[str, Any]]] = None
     pod_template_patch: Optional[Mapping[str, Any]] = None
+    job_patch: Optional[Mapping[str, Any]] = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     #: fields that are metadata, not spec

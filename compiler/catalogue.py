@@ -31,7 +31,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from .findings import ERROR, WARNING
 from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
                          PORT_NAME, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_INITIAL, RANKTABLE_KEY,
-                         RANKTABLE_MOUNT_PATH, RING_LABEL, SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS)
+                         RANKTABLE_MOUNT_PATH, RESET_CONFIGMAP_PREFIX, RESET_INITIAL, RESET_KEY, RESET_LABEL, RING_LABEL,
+                         SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS)
 
 INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = "input", "config", "output", "spec", "schema", "engine", "lint"
 ORIGINS = (INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT)
@@ -64,6 +65,8 @@ SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
 PROFILE_UNKNOWN = "AC021"
 PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does not support
 NOT_A_SPEC = "AC023"
+GENERATED_KEY = "AC024"  # free-form labels/annotations that would replace generated ones
+PATCH_CONFLICT = "AC025"  # a podTemplatePatch/jobPatch that cannot be merged as written
 UNKNOWN_FIELD = "AC101"
 WRONG_TYPE = "AC102"
 MISSING_REQUIRED = "AC103"
@@ -75,6 +78,9 @@ NPU_COUNT = "AC301"  # per-pod NPU count not accepted by the scheduler
 SUPER_POD_BLOCK = "AC302"  # sp-block / ra-block arithmetic
 NOT_FULL_NODE = "AC303"  # distributed pods that do not take whole nodes (convention)
 NPU_TOTAL = "AC304"  # a total that cannot be split into pods the profile allows
+MULTI_LEVEL = "AC310"  # multi-level scheduling levels the plugin refuses
+RESILIENCE_PREREQUISITES = "AC311"  # a fault-tolerance setting without what makes it work
+FAULT_RETRY_RESTART_POLICY = "AC312"  # fault-retry-times with pods that restart in place
 
 
 class Entry(NamedTuple):
@@ -189,6 +195,13 @@ _ENTRIES: Tuple[Entry, ...] = (
           "on it.", kinds=SPEC_KINDS),
     _meta(NOT_A_SPEC, "not-a-spec", SPEC, "compile was given a document that is not a TrainingJob spec.",
           kinds=SPEC_KINDS),
+    _meta(GENERATED_KEY, "generated-key", SPEC,
+          "A spec's free-form labels or annotations set a key the compiler generates; the message names the spec "
+          "field that sets it.", kinds=SPEC_KINDS),
+    _meta(PATCH_CONFLICT, "patch-conflict", SPEC,
+          "A podTemplatePatch or jobPatch cannot be merged as written: a list item without the name it is merged "
+          "by, a removal of an item that is not there, or a list that would silently replace generated items.",
+          kinds=SPEC_KINDS),
     _meta(NPU_TOTAL, "npu-total", SPEC,
           "A spec's total NPU count cannot be split into pods the hardware profile allows.", kinds=SPEC_KINDS),
     _meta(UNKNOWN_FIELD, "unknown-field", SCHEMA,
@@ -246,6 +259,18 @@ _ENTRIES: Tuple[Entry, ...] = (
           "make sp-block a multiple of the node's NPUs that divides the job's total, or leave it out"),
     _lint(NOT_FULL_NODE, "not-full-node", WARNING, WORKLOADS,
           "request whole nodes per pod in distributed jobs"),
+    _lint(MULTI_LEVEL, "multi-level", ERROR, JOBS,
+          "set huawei.com/affinity-config to level1=<pods>,level2=<pods>,... with consecutive levels, each dividing "
+          "the next and the last dividing the number of NPU pods"),
+    _lint(RESILIENCE_PREREQUISITES, "resilience-prerequisites", WARNING, JOBS,
+          "add fault-scheduling: grace (or force), fault-retry-times for process-level recovery, and use an "
+          "AscendJob for process-level recovery and hotSwitch"),
+    _lint(FAULT_RETRY_RESTART_POLICY, "fault-retry-restart-policy", WARNING, JOBS,
+          "set restartPolicy: Never on every replica / pod template of a job with fault-retry-times"),
+    _lint("AC313", "resilience-values", WARNING, JOBS,
+          "use the values upstream reads: fault-scheduling grace|force|off, pod-rescheduling on, fault-retry-times "
+          "0-100, subHealthyStrategy ignore|graceExit|forceExit|hotSwitch, recover-strategy from retry, recover, "
+          "recover-in-place, elastic-training, dump, exit"),
     _lint("AC305", "accelerator-type-missing", WARNING, WORKLOADS,
           f"add nodeSelector {ACCELERATOR_TYPE_LABEL} (e.g. module-910b-8) to every pod template, "
           f"or the annotation {SCHEDULE_POLICY_ANNOTATION}"),
@@ -271,6 +296,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           "use a valid Volcano event (e.g. PodEvicted) and action (e.g. RestartJob)", replaces=(NOT_ALLOWED_VALUE,)),
     _lint("AC407", "plugins", ERROR, (VOLCANO_JOB,),
           "use the Volcano job plugins ssh, env, svc (or tensorflow, mpi, pytorch, ray)"),
+    _lint("AC408", "fault-retry-policies", WARNING, (VOLCANO_JOB,),
+          "with fault-retry-times use policies [{event: PodFailed, action: Ignore}]; with pod-rescheduling alone "
+          "remove spec.policies"),
     _lint("AC501", "ranktable-configmap", ERROR, JOBS,
           f"add a ConfigMap {RANKTABLE_CONFIGMAP_PREFIX}<job> (label {RING_LABEL}, data {RANKTABLE_KEY}) "
           "in the job's namespace"),
@@ -278,6 +306,11 @@ _ENTRIES: Tuple[Entry, ...] = (
           f"label the ConfigMap {RING_LABEL}=<job's value> and add data {RANKTABLE_KEY}: '{RANKTABLE_INITIAL}'"),
     _lint("AC503", "ranktable-mount", ERROR, JOBS,
           f"mount the {RANKTABLE_CONFIGMAP_PREFIX}<job> ConfigMap volume at {RANKTABLE_MOUNT_PATH} in every NPU container"),
+    _lint("AC504", "npu-node-directory", WARNING, JOBS,
+          "mount the ranktable directory and the reset information on the NPU pods only"),
+    _lint("AC505", "reset-config", WARNING, JOBS + (CONFIG_MAP,),
+          f"add a ConfigMap {RESET_CONFIGMAP_PREFIX}<job> (label {RESET_LABEL}: \"true\", data {RESET_KEY}: "
+          f"'{RESET_INITIAL}') in the job's namespace"),
     _lint("AC601", "visible-devices", ERROR, WORKLOADS,
           "set fieldPath to metadata.annotations['<the requested huawei.com resource>']"),
     _lint("AC602", "ranktable-env", WARNING, (VOLCANO_JOB,),

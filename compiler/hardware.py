@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-from .catalogue import NOT_FULL_NODE, NPU_COUNT, NPU_TOTAL, SUPER_POD_BLOCK
+from .catalogue import MULTI_LEVEL, NOT_FULL_NODE, NPU_COUNT, NPU_TOTAL, SUPER_POD_BLOCK
 from .profiles import Profile
-from .vocabulary import RA_BLOCK_ANNOTATION
+from .vocabulary import LEVEL_PREFIX, RA_BLOCK_ANNOTATION
 
 #: ascend-operator refuses more replicas than this (maxReplicas); the scheduler never sees such a job
 MAX_PODS = 20000
@@ -141,3 +141,41 @@ def split_total(profile: Profile, total: int) -> Tuple[Optional[Tuple[int, int]]
         f"{total} NPUs cannot be placed on {profile.name}: a single pod takes {_fmt(profile.single_pod)}, "
         f"and larger jobs take whole nodes of {per_node}",
         f"request one of {_fmt(options)}, ... (a multiple of {per_node}), or give pods and npusPerPod explicitly")]
+
+
+def multi_level_config(levels: Sequence[int]) -> str:
+    """The ``huawei.com/affinity-config`` value of pods-per-block ``levels`` (level1 first)."""
+    return ",".join(f"{LEVEL_PREFIX}{i}={n}" for i, n in enumerate(levels, start=1))
+
+
+def parse_multi_level(value: str) -> Tuple[Optional[List[int]], str]:
+    """The levels of an affinity config, level1 first, or (None, what is wrong), as the plugin parses it
+    (``ascend-for-volcano/plugin/job.go`` GetAffinityBlocks, ``common/util/type_multilevel.go`` GetTaskTreeLevels)."""
+    blocks = {}
+    for pair in value.split(","):
+        key, sep, number = pair.partition("=")
+        if not sep or "=" in number:
+            return None, f"{pair!r} is not a level=number pair"
+        try:
+            blocks[key] = int(number)
+        except ValueError:
+            return None, f"the value of {key!r} is not an integer"
+    levels = []
+    for i in range(1, len(blocks) + 1):
+        if f"{LEVEL_PREFIX}{i}" not in blocks:
+            return None, f"{LEVEL_PREFIX}{i} is missing: levels must be consecutive from {LEVEL_PREFIX}1"
+        levels.append(blocks[f"{LEVEL_PREFIX}{i}"])
+    return levels, ""
+
+
+def check_multi_level(levels: Sequence[int], npu_pods: int) -> List[Violation]:
+    """The multilevel handler's task tree: the highest level divides the NPU pods, each level the next one up."""
+    upper, name = npu_pods, "the job's NPU pods"
+    for i in range(len(levels), 0, -1):
+        size = levels[i - 1]
+        if size <= 0 or upper % size:
+            return [Violation(MULTI_LEVEL, f"{LEVEL_PREFIX}{i}={size} does not divide {name} ({upper}): the "
+                                           "scheduler refuses the job's levels",
+                              f"make each level divide the next one up, and the last divide {npu_pods}")]
+        upper, name = size, f"{LEVEL_PREFIX}{i}"
+    return []

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .catalogue import NOT_A_SPEC, SPEC_INVALID
+from .catalogue import NOT_A_SPEC, PATCH_CONFLICT, SPEC_INVALID
 from .config import ProjectConfig
 from .errors import CompileError, InputError, InternalError
 from .findings import ERROR, Finding
@@ -77,7 +77,7 @@ def _blame_passthrough(problems: Sequence[Finding], obj: Dict[str, Any], doc: Op
 
 
 def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectConfig) -> CompiledJob:
-    from .emit import emit
+    from .emit import PatchError, emit
 
     if not is_spec(doc.data):
         loc = doc.locate(("kind",) if isinstance(doc.data, dict) and "kind" in doc.data else ())
@@ -94,7 +94,12 @@ def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectCo
             f"write apiVersion: {API_VERSION}, or use the ascend-compile release that reads this version",
             loc.file, loc.line, loc.column)])
     spec = resolve(doc, registry, config)
-    objects = emit(spec)
+    try:
+        objects = emit(spec)
+    except PatchError as exc:
+        loc = doc.locate(exc.path)
+        raise CompileError([Finding(PATCH_CONFLICT, ERROR, exc.message, exc.path, exc.hint, loc.file, loc.line,
+                                    loc.column, obj=f"{KIND}/{spec.name}")]) from None
     self_check(objects, doc, spec)
     return CompiledJob(spec, objects, doc.source)
 

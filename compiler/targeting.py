@@ -3,7 +3,10 @@
 The Volcano Ascend plugin picks a job's handler (``MC: component/ascend-for-volcano/internal/npu/
 factory.go``, ``get910CardHandlerName``) from a few things the manifest says, in this order:
 
-1. the ``huawei.com/schedule_policy`` annotation, when it names a policy the plugin knows;
+1. the ``huawei.com/schedule_policy`` annotation, when it names a policy the plugin knows; the
+   ``multilevel`` policy is a handler of no hardware of its own (it places whole nodes, whatever they
+   are): its jobs target the profile their ``accelerator-type`` node selector names, or none (the
+   handler's own rules are lint's ``multi-level``);
 2. else an ``sp-block`` annotation: the super-pod handler that the ``accelerator-type`` names, or the
    default super-pod handler (profile ``fallback: spBlock``);
 3. else the ``accelerator-type`` node selector, for resources whose handlers are named that way;
@@ -22,6 +25,7 @@ from __future__ import annotations
 from typing import Iterable, NamedTuple, Optional, Tuple
 
 from .profiles import NO_ACCELERATOR_TYPE, NODE_SELECTOR, SP_BLOCK, Profile
+from .vocabulary import MULTILEVEL_POLICY
 
 
 class HardwareSignals(NamedTuple):
@@ -38,6 +42,9 @@ def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) ->
     if signals.resource is None:
         return ()
     every = tuple(profiles)
+    if signals.schedule_policy == MULTILEVEL_POLICY:  # the hardware is what the node selector names, if anything
+        return tuple(p for p in every if p.resource == signals.resource and signals.accelerator_type
+                     and p.accelerator_type == signals.accelerator_type)
     if signals.schedule_policy:
         by_policy = [p for p in every if p.schedule_policy == signals.schedule_policy]
         if by_policy:  # the policy map is shared by the 910 and npu resources

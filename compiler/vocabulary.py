@@ -57,8 +57,79 @@ SCHEDULE_POLICY_ANNOTATION = "huawei.com/schedule_policy"
 SP_BLOCK_ANNOTATION = "sp-block"
 RA_BLOCK_ANNOTATION = "ra-block"
 TOR_AFFINITY_LABEL = "tor-affinity"
+
+# --------------------------------------------------------------------------- fault tolerance (resumable training)
+
+#: job label: rescheduling on faults, grace or force (``MC: ascend-for-volcano/internal/rescheduling/type.go``
+#: JobRescheduleLabelKey); absent or ``off`` switches the plugin's rescheduling off for the job
 FAULT_SCHEDULING_LABEL = "fault-scheduling"
+FAULT_SCHEDULING_GRACE = "grace"
+FAULT_SCHEDULING_FORCE = "force"
+FAULT_SCHEDULING_OFF = "off"
+#: the values that switch rescheduling on (``external-*`` are for inference workloads, not jobs)
+FAULT_SCHEDULING_ON: Tuple[str, ...] = (FAULT_SCHEDULING_GRACE, FAULT_SCHEDULING_FORCE)
+#: job label: unconditional retries on business-plane faults (``rescheduling/type.go`` FaultRetryTimesKey; the
+#: operator also reads it as backoffLimit, ``ascend-operator/pkg/controllers/v1/consts.go``)
 FAULT_RETRY_TIMES_LABEL = "fault-retry-times"
+#: the value the label switches below take to mean "on" (``MC: ascend-common/api/consts.go`` EnableFunc)
+ENABLED = "on"
+#: job label: Pod-level rescheduling (``ascend-common/api/consts.go`` PodScheduleLabel)
+POD_RESCHEDULING_LABEL = "pod-rescheduling"
+#: PodGroup label the operator sets from recover-strategy (``ascend-common/api/consts.go`` ProcessScheduleLabel)
+PROCESS_RECOVER_LABEL = "process-recover-enable"
+#: job annotation: the process-level recovery strategies, comma separated (``api/consts.go`` RecoverStrategyKey)
+RECOVER_STRATEGY_ANNOTATION = "recover-strategy"
+#: the strategies the operator knows (``ascend-operator/pkg/controllers/v1/env.go`` addEnvByStrategy)
+RECOVER_STRATEGIES: Tuple[str, ...] = ("retry", "recover", "recover-in-place", "elastic-training", "dump", "exit")
+#: the strategy that saves a last-words checkpoint through MindIO's TTP port
+DUMP_STRATEGY = "dump"
+#: job annotation: seconds process-level rescheduling waits for the faulty pod's new node (30 to 270)
+WAIT_RESCHEDULE_TIMEOUT_ANNOTATION = "wait-reschedule-timeout"
+#: job label: what to do with sub-healthy nodes (``ascend-common/api/consts.go`` SubHealthyStrategy)
+SUB_HEALTHY_LABEL = "subHealthyStrategy"
+SUB_HEALTHY_STRATEGIES: Tuple[str, ...] = ("ignore", "graceExit", "forceExit", "hotSwitch")
+SUB_HEALTHY_GRACE_EXIT = "graceExit"
+SUB_HEALTHY_HOT_SWITCH = "hotSwitch"
+#: the ConfigMap the plugin writes restart and grace-exit information into (``ascend-for-volcano/plugin/type.go``
+#: ResetInfoCMNamePrefix, ResetInfoCMDataKey); it must exist, the plugin only updates it
+RESET_CONFIGMAP_PREFIX = "reset-config-"
+RESET_KEY = "reset.json"
+RESET_CHECK_CODE_KEY = "checkCode"
+RESET_LABEL = "reset"
+RESET_INITIAL = '{"status":"initializing"}'
+
+
+def reset_configmap_name(job_name: str) -> str:
+    """``reset-config-<job>``: the ConfigMap the scheduler's plugin writes a job's restart information into."""
+    return RESET_CONFIGMAP_PREFIX + job_name
+
+
+#: where TaskD reads ``reset.json`` (``MC: component/taskd/.../constant/const.go`` ResetConfigPath)
+RESET_MOUNT_PATH = "/user/restore/reset/config"
+#: the node directory the device plugin mirrors each reset ConfigMap into: ``<this>/<namespace>.<ConfigMap name>``
+#: (``MC: component/ascend-device-plugin/pkg/common/file_manager.go`` GenResetDirName)
+RESET_SHARED_DIR = "/user/restore/reset"
+#: the pod volume of the reset information, as upstream's resumable-training samples name it
+RESET_VOLUME = "reset-config"
+#: TaskD's port on every pod of a job with Pod-level or process-level recovery (resumable-training docs)
+TASKD_PORT_NAME = "taskd-port"
+TASKD_PORT = 9601
+#: MindIO's TTP port, for the ``dump`` strategy (resumable-training docs, "configuring last-words checkpoints")
+TTP_PORT_NAME = "ttp-port"
+TTP_PORT = 8000
+TTP_PORT_ENV = "TTP_PORT"
+#: the pod IP MindIO and TaskD talk on
+POD_IP_ENV = "POD_IP"
+POD_IP_FIELD = "status.podIP"
+
+# --------------------------------------------------------------------------- scheduling policies that are not hardware
+
+#: the multi-level scheduling handler (``ascend-for-volcano/common/util/constants.go`` MultiLevel) and the
+#: annotation holding its task levels, ``level1=2,level2=4`` (AffinityConfig)
+MULTILEVEL_POLICY = "multilevel"
+AFFINITY_CONFIG_ANNOTATION = "huawei.com/affinity-config"
+#: ``level<n>`` keys of the affinity config (``common/util/constants.go`` TopoLevelPrefix)
+LEVEL_PREFIX = "level"
 
 # --------------------------------------------------------------------------- node labels
 
@@ -74,6 +145,8 @@ ASCEND_JOB_NAME_LABEL = "job-name"
 REPLICA_TYPE_LABEL = "replica-type"
 #: set on Volcano Job pods by Volcano
 VOLCANO_JOB_NAME_LABEL = "volcano.sh/job-name"
+#: the pod label upstream's Volcano Job samples give every pod: the framework, lower case
+APP_LABEL = "app"
 
 # --------------------------------------------------------------------------- NPU resources
 

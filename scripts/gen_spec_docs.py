@@ -6,11 +6,14 @@
 
 The schema (``schemas/trainingjob-v1alpha1.json``) is the source: each field's
 type, default, allowed values, examples and description come from it, so the
-reference cannot drift from what ``compile`` checks.  tests/api/test_spec_docs.py
-fails when the file is stale.  Standard library only.
+reference cannot drift from what ``compile`` checks.  The sections after the
+field reference (what compile emits, the upstream sources, what is out of scope)
+come from ``spec_docs_sections.py``, which reads the names from the package.
+tests/api/test_spec_docs.py fails when the file is stale.
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -18,6 +21,7 @@ import sys
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = os.path.join(ROOT, "schemas", "trainingjob-v1alpha1.json")
 OUTPUT = os.path.join(ROOT, "docs", "spec.md")
 
@@ -128,28 +132,81 @@ def constraints(schema: Schema) -> List[str]:
     return out
 
 
-def walk(schema: Schema, path: str, required: bool) -> Iterator[Tuple[str, Schema, bool]]:
-    """(path, schema, required) of every field below ``schema``, depth first, in schema order."""
+def inline(schema: Any, defs: Optional[Schema] = None) -> Any:
+    """``schema`` with every local ``$ref`` replaced by its definition (siblings of the ``$ref`` win)."""
+    if defs is None and isinstance(schema, dict):
+        defs = schema.get("$defs") or {}
+    if isinstance(schema, list):
+        return [inline(item, defs) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: Schema = {}
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        out.update(inline(copy.deepcopy((defs or {})[ref[len("#/$defs/"):]]), defs))
+    for key, value in schema.items():
+        if key not in ("$ref", "$defs"):
+            out[key] = inline(value, defs)
+    return out
+
+
+#: the placeholder of a map whose keys all take the same settings (``replicaTypes.<type>``)
+ANY_KEY = "<type>"
+
+
+#: the key a field's section uses to point at an earlier field with the same sub-fields
+SAME_AS = "x-same-fields-as"
+
+
+def _fingerprint(sub: Schema) -> str:
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k not in ("description", "examples", "default")}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+    return json.dumps(strip(sub), sort_keys=True)
+
+
+def walk(schema: Schema, path: str, required: bool,
+         seen: Optional[Dict[str, str]] = None) -> Iterator[Tuple[str, Schema, bool]]:
+    """(path, schema, required) of every field below ``schema``, depth first, in schema order.
+
+    Properties that all share one definition (``replicaTypes``) are walked once, as ``<type>``; a field whose
+    sub-fields repeat an earlier field's (a replica type's ``env``) is listed without them, pointing there."""
+    if not path and "$defs" in schema:
+        schema = inline(schema)
+    seen = {} if seen is None else seen
     props = schema.get("properties") or {}
+    values = list(props.values())
+    if len(values) > 1 and all(v == values[0] for v in values):
+        props = {ANY_KEY: values[0]}
     needed = set(schema.get("required") or ())
     for name, sub in props.items():
         here = f"{path}.{name}" if path else name
+        children = list(_children(sub, here, seen))
+        key = _fingerprint(sub)
+        if children and key in seen:
+            yield here, dict(sub, **{SAME_AS: seen[key]}), name in needed
+            continue
+        if children:
+            seen[key] = here
         yield here, sub, name in needed
-        yield from _children(sub, here)
+        yield from children
 
 
-def _children(sub: Schema, here: str) -> Iterator[Tuple[str, Schema, bool]]:
+def _children(sub: Schema, here: str, seen: Dict[str, str]) -> Iterator[Tuple[str, Schema, bool]]:
     if sub.get("properties"):
-        yield from walk(sub, here, False)
+        yield from walk(sub, here, False, seen)
     items = sub.get("items")
     if isinstance(items, dict) and items.get("properties"):
-        yield from walk(items, here + "[]", False)
+        yield from walk(items, here + "[]", False, seen)
     for branch in sub.get("anyOf") or ():
         if branch.get("properties"):
-            yield from walk(branch, here, False)
+            yield from walk(branch, here, False, seen)
         branch_items = branch.get("items")
         if isinstance(branch_items, dict) and branch_items.get("properties"):
-            yield from walk(branch_items, here + "[]", False)
+            yield from walk(branch_items, here + "[]", False, seen)
 
 
 def python_name(path: str) -> Optional[str]:
@@ -161,7 +218,7 @@ def python_name(path: str) -> Optional[str]:
 
 
 def anchor(path: str) -> str:
-    return re.sub(r"[^a-z0-9-]", "", path.lower().replace(".", "").replace("[]", ""))
+    return re.sub(r"[^a-z0-9-]", "", path.lower().replace(".", "").replace("[]", "").replace(ANY_KEY, "type"))
 
 
 def section(path: str, schema: Schema, required: bool) -> str:
@@ -183,6 +240,8 @@ def section(path: str, schema: Schema, required: bool) -> str:
     for example in schema.get("examples") or ():
         key = path.rsplit(".", 1)[-1].replace("[]", "")
         lines.append(f"- **Example:** `{key}: {json.dumps(example)}`")
+    if SAME_AS in schema:
+        lines.append(f"- **Fields:** as [`{schema[SAME_AS]}`](#{anchor(schema[SAME_AS])})")
     keyword = python_name(path)
     if keyword:
         lines.append(f"- **Python:** `JobSpec({keyword}=...)`")
@@ -190,6 +249,8 @@ def section(path: str, schema: Schema, required: bool) -> str:
 
 
 def render(schema: Schema, schema_file: str = "trainingjob-v1alpha1.json") -> str:
+    from spec_docs_sections import sections
+
     fields = list(walk(schema, "", True))
     summary = []
     for path, sub, required in fields:
@@ -209,11 +270,11 @@ def render(schema: Schema, schema_file: str = "trainingjob-v1alpha1.json") -> st
         for path, sub, required in fields:
             if belongs(path):
                 out.append(section(path, sub, required))
+    out.append(sections())
     return "\n".join(out).rstrip() + "\n"
 
 
 def main(argv: List[str]) -> int:
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from _generated import write_or_check
 
     with open(SCHEMA, encoding="utf-8") as handle:

@@ -1,57 +1,50 @@
 """AscendJob (``mindxdl.gitee.com/v1``) for ascend-operator.
 
-Replica types follow the framework: PyTorch Master + Workers, TensorFlow
-Chief + Workers (the leader is itself an NPU pod), MindSpore Scheduler (no
-NPUs) + Workers; a MindSpore job with a single NPU runs as one Worker, since
-the operator only accepts a Scheduler-less MindSpore job of one NPU.
+Replica types follow the framework (:func:`ascend_compile.jobspec.replicas.replica_layout`): PyTorch
+Master + Workers, TensorFlow Chief + Workers (the leader is itself an NPU pod), MindSpore Scheduler (no
+NPUs, unless ``schedulerHoldsNpus``) + Workers; a MindSpore job with a single NPU runs as one Worker.
 """
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..jobspec import Spec
-from ..vocabulary import (SUCCESS_POLICY_ALL_WORKERS, HOST_IP_FIELD, POD_UID_FIELD, ASCEND_JOB, ASCEND_JOB_API_VERSION, ASCEND_JOB_NAME_LABEL, FRAMEWORK_LABEL, HCCL_IF_IP_ENV, LEADERS,
-                          MINDSPORE, POD_UID_ENV, PYTORCH, REPLICA_TYPE_LABEL, RING_LABEL, SCHEDULER_NAME, WORKER,
-                          XDL_IP_ENV)
+from ..jobspec.replicas import replica_layout as _layout
+from ..vocabulary import (SUCCESS_POLICY_ALL_WORKERS, HOST_IP_FIELD, POD_UID_FIELD, ASCEND_JOB, ASCEND_JOB_API_VERSION,
+                          ASCEND_JOB_NAME_LABEL, FRAMEWORK_LABEL, HCCL_IF_IP_ENV, POD_UID_ENV, PYTORCH,
+                          REPLICA_TYPE_LABEL, RING_LABEL, SCHEDULER_NAME, WORKER, XDL_IP_ENV)
 from . import common
 
-#: frameworks whose leader is itself an NPU pod (a MindSpore Scheduler requests no NPUs)
-LEADER_HOLDS_NPUS = frozenset(framework for framework in LEADERS if framework != MINDSPORE)
+#: the operator's default replica restartPolicy, and what fault-retry-times needs
+DEFAULT_RESTART_POLICY = "Never"
 
 
 def replica_layout(spec: Spec) -> List[Tuple[str, int, int]]:
     """(replica type, replicas, NPUs per pod) in emission order."""
-    leader = LEADERS[spec.framework]
-    if spec.framework in LEADER_HOLDS_NPUS:
-        layout = [(leader, 1, spec.npus_per_pod)]
-        if spec.pods > 1:
-            layout.append((WORKER, spec.pods - 1, spec.npus_per_pod))
-        return layout
-    if spec.total_npus <= 1:
-        return [(WORKER, spec.pods, spec.npus_per_pod)]
-    return [(leader, 1, 0), (WORKER, spec.pods, spec.npus_per_pod)]
+    return _layout(spec.framework, spec.target, spec.pods, spec.npus_per_pod, spec.scheduler_holds_npus)
 
 
 def _env(spec: Spec, npus: int) -> List[Dict[str, Any]]:
     env: List[Dict[str, Any]] = []
-    if spec.framework == PYTORCH or common.has_ranktable_volume(spec):
+    ranktable = npus and common.has_ranktable_volume(spec)
+    if spec.framework == PYTORCH or ranktable:
         env.append(common.field_env(XDL_IP_ENV, HOST_IP_FIELD))
-    if common.has_ranktable_volume(spec):  # scripts match it against server_id in hccl.json
+    if ranktable:  # scripts match it against server_id in hccl.json
         env.append(common.field_env(POD_UID_ENV, POD_UID_FIELD))
     if spec.host_network:
         env.append(common.field_env(HCCL_IF_IP_ENV, HOST_IP_FIELD))
     if npus:
         env.append(common.visible_devices_env(spec.profile.resource))
-    return env + common.user_env(spec)
+    return env + common.resilience_env(spec)
 
 
 def _affinity(spec: Spec, rtype: str) -> Optional[Dict[str, Any]]:
-    """One NPU pod per node, as upstream samples do: PyTorch and TensorFlow spread every replica; MindSpore
-    spreads its Workers only, since the NPU-less Scheduler may share a node with one.  A single NPU pod
-    needs no spreading."""
+    """One NPU pod per node, as upstream samples do: when every pod holds NPUs every replica is spread; a
+    MindSpore job spreads its Workers only, since the NPU-less Scheduler may share a node with one.  A single
+    NPU pod needs no spreading."""
     if spec.pods < 2:
         return None
-    if spec.framework in LEADER_HOLDS_NPUS:
+    if all(npus for _, _, npus in replica_layout(spec)):
         return common.anti_affinity(ASCEND_JOB_NAME_LABEL, spec.name)
     if rtype == WORKER:
         return common.anti_affinity(ASCEND_JOB_NAME_LABEL, spec.name, {REPLICA_TYPE_LABEL: WORKER.lower()})
@@ -59,11 +52,11 @@ def _affinity(spec: Spec, rtype: str) -> Optional[Dict[str, Any]]:
 
 
 def _replica(spec: Spec, rtype: str, replicas: int, npus: int) -> Dict[str, Any]:
-    mounts = [common.ranktable_mount(spec)] if common.has_ranktable_volume(spec) else []
-    container = common.container(spec, _env(spec, npus), npus, ports=True, extra_mounts=mounts)
-    pod = common.pod_spec(spec, [container], _affinity(spec, rtype))
+    container = common.container(spec, rtype, _env(spec, npus), npus, leader_port=True)
+    pod = common.pod_spec(spec, rtype, [container], _affinity(spec, rtype), npus)
     labels = {RING_LABEL: spec.profile.ring_controller}
-    return {"replicas": replicas, "restartPolicy": "Never", "template": common.pod_template(spec, pod, labels)}
+    policy = spec.replica(rtype).restart_policy or spec.restart_policy or DEFAULT_RESTART_POLICY
+    return {"replicas": replicas, "restartPolicy": policy, "template": common.pod_template(spec, rtype, pod, labels)}
 
 
 def ascend_job(spec: Spec) -> Dict[str, Any]:

@@ -1,60 +1,89 @@
-"""Volcano Job (``batch.volcano.sh/v1alpha1``) with a file-based ranktable.
+"""Volcano Job (``batch.volcano.sh/v1alpha1``): one task of identical NPU pods.
 
-One task of identical NPU pods.  The ``ring-controller.atlas`` label on the
-job makes ascend-operator write the ranktable into ``rings-config-<job>``,
-which every pod mounts at the path the training scripts read.
+With a file ranktable (the default) the ``ring-controller.atlas`` label on the job makes ascend-operator
+write the ranktable into ``rings-config-<job>``, which every pod mounts at the path the training scripts
+read; with ``ranktable: none`` (inference) there is neither.
+
+Failed pods: by default Volcano restarts the whole job when a pod is evicted and the kubelet restarts
+failed containers in place (``OnFailure``), as upstream's samples.  With ``fault-retry-times`` the pods
+must fail instead (``Never``) and Volcano must leave them to the Ascend plugin (``PodFailed -> Ignore``);
+with Pod-level rescheduling alone the job gets no policies.  Both as upstream's YAML reference says
+(``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``, rows ``spec.policies`` and ``restartPolicy``).
 """
 from __future__ import annotations
 
 from typing import Any, Dict, List
 
 from ..jobspec import Spec
-from ..vocabulary import (HOST_IP_FIELD, POD_UID_FIELD, FAULT_SCHEDULING_LABEL, FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, HCCL_IF_IP_ENV, POD_UID_ENV,
-                          RING_LABEL, SCHEDULER_NAME, VOLCANO_JOB_API_VERSION, VOLCANO_JOB_KIND,
-                          VOLCANO_JOB_NAME_LABEL, XDL_IP_ENV)
+from ..vocabulary import (APP_LABEL, HOST_IP_FIELD, POD_UID_FIELD, FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, HCCL_IF_IP_ENV,
+                          POD_UID_ENV, RING_LABEL, SCHEDULER_NAME, VOLCANO_JOB_API_VERSION, VOLCANO_JOB_KIND,
+                          VOLCANO_JOB_NAME_LABEL, WORKER, XDL_IP_ENV)
 from . import common
 
 TASK_NAME = "worker"
 DEFAULT_MAX_RETRY = 3
-DEFAULT_FAULT_SCHEDULING = "force"
+DEFAULT_RESTART_POLICY = "OnFailure"
+FAULT_RETRY_RESTART_POLICY = "Never"
+DEFAULT_POLICIES = ({"event": "PodEvicted", "action": "RestartJob"},)
+#: Volcano does nothing with the failed pod (MindCluster's Volcano build adds the Ignore action, build.sh)
+FAULT_RETRY_POLICIES = ({"event": "PodFailed", "action": "Ignore"},)
 
 
 def _env(spec: Spec) -> List[Dict[str, Any]]:
-    env = [
-        common.field_env(spec.name, "metadata.name"),  # legacy: scripts read the job name from it
-        common.field_env(XDL_IP_ENV, HOST_IP_FIELD),
-        common.field_env(POD_UID_ENV, POD_UID_FIELD),
-        {"name": FRAMEWORK_ENV, "value": FRAMEWORK_ENV_VALUES[spec.framework]},
-    ]
+    env: List[Dict[str, Any]] = []
+    if spec.ranktable != "none":
+        env += [
+            common.field_env(spec.name, "metadata.name"),  # legacy: scripts read the job name from it
+            common.field_env(XDL_IP_ENV, HOST_IP_FIELD),
+            common.field_env(POD_UID_ENV, POD_UID_FIELD),
+            {"name": FRAMEWORK_ENV, "value": FRAMEWORK_ENV_VALUES[spec.framework]},
+        ]
     if spec.host_network:
         env.append(common.field_env(HCCL_IF_IP_ENV, HOST_IP_FIELD))
     env.append(common.visible_devices_env(spec.profile.resource))
-    return env + common.user_env(spec)
+    return env + common.resilience_env(spec)
+
+
+def _policies(spec: Spec) -> List[Dict[str, str]]:
+    if spec.resilience.fault_retry_times:
+        return [dict(p) for p in FAULT_RETRY_POLICIES]
+    if spec.resilience.pod_rescheduling:
+        return []
+    return [dict(p) for p in DEFAULT_POLICIES]
+
+
+def _restart_policy(spec: Spec) -> str:
+    chosen = spec.replica(WORKER).restart_policy or spec.restart_policy
+    if chosen:
+        return chosen
+    return FAULT_RETRY_RESTART_POLICY if spec.resilience.fault_retry_times else DEFAULT_RESTART_POLICY
 
 
 def volcano_job(spec: Spec) -> Dict[str, Any]:
-    container = common.container(spec, _env(spec), spec.npus_per_pod, ports=False,
-                                 extra_mounts=[common.ranktable_mount(spec)])
-    pod = common.pod_spec(spec, [container], common.anti_affinity(VOLCANO_JOB_NAME_LABEL, spec.name),
-                          restart_policy="OnFailure")
-    pod_labels = {"app": spec.framework, RING_LABEL: spec.profile.ring_controller}
-    defaults = {FAULT_SCHEDULING_LABEL: DEFAULT_FAULT_SCHEDULING}
+    container = common.container(spec, WORKER, _env(spec), spec.npus_per_pod, leader_port=False)
+    pod = common.pod_spec(spec, WORKER, [container], common.anti_affinity(VOLCANO_JOB_NAME_LABEL, spec.name),
+                          spec.npus_per_pod, restart_policy=_restart_policy(spec))
+    pod_labels = {APP_LABEL: spec.framework, RING_LABEL: spec.profile.ring_controller}
+    job_spec: Dict[str, Any] = {"minAvailable": spec.pods, "schedulerName": SCHEDULER_NAME}
+    policies = _policies(spec)
+    if policies:
+        job_spec["policies"] = policies
+    job_spec.update({
+        "plugins": {"ssh": [], "env": [], "svc": []},
+        "maxRetry": spec.retries if spec.retries is not None else DEFAULT_MAX_RETRY,
+        "queue": spec.queue,
+        "tasks": [{
+            "name": TASK_NAME,
+            "replicas": spec.pods,
+            "template": common.pod_template(spec, WORKER, pod, pod_labels),
+        }],
+    })
     return {
         "apiVersion": VOLCANO_JOB_API_VERSION,
         "kind": VOLCANO_JOB_KIND,
-        "metadata": common.metadata(spec.name, spec.namespace, common.job_labels(spec, defaults),
+        # fault-scheduling first, where upstream's samples (and earlier versions of this compiler) put it
+        "metadata": common.metadata(spec.name, spec.namespace,
+                                    common.job_labels(spec, common.resilience_labels(spec)),
                                     common.job_annotations(spec)),
-        "spec": {
-            "minAvailable": spec.pods,
-            "schedulerName": SCHEDULER_NAME,
-            "policies": [{"event": "PodEvicted", "action": "RestartJob"}],
-            "plugins": {"ssh": [], "env": [], "svc": []},
-            "maxRetry": spec.retries if spec.retries is not None else DEFAULT_MAX_RETRY,
-            "queue": spec.queue,
-            "tasks": [{
-                "name": TASK_NAME,
-                "replicas": spec.pods,
-                "template": common.pod_template(spec, pod, pod_labels),
-            }],
-        },
+        "spec": job_spec,
     }

@@ -1,23 +1,43 @@
 """From a TrainingJob document to a :class:`~ascend_compile.jobspec.model.Spec`: check, then fill in defaults.
 
 The schema first, then the rules a schema cannot say (:mod:`ascend_compile.jobspec.steps`: the profile,
-what it supports, the NPU layout, volumes, env), then defaults: built-in < profile < project config
-< spec.  Every problem is a Finding at the line and column of the offending field.
+what it supports, the NPU layout, volumes, env; :mod:`.resilience`; :mod:`.shapes`; :mod:`.replicas`;
+:mod:`.generated`), then defaults: built-in < profile < project config < spec.  Every problem is a Finding
+at the line and column of the offending field.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 from ..config import ProjectConfig
 from ..errors import CompileError
 from ..findings import ERROR
 from ..profiles import NODE_SELECTOR, Profile, ProfileRegistry
+from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, PORT_NAME, POD_IP_ENV, TASKD_PORT, TASKD_PORT_NAME, TTP_PORT,
+                          TTP_PORT_ENV, TTP_PORT_NAME)
 from ..yamlio import Document
-from . import steps
-from .model import Spec, Volume
+from . import generated, replicas, resilience, shapes, steps
+from .model import Port, Replica, Resilience, Spec, Volume
 
 #: integer fields of the spec; JSON Schema lets ``16.0`` pass as an integer, emission needs ``16``
-_INTEGER_FIELDS = ("npus", "pods", "npusPerPod", "retries", "faultRetryTimes")
+_INTEGER_FIELDS = ("npus", "pods", "npusPerPod", "retries", "faultRetryTimes", "terminationGracePeriodSeconds")
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """What the steps resolved, before the defaults are filled in."""
+
+    choices: steps.Choices
+    layout: Tuple[int, int]
+    resilience: Resilience
+    volumes: Tuple[Volume, ...]
+    env: Tuple[Dict[str, Any], ...]
+    ports: Tuple[Port, ...]
+    replica_types: Mapping[str, Replica]
+    ranktable_volume: Optional[Volume]
+    scheduler_holds_npus: bool
+    multi_level: Tuple[int, ...]
 
 
 def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectConfig] = None) -> Spec:
@@ -36,13 +56,46 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
     profile = steps.profile(registry, fields, problems)
     if profile is None:
         raise CompileError(problems.findings)
-    choices = steps.support(profile, fields, doc.data["metadata"], registry, problems)
-    layout = steps.npu_layout(profile, fields.spec, problems)
-    volumes = steps.volumes(fields.spec, problems)
-    env = steps.env(fields.spec, problems)
+    parts = _parts(doc, fields, profile, registry, problems)
     if problems.findings:
         raise CompileError(problems.findings)
-    return _with_defaults(doc, fields, profile, choices, layout, volumes, env)
+    return _with_defaults(doc, fields, profile, parts)
+
+
+def _parts(doc: Document, fields: steps.Fields, profile: Profile, registry: ProfileRegistry,
+           problems: steps.Problems) -> _Parts:
+    spec = fields.spec
+    choices = steps.support(profile, fields, doc.data["metadata"], registry, problems)
+    layout = steps.npu_layout(profile, spec, problems)
+    framework, target = spec["framework"], choices.target
+    resolved = resilience.resilience(fields, target, framework, choices.namespace, problems)
+    holds = shapes.scheduler_holds_npus(spec, framework, target, layout[0], problems)
+    generated_env = ((POD_IP_ENV,) if resolved.taskd else ()) + ((TTP_PORT_ENV,) if resolved.mindio_ttp else ())
+    generated_ports = _generated_ports(target, resolved)
+    volumes = steps.volumes(spec, problems)
+    shared_ports = replicas.ports(spec.get("ports"), ("spec", "ports"), problems, generated_ports)
+    replicas.restart_policy(spec.get("restartPolicy"), ("spec", "restartPolicy"), target, problems)
+    rtypes = replicas.replica_layout(framework, target, layout[0], layout[1], holds) if layout[0] else []
+    per_replica = replicas.replica_types(spec, rtypes, target, (volumes, shared_ports),
+                                         {"env": generated_env, "ports": generated_ports}, problems)
+    generated.check(spec, profile, target, problems)
+    return _Parts(
+        choices=choices, layout=layout, resilience=resolved, volumes=volumes,
+        env=steps.env_list(spec.get("env"), ("spec", "env"), problems, generated_env), ports=shared_ports,
+        replica_types=per_replica,
+        ranktable_volume=shapes.ranktable_volume(spec, choices.ranktable, doc.data["metadata"]["name"],
+                                                 choices.namespace, problems),
+        scheduler_holds_npus=holds, multi_level=shapes.multi_level(spec, profile, layout, problems))
+
+
+def _generated_ports(target: str, resolved: Resilience) -> Dict[str, int]:
+    """The container ports the compiler declares itself (names and numbers a spec may not reuse)."""
+    out: Dict[str, int] = {PORT_NAME: DEFAULT_PORT} if target == ASCEND_JOB else {}
+    if resolved.taskd:
+        out[TASKD_PORT_NAME] = TASKD_PORT
+    if resolved.mindio_ttp:
+        out[TTP_PORT_NAME] = TTP_PORT
+    return out
 
 
 def _integers_as_int(spec: Dict[str, Any]) -> Dict[str, Any]:
@@ -50,9 +103,23 @@ def _integers_as_int(spec: Dict[str, Any]) -> Dict[str, Any]:
     for key in _INTEGER_FIELDS:
         if isinstance(out.get(key), float):
             out[key] = int(out[key])
-    if isinstance(out.get("superPod"), dict):
-        out["superPod"] = {k: int(v) if isinstance(v, float) else v for k, v in out["superPod"].items()}
+    for key in ("superPod", "processRecovery"):
+        if isinstance(out.get(key), dict):
+            out[key] = {k: int(v) if isinstance(v, float) else v for k, v in out[key].items()}
+    if isinstance(out.get("multiLevel"), list):
+        out["multiLevel"] = [int(v) if isinstance(v, float) else v for v in out["multiLevel"]]
+    out["ports"] = _ports_as_int(out.get("ports"))
+    if isinstance(out.get("replicaTypes"), dict):
+        out["replicaTypes"] = {k: dict(v or {}, ports=_ports_as_int((v or {}).get("ports")))
+                               for k, v in out["replicaTypes"].items()}
     return out
+
+
+def _ports_as_int(ports: Any) -> Any:
+    if not isinstance(ports, list):
+        return ports
+    return [dict(p, containerPort=int(p["containerPort"])) if isinstance(p.get("containerPort"), float) else p
+            for p in ports]
 
 
 def _with_registry(image: str, registry: Optional[str]) -> str:
@@ -65,10 +132,9 @@ def _with_registry(image: str, registry: Optional[str]) -> str:
     return registry.rstrip("/") + "/" + image
 
 
-def _with_defaults(doc: Document, fields: steps.Fields, profile: Profile, choices: steps.Choices,
-                   layout: Tuple[int, int], volumes: Tuple[Volume, ...], env: Tuple[Dict[str, Any], ...]) -> Spec:
+def _with_defaults(doc: Document, fields: steps.Fields, profile: Profile, parts: _Parts) -> Spec:
     """The checked spec with every default resolved: built-in < profile < project config < spec."""
-    spec, pick = fields.spec, fields.pick
+    spec, pick, choices = fields.spec, fields.pick, parts.choices
     resources = spec.get("resources") or {}
     sp = spec.get("superPod") or {}
     return Spec(
@@ -77,35 +143,41 @@ def _with_defaults(doc: Document, fields: steps.Fields, profile: Profile, choice
         framework=spec["framework"],
         target=choices.target,
         profile=profile,
-        pods=layout[0],
-        npus_per_pod=layout[1],
+        pods=parts.layout[0],
+        npus_per_pod=parts.layout[1],
         image=_with_registry(spec["image"], fields.defaults.get("imageRegistry")),
         image_pull_policy=pick("imagePullPolicy", "IfNotPresent"),
         command=tuple(spec.get("command") or ()),
         args=tuple(spec.get("args") or ()),
         working_dir=spec.get("workingDir"),
-        env=env,
+        env=parts.env,
         cpu=resources.get("cpu"),
         memory=resources.get("memory"),
         shm_size=resources.get("shm"),
-        volumes=volumes,
+        volumes=parts.volumes,
+        ports=parts.ports,
+        restart_policy=spec.get("restartPolicy"),
         queue=pick("queue", "default"),
         # the schedule-policy dialect names the hardware by annotation; host-arch only when asked for
         host_arch=pick("hostArch", profile.host_arch if choices.scheduling == NODE_SELECTOR else None),
         scheduling=choices.scheduling,
         ranktable=choices.ranktable,
+        ranktable_volume=parts.ranktable_volume,
+        scheduler_holds_npus=parts.scheduler_holds_npus,
         tor_affinity=spec.get("torAffinity"),
         sp_block=sp.get("spBlock"),
         ra_block=sp.get("raBlock"),
+        multi_level=parts.multi_level,
         retries=pick("retries"),
-        fault_scheduling=pick("faultScheduling"),
-        fault_retry_times=spec.get("faultRetryTimes"),
+        resilience=parts.resilience,
         host_network=bool(pick("hostNetwork", False)),
         create_namespace=bool(pick("createNamespace", False)),
         labels=dict(spec.get("labels") or {}),
         annotations=dict(spec.get("annotations") or {}),
         pod_labels=dict(spec.get("podLabels") or {}),
         pod_annotations=dict(spec.get("podAnnotations") or {}),
+        replica_types=parts.replica_types,
         pod_template_patch=spec.get("podTemplatePatch"),
+        job_patch=spec.get("jobPatch"),
         source=doc.source,
     )

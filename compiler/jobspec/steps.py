@@ -8,6 +8,7 @@ pod, against the profile), the volumes, the env.  Each step reports every proble
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import hardware
@@ -100,10 +101,14 @@ def support(prof: Profile, fields: Fields, metadata: Mapping[str, Any], registry
     else:
         _scheduler_picks(prof, scheduling, fields, registry, problems)
     ranktable = fields.pick("ranktable", "file" if target == VOLCANO_JOB else "env")
-    if target == VOLCANO_JOB and ranktable != "file":
+    if target == VOLCANO_JOB and ranktable not in ("file", "none"):
         problems.add(SPEC_INVALID, fields.where("ranktable", "target"),
-                     "a Volcano Job can only get its ranktable from a file (the rings-config ConfigMap)",
-                     "set ranktable: file, or target: AscendJob")
+                     "a Volcano Job can only get its ranktable from a file (the rings-config ConfigMap), or none",
+                     "set ranktable: file (or none), or target: AscendJob")
+    elif target != VOLCANO_JOB and ranktable == "none":
+        problems.add(SPEC_INVALID, fields.where("ranktable", "target"),
+                     "an AscendJob always gets ascend-operator's rank env: ranktable: none is for Volcano Jobs",
+                     "set ranktable: env (the AscendJob default), or target: VolcanoJob")
     namespace = metadata.get("namespace") or fields.defaults.get("namespace")
     if ranktable == "hostPath" and not namespace:
         problems.add(SPEC_INVALID, ("spec", "ranktable"),
@@ -167,15 +172,21 @@ def _check_layout(prof: Profile, spec: Mapping[str, Any], pods: int, npus_per_po
 
 def volumes(spec: Mapping[str, Any], problems: Problems) -> Tuple[Volume, ...]:
     """The spec's volumes as Kubernetes volume sources; names unique and not the compiler's own."""
+    return volume_list(spec.get("volumes"), ("spec", "volumes"), problems)
+
+
+def volume_list(raw_list: Any, base: Tuple[PathElement, ...], problems: Problems,
+                taken: Mapping[str, Any] = MappingProxyType({})) -> Tuple[Volume, ...]:
+    """Volumes in shorthand at ``base``; a name in ``taken`` (the shared volumes) or used twice is refused."""
     out: List[Volume] = []
     seen_names: Dict[str, int] = {}
-    for i, raw in enumerate(spec.get("volumes") or []):
-        vol = _volume(raw, ("spec", "volumes", i), problems)
+    for i, raw in enumerate(raw_list or []):
+        vol = _volume(raw, base + (i,), problems)
         if vol is None:
             continue
-        if vol.name in seen_names or vol.name in RESERVED_VOLUMES:
-            problems.add(SPEC_INVALID, ("spec", "volumes", i, "name"),
-                         f"volume name {vol.name!r} is used twice" if vol.name in seen_names
+        if vol.name in seen_names or vol.name in taken or vol.name in RESERVED_VOLUMES:
+            problems.add(SPEC_INVALID, base + (i, "name"),
+                         f"volume name {vol.name!r} is used twice" if vol.name in seen_names or vol.name in taken
                          else f"volume name {vol.name!r} is reserved for a volume the compiler adds",
                          "rename the volume")
         seen_names[vol.name] = i
@@ -211,7 +222,12 @@ def _volume(raw: Dict[str, Any], path: Tuple[PathElement, ...], problems: Proble
 
 def env(spec: Mapping[str, Any], problems: Problems) -> Tuple[Dict[str, Any], ...]:
     """The spec's env as a list of env entries; names the compiler wires itself are refused."""
-    raw = spec.get("env")
+    return env_list(spec.get("env"), ("spec", "env"), problems)
+
+
+def env_list(raw: Any, base: Tuple[PathElement, ...], problems: Problems,
+             generated: Sequence[str] = ()) -> Tuple[Dict[str, Any], ...]:
+    """Env at ``base`` (a map or a list of EnvVars); names the compiler wires (and ``generated``) are refused."""
     if raw is None:
         entries: Tuple[Dict[str, Any], ...] = ()
     elif isinstance(raw, dict):
@@ -219,8 +235,8 @@ def env(spec: Mapping[str, Any], problems: Problems) -> Tuple[Dict[str, Any], ..
     else:
         entries = tuple(dict(item) for item in raw)
     for i, item in enumerate(entries):
-        if item["name"] in GENERATED_ENV:
-            path = ("spec", "env", item["name"]) if isinstance(raw, dict) else ("spec", "env", i)
+        if item["name"] in GENERATED_ENV or item["name"] in generated:
+            path = base + ((item["name"],) if isinstance(raw, dict) else (i,))
             problems.add(SPEC_INVALID, path, f"env {item['name']} is set by the compiler",
                          "remove it; the compiler wires it to the right source", key=isinstance(raw, dict))
     return entries

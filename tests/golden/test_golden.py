@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 GOLDEN = ROOT / "golden"
 #: example folders whose specs have golden outputs (kustomize/ and project/ are tested elsewhere)
-GOLDEN_SETS = ("", "matrix", "samples")
+GOLDEN_SETS = ("", "matrix", "samples", "showcase")
 
 
 def example_specs() -> List[Path]:

@@ -138,7 +138,7 @@ def test_explain_known_rule():
 
 
 def test_explain_unknown_rule_suggests():
-    result = run_cli("explain", "AC3O1")
+    result = run_cli("explain", "AC-301")
     assert result.returncode == 2
     assert "Did you mean AC301" in result.stderr
 

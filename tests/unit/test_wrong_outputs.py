@@ -35,7 +35,6 @@ def _job(objects: List[Dict[str, Any]]) -> Dict[str, Any]:
 # --------------------------------------------------------------------------- 1. fault-retry-times on a Volcano Job
 
 
-@pytest.mark.xfail(strict=True, reason="issue 15: wrong output on main, fixed in the next commit")
 def test_volcano_job_with_fault_retry_times_lets_failed_pods_fail():
     objects = compile_spec(_spec(target="VolcanoJob", faultRetryTimes=3))
     job = _job(objects)
@@ -54,7 +53,6 @@ def test_volcano_job_without_fault_retry_times_keeps_the_sample_policy():
 # --------------------------------------------------------------------------- 2. no silent override
 
 
-@pytest.mark.xfail(strict=True, reason="issue 15: wrong output on main, fixed in the next commit")
 @pytest.mark.parametrize("field,key,value,names", [
     ("labels", "framework", "mindspore", "spec.framework"),
     ("labels", "fault-scheduling", "grace", "spec.faultScheduling"),
@@ -80,7 +78,6 @@ def test_free_form_labels_that_the_compiler_does_not_generate_still_pass():
 # --------------------------------------------------------------------------- 3. ranktable only on NPU pods
 
 
-@pytest.mark.xfail(strict=True, reason="issue 15: wrong output on main, fixed in the next commit")
 @pytest.mark.parametrize("ranktable", ["hostPath", "file"])
 def test_ranktable_is_not_mounted_on_the_npu_less_mindspore_scheduler(ranktable):
     job = _job(compile_spec(_spec(framework="mindspore", namespace="train", ranktable=ranktable)))

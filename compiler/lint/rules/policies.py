@@ -4,11 +4,17 @@
 ``events`` must be ``*``, ``PodFailed``, ``PodEvicted``, ``Unknown``,
 ``TaskCompleted``, ``TaskFailed`` or ``JobUpdated``, and ``action`` one of
 ``AbortJob``, ``RestartJob``, ``RestartTask``, ``TerminateJob``,
-``CompleteJob``, ``ResumeJob``.
+``CompleteJob``, ``ResumeJob``, or ``Ignore``.
 
 **Why.** Volcano's admission webhook rejects invalid policies. Source:
 ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/util.go`` (validatePolicies).
-The MindCluster samples use ``{event: PodEvicted, action: RestartJob}``.
+The MindCluster samples use ``{event: PodEvicted,
+action: RestartJob}``; with ``fault-retry-times`` upstream's YAML reference
+requires ``{event: PodFailed, action: Ignore}``: MindCluster's Volcano build
+adds the ``Ignore`` action to the job controller (``MC: component/
+ascend-for-volcano/build/build.sh``) and its Volcano deployment
+(``build/volcano-v*.yaml``) installs no admission webhook. A vanilla Volcano
+with its webhook refuses ``Ignore``.
 
 **How to fix.** Use a listed event and action (case matters).
 
@@ -28,7 +34,8 @@ from ..context import as_list
 from ..rule import Problem
 
 EVENTS = ("*", "PodFailed", "PodEvicted", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")
-ACTIONS = ("AbortJob", "RestartJob", "RestartTask", "TerminateJob", "CompleteJob", "ResumeJob")
+#: Volcano's actions, and MindCluster's Ignore (fault-retry-times)
+ACTIONS = ("AbortJob", "RestartJob", "RestartTask", "TerminateJob", "CompleteJob", "ResumeJob", "Ignore")
 
 
 def _check_policies(policies, base):

@@ -28,7 +28,7 @@ Passing::
         huawei.com/schedule_policy: chip8-node8-ra64-sp
 """
 from ...findings import WARNING
-from ...vocabulary import NPU_RESOURCE, SCHEDULE_POLICY_ANNOTATION
+from ...vocabulary import MULTILEVEL_POLICY, NPU_RESOURCE, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
 
 
@@ -43,7 +43,8 @@ def check(obj, run):
     if resource is None or run.profiles is None:
         return
     policy = obj.annotations.get(SCHEDULE_POLICY_ANNOTATION)
-    known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy})
+    # the profiles' hardware policies, and the multilevel handler (a policy of no hardware of its own)
+    known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy} | {MULTILEVEL_POLICY})
     if policy is None:
         if resource == NPU_RESOURCE:
             path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)

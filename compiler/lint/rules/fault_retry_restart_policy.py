@@ -1,0 +1,71 @@
+"""A job with ``fault-retry-times`` whose pods restart in place, so the retry never starts.
+
+**What.** When a job is labelled ``fault-retry-times`` (more than 0), every
+AscendJob replica's ``restartPolicy`` (or, where the replica has none, its pod
+template's) and every Volcano Job pod template's ``restartPolicy`` must be
+``Never``.
+
+**Why.** The retry is the Ascend plugin's: it restarts the job when one of its
+pods *fails* (``MC: component/ascend-for-volcano/internal/rescheduling/job.go``,
+isFailedTask: "pod phase is failed, when RestartPolicy is Never, means task
+failed"). With ``OnFailure`` or ``Always`` the kubelet restarts the container in
+place, the pod never fails, and the job is not retried; upstream's YAML
+reference requires ``Never`` with ``fault-retry-times``
+(``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``, the
+``restartPolicy`` rows). The job runs, but not with the retries asked for.
+
+**How to fix.** Set ``restartPolicy: Never`` (an AscendJob replica's default).
+
+Failing::
+
+    metadata:
+      labels: {fault-scheduling: force, fault-retry-times: "3"}
+    spec:
+      tasks:
+      - template:
+          spec:
+            restartPolicy: OnFailure
+
+Passing::
+
+    metadata:
+      labels: {fault-scheduling: force, fault-retry-times: "3"}
+    spec:
+      tasks:
+      - template:
+          spec:
+            restartPolicy: Never
+"""
+from ...vocabulary import ASCEND_JOB
+from ..rule import Problem
+from ._resilience import retry_times
+
+NEVER = "Never"
+#: Kubernetes' default for a pod template without restartPolicy
+POD_DEFAULT = "Always"
+
+
+def _policies(obj):
+    """(where, restartPolicy in effect, whether it is written) of each pod set."""
+    for pod_set in obj.pod_sets():
+        if obj.kind == ASCEND_JOB:
+            replica = obj.spec.get("replicaSpecs", {}).get(pod_set.role, {})
+            if isinstance(replica, dict) and "restartPolicy" in replica:
+                yield pod_set.role_path + ("restartPolicy",), replica.get("restartPolicy"), True
+            else:  # the operator's default for the replica
+                yield pod_set.role_path, NEVER, False
+        elif "restartPolicy" in pod_set.spec:
+            yield pod_set.spec_path + ("restartPolicy",), pod_set.spec.get("restartPolicy"), True
+        else:
+            yield pod_set.spec_path, POD_DEFAULT, False
+
+
+def check(obj, run):
+    if retry_times(obj) <= 0:
+        return
+    for where, policy, written in _policies(obj):
+        if policy != NEVER:
+            yield Problem(where, f"restartPolicy {policy} with fault-retry-times: the kubelet restarts the container "
+                                 "in place, the pod never fails and the scheduler never retries the job"
+                                 + ("" if written else " (Kubernetes' default for a pod template)"),
+                          key=not written)

@@ -1,0 +1,66 @@
+"""A multi-level scheduling job whose levels the scheduler refuses.
+
+**What.** A job annotated ``huawei.com/schedule_policy: multilevel`` needs the
+annotation ``huawei.com/affinity-config: level1=<n>,level2=<m>,...``: pairs of
+``level<i>=<integer>``, levels consecutive from ``level1``, each level's number
+dividing the next level's, the last dividing the number of NPU pods; and every
+pod set must request NPUs (a MindSpore ``Scheduler`` excepted).
+
+**Why.** The plugin's multilevel handler validates the job before placing it
+and refuses it otherwise ("affinity blocks is empty", "config pair is not
+correct", "affinity block levelN is not exist", "... can not be divided by
+upper level's value", "distributed job require full node npu"): the job never
+schedules. Source: ``MC: component/ascend-for-volcano/plugin/job.go``
+(GetAffinityBlocks), ``common/util/type_multilevel.go`` (GetTaskTreeLevels),
+``internal/npu/policy/multilevelscheduling/frame.go`` (ValidNPUJob). The
+handler also places whole nodes only; the node's NPU count is checked where the
+hardware is known (``compile``, from the profile).
+
+**How to fix.** Write the levels as above (``ascend-compile`` writes them from
+``spec.multiLevel``).
+
+Failing::
+
+    metadata:
+      annotations:
+        huawei.com/schedule_policy: multilevel
+        huawei.com/affinity-config: level2=4
+
+Passing::
+
+    metadata:
+      annotations:
+        huawei.com/schedule_policy: multilevel
+        huawei.com/affinity-config: level1=2,level2=4
+"""
+from ... import hardware
+from ...vocabulary import AFFINITY_CONFIG_ANNOTATION, MULTILEVEL_POLICY, SCHEDULE_POLICY_ANNOTATION, SCHEDULER
+from ..rule import Problem
+
+#: pods that may request no NPUs in a multilevel job (``multilevelscheduling/frame.go`` checkTaskNPU)
+SKIP_ANNOTATION = "huawei.com/skip-ascend-plugin"
+
+
+def check(obj, run):
+    if obj.schedule_policy != MULTILEVEL_POLICY:
+        return
+    value = obj.annotations.get(AFFINITY_CONFIG_ANNOTATION)
+    if not isinstance(value, str) or not value:
+        yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
+                      f"schedule_policy multilevel without the {AFFINITY_CONFIG_ANNOTATION} annotation: the "
+                      "scheduler has no levels to place the job by and refuses it")
+        return
+    where = ("metadata", "annotations", AFFINITY_CONFIG_ANNOTATION)
+    levels, why = hardware.parse_multi_level(value)
+    if levels is None:
+        yield Problem(where, f"{AFFINITY_CONFIG_ANNOTATION} {value!r}: {why}; the scheduler refuses the job")
+        return
+    for pod_set in obj.pod_sets():
+        skipped = (pod_set.metadata.get("annotations") or {}).get(SKIP_ANNOTATION) == "enabled"
+        if pod_set.npus() == 0 and pod_set.role.lower() != SCHEDULER.lower() and not skipped:
+            yield Problem(pod_set.spec_path + ("containers",),
+                          f"the {pod_set.role} pods request no NPUs: the multilevel handler refuses such tasks",
+                          key=True)
+    npu_pods = sum(max(p.replicas, 0) for p in obj.npu_pod_sets())
+    for v in hardware.check_multi_level(levels, npu_pods):
+        yield Problem(where, v.message, hint=v.hint)

@@ -1,0 +1,77 @@
+"""A fault-tolerance setting without what makes it work.
+
+**What.** Four checks on a job's fault-tolerance labels and annotations:
+
+1. ``fault-retry-times`` (more than 0), ``pod-rescheduling: "on"``, a
+   ``recover-strategy`` annotation or a ``subHealthyStrategy`` other than
+   ``ignore`` need the label ``fault-scheduling: grace`` (or ``force``);
+2. a ``recover-strategy`` (process-level recovery) needs ``fault-retry-times``;
+3. ``recover-strategy`` needs an AscendJob;
+4. ``subHealthyStrategy: hotSwitch`` needs an AscendJob.
+
+**Why.** (1) The Ascend plugin handles a job's faults only when its
+``fault-scheduling`` label is grace or force; otherwise its rescheduling is off
+for the job ("rescheduleLabel off, skip rescheduling", ``MC: component/
+ascend-for-volcano/internal/rescheduling/reschedule.go``, updateNewFaultJobAttr)
+and the retries, Pod-level rescheduling and sub-health handling never happen;
+ascend-operator then fails an AscendJob at its first failed pod. (2) Process-level
+recovery raises business-plane faults, which are handled only with
+``fault-retry-times``: upstream's YAML reference says it must be set
+(``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``). (3, 4) The operator
+turns ``recover-strategy`` and ``hotSwitch`` into the ``process-recover-enable``
+PodGroup label and the recovery env (``MC: component/ascend-operator/pkg/
+controllers/v1/job.go`` addPgProcessRecoverLabel, ``env.go`` addProcessRecoverEnv,
+addSubHealthyEnv); a Volcano Job gets neither. Each job runs, but without the
+fault tolerance it asks for.
+
+**How to fix.** Add ``fault-scheduling: grace`` (or ``force``), add
+``fault-retry-times``, and use an AscendJob for process-level recovery.
+
+Failing::
+
+    metadata:
+      labels: {fault-retry-times: "3"}
+
+Passing::
+
+    metadata:
+      labels: {fault-scheduling: force, fault-retry-times: "3"}
+"""
+from ...vocabulary import (ASCEND_JOB, ENABLED, FAULT_SCHEDULING_LABEL, POD_RESCHEDULING_LABEL,
+                           RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_HOT_SWITCH, SUB_HEALTHY_LABEL)
+from ..rule import Problem
+from ._resilience import job_label, rescheduling_on, retry_times
+
+
+def _features(obj):
+    """(name, where) of each setting the job turns on that needs the plugin's rescheduling."""
+    if retry_times(obj) > 0:
+        yield "fault-retry-times", ("metadata", "labels", "fault-retry-times")
+    rescheduling, where = job_label(obj, POD_RESCHEDULING_LABEL)
+    if rescheduling == ENABLED:
+        yield "pod-rescheduling", where
+    if obj.annotations.get(RECOVER_STRATEGY_ANNOTATION):
+        yield "recover-strategy", ("metadata", "annotations", RECOVER_STRATEGY_ANNOTATION)
+    sub_healthy, where = job_label(obj, SUB_HEALTHY_LABEL)
+    if sub_healthy not in (None, "ignore"):
+        yield f"subHealthyStrategy {sub_healthy}", where
+
+
+def check(obj, run):
+    features = list(_features(obj))
+    if features and not rescheduling_on(obj):
+        value, where = job_label(obj, FAULT_SCHEDULING_LABEL)
+        state = f"fault-scheduling is {value!r}" if value is not None else "there is no fault-scheduling label"
+        yield Problem(where, f"{state}, so the scheduler's rescheduling is off for the job and "
+                             f"{', '.join(name for name, _ in features)} does nothing", key=value is None)
+    strategies = obj.annotations.get(RECOVER_STRATEGY_ANNOTATION)
+    where = ("metadata", "annotations", RECOVER_STRATEGY_ANNOTATION)
+    if strategies and retry_times(obj) <= 0:
+        yield Problem(where, "process-level recovery raises business-plane faults, which the scheduler handles only "
+                             "with fault-retry-times: add the label")
+    if strategies and obj.kind != ASCEND_JOB:
+        yield Problem(where, "recover-strategy is ascend-operator's: a Volcano Job gets neither the "
+                             "process-recover-enable label nor the recovery env")
+    sub_healthy, where = job_label(obj, SUB_HEALTHY_LABEL)
+    if sub_healthy == SUB_HEALTHY_HOT_SWITCH and obj.kind != ASCEND_JOB:
+        yield Problem(where, "subHealthyStrategy hotSwitch needs ascend-operator's env: use an AscendJob")

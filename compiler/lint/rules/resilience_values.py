@@ -1,0 +1,76 @@
+"""A fault-tolerance label or annotation has a value upstream does not read.
+
+**What.** Where set: ``fault-scheduling`` is ``grace``, ``force`` or ``off``;
+``fault-retry-times`` an integer from 0 to 100; ``pod-rescheduling`` and
+``process-recover-enable`` are ``on`` (or ``off``; ``process-recover-enable``
+also ``pause``); ``subHealthyStrategy`` is ``ignore``, ``graceExit``,
+``forceExit`` or ``hotSwitch``; each entry of the ``recover-strategy``
+annotation is ``retry``, ``recover``, ``recover-in-place``,
+``elastic-training``, ``dump`` or ``exit``; ``wait-reschedule-timeout`` an
+integer from 30 to 270.
+
+**Why.** Upstream quietly treats other values as "off": the plugin takes a
+``fault-retry-times`` it cannot parse as 0 (``MC: component/ascend-for-volcano/
+internal/rescheduling/job.go``, setFaultRetryTimeOfJob), any ``pod-rescheduling``
+but ``on`` as off and an unknown ``subHealthyStrategy`` as ``ignore``
+(``plugin/job.go`` setJobSubHealthyStrategy); the operator skips unknown
+recovery strategies (``MC: component/ascend-operator/pkg/controllers/v1/env.go``
+addEnvByStrategy). Ranges: ``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``.
+(``external-force``/``external-grace`` are for inference workloads, not jobs.)
+The job runs without the fault tolerance its author meant.
+
+**How to fix.** Use one of the listed values.
+
+Failing::
+
+    metadata:
+      labels: {fault-scheduling: "true", pod-rescheduling: "true"}
+
+Passing::
+
+    metadata:
+      labels: {fault-scheduling: grace, pod-rescheduling: "on"}
+"""
+from ...vocabulary import (FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_OFF, FAULT_SCHEDULING_ON,
+                           POD_RESCHEDULING_LABEL, PROCESS_RECOVER_LABEL, RECOVER_STRATEGIES,
+                           RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_LABEL, SUB_HEALTHY_STRATEGIES,
+                           WAIT_RESCHEDULE_TIMEOUT_ANNOTATION)
+from ..rule import Problem
+from ._resilience import job_label
+
+LABELS = (
+    (FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_ON + (FAULT_SCHEDULING_OFF,)),
+    (POD_RESCHEDULING_LABEL, ("on", "off")),
+    (PROCESS_RECOVER_LABEL, ("on", "off", "pause")),
+    (SUB_HEALTHY_LABEL, SUB_HEALTHY_STRATEGIES),
+)
+
+
+def _integer_in(value, low, high):
+    try:
+        number = int(str(value))
+    except ValueError:
+        return False
+    return low <= number <= high
+
+
+def check(obj, run):
+    for key, allowed in LABELS:
+        value, where = job_label(obj, key)
+        if value is not None and value not in allowed:
+            yield Problem(where, f"{key} {value!r} is not one of {', '.join(allowed)}: upstream takes it as off")
+    value, where = job_label(obj, FAULT_RETRY_TIMES_LABEL)
+    if value is not None and not _integer_in(value, 0, 100):
+        yield Problem(where, f"{FAULT_RETRY_TIMES_LABEL} {value!r} is not an integer from 0 to 100: the scheduler "
+                             "takes it as 0, no retries")
+    strategies = obj.annotations.get(RECOVER_STRATEGY_ANNOTATION)
+    if isinstance(strategies, str):
+        unknown = [s for s in strategies.split(",") if s not in RECOVER_STRATEGIES]
+        if unknown:
+            yield Problem(("metadata", "annotations", RECOVER_STRATEGY_ANNOTATION),
+                          f"recover-strategy {', '.join(repr(s) for s in unknown)} unknown: the operator skips it "
+                          f"(known: {', '.join(RECOVER_STRATEGIES)}, comma separated, no spaces)")
+    timeout = obj.annotations.get(WAIT_RESCHEDULE_TIMEOUT_ANNOTATION)
+    if timeout is not None and not _integer_in(timeout, 30, 270):
+        yield Problem(("metadata", "annotations", WAIT_RESCHEDULE_TIMEOUT_ANNOTATION),
+                      f"{WAIT_RESCHEDULE_TIMEOUT_ANNOTATION} {timeout!r} is not an integer from 30 to 270 seconds")
