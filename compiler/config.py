@@ -1,7 +1,10 @@
 """Project configuration: ``.ascend-compile.yaml``, committed at the repo root.
 
-Found by walking up from the current directory (stopping at the first
-directory that holds ``.git``), or named with ``--config``.  It carries spec
+Found by walking up from the current directory to the repository root (the
+first directory that holds ``.git``, a directory or a file as in worktrees and
+submodules, or an ``.ascend-compile-root`` marker), never above the user's
+home directory; with no repository root, only the current directory is
+searched.  Or named with ``--config``.  It carries spec
 defaults, extra profile directories and lint settings::
 
     defaults:                 # used where a spec leaves a field out
@@ -54,16 +57,60 @@ class ProjectConfig:
     lint: LintSettings = field(default_factory=LintSettings)
 
 
-def find_config(start: Optional[str] = None) -> Optional[str]:
-    directory = os.path.abspath(start or os.getcwd())
+#: a file that marks a repository root for config discovery where there is no ``.git``
+ROOT_MARKER = ".ascend-compile-root"
+#: what marks a repository root: a ``.git`` directory, or a ``.git`` file (worktrees, submodules)
+_ROOT_ENTRIES = (".git", ROOT_MARKER)
+
+
+@dataclass(frozen=True)
+class Search:
+    """Where config discovery looked: the config found (or None), and the directories searched, nearest first."""
+
+    path: Optional[str]
+    searched: Tuple[str, ...]
+    root: Optional[str]
+
+
+def repository_root(start: str, home: Optional[str] = None) -> Optional[str]:
+    """The nearest directory at or above ``start`` holding ``.git`` (file or directory) or the root marker.
+
+    The search never goes above the user's home directory (when ``start`` is inside it).
+    """
+    home = os.path.abspath(home or os.path.expanduser("~"))
+    directory = os.path.abspath(start)
     while True:
-        candidate = os.path.join(directory, CONFIG_NAME)
-        if os.path.isfile(candidate):
-            return candidate
+        if any(os.path.lexists(os.path.join(directory, entry)) for entry in _ROOT_ENTRIES):
+            return directory
         parent = os.path.dirname(directory)
-        if os.path.isdir(os.path.join(directory, ".git")) or parent == directory:
+        if directory == home or parent == directory:
             return None
         directory = parent
+
+
+def search_config(start: Optional[str] = None, home: Optional[str] = None) -> Search:
+    """Find ``.ascend-compile.yaml``: from ``start`` up to the repository root, never above it.
+
+    Without a repository root (no ``.git`` file or directory, no ``.ascend-compile-root``, below the
+    home directory) only ``start`` itself is searched: a config in ``/tmp`` or a parent folder
+    someone else controls must not set the registry or the namespace of a job.
+    """
+    directory = os.path.abspath(start or os.getcwd())
+    root = repository_root(directory, home)
+    searched: List[str] = []
+    while True:
+        searched.append(directory)
+        candidate = os.path.join(directory, CONFIG_NAME)
+        if os.path.isfile(candidate):
+            return Search(candidate, tuple(searched), root)
+        if root is None or directory == root:
+            return Search(None, tuple(searched), root)
+        directory = os.path.dirname(directory)
+
+
+def find_config(start: Optional[str] = None) -> Optional[str]:
+    """The project config that applies in ``start`` (default: the working directory), if any."""
+    return search_config(start).path
 
 
 def _bad(path: str, message: str, hint: str, line: int = 0, column: int = 0) -> InputError:
