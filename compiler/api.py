@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import ProjectConfig
-from .errors import CompileError, InputError
+from .errors import ArgumentError, CompileError, InputError
 from .findings import Finding
 from .pipeline import CompiledJob, compile_specs
 from .profiles import Profile, ProfileNotFoundError, ProfileRegistry
@@ -193,9 +193,24 @@ def _load_context(config: ConfigArg, profile_dirs: Sequence[PathArg]) -> Tuple[P
     else:
         from .config import load_config
 
-        loaded = load_config(os.fspath(config))
-    registry = ProfileRegistry([*loaded.profile_dirs, *(os.fspath(d) for d in profile_dirs)])
+        loaded = load_config(_fspath(config, "config"))
+    registry = ProfileRegistry([*loaded.profile_dirs, *_dirs(profile_dirs, "profile_dirs")])
     return loaded, registry
+
+
+def _fspath(value: Any, what: str) -> str:
+    """A path argument as a string; anything else is the caller's :class:`ArgumentError`."""
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
+    raise ArgumentError(f"{what} must be a path (str or os.PathLike), not {type(value).__name__}")
+
+
+def _dirs(dirs: Any, what: str) -> List[str]:
+    if isinstance(dirs, (str, os.PathLike)) or not isinstance(dirs, (list, tuple)):
+        raise ArgumentError(f"{what} must be a list of directory paths, not {type(dirs).__name__}")
+    return [_fspath(d, what) for d in dirs]
 
 
 def _spec_data(spec: SpecArg) -> Dict[str, Any]:
@@ -205,7 +220,7 @@ def _spec_data(spec: SpecArg) -> Dict[str, Any]:
         data = plain(spec)
         assert isinstance(data, dict)
         return data
-    raise TypeError(f"a spec is a JobSpec or a mapping (the TrainingJob document), not {type(spec).__name__}")
+    raise ArgumentError(f"a spec is a JobSpec or a mapping (the TrainingJob document), not {type(spec).__name__}")
 
 
 # --------------------------------------------------------------------------- compile
@@ -237,6 +252,9 @@ def to_yaml(objects: Sequence[Mapping[str, Any]]) -> str:
     """Objects as the deterministic ``---``-separated YAML stream ``ascend-compile compile`` prints."""
     from .yamlio import dump_documents
 
+    if isinstance(objects, Mapping) or not isinstance(objects, (list, tuple)) or \
+            not all(isinstance(obj, Mapping) for obj in objects):
+        raise ArgumentError("to_yaml takes a list of objects (dicts)")
     return dump_documents([plain(obj) for obj in objects])
 
 
@@ -252,8 +270,10 @@ def compile_files(paths: Union[PathArg, Sequence[PathArg]], *, config: ConfigArg
 
 def _path_list(paths: Union[PathArg, Sequence[PathArg]]) -> List[str]:
     if isinstance(paths, (str, os.PathLike)):
-        return [os.fspath(paths)]
-    return [os.fspath(p) for p in paths]
+        return [_fspath(paths, "paths")]
+    if not isinstance(paths, (list, tuple)):
+        raise ArgumentError(f"paths must be a path or a list of paths, not {type(paths).__name__}")
+    return [_fspath(p, "paths") for p in paths]
 
 
 InputsArg = Union[Mapping[str, Any], PathArg, Sequence[Union[Mapping[str, Any], PathArg]]]
@@ -264,15 +284,17 @@ def _split_inputs(inputs: InputsArg) -> Tuple[List[Object], List[str]]:
     items: Sequence[Any]
     if isinstance(inputs, (Mapping, str, os.PathLike)):
         items = [inputs]
-    else:
+    elif isinstance(inputs, (list, tuple)):
         items = list(inputs)
+    else:
+        raise ArgumentError(f"expected Kubernetes objects (dicts) or file paths, got {type(inputs).__name__}")
     objects = [plain(i) for i in items if isinstance(i, Mapping)]
     paths = [os.fspath(i) for i in items if isinstance(i, (str, os.PathLike))]
     if len(objects) + len(paths) != len(items):
         bad = next(i for i in items if not isinstance(i, (Mapping, str, os.PathLike)))
-        raise TypeError(f"expected Kubernetes objects (dicts) or file paths, got {type(bad).__name__}")
+        raise ArgumentError(f"expected Kubernetes objects (dicts) or file paths, got {type(bad).__name__}")
     if objects and paths:
-        raise TypeError("pass either objects or paths, not both in one call")
+        raise ArgumentError("pass either objects or paths, not both in one call")
     return objects, paths
 
 
@@ -284,6 +306,7 @@ def validate_manifests(objects_or_paths: InputsArg, *, strict: bool = True, stri
     directories, ``-``); findings from paths carry line and column.
     """
     objects, paths = _split_inputs(objects_or_paths)
+    volcano_version = _volcano_version(volcano_version)
     if paths:
         from .validation import validate_paths
 
@@ -310,6 +333,8 @@ def lint_manifests(objects_or_paths: InputsArg, *, config: ConfigArg = None, pro
 
     objects, paths = _split_inputs(objects_or_paths)
     loaded, registry = _load_context(config, profile_dirs)
+    volcano_version = _volcano_version(volcano_version)
+    _known_rules(disable)
     if paths:
         findings, _count = lint_paths(paths, registry, loaded, strict=strict, volcano_version=volcano_version,
                                       disable=disable)
@@ -318,14 +343,41 @@ def lint_manifests(objects_or_paths: InputsArg, *, config: ConfigArg = None, pro
                         disable=disable)
 
 
+def _volcano_version(value: Optional[str]) -> Optional[str]:
+    """``volcano_version`` checked as ``--volcano-version`` is: '1.9', 'v1.15.0', ... or None."""
+    if value is None:
+        return None
+    from .schemas import VOLCANO_VERSIONS, normalize_volcano_version
+
+    if not isinstance(value, str):
+        raise ArgumentError(f"volcano_version is a str such as '1.9', not {type(value).__name__}")
+    try:
+        return normalize_volcano_version(value)
+    except ValueError as exc:
+        raise ArgumentError(str(exc), f"one of {', '.join(VOLCANO_VERSIONS)}") from None
+
+
+def _known_rules(disable: Sequence[str]) -> None:
+    """``disable`` names rules that exist (a typo would silently disable nothing)."""
+    from .catalogue import get
+
+    if isinstance(disable, str) or not all(isinstance(d, str) for d in disable):
+        raise ArgumentError("disable is a list of rule IDs or names, e.g. ['AC303']")
+    unknown = [d for d in disable if get(d) is None]
+    if unknown:
+        raise ArgumentError(f"disable names unknown rules: {', '.join(unknown)}", "see 'ascend-compile rules'")
+
+
 # --------------------------------------------------------------------------- profiles
 
 
 def list_profiles(extra_dirs: Sequence[PathArg] = ()) -> List[Profile]:
     """Every hardware profile (built-in, then ``extra_dirs``; a later one overrides by name), sorted by name."""
-    return ProfileRegistry([os.fspath(d) for d in extra_dirs]).all()
+    return ProfileRegistry(_dirs(extra_dirs, "extra_dirs")).all()
 
 
 def load_profile(name: str, extra_dirs: Sequence[PathArg] = ()) -> Profile:
     """One hardware profile by name; raises :class:`ProfileNotFoundError` if there is none."""
-    return ProfileRegistry([os.fspath(d) for d in extra_dirs]).require(name)
+    if not isinstance(name, str):
+        raise ArgumentError(f"a profile name is a str, not {type(name).__name__}")
+    return ProfileRegistry(_dirs(extra_dirs, "extra_dirs")).require(name)

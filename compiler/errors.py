@@ -23,6 +23,16 @@ class InputError(AscendCompileError):
     """The input could not be read or parsed (exit code 2)."""
 
 
+class ArgumentError(InputError, TypeError):
+    """A Python caller passed a value of the wrong kind (also a TypeError, as Python's own checks are)."""
+
+    def __init__(self, message: str, hint: str = ""):
+        from .catalogue import INPUT_ERROR
+        from .findings import ERROR
+
+        super().__init__([Finding(INPUT_ERROR, ERROR, message, hint=hint, file="<python>", input_error=True)])
+
+
 class CompileError(AscendCompileError):
     """The spec was read but cannot be compiled as written (exit code 1)."""
 

@@ -23,6 +23,9 @@ _RANK = {INFO: 0, WARNING: 1, ERROR: 2}
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
 EXIT_INPUT = 2
+EXIT_INTERNAL = 3
+#: the ``extra`` entry that marks a finding as our own bug (a rule that crashed): exit code 3, never 1
+INTERNAL = ("internal", "true")
 
 
 def format_path(path: Sequence[PathElement]) -> str:
@@ -57,6 +60,11 @@ class Finding:
     extra: Tuple[Tuple[str, str], ...] = field(default=())
 
     @property
+    def internal(self) -> bool:
+        """A bug in ascend-compile, reported as a finding so the other findings still show."""
+        return INTERNAL in self.extra
+
+    @property
     def field_path(self) -> str:
         return format_path(self.path)
 
@@ -72,11 +80,13 @@ def severity_at_least(severity: str, threshold: str) -> bool:
 
 
 def exit_code(findings: Iterable[Finding], fail_on: str = ERROR) -> int:
-    """0 clean, 1 findings at or above ``fail_on``, 2 when any input could not be read."""
+    """0 clean, 1 findings at or above ``fail_on``, 2 when any input could not be read, 3 for our own bug."""
     code = EXIT_CLEAN
     for finding in findings:
+        if finding.internal:
+            return EXIT_INTERNAL
         if finding.input_error:
-            return EXIT_INPUT
-        if severity_at_least(finding.severity, fail_on):
+            code = EXIT_INPUT
+        elif code != EXIT_INPUT and severity_at_least(finding.severity, fail_on):
             code = EXIT_FINDINGS
     return code

@@ -36,7 +36,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .catalogue import INPUT_ERROR, SPEC_INVALID
 from .config import ProjectConfig
 from .errors import AscendCompileError, InternalError
-from .findings import ERROR, Finding, format_path
+from .findings import ERROR, EXIT_INTERNAL, INTERNAL, Finding, format_path
 from .profiles import ProfileRegistry
 from .jobspec import is_spec
 from .yamlio import Document
@@ -238,8 +238,8 @@ def _compile_one(label: str, item: Any, index: int, registry: ProfileRegistry,
         job = compile_document(_document(label, item, index), registry, config)
     except AscendCompileError as exc:
         return None, list(exc.findings)
-    except InternalError as exc:
-        return None, [Finding(SPEC_INVALID, ERROR, str(exc))]
+    except InternalError as exc:  # our bug: reported with the other results, and exit code 3
+        return None, [Finding(SPEC_INVALID, ERROR, str(exc), extra=(INTERNAL,))]
     return job.objects, []
 
 
@@ -306,7 +306,9 @@ def lint_documents(docs: Sequence[Document], registry: ProfileRegistry, config: 
 
 
 def exit_status(findings: Sequence[Finding]) -> int:
-    """0 without error results, 2 for an unreadable ResourceList, 1 for other errors."""
+    """0 without error results, 2 for an unreadable ResourceList, 1 for other errors, 3 for our own bug."""
+    if any(f.internal for f in findings):
+        return EXIT_INTERNAL
     if any(f.input_error and f.severity == ERROR for f in findings):
         return 2
     return 1 if any(f.severity == ERROR for f in findings) else 0

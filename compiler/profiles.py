@@ -109,8 +109,19 @@ class Profile:
         return {k: v for k, v in out.items() if v is not None}
 
 
+def _whole(value: Any) -> Any:
+    """JSON Schema lets ``8.0`` pass as an integer; the NPU arithmetic (and ``replicas``) needs ``8``."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    return value
+
+
 def _profile_from_data(data: Dict[str, Any], source: str) -> Profile:
-    spec = data["spec"]
+    spec = _whole(data["spec"])
     counts = spec["npusPerPod"]
     sp = spec.get("superPod")
     return Profile(

@@ -155,8 +155,26 @@ def describe_types(types: Sequence[str]) -> str:
     return text
 
 
+#: keys whose values are not repeated in messages: CI logs are read by many
+_SECRET_KEY = re.compile(r"pass(word|wd|phrase)?|secret|token|credential|api[-_]?key|private[-_]?key|auth", re.I)
+
+
+def secret_looking(path: Any) -> bool:
+    """Whether the last key of ``path`` names something secret (``DB_PASSWORD``, ``api_token``)."""
+    last = next((p for p in reversed(tuple(path)) if isinstance(p, str)), "")
+    return bool(_SECRET_KEY.search(last))
+
+
 def wrong_type(expected: Sequence[str], value: Any, kind: str, path: Any) -> Err:
     """The AC102 error for ``value`` (of JSON kind ``kind``) where ``expected`` types are allowed."""
+    if secret_looking(path) and kind not in ("object", "array", "null"):
+        hint = type_hint(expected, value, kind)
+        if hint.startswith("quote it:"):
+            hint = f"quote it (YAML reads the unquoted value as {ARTICLE[kind]})"
+        elif hint.startswith("remove the quotes:"):
+            hint = "remove the quotes"
+        return (WRONG_TYPE, path, f"expected {describe_types(expected)}, got {ARTICLE[kind]} (the value is not "
+                "shown: its key looks like a secret)", hint, False)
     return (WRONG_TYPE, path,
             f"expected {describe_types(expected)}, got {ARTICLE[kind]}"
             + ("" if kind in ("object", "array", "null") else f" ({short(value)})"),

@@ -95,7 +95,10 @@ def _unchanged_with_results(text: str, docs: List[Any], outcome: Any) -> Optiona
     if body and not body.endswith("\n"):
         body += "\n"
     results = outcome.resource_list.get("results")
-    return body + (dump_document({"results": results}) if results else "")
+    if not results:
+        return body
+    indent = " " * node.start_mark.column  # a mapping written indented: its new key is indented alike
+    return body + "".join(indent + line for line in dump_document({"results": results}).splitlines(keepends=True))
 
 
 def _report(findings: List[Any]) -> None:

@@ -7,6 +7,7 @@ at the line and column of the offending field.
 """
 from __future__ import annotations
 
+import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional, Tuple
 
@@ -17,6 +18,7 @@ from ..profiles import NODE_SELECTOR, Profile, ProfileRegistry
 from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, PORT_NAME, POD_IP_ENV, TASKD_PORT, TASKD_PORT_NAME, TTP_PORT,
                           TTP_PORT_ENV, TTP_PORT_NAME)
 from ..yamlio import Document
+from ..yamlio.locations import _child
 from . import generated, replicas, resilience, shapes, steps
 from .model import Port, Replica, Resilience, Spec, Volume
 
@@ -51,6 +53,7 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
     schema_findings = [f for f in schemas.validate_document(doc) if f.severity == ERROR]
     if schema_findings:
         raise CompileError(schema_findings)
+    doc = Document(doc.source, doc.index, as_written(doc.data, doc.node), doc.node)
     problems = steps.Problems(doc)
     fields = steps.Fields(_integers_as_int(doc.data["spec"]), config.defaults)
     profile = steps.profile(registry, fields, problems)
@@ -96,6 +99,25 @@ def _generated_ports(target: str, resolved: Resilience) -> Dict[str, int]:
     if resolved.mindio_ttp:
         out[TTP_PORT_NAME] = TTP_PORT
     return out
+
+
+def as_written(data: Any, node: Any = None) -> Any:
+    """``data`` with every unquoted date or time back to the text it was written as.
+
+    YAML reads ``2024-01-01`` as a date; the schema lets it stand for a string, as Kubernetes does,
+    so a spec field (``profile``, ``image``, an env value) holds the text as written, not the date
+    rewritten (``2024-01-01T10:00:00Z`` stays exactly that).  Without a node (data from Python),
+    the ISO form.
+    """
+    if isinstance(data, (_dt.date, _dt.datetime)):
+        text = getattr(node, "value", None)
+        return text if isinstance(text, str) else data.isoformat()
+    if isinstance(data, dict):
+        return {key: as_written(value, _child(node, key)[0] if node is not None else None)
+                for key, value in data.items()}
+    if isinstance(data, list):
+        return [as_written(value, _child(node, i)[0] if node is not None else None) for i, value in enumerate(data)]
+    return data
 
 
 def _integers_as_int(spec: Dict[str, Any]) -> Dict[str, Any]:

@@ -206,7 +206,11 @@ def _volume(raw: Dict[str, Any], path: Tuple[PathElement, ...], problems: Proble
     value = raw[kind]
     if kind == "nfs":
         if isinstance(value, str):
-            server, _, export = value.partition(":")
+            server, sep, export = value.partition(":")
+            if not (sep and server and export.startswith("/")):
+                problems.add(SPEC_INVALID, (*path, "nfs"), f"nfs {value!r} is not SERVER:/PATH",
+                             'write the server and the exported path, e.g. nfs: "10.0.0.5:/data/code"')
+                return None
             value = {"server": server, "path": export}
         source = {"nfs": {"server": value["server"], "path": value["path"]}}
     elif kind == "hostPath":

@@ -18,11 +18,12 @@ with its ``rings-config-<job>`` ConfigMap in another.
 from __future__ import annotations
 
 import gc
+from dataclasses import replace
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .. import catalogue
 from ..catalogue import BAD_SUPPRESSION
-from ..findings import ERROR, Finding, Path
+from ..findings import ERROR, INTERNAL, Finding, Path
 from . import registry as _registry
 from . import suppress
 from .context import ObjectContext, RunContext
@@ -110,8 +111,10 @@ class Linter:
             for rule in self.rules:
                 if "*" not in rule.kinds and obj.kind not in rule.kinds:
                     continue
-                for problem in self._check(rule, obj, run):
-                    raw.append((self._finding(rule, obj, problem), obj))
+                problems, crashed = self._check(rule, obj, run)
+                for problem in problems:
+                    finding = self._finding(rule, obj, problem)
+                    raw.append((replace(finding, extra=(INTERNAL,)) if crashed else finding, obj))
             raw.extend((f, obj) for f in self._annotation_problems(obj))
         findings = self._dedupe(raw)
         findings = self._suppress(findings, docs, texts)
@@ -126,17 +129,18 @@ class Linter:
             out.append((finding, _owner(finding.path, objs)))
         return out
 
-    def _check(self, rule: Rule, obj: ObjectContext, run: RunContext) -> Iterable[Problem]:
+    def _check(self, rule: Rule, obj: ObjectContext, run: RunContext) -> Tuple[List[Problem], bool]:
+        """(problems, whether the rule crashed): a crash is one problem, our bug (exit code 3)."""
         from ..errors import InputError
 
         try:
-            return list(rule.check(obj, run))  # type: ignore[misc]
+            return list(rule.check(obj, run)), False  # type: ignore[misc]
         except InputError:
             raise  # the input or config cannot be read: not a finding about this object
         except Exception as exc:  # a rule bug must not hide every other finding
             return [Problem((), f"internal error in rule {rule.id} ({type(exc).__name__}: {exc}); "
                                 "this is a bug in ascend-compile, please report it with the manifest",
-                            hint="disable the rule with --disable until it is fixed", severity=ERROR)]
+                            hint="disable the rule with --disable until it is fixed", severity=ERROR)], True
 
     def _finding(self, rule: Rule, obj: ObjectContext, problem: Problem) -> Finding:
         path = obj.prefix + tuple(problem.path)

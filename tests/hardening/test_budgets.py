@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.helpers import assert_clean, cli, spec_text, write
+from tests.hardening.helpers import ROOT, assert_clean, cli, spec_text, write
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="uses RLIMIT_AS")
 
@@ -74,3 +74,57 @@ def test_memory_error_in_json_format_is_still_json(tmp_path: Path) -> None:
     assert "memory" in proc.stderr_text  # type: ignore[attr-defined]
     if proc.stdout.strip():
         json.loads(proc.stdout)
+
+
+# --------------------------------------------------------------------------- our own bugs: exit 3, never 1
+
+
+def _main_exit(argv, capsys) -> tuple:
+    from ascend_compile.cli import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    captured = capsys.readouterr()
+    return caught.value.code, captured.out + captured.err
+
+
+@pytest.mark.parametrize("error", [KeyError("x"), AttributeError("y"), ZeroDivisionError()])
+def test_an_escaped_exception_is_exit_3_without_a_traceback(tmp_path: Path, monkeypatch, capsys, error) -> None:
+    import ascend_compile.lint.engine as engine
+
+    def broken(*_args, **_kwargs):
+        raise error
+
+    monkeypatch.setattr(engine, "lint_paths", broken)
+    path = write(tmp_path / "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+    code, text = _main_exit(["lint", str(path)], capsys)
+    assert code == 3 and "internal error" in text and "Traceback" not in text, text
+
+
+def test_memory_error_anywhere_is_exit_2(tmp_path: Path, monkeypatch, capsys) -> None:
+    import ascend_compile.api as api
+
+    def exhausted(*_args, **_kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(api, "compile_paths", exhausted)
+    code, text = _main_exit(["compile", str(tmp_path / "x.yaml")], capsys)
+    assert code == 2 and "out of memory" in text and "Traceback" not in text, text
+
+
+def test_a_crashing_lint_rule_is_exit_3_not_findings(tmp_path: Path, monkeypatch, capsys) -> None:
+    from ascend_compile.lint import registry
+
+    rules = registry.lint_rules()
+    crashing = next(r for r in rules if r.id == "AC204")
+
+    def boom(obj, run):
+        raise KeyError("x")
+        yield  # pragma: no cover
+
+    import dataclasses
+
+    monkeypatch.setattr(registry, "lint_rules", lambda: [dataclasses.replace(crashing, check=boom)])
+    job = ROOT / "golden" / "pytorch-module-910b-8.yaml"
+    code, text = _main_exit(["lint", str(job)], capsys)
+    assert code == 3 and "internal error in rule" in text, text

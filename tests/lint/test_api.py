@@ -78,4 +78,7 @@ def test_rule_crash_becomes_a_finding(monkeypatch):
     linter.rules = [dataclasses.replace(rule, check=boom)]
     findings = linter.run(objects=[(_job(), "")])
     assert [f.rule for f in findings] == ["AC204"] and "internal error" in findings[0].message
+    from ascend_compile.findings import EXIT_INTERNAL, exit_code
+
+    assert findings[0].internal and exit_code(findings) == EXIT_INTERNAL  # our bug: 3, never 1 ("findings")
     assert registry.get("AC204").check is not boom
