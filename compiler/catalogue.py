@@ -14,6 +14,10 @@ engine    the lint engine itself (AC012)                                      ye
 lint      a rule unit of :mod:`ascend_compile.lint.rules` (AC2xx-AC8xx)       yes
 ========  ==================================================================  =============
 
+``compile`` also reports the IDs of lint rules when a spec breaks the same upstream rule a manifest
+would (the NPU arithmetic of :mod:`ascend_compile.hardware`, AC301, AC302, AC310; fault tolerance,
+AC311 and AC312), always as errors: what ``lint`` warns about there, ``compile`` refuses to write.
+
 The lint engine, the reporters (SARIF's rule list, the JSON ``ruleName``), ``rules``, ``explain``,
 project-config checks and ``docs/rules.md`` all read this module; reporting code takes its IDs from
 the constants here.  A lint rule's entry names its unit (``lint/rules/<name with _>.py``, whose

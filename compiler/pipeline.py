@@ -13,7 +13,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 from .catalogue import NOT_A_SPEC, PATCH_CONFLICT, SPEC_INVALID
 from .config import ProjectConfig
 from .errors import CompileError, InputError, InternalError
-from .findings import ERROR, Finding
+from .findings import ERROR, WARNING, Finding
 from .profiles import ProfileRegistry
 from .jobspec import API_VERSION, KIND, Spec, is_spec, resolve
 from .yamlio import Document
@@ -131,3 +131,17 @@ def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] 
     if findings:
         raise CompileError(findings)
     return jobs
+
+
+def lint_output(jobs: Sequence[CompiledJob], registry: Optional[ProfileRegistry] = None,
+                config: Optional[ProjectConfig] = None) -> List[Finding]:
+    """Lint findings (errors and warnings) about the compiled objects, by the project's lint settings.
+
+    Compiled output is lint-clean unless a spec passes something through (``podTemplatePatch``,
+    ``jobPatch``, env values, pod counts off whole nodes): ``compile`` reports these, refusing errors.
+    """
+    from .lint.engine import Linter
+
+    linter = Linter(registry, config, schema=False)  # self_check has checked the schemas
+    found = linter.run(objects=[(obj, f"{job.source} (compiled)") for job in jobs for obj in job.objects])
+    return [f for f in found if f.severity in (ERROR, WARNING)]

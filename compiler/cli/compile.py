@@ -7,7 +7,7 @@ from typing import Any, List, Optional, Tuple
 import click
 
 from ..safetext import printable
-from ._options import common_input_options, load_context, report_and_exit
+from ._options import common_input_options, load_context, report, report_and_exit
 
 
 @click.command(
@@ -26,13 +26,18 @@ Examples:
               help="Write nothing; exit 1 and print a diff if the files in --output-dir are not what compile would "
                    "write, or if it holds a generated file no spec produces any more (an orphan). With --format "
                    "json: one JSON document (upToDate, stale, missing, orphans, diff).")
+@click.option("--no-lint", is_flag=True,
+              help="Do not lint the compiled output (by default its warnings are printed to stderr, and an error "
+                   "refuses the spec as a compile error would).")
 @common_input_options
-def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bool, **options: object) -> None:
+def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bool, no_lint: bool,
+                    **options: object) -> None:
     """Compile job specs (kind: TrainingJob) into AscendJob / Volcano Job / ConfigMap YAML.
 
     SPEC is a file, a directory (searched for *.yaml / *.yml) or - for stdin.
-    Output order per job: Namespace (if asked), ranktable ConfigMap, job.
-    Nothing is written unless every spec compiles.
+    Output order per job: Namespace (if asked), ranktable ConfigMap, reset ConfigMap, job.
+    Nothing is written unless every spec compiles. The output is linted: its warnings are
+    printed to stderr, and a lint error refuses it like a compile error (--no-lint skips this).
     """
     from .. import api
     from ..errors import AscendCompileError
@@ -51,6 +56,8 @@ def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bo
     if not jobs:
         click.echo("ascend-compile compile: no job specs (kind: TrainingJob) in the given paths", err=True)
         sys.exit(EXIT_INPUT)
+    if not no_lint:
+        _lint_output(jobs, ctx)
     if output_dir is None:
         sys.stdout.write(render_jobs(jobs))
         return
@@ -64,6 +71,18 @@ def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bo
         sys.exit(EXIT_INPUT)
     for path in written:
         click.echo(f"wrote {path}", err=True)
+
+
+def _lint_output(jobs: List[Any], ctx: Any) -> None:
+    """Lint the compiled objects: warnings go to stderr, an error refuses the output (nothing written)."""
+    from ..findings import ERROR
+    from ..pipeline import lint_output
+
+    findings = lint_output(jobs, ctx.registry, ctx.config)
+    if any(f.severity == ERROR for f in findings):
+        report_and_exit(findings, ctx, stream=sys.stderr)
+    if findings:
+        report(findings, ctx, stream=sys.stderr)
 
 
 def _check(jobs: List[Any], output_dir: str, ctx: Any) -> None:
