@@ -23,8 +23,9 @@ def _arguments_optional(ctx: click.Context, _param: click.Parameter, value: bool
     """``--show-config`` runs without the command's other arguments: it reports and exits."""
     if value:
         for param in ctx.command.params:
-            if isinstance(param, click.Argument):
+            if isinstance(param, click.Argument) and param.required:
                 param.required = False
+                ctx.call_on_close(functools.partial(setattr, param, "required", True))  # for later runs in-process
     return value
 
 

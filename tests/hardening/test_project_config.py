@@ -128,3 +128,14 @@ def test_show_config_needs_no_other_argument(tmp_path: Path, command: str) -> No
 def test_show_config_without_any(tmp_path: Path) -> None:
     proc = cli("lint", "--show-config", cwd=tmp_path)
     assert_clean(proc, {0}, "no project config", str(tmp_path))
+
+
+def test_show_config_leaves_the_arguments_required_for_the_next_run(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from ascend_compile.cli._group import cli as group
+
+    runner = CliRunner()
+    assert runner.invoke(group, ["compile", "--show-config", "--no-config"]).exit_code == 0
+    result = runner.invoke(group, ["compile"])
+    assert result.exit_code == 2 and "Missing argument" in result.output
