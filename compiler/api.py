@@ -329,7 +329,8 @@ def lint_manifests(objects_or_paths: InputsArg, *, config: ConfigArg = None, pro
     Give objects (dicts) or paths; all of them are linted as one run, so
     cross-object rules (a Volcano Job and its ranktable ConfigMap) see them all.
     """
-    from .lint.engine import lint_objects, lint_paths
+    from .lint.engine import lint_objects
+    from .lint.paths import lint_paths
 
     objects, paths = _split_inputs(objects_or_paths)
     loaded, registry = _load_context(config, profile_dirs)

@@ -72,7 +72,12 @@ class Finding:
         return replace(self, file=file, line=line, column=column)
 
     def sort_key(self) -> Tuple[str, int, int, str, str]:
-        return (self.file, self.line, self.column, self.rule, self.message)
+        return sort_key(self)
+
+
+def sort_key(finding: "Finding") -> Tuple[str, int, int, str, str]:
+    """The order findings are reported in: file, line, column, rule, message."""
+    return (finding.file, finding.line, finding.column, finding.rule, finding.message)
 
 
 def severity_at_least(severity: str, threshold: str) -> bool:

@@ -206,6 +206,11 @@ class ProfileRegistry:
         if len(self._dirs) > 1:
             self._load()
 
+    def files(self) -> List[str]:
+        """The profile files this registry reads, in the order it reads them (without reading them)."""
+        return [os.path.join(directory, name) for directory in self._dirs if os.path.isdir(directory)
+                for name in sorted(os.listdir(directory)) if name.endswith((".yaml", ".yml")) and not name.startswith(".")]
+
     def names(self) -> List[str]:
         return sorted(self._load())
 

@@ -9,6 +9,19 @@ import pytest
 from tests.checkout import ROOT, SHARED  # noqa: F401  (re-exported for the tests)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # The lint result cache of every command the tests run goes to a folder of this session (the
+    # user's own cache stays untouched); the cache is exact, so it changes no test's outcome.
+    if "ASCEND_COMPILE_CACHE_DIR" not in os.environ:
+        import atexit
+        import shutil
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="ascend-compile-test-cache-")
+        atexit.register(shutil.rmtree, folder, True)
+        os.environ["ASCEND_COMPILE_CACHE_DIR"] = folder
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="Rewrite golden/ from the current compiler output (review the diff before committing).")

@@ -44,10 +44,13 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
               help="In directories, skip files and directories matching this glob (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Text format: print findings only, no summary line.")
+@click.option("--no-cache", is_flag=True,
+              help="Do not read or write the result cache (files whose text did not change are not checked "
+                   "again; it lives in $ASCEND_COMPILE_CACHE_DIR or ~/.cache/ascend-compile and is safe to delete).")
 @common_input_options
 def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[str, ...], strict: bool,
                  volcano_version: Optional[str], include: Tuple[str, ...], exclude: Tuple[str, ...],
-                 quiet: bool, **options: object) -> None:
+                 quiet: bool, no_cache: bool, **options: object) -> None:
     """Lint Kubernetes manifests: AscendJob, Volcano Job, their ranktable ConfigMaps, and more.
 
     PATH is a file, a directory (searched for *.yaml / *.yml) or - for stdin.
@@ -57,7 +60,8 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
     """
     from ..catalogue import get
     from ..findings import EXIT_INPUT, exit_code
-    from ..lint.engine import lint_paths
+    from ..lint.cache import default_root
+    from ..lint.paths import lint_paths
     from ..report import catalogue_rules, render
 
     ctx = load_context(options)
@@ -74,7 +78,7 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
             raise click.UsageError(f"--volcano-version: use one of {', '.join(VOLCANO_VERSIONS)}") from None
     findings, files = lint_paths(list(paths), ctx.registry, ctx.config, include=include, exclude=exclude,
                                  max_bytes=ctx.max_bytes, strict=strict, volcano_version=volcano_version,
-                                 disable=disabled)
+                                 disable=disabled, cache_dir=None if no_cache else default_root())
     threshold = fail_on or ctx.config.lint.fail_on or "error"
     render(findings, ctx.fmt, rules=catalogue_rules(), stream=sys.stdout, files_checked=files, quiet=quiet)
     code = exit_code(findings, threshold)

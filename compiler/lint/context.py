@@ -1,4 +1,4 @@
-"""What a rule sees: one object (:class:`ObjectContext`) and the whole run (:class:`RunContext`).
+"""What a rule sees: one object (:class:`ObjectContext`) and the run's profiles and config (:class:`RunContext`).
 
 The helpers here read a manifest defensively: a field of the wrong type is
 treated as absent (the schema check reports the type error), so rules never
@@ -6,10 +6,8 @@ crash on odd input and never report the same typo twice.
 """
 from __future__ import annotations
 
-import os
 import re
-from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from .. import hardware
 from ..findings import Path
@@ -54,11 +52,16 @@ def as_int(value: Any) -> Optional[int]:
     return None
 
 
-@dataclass(frozen=True)
 class Container:
-    path: Path  # relative to the object
-    data: Dict[str, Any]
-    index: int
+    """One container of a pod set: its path (relative to the object), its data, its index."""
+
+    __slots__ = ("path", "data", "index", "_npu_request")
+
+    def __init__(self, path: Path, data: Dict[str, Any], index: int):
+        self.path = path
+        self.data = data
+        self.index = index
+        self._npu_request: Optional[Tuple[Optional[str], int]] = None
 
     @property
     def name(self) -> str:
@@ -72,6 +75,11 @@ class Container:
 
     def npu_request(self) -> Tuple[Optional[str], int]:
         """(first ``huawei.com/*`` resource requested, its count) as the operator reads it."""
+        if self._npu_request is None:
+            self._npu_request = self._first_npu_amount()
+        return self._npu_request
+
+    def _first_npu_amount(self) -> Tuple[Optional[str], int]:
         for name, value in self.npu_amounts("requests").items():
             return name, as_int(value) or 0
         for name, value in self.npu_amounts("limits").items():  # limits alone default the request
@@ -88,20 +96,26 @@ class Container:
         return None
 
 
-@dataclass(frozen=True)
 class PodSet:
     """A group of identical pods: an AscendJob replica type, a Volcano task, a Deployment's template."""
 
-    role: str  # "Master", "Worker", a task name, or the kind for single-template workloads
-    role_path: Path  # the replicaSpecs entry / task item / object root
-    replicas: int
-    spec_path: Path  # path of the PodSpec
-    spec: Dict[str, Any]
-    metadata: Dict[str, Any]
+    __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "_containers")
+
+    def __init__(self, role: str, role_path: Path, replicas: int, spec_path: Path, spec: Dict[str, Any],
+                 metadata: Dict[str, Any]):
+        self.role = role  # "Master", "Worker", a task name, or the kind for single-template workloads
+        self.role_path = role_path  # the replicaSpecs entry / task item / object root
+        self.replicas = replicas
+        self.spec_path = spec_path  # path of the PodSpec
+        self.spec = spec
+        self.metadata = metadata
+        self._containers: Optional[List[Container]] = None
 
     def containers(self) -> List[Container]:
-        return [Container(self.spec_path + ("containers", i), c, i)
-                for i, c in enumerate(as_list(self.spec.get("containers"))) if isinstance(c, dict)]
+        if self._containers is None:
+            self._containers = [Container(self.spec_path + ("containers", i), c, i)
+                                for i, c in enumerate(as_list(self.spec.get("containers"))) if isinstance(c, dict)]
+        return self._containers
 
     @property
     def node_selector(self) -> Dict[str, Any]:
@@ -138,6 +152,7 @@ class ObjectContext:
         self.index = index
         self.kind = kind_of(data)
         self._pod_sets: Optional[List[PodSet]] = None
+        self._candidates: Optional[Tuple[Any, ...]] = None  # RunContext.candidate_profiles
 
     def __repr__(self) -> str:
         return f"<ObjectContext {self.describe()}>"
@@ -274,63 +289,21 @@ class ObjectContext:
 
 
 class RunContext:
-    """Everything one lint run sees: all objects, the profiles, the project config."""
+    """What a rule sees besides its object: the hardware profiles and the project config of the run.
 
-    def __init__(self, objects: Sequence[ObjectContext], profiles: Any, config: Any = None):
-        self.objects = list(objects)
+    Rules that look at other objects get a :class:`~ascend_compile.lint.index.CrossRun` in their
+    ``judge`` (see :mod:`ascend_compile.lint.rule`); ``check`` sees one object at a time.
+    """
+
+    def __init__(self, profiles: Any, config: Any = None):
         self.profiles = profiles  # ascend_compile.profiles.ProfileRegistry
         self.config = config
-        self._profile_cache: Dict[int, Any] = {}
-        self._beside: Dict[str, List[Dict[str, Any]]] = {}
 
-    def find(self, kind: str, name: str, namespace: Optional[str],
-             near: Optional[ObjectContext] = None) -> List[ObjectContext]:
-        """Objects of ``kind`` named ``name`` in the same namespace (an unset namespace matches any).
+    def find(self, kind: str, name: str, namespace: Optional[str], near: Any = None) -> List[Any]:
+        raise RuntimeError("check() sees one object: a rule that looks at other objects defines facts() and "
+                           "judge() (see ascend_compile.lint.rule)")
 
-        With ``near``, objects from the same file as ``near`` come first and hide
-        same-named objects elsewhere (a directory of samples reuses names).
-        """
-        found = [o for o in self.objects if o.kind == kind and o.name == name
-                 and (namespace is None or o.namespace is None or o.namespace == namespace)]
-        if near is not None:
-            same_file = [o for o in found if o.source == near.source]
-            if same_file:
-                return same_file
-        return found
-
-    def exists_beside(self, kind: str, name: str, namespace: Optional[str], near: ObjectContext) -> bool:
-        """Whether a YAML file next to ``near``'s file, not linted in this run, defines the object.
-
-        pre-commit passes only the changed files: a job whose ConfigMap lives in an
-        unchanged file beside it must not be reported as missing it.  Read only on
-        a miss, once per directory.
-        """
-        source = near.source
-        if not source or not os.path.isfile(source):
-            return False
-        directory = os.path.dirname(os.path.abspath(source))
-        if directory not in self._beside:
-            self._beside[directory] = self._read_directory(directory)
-        return any(data.get("kind") == kind and isinstance(data.get("metadata"), dict)
-                   and data["metadata"].get("name") == name
-                   and (namespace is None or data["metadata"].get("namespace") in (None, namespace))
-                   for data in self._beside[directory])
-
-    def _read_directory(self, directory: str) -> List[Dict[str, Any]]:
-        from ..errors import InputError
-        from ..yamlio import load_file
-
-        linted = {os.path.abspath(o.source) for o in self.objects if o.source}
-        found: List[Dict[str, Any]] = []
-        for entry in sorted(os.listdir(directory)):
-            path = os.path.join(directory, entry)
-            if not entry.endswith((".yaml", ".yml")) or path in linted or not os.path.isfile(path):
-                continue
-            try:
-                found.extend(doc.data for doc in load_file(path) if isinstance(doc.data, dict))
-            except InputError:
-                continue  # not ours to report: that file is not part of this run
-        return found
+    exists_beside = find
 
     def signals(self, obj: ObjectContext) -> HardwareSignals:
         """What ``obj`` tells the scheduler about the hardware it wants."""
@@ -343,11 +316,10 @@ class RunContext:
         A check that holds for every candidate holds whatever the job's servers really are; see
         :mod:`ascend_compile.targeting`.
         """
-        key = id(obj)
-        if key not in self._profile_cache:
-            self._profile_cache[key] = () if self.profiles is None else \
+        if obj._candidates is None:
+            obj._candidates = () if self.profiles is None else \
                 candidate_profiles(self.profiles.all(), self.signals(obj))
-        return self._profile_cache[key]
+        return obj._candidates
 
     def profile_for(self, obj: ObjectContext) -> Any:
         """The first candidate profile (None if the scheduler has no handler for ``obj``)."""

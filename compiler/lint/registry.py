@@ -7,10 +7,10 @@ once per process, when a lint run needs them.
 from __future__ import annotations
 
 import importlib
-from typing import Dict, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from .. import catalogue
-from .rule import Rule
+from .rule import Problem, Rule
 
 _UNITS: Optional[Dict[str, Rule]] = None
 
@@ -21,9 +21,29 @@ def _load() -> Dict[str, Rule]:
         units: Dict[str, Rule] = {}
         for entry in catalogue.entries(catalogue.LINT):
             module = importlib.import_module(f"{__package__}.rules.{entry.unit}")
-            units[entry.id] = Rule(entry, module.check)
+            judge = getattr(module, "judge", None)
+            if judge is None:
+                units[entry.id] = Rule(entry, module.check)
+            else:
+                units[entry.id] = Rule(entry, _whole_run_check(module.facts, judge), module.facts, judge)
         _UNITS = units
     return _UNITS
+
+
+def _whole_run_check(facts: Callable[[Any], Any], judge: Callable[[Any, Any, Any], Iterable[Problem]]) -> Callable[[Any, Any], Iterable[Problem]]:
+    """``check(obj, run)`` of a cross-object rule, for a ``run`` that can ``find`` (its facts, then its judgement)."""
+
+    def check(obj: Any, run: Any) -> Iterable[Problem]:
+        from .index import ObjectRef
+
+        fact = facts(obj)
+        if fact is None:
+            return ()
+        ref = ObjectRef(obj.kind, obj.name, obj.namespace, obj.source, obj.labels, obj.describe(), obj.prefix,
+                        0, 0, frozenset())
+        return judge(ref, fact, run)
+
+    return check
 
 
 def lint_rules() -> List[Rule]:

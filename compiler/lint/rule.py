@@ -9,23 +9,33 @@ one-line summary) and it defines:
 ``check(obj, run)``
     a generator yielding :class:`Problem` objects for one object; ``obj`` is an
     :class:`~ascend_compile.lint.context.ObjectContext`, ``run`` the
-    :class:`~ascend_compile.lint.context.RunContext` that sees every object of
-    the lint run (for cross-object rules).
+    :class:`~ascend_compile.lint.context.RunContext` (the hardware profiles and
+    the project config of the run).
+
+A rule that looks at other objects of the run (a job and its ranktable ConfigMap)
+defines, instead of ``check``, two functions, so that the objects can be read in
+several processes and the rule still sees the whole run:
+
+``facts(obj)``
+    runs where the object is read; returns what the rule needs to know about it
+    (small and picklable: plain data), or None when the rule has nothing to ask.
+``judge(ref, fact, run)``
+    runs once the whole run is indexed; ``ref`` is the object's
+    :class:`~ascend_compile.lint.index.ObjectRef` (kind, name, namespace, source,
+    labels), ``run`` answers ``find`` and ``exists_beside``; yields Problems.
 
 ID, name, default severity, kinds, fix hint and the schema rules it replaces
-are the entry's, in the catalogue.
+are the entry's, in the catalogue (a cross-object rule replaces nothing).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional, Tuple
+from typing import Any, Callable, Iterable, NamedTuple, Optional, Tuple
 
 from ..catalogue import Entry
 from ..findings import Path
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """One thing a rule found, before the engine locates it in the source."""
 
     path: Path
@@ -39,12 +49,13 @@ class Problem:
     rule: Optional[str] = None
 
 
-@dataclass(frozen=True)
-class Rule:
-    """A rule unit ready to run: its catalogue entry and its unit's ``check``."""
+class Rule(NamedTuple):
+    """A rule unit ready to run: its catalogue entry and its unit's ``check`` (or ``facts`` and ``judge``)."""
 
     entry: Entry
     check: Callable[[Any, Any], Iterable[Problem]]
+    facts: Optional[Callable[[Any], Any]] = None
+    judge: Optional[Callable[[Any, Any, Any], Iterable[Problem]]] = None
 
     @property
     def id(self) -> str:
@@ -69,3 +80,8 @@ class Rule:
     @property
     def replaces(self) -> Tuple[str, ...]:
         return self.entry.replaces
+
+    @property
+    def cross(self) -> bool:
+        """Whether the rule looks at other objects of the run (it has ``facts`` and ``judge``)."""
+        return self.judge is not None

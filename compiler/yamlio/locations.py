@@ -1,29 +1,72 @@
-"""A parsed document and where its fields are: any field path back to the line and column of its YAML node."""
+"""A parsed document and where its fields are: any field path back to the line and column of its YAML node.
+
+A document read by the fast path (:mod:`.fastload`) has no nodes; it remembers where it starts in its
+stream (:class:`Origin`) and composes its nodes on the first question about a location, so files
+without findings never pay for them.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
 import yaml
 
 from ..findings import PathElement
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):
     file: str
     line: int  # 1-based
     column: int  # 1-based
 
 
-@dataclass
-class Document:
-    """One YAML document of a stream: its data and the nodes it was built from."""
+class Origin(NamedTuple):
+    """Where a document starts in its stream: the text, the offset of its first line, that line (0-based)."""
 
-    source: str
-    index: int
-    data: Any
-    node: Optional[yaml.Node]
+    text: str
+    offset: int
+    line: int
+
+    def compose(self) -> Optional[yaml.Node]:
+        """The document's node tree, with the marks it has in the whole stream."""
+        from .common import BaseLoader
+
+        # Padding with the lines before it keeps every mark's line as in the whole stream (columns are
+        # unchanged: the slice starts at the beginning of a line).  The fast path read this document,
+        # so it has no anchors, aliases or tags and nests at most MAX_DEPTH levels: composing is safe.
+        loader = BaseLoader("\n" * self.line + self.text[self.offset:])
+        try:
+            return loader.get_node() if loader.check_node() else None
+        finally:
+            loader.dispose()
+
+
+class Document:
+    """One YAML document of a stream: its data and the nodes it was built from (composed when first asked for)."""
+
+    __slots__ = ("source", "index", "data", "_node", "_origin")
+
+    def __init__(self, source: str, index: int, data: Any, node: Optional[yaml.Node] = None,
+                 origin: Optional[Origin] = None):
+        self.source = source
+        self.index = index
+        self.data = data
+        self._node = node
+        self._origin = origin
+
+    def __repr__(self) -> str:
+        return f"Document(source={self.source!r}, index={self.index})"
+
+    @property
+    def node(self) -> Optional[yaml.Node]:
+        if self._node is None and self._origin is not None:
+            self._node = self._origin.compose()
+            self._origin = None
+        return self._node
+
+    @property
+    def located(self) -> bool:
+        """Whether the document came from source text (its fields have lines and columns)."""
+        return self._node is not None or self._origin is not None
 
     def locate(self, path: Sequence[PathElement], key: bool = False) -> Location:
         """Line and column of the node at ``path`` (of its key when ``key``).

@@ -13,9 +13,10 @@ import yaml
 from ..catalogue import YAML_DUPLICATE_KEY, YAML_SYNTAX, YAML_TOO_DEEP
 from ..errors import InputError
 from .common import DEFAULT_MAX_BYTES, MAX_DEPTH, BaseLoader, input_error as _input_error
+from . import fastload
 from .guards import _check_event_depth, _check_node_graph, _is_parser_nesting_limit, _might_nest_deeply, \
     _too_deep_error
-from .locations import Document
+from .locations import Document, Origin
 from .reading import display_name, read_text
 
 
@@ -114,6 +115,7 @@ for _tag, _construct, _what in (
 Loader.add_constructor("tag:yaml.org,2002:set", _SAFE.construct_yaml_map)  # type: ignore[type-var]
 Loader.add_constructor("tag:yaml.org,2002:omap", _SAFE.construct_yaml_seq)  # type: ignore[type-var]
 Loader.add_constructor("tag:yaml.org,2002:pairs", _SAFE.construct_yaml_seq)  # type: ignore[type-var]
+fastload.use_resolvers(Loader)
 
 
 class DuplicateKey(Exception):
@@ -127,7 +129,16 @@ def iter_documents(text: str, source: str) -> Iterator[Document]:
 
     Raises :class:`InputError` (with line and column) for syntax errors,
     unsafe tags, duplicate keys, alias bombs and excessive nesting.
+
+    Ordinary streams take the fast path (:mod:`.fastload`): data without nodes, each document
+    composed again only if something asks where a field is.  Anything else takes the careful
+    path below, which keeps each document's nodes.
     """
+    built = fastload.build(text, Loader)
+    if built is not None:
+        for index, line, offset, data in built:
+            yield Document(source, index, data, None, Origin(text, offset, line))
+        return
     # Both checks look at the whole text once (calling them per document made a
     # stream of n documents cost O(n^2)).  After the exact depth check, only
     # aliases (which need an anchor ``&`` and an alias ``*``) can make a node

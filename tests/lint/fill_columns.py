@@ -13,7 +13,7 @@ from _checkout import use_checkout  # noqa: E402
 
 use_checkout()
 
-from ascend_compile.lint.engine import lint_paths  # noqa: E402
+from ascend_compile.lint.paths import lint_paths  # noqa: E402
 
 MARK = re.compile(r"# expect: (.*)$")
 

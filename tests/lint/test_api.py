@@ -73,9 +73,7 @@ def test_rule_crash_becomes_a_finding(monkeypatch):
         raise KeyError("x")
         yield
 
-    import dataclasses
-
-    linter.rules = [dataclasses.replace(rule, check=boom)]
+    linter.rules = [rule._replace(check=boom)]
     findings = linter.run(objects=[(_job(), "")])
     assert [f.rule for f in findings] == ["AC204"] and "internal error" in findings[0].message
     from ascend_compile.findings import EXIT_INTERNAL, exit_code

@@ -25,7 +25,7 @@ DEFECTIVE = {
 
 
 def _errors_by_file():
-    from ascend_compile.lint.engine import lint_paths
+    from ascend_compile.lint.paths import lint_paths
 
     findings, files = lint_paths([SAMPLES])
     assert files >= 60
@@ -45,7 +45,7 @@ def test_samples_have_only_the_known_defects():
 def test_each_sample_file_alone_has_the_same_errors():
     """Linting one file at a time (as pre-commit does) matches the directory run for the samples."""
     needs_shared(SAMPLES)
-    from ascend_compile.lint.engine import lint_paths
+    from ascend_compile.lint.paths import lint_paths
 
     for name in sorted(os.listdir(SAMPLES)):
         path = os.path.join(SAMPLES, name)

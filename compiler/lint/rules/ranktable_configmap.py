@@ -56,21 +56,27 @@ def _configmap_volumes(obj):
             yield pod_set.spec_path + ("volumes", i, "configMap", "name"), name
 
 
-def check(obj, run):
+def facts(obj):
+    """The job needs its ConfigMap: (the path to report, at its key?, severity), else None."""
     if not obj.name:
-        return
+        return None
     mounted = list(_configmap_volumes(obj))
     if obj.uses_file_ranktable() or mounted:
         severity = None
     elif obj.kind == VOLCANO_JOB and RING_LABEL in obj.labels and obj.requests_npus():
         severity = WARNING
     else:
-        return
-    wanted = RANKTABLE_CONFIGMAP_PREFIX + obj.name
-    if run.find(CONFIG_MAP, wanted, obj.namespace, near=obj) or run.exists_beside(CONFIG_MAP, wanted, obj.namespace, obj):
-        return
+        return None
     path = mounted[0][0] if mounted else ("metadata", "labels", RING_LABEL)
-    where = f" in namespace {obj.namespace}" if obj.namespace else ""
+    return path, not mounted, severity
+
+
+def judge(job, fact, run):
+    path, key, severity = fact
+    wanted = RANKTABLE_CONFIGMAP_PREFIX + job.name
+    if run.find(CONFIG_MAP, wanted, job.namespace, near=job) or run.exists_beside(CONFIG_MAP, wanted, job.namespace, job):
+        return
+    where = f" in namespace {job.namespace}" if job.namespace else ""
     yield Problem(path, f"no ConfigMap {wanted}{where} among the linted files or beside the job's file: ascend-operator writes the "
                         "ranktable only into an existing ConfigMap, so the pods never get it",
-                  key=not mounted, severity=severity)
+                  key=key, severity=severity)

@@ -36,28 +36,32 @@ from ...vocabulary import RANKTABLE_KEY, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL,
 from ..rule import Problem
 
 
-def check(obj, run):
+def facts(obj):
+    """A ranktable ConfigMap: (its label value, where to report a missing label, lacks hccl.json?, where)."""
     if not obj.name.startswith(RANKTABLE_CONFIGMAP_PREFIX):
-        return
-    job_name = obj.name[len(RANKTABLE_CONFIGMAP_PREFIX):]
-    jobs = [j for kind in WORKLOADS for j in run.find(kind, job_name, obj.namespace, near=obj)]
-    same_file = [j for j in jobs if j.source == obj.source]
+        return None
+    label_path = ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
+    data_path = ("data",) if "data" in obj.data else ("metadata", "name")
+    return obj.labels.get(RING_LABEL), label_path, RANKTABLE_KEY not in as_dict(obj.data.get("data")), data_path
+
+
+def judge(configmap, fact, run):
+    value, label_path, no_key, data_path = fact
+    name = configmap.name
+    job_name = name[len(RANKTABLE_CONFIGMAP_PREFIX):]
+    jobs = [j for kind in WORKLOADS for j in run.find(kind, job_name, configmap.namespace, near=configmap)]
+    same_file = [j for j in jobs if j.source == configmap.source]
     jobs = same_file or jobs
     if not jobs:
         return
-    job = jobs[0]
-    expected = job.labels.get(RING_LABEL)
-    value = obj.labels.get(RING_LABEL)
+    expected = jobs[0].labels.get(RING_LABEL)
     if value is None:
-        path = ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
-        yield Problem(path, f"ConfigMap {obj.name} has no {RING_LABEL} label"
-                            + (f" (the job has {expected})" if expected else ""), key=True)
+        yield Problem(label_path, f"ConfigMap {name} has no {RING_LABEL} label"
+                                  + (f" (the job has {expected})" if expected else ""), key=True)
     elif expected is not None and value != expected:
         yield Problem(("metadata", "labels", RING_LABEL),
-                      f"ConfigMap {obj.name} is labelled {RING_LABEL}={value} but job {job_name} "
+                      f"ConfigMap {name} is labelled {RING_LABEL}={value} but job {job_name} "
                       f"has {expected}")
-    data = obj.data.get("data")
-    if RANKTABLE_KEY not in as_dict(data):
-        yield Problem(("data",) if "data" in obj.data else ("metadata", "name"),
-                      f"ConfigMap {obj.name} has no hccl.json key; the training scripts read and poll it",
+    if no_key:
+        yield Problem(data_path, f"ConfigMap {name} has no hccl.json key; the training scripts read and poll it",
                       key=True)

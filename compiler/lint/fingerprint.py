@@ -1,0 +1,67 @@
+"""Digests: of a file's text, and of everything besides the text that a lint result depends on.
+
+A cached lint result is reused only for the same text under the same :func:`settings_digest`: this
+tool's version and code (every file of the installed package, by size and modification time), its
+schemas, the hardware profiles of the run (their content), the project config and the options.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, List
+
+try:  # the C module: importing hashlib would load OpenSSL first, a few ms at start-up
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - every CPython has it
+    from hashlib import blake2b
+
+
+def text_digest(text: str) -> str:
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+
+
+def code_digest() -> str:
+    """The installed package and its schemas: the version, and every file's path, size and modification time."""
+    from .._version import __version__
+    from ..resources import schemas_dir
+
+    parts: List[str] = [__version__]
+    for root in (os.path.dirname(os.path.dirname(os.path.realpath(__file__))), schemas_dir()):
+        _stat_tree(root, parts)
+    return _digest(parts)
+
+
+def _stat_tree(root: str, parts: List[str]) -> None:
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    stack.append(entry.path)
+            elif not entry.name.endswith((".pyc", ".pyo")):
+                info = entry.stat()
+                parts.append(f"{os.path.relpath(entry.path, root)}:{info.st_size}:{info.st_mtime_ns}")
+
+
+def files_digest(paths: Iterable[str]) -> str:
+    """The content of files (a missing one counts as missing)."""
+    parts = []
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                parts.append(path + ":" + blake2b(handle.read(), digest_size=20).hexdigest())
+        except OSError:
+            parts.append(path + ":missing")
+    return _digest(parts)
+
+
+def settings_digest(*parts: Any) -> str:
+    return _digest([repr(part) for part in parts])
+
+
+def _digest(parts: List[str]) -> str:
+    return blake2b("\n".join(parts).encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()

@@ -1,0 +1,149 @@
+"""``lint`` over command-line paths: discover, read, reuse cached results, lint the rest, finish the run.
+
+Each file is linted on its own (:meth:`~.engine.Linter.lint_file`), by this process or, for a large
+run, by forked workers (:mod:`ascend_compile.parallel`); with a result cache (:mod:`.cache`) a file
+whose text did not change is not parsed at all.  Then :meth:`~.engine.Linter.finish` judges the
+cross-object rules over every file's objects.  The findings are the same whichever way each file
+was read: the tests compare them.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ..findings import Finding, sort_key
+from .engine import Linter
+from .results import FileResult
+
+
+def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *,
+               include: Sequence[str] = (), exclude: Sequence[str] = (), max_bytes: Optional[int] = None,
+               strict: bool = True, volcano_version: Optional[str] = None, disable: Sequence[str] = (),
+               jobs: Optional[int] = None, cache_dir: Optional[str] = None) -> Tuple[List[Finding], int]:
+    """Discover, read and lint ``paths``; returns (findings, number of files read).
+
+    ``jobs`` sets the number of processes (default: one per core once there are at least 64 files
+    to lint); ``cache_dir`` turns the result cache on (see :func:`.cache.default_root`).
+    """
+    from ..discovery import discover
+    from ..yamlio import DEFAULT_MAX_BYTES
+    from .beside import Beside
+    from .locate import Locator
+
+    found = discover(paths, include=include, exclude=exclude)
+    linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable)
+    limit = max_bytes or DEFAULT_MAX_BYTES
+    reader = _Reader(linter, limit, _open_cache(cache_dir, linter, limit) if cache_dir else None)
+    results = reader.read(found.paths, jobs)
+    beside = Beside([result.source for result in results], limit)
+    findings = list(found.findings) + linter.finish(results, None, beside, Locator(reader.texts, limit))
+    if reader.cache is not None:
+        reader.cache.save()
+    return sorted(findings, key=sort_key), len(found.paths)
+
+
+class _Reader:
+    """Turns the run's paths into FileResults: from the cache, in this process, or in workers."""
+
+    def __init__(self, linter: Linter, limit: int, cache: Any):
+        self.linter = linter
+        self.limit = limit
+        self.cache = cache
+        self.texts: Dict[str, str] = {}  # texts of files linted here whose objects cross-object rules judge
+
+    def read(self, paths: Sequence[str], jobs: Optional[int]) -> List[FileResult]:
+        from ..parallel import chunks, fork_map, workers_for
+        from ..yamlio import STDIN
+
+        results: List[Optional[FileResult]] = [None] * len(paths)
+        todo: List[Tuple[int, str, Optional[str]]] = []
+        for number, path in enumerate(paths):
+            text, cached = self._cached(path, number) if self.cache is not None else (None, None)
+            if cached is not None:
+                results[number] = cached
+            else:
+                todo.append((number, path, text))
+        here = [item for item in todo if item[1] == STDIN]  # only this process can read our stdin
+        there = [(number, path) for number, path, _text in todo if path != STDIN]
+        workers = workers_for(len(there), jobs)
+        done = fork_map(_lint_files, chunks(there, workers), workers, (self.linter, self.limit)) \
+            if workers > 1 else None
+        if done is None:
+            here = todo
+        else:
+            for part in done:
+                for number, result in part:
+                    results[number] = result
+        for number, path, text in here:
+            results[number] = self._lint_here(number, path, text)
+        if self.cache is not None:
+            for number, _path, _text in todo:
+                result = results[number]
+                if result is not None and result.digest:
+                    self.cache.put(result.digest, result)
+        return [result for result in results if result is not None]
+
+    def _cached(self, path: str, number: int) -> Tuple[Optional[str], Optional[FileResult]]:
+        from ..errors import InputError
+        from ..yamlio import display_name, read_text
+        from .fingerprint import text_digest
+
+        try:
+            text = read_text(path, self.limit)
+        except InputError as exc:  # not read again: standard input can be read once
+            return None, FileResult(display_name(path), list(exc.findings), [], [])
+        result = self.cache.get(text_digest(text), display_name(path), number)
+        if result is not None and result.facts:
+            self.texts[result.source] = text  # to place cross-object findings (stdin cannot be read again)
+        return text, result
+
+    def _lint_here(self, number: int, path: str, text: Optional[str]) -> FileResult:
+        result, text = lint_file_at(self.linter, path, number, self.limit, text, digest=self.cache is not None)
+        if result.facts and text is not None:
+            self.texts[result.source] = text
+        return result
+
+
+def _lint_files(state: Tuple[Linter, int], part: List[Tuple[int, str]]) -> List[Tuple[int, FileResult]]:
+    """A worker's share: (number, result) of each file (with its digest: the parent may read it again)."""
+    linter, limit = state
+    return [(number, lint_file_at(linter, path, number, limit, None, digest=True)[0]) for number, path in part]
+
+
+def lint_file_at(linter: Linter, path: str, number: int, limit: int, text: Optional[str],
+                 digest: bool) -> Tuple[FileResult, Optional[str]]:
+    """Read, parse and lint one file: its result (and its text, None if it could not be read)."""
+    from ..errors import InputError
+    from ..yamlio import display_name, iter_documents, read_text
+    from .fingerprint import text_digest
+
+    name = display_name(path)
+    try:
+        if text is None:
+            text = read_text(path, limit)
+    except InputError as exc:
+        return FileResult(name, list(exc.findings), [], []), None
+    docs: List[Any] = []
+    errors: List[Finding] = []
+    try:
+        for doc in iter_documents(text, name):
+            docs.append(doc)
+    except InputError as exc:
+        errors = list(exc.findings)  # the documents before the error are still linted
+    entries = [(doc.data, doc, (number, entry)) for entry, doc in enumerate(docs)]
+    result = linter.lint_file(name, entries, text, digest=text_digest(text) if digest else "")
+    result.findings.extend(errors)
+    return result, text
+
+
+def _open_cache(root: str, linter: Linter, limit: int) -> Any:
+    """The cache for this run's settings, or None when they cannot be named (a profile registry of the caller's own)."""
+    from ..profiles import ProfileRegistry
+    from .cache import ResultCache
+    from .fingerprint import code_digest, files_digest, settings_digest
+
+    if not isinstance(linter.profiles, ProfileRegistry):
+        return None
+    key = settings_digest(code_digest(), files_digest(linter.profiles.files()), linter.config,
+                          sorted(linter.disabled), sorted(linter.severity.items()), linter.strict,
+                          linter.volcano_version, linter.strict_kinds, linter.schema, limit)
+    return ResultCache(root, key)
