@@ -61,7 +61,7 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
     from ..catalogue import get
     from ..findings import EXIT_INPUT, exit_code
     from ..lint.cache import default_root
-    from ..lint.paths import lint_paths
+    from ..lint import paths as lint_run
     from ..report import catalogue_rules, render
 
     ctx = load_context(options)
@@ -76,7 +76,7 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
             volcano_version = normalize_volcano_version(volcano_version)
         except Exception:
             raise click.UsageError(f"--volcano-version: use one of {', '.join(VOLCANO_VERSIONS)}") from None
-    findings, files = lint_paths(list(paths), ctx.registry, ctx.config, include=include, exclude=exclude,
+    findings, files = lint_run.lint_paths(list(paths), ctx.registry, ctx.config, include=include, exclude=exclude,
                                  max_bytes=ctx.max_bytes, strict=strict, volcano_version=volcano_version,
                                  disable=disabled, cache_dir=None if no_cache else default_root())
     threshold = fail_on or ctx.config.lint.fail_on or "error"

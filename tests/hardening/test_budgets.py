@@ -90,12 +90,12 @@ def _main_exit(argv, capsys) -> tuple:
 
 @pytest.mark.parametrize("error", [KeyError("x"), AttributeError("y"), ZeroDivisionError()])
 def test_an_escaped_exception_is_exit_3_without_a_traceback(tmp_path: Path, monkeypatch, capsys, error) -> None:
-    import ascend_compile.lint.engine as engine
+    import ascend_compile.lint.paths as paths
 
     def broken(*_args, **_kwargs):
         raise error
 
-    monkeypatch.setattr(engine, "lint_paths", broken)
+    monkeypatch.setattr(paths, "lint_paths", broken)
     path = write(tmp_path / "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
     code, text = _main_exit(["lint", str(path)], capsys)
     assert code == 3 and "internal error" in text and "Traceback" not in text, text
@@ -122,9 +122,7 @@ def test_a_crashing_lint_rule_is_exit_3_not_findings(tmp_path: Path, monkeypatch
         raise KeyError("x")
         yield  # pragma: no cover
 
-    import dataclasses
-
-    monkeypatch.setattr(registry, "lint_rules", lambda: [dataclasses.replace(crashing, check=boom)])
+    monkeypatch.setattr(registry, "lint_rules", lambda: [crashing._replace(check=boom)])
     job = ROOT / "golden" / "pytorch-module-910b-8.yaml"
     code, text = _main_exit(["lint", str(job)], capsys)
     assert code == 3 and "internal error in rule" in text, text

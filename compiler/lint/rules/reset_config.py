@@ -58,18 +58,26 @@ def _needs_reset(obj):
     return where if value == SUB_HEALTHY_GRACE_EXIT else None
 
 
-def check(obj, run):
+def facts(obj):
+    """A reset ConfigMap without its key, or a job that needs its ConfigMap: (what, where); else None."""
     if obj.kind == CONFIG_MAP:
         if obj.name.startswith(RESET_CONFIGMAP_PREFIX) and RESET_KEY not in as_dict(obj.data.get("data")):
-            where = ("data",) if "data" in obj.data else ()
-            yield Problem(where, f"ConfigMap {obj.name} has no {RESET_KEY}: the scheduler cannot update it",
-                          key=bool(where))
-        return
+            return "configmap", ("data",) if "data" in obj.data else ()
+        return None
     where = _needs_reset(obj)
     if where is None or not obj.name:
+        return None
+    return "job", where
+
+
+def judge(ref, fact, run):
+    what, where = fact
+    if what == "configmap":
+        yield Problem(where, f"ConfigMap {ref.name} has no {RESET_KEY}: the scheduler cannot update it",
+                      key=bool(where))
         return
-    wanted = RESET_CONFIGMAP_PREFIX + obj.name
-    if run.find(CONFIG_MAP, wanted, obj.namespace, near=obj) or run.exists_beside(CONFIG_MAP, wanted, obj.namespace, obj):
+    wanted = RESET_CONFIGMAP_PREFIX + ref.name
+    if run.find(CONFIG_MAP, wanted, ref.namespace, near=ref) or run.exists_beside(CONFIG_MAP, wanted, ref.namespace, ref):
         return
     yield Problem(where, f"no ConfigMap {wanted} among the linted files or beside the job's file: the scheduler "
                          "only updates it, so the pods never get their restart information")
