@@ -275,6 +275,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           "use the values upstream reads: fault-scheduling grace|force|off, pod-rescheduling on, fault-retry-times "
           "0-100, subHealthyStrategy ignore|graceExit|forceExit|hotSwitch, recover-strategy from retry, recover, "
           "recover-in-place, elastic-training, dump, exit"),
+    _lint("AC314", "soft-share", ERROR, JOBS,
+          "label the job huawei.com/scheduler.softShareDev.aicoreQuota (1-100), .hbmQuota (MB, at least 1) and "
+          ".policy (fixed-share, elastic or best-effort)"),
     _lint("AC305", "accelerator-type-missing", WARNING, WORKLOADS,
           f"add nodeSelector {ACCELERATOR_TYPE_LABEL} (e.g. module-910b-8) to every pod template, "
           f"or the annotation {SCHEDULE_POLICY_ANNOTATION}"),

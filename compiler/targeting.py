@@ -6,7 +6,8 @@ factory.go``, ``get910CardHandlerName``) from a few things the manifest says, in
 1. the ``huawei.com/schedule_policy`` annotation, when it names a policy the plugin knows; the
    ``multilevel`` policy is a handler of no hardware of its own (it places whole nodes, whatever they
    are): its jobs target the profile their ``accelerator-type`` node selector names, or none (the
-   handler's own rules are lint's ``multi-level``);
+   handler's own rules are lint's ``multi-level``); soft-share jobs (``chip1-softShareDev``) target
+   none: their NPU request is a share of an NPU's AI Cores, which no profile's arithmetic describes;
 2. else an ``sp-block`` annotation: the super-pod handler that the ``accelerator-type`` names, or the
    default super-pod handler (profile ``fallback: spBlock``);
 3. else the ``accelerator-type`` node selector, for resources whose handlers are named that way;
@@ -25,7 +26,7 @@ from __future__ import annotations
 from typing import Iterable, NamedTuple, Optional, Tuple
 
 from .profiles import NO_ACCELERATOR_TYPE, NODE_SELECTOR, SP_BLOCK, Profile
-from .vocabulary import MULTILEVEL_POLICY
+from .vocabulary import MULTILEVEL_POLICY, SOFT_SHARE_POLICY
 
 
 class HardwareSignals(NamedTuple):
@@ -42,6 +43,8 @@ def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) ->
     if signals.resource is None:
         return ()
     every = tuple(profiles)
+    if signals.schedule_policy == SOFT_SHARE_POLICY:
+        return ()
     if signals.schedule_policy == MULTILEVEL_POLICY:  # the hardware is what the node selector names, if anything
         return tuple(p for p in every if p.resource == signals.resource and signals.accelerator_type
                      and p.accelerator_type == signals.accelerator_type)

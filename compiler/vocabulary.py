@@ -130,6 +130,15 @@ MULTILEVEL_POLICY = "multilevel"
 AFFINITY_CONFIG_ANNOTATION = "huawei.com/affinity-config"
 #: ``level<n>`` keys of the affinity config (``common/util/constants.go`` TopoLevelPrefix)
 LEVEL_PREFIX = "level"
+#: the soft-share device handler: pods request a share of one NPU's AI Cores (``common/util/constants.go``
+#: Chip1ShareShareDev), set by three job labels (SchedulerSoftShareDev*Key) the handler checks
+SOFT_SHARE_POLICY = "chip1-softShareDev"
+SOFT_SHARE_AICORE_LABEL = "huawei.com/scheduler.softShareDev.aicoreQuota"
+SOFT_SHARE_HBM_LABEL = "huawei.com/scheduler.softShareDev.hbmQuota"
+SOFT_SHARE_POLICY_LABEL = "huawei.com/scheduler.softShareDev.policy"
+SOFT_SHARE_POLICIES: Tuple[str, ...] = ("fixed-share", "elastic", "best-effort")
+#: schedule policies of handlers that are not a piece of hardware (no profile names them)
+HANDLER_POLICIES: Tuple[str, ...] = (MULTILEVEL_POLICY, SOFT_SHARE_POLICY)
 
 # --------------------------------------------------------------------------- node labels
 

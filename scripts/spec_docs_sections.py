@@ -135,7 +135,8 @@ What the spec does not say, and why; `podTemplatePatch` / `jobPatch` remain for 
 - **Soft-share devices** (`huawei.com/schedule_policy: chip1-softShareDev` with the
   `huawei.com/scheduler.softShareDev.*` labels): the NPU request then means an AI Core percentage, not
   NPUs, and the pods need the node's virtualisation runtime mounted; the NPU arithmetic of every profile
-  would not apply. Write such jobs by hand and lint them.
+  would not apply. Write such jobs by hand and lint them: AC314 checks their labels, and the NPU-count
+  rules leave their shares alone.
 - **`elastic-scheduling: on` and `minReplicas`** of older Volcano Job samples: replaced upstream by the
   `elastic-training` recovery strategy (AscendJob), which `processRecovery` covers.
 - **`huawei.com/recover_policy_path`, `huawei.com/schedule_minAvailable`, `podgroup-sched-enable`,

@@ -28,7 +28,7 @@ Passing::
         huawei.com/schedule_policy: chip8-node8-ra64-sp
 """
 from ...findings import WARNING
-from ...vocabulary import MULTILEVEL_POLICY, NPU_RESOURCE, SCHEDULE_POLICY_ANNOTATION
+from ...vocabulary import HANDLER_POLICIES, NPU_RESOURCE, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
 
 
@@ -43,8 +43,8 @@ def check(obj, run):
     if resource is None or run.profiles is None:
         return
     policy = obj.annotations.get(SCHEDULE_POLICY_ANNOTATION)
-    # the profiles' hardware policies, and the multilevel handler (a policy of no hardware of its own)
-    known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy} | {MULTILEVEL_POLICY})
+    # the profiles' hardware policies, and the handlers of no hardware of their own (multilevel, soft share)
+    known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy} | set(HANDLER_POLICIES))
     if policy is None:
         if resource == NPU_RESOURCE:
             path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)
