@@ -273,7 +273,7 @@ _ENTRIES: Tuple[Entry, ...] = (
           "set restartPolicy: Never on every replica / pod template of a job with fault-retry-times"),
     _lint("AC313", "resilience-values", WARNING, JOBS,
           "use the values upstream reads: fault-scheduling grace|force|off, pod-rescheduling on, fault-retry-times "
-          "0-100, subHealthyStrategy ignore|graceExit|forceExit|hotSwitch, recover-strategy from retry, recover, "
+          "a whole number, subHealthyStrategy ignore|graceExit|forceExit|hotSwitch, recover-strategy from retry, recover, "
           "recover-in-place, elastic-training, dump, exit"),
     _lint("AC314", "soft-share", ERROR, JOBS,
           "label the job huawei.com/scheduler.softShareDev.aicoreQuota (1-100), .hbmQuota (MB, at least 1) and "

@@ -7,8 +7,9 @@ and no ``fault-retry-times`` the job must have no policies.
 **Why.** Upstream's YAML reference (``MC: docs/zh/scheduling/06_api/
 15_yaml_configuration.md``, the ``spec.policies`` row): unconditional retry
 needs ``PodFailed -> Ignore`` so that Volcano leaves failed pods to the Ascend
-plugin (without it Volcano's job state machine marks the job Failed once its
-pods have failed, and the plugin's retry never comes); Pod-level rescheduling
+plugin (without it Volcano's job state machine marks the job Failed once all its
+pods have failed, as they do when the training processes all crash, and the
+plugin's retry never comes); Pod-level rescheduling
 needs the policies removed, or a ``RestartJob`` policy restarts the whole job
 instead of the faulty pod. MindCluster's Volcano build teaches the job
 controller the ``Ignore`` action (``MC: component/ascend-for-volcano/build/
@@ -54,8 +55,9 @@ def check(obj, run):
     where = ("spec", "policies") if "policies" in obj.spec else ("spec",)
     if retry_times(obj) > 0:
         if not _has_ignore_on_failure(policies):
-            yield Problem(where, "fault-retry-times without the policy {event: PodFailed, action: Ignore}: Volcano "
-                                 "handles the failed pods itself and the scheduler's retry never comes",
+            yield Problem(where, "fault-retry-times without the policy {event: PodFailed, action: Ignore}: once all "
+                                 "its pods have failed Volcano marks the job Failed, and the scheduler's retry "
+                                 "never comes",
                           key=True)
         return
     rescheduling, _ = job_label(obj, POD_RESCHEDULING_LABEL)

@@ -5,14 +5,16 @@ AscendJob replica's ``restartPolicy`` (or, where the replica has none, its pod
 template's) and every Volcano Job pod template's ``restartPolicy`` must be
 ``Never``.
 
-**Why.** The retry is the Ascend plugin's: it restarts the job when one of its
-pods *fails* (``MC: component/ascend-for-volcano/internal/rescheduling/job.go``,
-isFailedTask: "pod phase is failed, when RestartPolicy is Never, means task
-failed"). With ``OnFailure`` or ``Always`` the kubelet restarts the container in
-place, the pod never fails, and the job is not retried; upstream's YAML
-reference requires ``Never`` with ``fault-retry-times``
-(``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``, the
-``restartPolicy`` rows). The job runs, but not with the retries asked for.
+**Why.** The retry is the Ascend plugin's: it restarts the job when it sees a
+failed task (``MC: component/ascend-for-volcano/internal/rescheduling/job.go``,
+isFailedTask). Up to MindCluster 7.x that is a pod in phase Failed only, which
+with ``OnFailure`` or ``Always`` never comes: the kubelet restarts the container
+in place and the job is never retried. From 26.0 the plugin also takes a
+restarted container as failed and restarts the whole job, on top of the
+kubelet's restart of that container. Upstream's YAML reference requires
+``Never`` with ``fault-retry-times`` (``MC: docs/zh/scheduling/06_api/
+15_yaml_configuration.md``, the ``restartPolicy`` rows). The job runs, but its
+failures are not handled as the reference describes.
 
 **How to fix.** Set ``restartPolicy: Never`` (an AscendJob replica's default).
 
@@ -66,6 +68,7 @@ def check(obj, run):
     for where, policy, written in _policies(obj):
         if policy != NEVER:
             yield Problem(where, f"restartPolicy {policy} with fault-retry-times: the kubelet restarts the container "
-                                 "in place, the pod never fails and the scheduler never retries the job"
+                                 "in place, so the pod never fails (MindCluster before 26.0 never retries the job; "
+                                 "26.0 and later restart the whole job as well)"
                                  + ("" if written else " (Kubernetes' default for a pod template)"),
                           key=not written)

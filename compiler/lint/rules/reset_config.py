@@ -14,8 +14,11 @@ rescheduling/reschedule.go`` updateResetConfigMapWithGraceExit), and it only
 *updates* it: a missing ConfigMap, or one without ``reset.json`` ("get reset cm
 err by reset.json is not exist"), leaves the pods without the information, and
 the device plugin has nothing to mirror into ``/user/restore/reset``. The
-resumable-training docs require it for every such job (``MC: docs/zh/
-scheduling/04_usage/04_resumable_training/01_solutions_principles.md``).
+resumable-training docs ask for it with every such job (``MC: docs/zh/
+scheduling/04_usage/04_resumable_training/01_solutions_principles.md``), but
+the plugin carries on without it and some of upstream's own samples (its verl
+RL job) leave it out, so a missing ConfigMap is reported as info; a ConfigMap
+without ``reset.json``, which the plugin cannot update, as a warning.
 
 **How to fix.** Add the ConfigMap as in upstream's samples (``ascend-compile``
 emits it).
@@ -40,6 +43,7 @@ Passing::
       name: llm
       labels: {fault-scheduling: grace, pod-rescheduling: "on"}
 """
+from ...findings import INFO
 from ...vocabulary import (CONFIG_MAP, ENABLED, POD_RESCHEDULING_LABEL, RECOVER_STRATEGY_ANNOTATION,
                            RESET_CONFIGMAP_PREFIX, RESET_KEY, SUB_HEALTHY_GRACE_EXIT, SUB_HEALTHY_LABEL)
 from ..context import as_dict
@@ -80,4 +84,4 @@ def judge(ref, fact, run):
     if run.find(CONFIG_MAP, wanted, ref.namespace, near=ref) or run.exists_beside(CONFIG_MAP, wanted, ref.namespace, ref):
         return
     yield Problem(where, f"no ConfigMap {wanted} among the linted files or beside the job's file: the scheduler "
-                         "only updates it, so the pods never get their restart information")
+                         "only updates it, so the pods never get their restart information", severity=INFO)

@@ -1,7 +1,7 @@
 """A fault-tolerance label or annotation has a value upstream does not read.
 
 **What.** Where set: ``fault-scheduling`` is ``grace``, ``force`` or ``off``;
-``fault-retry-times`` an integer from 0 to 100; ``pod-rescheduling`` and
+``fault-retry-times`` a whole number, 0 or more; ``pod-rescheduling`` and
 ``process-recover-enable`` are ``on`` (or ``off``; ``process-recover-enable``
 also ``pause``); ``subHealthyStrategy`` is ``ignore``, ``graceExit``,
 ``forceExit`` or ``hotSwitch``; each entry of the ``recover-strategy``
@@ -15,7 +15,10 @@ internal/rescheduling/job.go``, setFaultRetryTimeOfJob), any ``pod-rescheduling`
 but ``on`` as off and an unknown ``subHealthyStrategy`` as ``ignore``
 (``plugin/job.go`` setJobSubHealthyStrategy); the operator skips unknown
 recovery strategies (``MC: component/ascend-operator/pkg/controllers/v1/env.go``
-addEnvByStrategy). Ranges: ``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``.
+addEnvByStrategy), and never retries a job whose ``fault-retry-times`` is
+negative. (Upstream's API table gives 0-100 for ``fault-retry-times`` while its
+inference docs use 10000; the code takes any int32, so only what it cannot use
+is reported.) Ranges: ``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``.
 (``external-force``/``external-grace`` are for inference workloads, not jobs.)
 The job runs without the fault tolerance its author meant.
 
@@ -38,6 +41,7 @@ from ...vocabulary import (FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAUL
 from ..rule import Problem
 from ._resilience import job_label
 
+INT32_MAX = 2147483647
 LABELS = (
     (FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_ON + (FAULT_SCHEDULING_OFF,)),
     (POD_RESCHEDULING_LABEL, ("on", "off")),
@@ -60,9 +64,9 @@ def check(obj, run):
         if value is not None and value not in allowed:
             yield Problem(where, f"{key} {value!r} is not one of {', '.join(allowed)}: upstream takes it as off")
     value, where = job_label(obj, FAULT_RETRY_TIMES_LABEL)
-    if value is not None and not _integer_in(value, 0, 100):
-        yield Problem(where, f"{FAULT_RETRY_TIMES_LABEL} {value!r} is not an integer from 0 to 100: the scheduler "
-                             "takes it as 0, no retries")
+    if value is not None and not _integer_in(value, 0, INT32_MAX):
+        yield Problem(where, f"{FAULT_RETRY_TIMES_LABEL} {value!r} is not a whole number of 0 or more: the "
+                             "scheduler makes no retries")
     strategies = obj.annotations.get(RECOVER_STRATEGY_ANNOTATION)
     if isinstance(strategies, str):
         unknown = [s for s in strategies.split(",") if s not in RECOVER_STRATEGIES]
