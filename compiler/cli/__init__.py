@@ -2,7 +2,8 @@
 
 Each subcommand lives in its own module under ``compiler/cli/`` and is only
 imported when it runs, so ``ascend-compile lint`` never pays for what
-``apply`` or ``compile`` need.  ``--version`` is answered before click loads.
+``apply`` or ``compile`` need.  ``--version`` is answered before click loads,
+and a plain ``lint`` or ``validate`` runs without it (:mod:`._fast`).
 """
 from __future__ import annotations
 
@@ -27,9 +28,14 @@ def main(argv: Optional[List[str]] = None) -> None:
         sys.stdout.write(f"ascend-compile {_version()}\n")
         sys.exit(0)
     from ..errors import InternalError
-    from ._group import cli
+    from ._fast import run as run_fast
 
     try:
+        code = run_fast(args)  # a plain lint or validate: no click to load
+        if code is not None:
+            sys.exit(code)
+        from ._group import cli
+
         cli.main(args=args, prog_name="ascend-compile")
     except MemoryError:  # the input is too big for the memory this process may use: the user's to split
         sys.stderr.write("ascend-compile: error: out of memory: the input is too large to process in the memory "

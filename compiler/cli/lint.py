@@ -6,7 +6,7 @@ from typing import Optional, Tuple
 
 import click
 
-from ._options import common_input_options, load_context
+from ._options import common_input_options
 
 
 @click.command(
@@ -58,31 +58,12 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
     ConfigMap in different files are matched. Schema checks (AC1xx) run as
     part of lint.
     """
-    from ..catalogue import get
-    from ..findings import EXIT_INPUT, exit_code
-    from ..lint.cache import default_root
-    from ..lint import paths as lint_run
-    from ..report import catalogue_rules, render
+    from ._plain import Usage, lint
 
-    ctx = load_context(options)
-    disabled = [part.strip() for item in disable for part in item.split(",") if part.strip()]
-    unknown = [d for d in disabled if get(d) is None]
-    if unknown:
-        raise click.UsageError(f"--disable: unknown rule {', '.join(unknown)} (see 'ascend-compile rules')")
-    if volcano_version is not None:
-        from ..schemas import VOLCANO_VERSIONS, normalize_volcano_version
-
-        try:
-            volcano_version = normalize_volcano_version(volcano_version)
-        except Exception:
-            raise click.UsageError(f"--volcano-version: use one of {', '.join(VOLCANO_VERSIONS)}") from None
-    findings, files = lint_run.lint_paths(list(paths), ctx.registry, ctx.config, include=include, exclude=exclude,
-                                 max_bytes=ctx.max_bytes, strict=strict, volcano_version=volcano_version,
-                                 disable=disabled, cache_dir=None if no_cache else default_root())
-    threshold = fail_on or ctx.config.lint.fail_on or "error"
-    render(findings, ctx.fmt, rules=catalogue_rules(), stream=sys.stdout, files_checked=files, quiet=quiet)
-    code = exit_code(findings, threshold)
-    if files == 0 and code != EXIT_INPUT:
-        click.echo("ascend-compile lint: no YAML files found in the given paths", err=True)
-        code = EXIT_INPUT
+    try:
+        code = lint(paths, {"fail_on": fail_on, "disable": disable, "strict": strict,
+                            "volcano_version": volcano_version, "include": include, "exclude": exclude,
+                            "quiet": quiet, "no_cache": no_cache, **options})
+    except Usage as exc:
+        raise click.UsageError(str(exc)) from None
     sys.exit(code)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional, Tuple
 
 import click
 
@@ -57,20 +57,12 @@ def validate_command(paths: Tuple[str, ...], fmt: str, strict: bool, strict_kind
     \b
     Exit status: 0 no errors, 1 schema errors found, 2 bad usage or unreadable input.
     """
-    if not paths:
-        raise click.UsageError("give at least one PATH (a file or directory), or - to read standard input")
-    from ..validation import validate_paths
-
-    findings, files = validate_paths(paths, strict=strict, strict_kinds=strict_kinds, include=include,
-                                   exclude=exclude, volcano_version=volcano_version, max_bytes=max_bytes)
-    from ..findings import exit_code
-    from ..report import render
+    from ._plain import Usage, validate
 
     try:
-        render(findings, fmt, stream=sys.stdout, files_checked=files, quiet=quiet)
-        sys.stdout.flush()
-    except BrokenPipeError:  # e.g. piped into head: stop quietly
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    raise SystemExit(exit_code(findings))
+        code = validate(paths, {"fmt": fmt, "strict": strict, "strict_kinds": strict_kinds, "include": include,
+                                "exclude": exclude, "volcano_version": volcano_version, "max_bytes": max_bytes,
+                                "quiet": quiet})
+    except Usage as exc:
+        raise click.UsageError(str(exc)) from None
+    raise SystemExit(code)

@@ -25,7 +25,7 @@ from ..findings import Finding
 from .index import ObjectRef
 from .results import FileResult
 
-FORMAT = 1
+FORMAT = 2
 SHARDS = 64
 #: entries kept per shard; the least recently used go first
 MAX_ENTRIES_PER_SHARD = 2000
@@ -146,7 +146,7 @@ def _entry(result: FileResult) -> Any:
         return None
     findings = tuple((f.rule, f.severity, f.message, f.path, f.hint, f.line, f.column, f.obj, f.input_error,
                       f.extra) for f in result.findings)
-    refs = tuple((r.kind, r.name, r.namespace, r.labels, r.obj, r.prefix, r.entry, r.order[1], r.ignored)
+    refs = tuple((r.kind, r.name, r.namespace, r.labels, r.obj, r.prefix, r.entry, r.origin, r.order[1], r.ignored)
                  for r in result.refs)
     directives = result.directives
     plain = None if directives is None else \
@@ -165,8 +165,9 @@ def _result(entry: Any, source: str, digest: str, file_order: Any) -> FileResult
         Finding(rule, severity, message, tuple(path), hint, source, line, column, obj, input_error, tuple(extra))
         for rule, severity, message, path, hint, line, column, obj, input_error, extra in findings_data]
     refs = [ObjectRef(kind, name, namespace, source, labels, obj, tuple(prefix), entry_index,
-                      ((file_order, entry_index), number), frozenset(ignored))
-            for kind, name, namespace, labels, obj, prefix, entry_index, number, ignored in refs_data]
+                      None if origin is None else tuple(origin), ((file_order, entry_index), number),
+                      frozenset(ignored))
+            for kind, name, namespace, labels, obj, prefix, entry_index, origin, number, ignored in refs_data]
     directives = None
     if plain is not None:
         from .suppress import FileDirectives

@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 from .. import catalogue
 from ..catalogue import BAD_SUPPRESSION
+from ..errors import InputError
 from ..findings import ERROR, INTERNAL, Finding, sort_key
 from . import registry as _registry
 from . import suppress
@@ -75,6 +76,7 @@ class Linter:
         self.rules: List[Rule] = [r for r in _registry.lint_rules() if r.id not in self.disabled]
         self._by_kind: Dict[str, List[Rule]] = {}
         self._run = RunContext(self.profiles, self.config)
+        self._schemas: Any = None  # the schemas module, imported on first use
 
     # ------------------------------------------------------------------ runs
     def run(self, docs: Sequence[Any] = (), objects: Sequence[Tuple[Dict[str, Any], str]] = (),
@@ -138,16 +140,17 @@ class Linter:
         run = self._run
         out: List[Tuple[Finding, Any]] = []
         for rule in self.rules_for(obj.kind):
-            if rule.cross:
-                fact = _guarded(rule, lambda: rule.facts(obj))  # type: ignore[misc]
-                if isinstance(fact, _Crash):
-                    out.append((self._finding(rule, obj, fact.problem, internal=True), obj))
-                elif fact is not None:
-                    facts.append((rule.id, ref_index, fact))
-                continue
-            problems = _guarded(rule, lambda: list(rule.check(obj, run)))
-            if isinstance(problems, _Crash):
-                out.append((self._finding(rule, obj, problems.problem, internal=True), obj))
+            try:
+                if rule.cross:
+                    fact = rule.facts(obj)  # type: ignore[misc]
+                    if fact is not None:
+                        facts.append((rule.id, ref_index, fact))
+                    continue
+                problems = list(rule.check(obj, run))
+            except InputError:
+                raise  # the input or config cannot be read: not a finding about this object
+            except Exception as exc:  # noqa: BLE001 - a rule bug must not hide every other finding
+                out.append((self._finding(rule, obj, _crash(rule, exc), internal=True), obj))
                 continue
             for problem in problems:
                 out.append((self._finding(rule, obj, problem), obj))
@@ -156,11 +159,14 @@ class Linter:
 
     def _schema_findings(self, data: Any, doc: Any, source: str,
                          objs: List[ObjectContext]) -> List[Tuple[Finding, Optional[ObjectContext]]]:
-        from ..schemas import validate_document, validate_object
+        schemas = self._schemas
+        if schemas is None:
+            from .. import schemas
 
+            self._schemas = schemas
         options = dict(strict=self.strict, volcano_version=self.volcano_version, strict_kinds=self.strict_kinds)
-        found = validate_document(doc, **options) if doc is not None else \
-            validate_object(data, source=source, **options)  # type: ignore[arg-type]
+        found = schemas.validate_document(doc, **options) if doc is not None else \
+            schemas.validate_object(data, source=source, **options)  # type: ignore[arg-type]
         return [(finding, _owner(finding.path, objs)) for finding in found]
 
     def _finding(self, rule: Rule, obj: Any, problem: Problem, where: Optional[Tuple[str, int, int]] = None,
@@ -183,9 +189,13 @@ class Linter:
         pending = []
         for result, (rule_id, ref_index, fact) in facts:
             rule, ref = rules[rule_id], result.refs[ref_index]
-            problems = _guarded(rule, lambda: list(rule.judge(ref, fact, run)))  # type: ignore[misc]
-            crashed = isinstance(problems, _Crash)
-            for problem in [problems.problem] if crashed else problems:
+            try:
+                problems, crashed = list(rule.judge(ref, fact, run)), False  # type: ignore[misc]
+            except InputError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - see _check_object
+                problems, crashed = [_crash(rule, exc)], True
+            for problem in problems:
                 pending.append((result, rule, ref, problem, crashed))
         places = locate_later([(result, ref, ref.prefix + tuple(problem.path), problem.key)
                                for result, _rule, ref, problem, _crashed in pending], docs_of, locator)
@@ -278,36 +288,23 @@ class Linter:
         return out
 
 
-class _Crash:
-    """A rule raised: the problem that says so (a rule bug must not hide every other finding; it is our bug,
-    exit code 3)."""
-
-    def __init__(self, rule: Rule, exc: Exception):
-        self.problem = Problem((), f"internal error in rule {rule.id} ({type(exc).__name__}: {exc}); "
-                                   "this is a bug in ascend-compile, please report it with the manifest",
-                               hint="disable the rule with --disable until it is fixed", severity=ERROR)
-
-
 def _with_severity(finding: Finding, severity: str) -> Finding:
     from dataclasses import replace
 
     return replace(finding, severity=severity)
 
 
-def _guarded(rule: Rule, call: Callable[[], Any]) -> Any:
-    from ..errors import InputError
-
-    try:
-        return call()
-    except InputError:
-        raise  # the input or config cannot be read: not a finding about this object
-    except Exception as exc:  # noqa: BLE001 - see _Crash
-        return _Crash(rule, exc)
+def _crash(rule: Rule, exc: Exception) -> Problem:
+    """The problem that says a rule raised: our bug (exit code 3), reported so the other findings still show."""
+    return Problem((), f"internal error in rule {rule.id} ({type(exc).__name__}: {exc}); "
+                       "this is a bug in ascend-compile, please report it with the manifest",
+                   hint="disable the rule with --disable until it is fixed", severity=ERROR)
 
 
 def _ref(obj: ObjectContext, entry: int, order: Any) -> ObjectRef:
+    origin = getattr(obj.doc, "origin", None)
     return ObjectRef(obj.kind, obj.name, obj.namespace, obj.source, obj.labels, obj.describe(), obj.prefix,
-                     entry, order, _ignored(obj))
+                     entry, origin[1:] if origin is not None else None, order, _ignored(obj))
 
 
 def _ignored(obj: ObjectContext) -> frozenset:

@@ -17,10 +17,12 @@ from .context import RunContext
 class ObjectRef:
     """One object of the run: what other objects' rules may ask about it, and where it is."""
 
-    __slots__ = ("kind", "name", "namespace", "source", "labels", "obj", "prefix", "entry", "order", "ignored")
+    __slots__ = ("kind", "name", "namespace", "source", "labels", "obj", "prefix", "entry", "origin", "order",
+                 "ignored")
 
     def __init__(self, kind: str, name: str, namespace: Optional[str], source: str, labels: Dict[str, Any],
-                 obj: str, prefix: Path, entry: int, order: Any, ignored: FrozenSet[str]):
+                 obj: str, prefix: Path, entry: int, origin: Optional[Tuple[int, int, int]], order: Any,
+                 ignored: FrozenSet[str]):
         self.kind = kind
         self.name = name
         self.namespace = namespace
@@ -29,6 +31,7 @@ class ObjectRef:
         self.obj = obj  # "Kind/namespace/name", as findings name it
         self.prefix = prefix  # its path inside its document (items of a List)
         self.entry = entry  # which document of its file it is in (counting the documents that were linted)
+        self.origin = origin  # (offset, end, line) of that document in its file, when the fast path read it
         self.order = order  # its place in the run: lookups answer in this order
         self.ignored = ignored  # rules its ascend-compile.io/ignore annotation suppresses
 

@@ -19,7 +19,15 @@ def locate(doc: Any, path: Path, key: bool) -> Place:
     """Line and column of ``path``; a missing field points at the key of its deepest existing parent."""
     if doc is None or not getattr(doc, "located", False):
         return (getattr(doc, "source", "") if doc is not None else ""), 0, 0
-    data = doc.data
+    existing = _existing(doc.data, path) if doc.data is not None else doc.existing(path)
+    if existing == len(path):
+        where = doc.locate(path, key=key)
+    else:
+        where = doc.locate(path[:existing], key=True)
+    return where.file, where.line, where.column
+
+
+def _existing(data: Any, path: Path) -> int:
     existing = 0
     for element in path:
         if isinstance(data, dict) and element in data:
@@ -29,11 +37,7 @@ def locate(doc: Any, path: Path, key: bool) -> Place:
         else:
             break
         existing += 1
-    if existing == len(path):
-        where = doc.locate(path, key=key)
-    else:
-        where = doc.locate(path[:existing], key=True)
-    return where.file, where.line, where.column
+    return existing
 
 
 class Locator:
@@ -43,17 +47,30 @@ class Locator:
         self._texts = texts or {}  # source -> text, for what cannot be read again (standard input)
         self._max_bytes = max_bytes
         self._source: Optional[str] = None
-        self._docs: List[Any] = []
+        self._text: Optional[str] = None
+        self._docs: Optional[List[Any]] = None
 
-    def documents(self, source: str, digest: str) -> List[Any]:
-        """The documents of ``source`` as they were linted ([] if the file changed since, or cannot be read)."""
+    def document(self, source: str, digest: str, entry: int, origin: Optional[Tuple[int, int, int]]) -> Any:
+        """The ``entry``-th linted document of ``source`` (None if the file changed since, or cannot be read).
+
+        A document the fast path read is composed from its own slice of the text; any other is found
+        by parsing the file again.
+        """
         if source != self._source:
-            self._source, self._docs = source, self._read(source, digest)
-        return self._docs
+            self._source, self._text, self._docs = source, self._read(source, digest), None
+        if self._text is None:
+            return None
+        if origin is not None:
+            from ..yamlio.locations import Origin, located_again
 
-    def _read(self, source: str, digest: str) -> List[Any]:
+            return located_again(source, entry, Origin(self._text, *origin))
+        if self._docs is None:
+            self._docs = _parsed(self._text, source)
+        return self._docs[entry] if 0 <= entry < len(self._docs) else None
+
+    def _read(self, source: str, digest: str) -> Optional[str]:
         from ..errors import InputError
-        from ..yamlio import DEFAULT_MAX_BYTES, iter_documents, read_text
+        from ..yamlio import DEFAULT_MAX_BYTES, read_text
         from .fingerprint import text_digest
 
         text = self._texts.get(source)
@@ -61,16 +78,23 @@ class Locator:
             if text is None:
                 text = read_text(source, self._max_bytes or DEFAULT_MAX_BYTES)
         except InputError:
-            return []
+            return None
         if digest and text_digest(text) != digest:
-            return []  # changed while the run read it: no line is better than a wrong one
-        docs: List[Any] = []
-        try:
-            for doc in iter_documents(text, source):
-                docs.append(doc)
-        except InputError:
-            pass  # the documents before the error are the ones that were linted
-        return docs
+            return None  # changed while the run read it: no line is better than a wrong one
+        return text
+
+
+def _parsed(text: str, source: str) -> List[Any]:
+    from ..errors import InputError
+    from ..yamlio import iter_documents
+
+    docs: List[Any] = []
+    try:
+        for doc in iter_documents(text, source):
+            docs.append(doc)
+    except InputError:
+        pass  # the documents before the error are the ones that were linted
+    return docs
 
 
 def locate_later(requests: Sequence[Tuple[Any, Any, Path, bool]],
@@ -79,8 +103,9 @@ def locate_later(requests: Sequence[Tuple[Any, Any, Path, bool]],
     out: List[Place] = []
     for result, ref, path, key in requests:
         docs = docs_of(result) if docs_of is not None else None
-        if docs is None and locator is not None:
-            docs = locator.documents(result.source, result.digest)
-        doc = docs[ref.entry] if docs is not None and 0 <= ref.entry < len(docs) else None
+        if docs is not None:
+            doc = docs[ref.entry] if 0 <= ref.entry < len(docs) else None
+        else:
+            doc = locator.document(result.source, result.digest, ref.entry, ref.origin) if locator else None
         out.append(locate(doc, path, key) if doc is not None else ("", 0, 0))
     return out

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from ..errors import InputError
 from ..findings import Finding, sort_key
+from ..yamlio import display_name, iter_documents, read_text
 from .engine import Linter
+from .fingerprint import text_digest
 from .results import FileResult
 
 
@@ -83,10 +86,6 @@ class _Reader:
         return [result for result in results if result is not None]
 
     def _cached(self, path: str, number: int) -> Tuple[Optional[str], Optional[FileResult]]:
-        from ..errors import InputError
-        from ..yamlio import display_name, read_text
-        from .fingerprint import text_digest
-
         try:
             text = read_text(path, self.limit)
         except InputError as exc:  # not read again: standard input can be read once
@@ -112,10 +111,6 @@ def _lint_files(state: Tuple[Linter, int], part: List[Tuple[int, str]]) -> List[
 def lint_file_at(linter: Linter, path: str, number: int, limit: int, text: Optional[str],
                  digest: bool) -> Tuple[FileResult, Optional[str]]:
     """Read, parse and lint one file: its result (and its text, None if it could not be read)."""
-    from ..errors import InputError
-    from ..yamlio import display_name, iter_documents, read_text
-    from .fingerprint import text_digest
-
     name = display_name(path)
     try:
         if text is None:

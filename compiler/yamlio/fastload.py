@@ -40,8 +40,8 @@ _MEMO_LIMIT = 4096
 _SHARE_LIMIT = 64
 _NOTHING = object()
 
-#: (index, line, offset of that line, data) of a non-empty document
-Built = Tuple[int, int, int, Any]
+#: (index, first line, offset of that line, offset of its end, data) of a non-empty document
+Built = Tuple[int, int, int, int, Any]
 
 
 class _Unusual(Exception):
@@ -78,13 +78,13 @@ def _documents(loader: Any) -> List[Built]:
             return out
         index += 1
         mark = event.start_mark  # the document start
-        data = _document(loader, get_event, shared, memo)
+        data, end = _document(loader, get_event, shared, memo)
         if data is not None:
-            out.append((index, mark.line, mark.index - mark.column, data))
+            out.append((index, mark.line, mark.index - mark.column, end, data))
 
 
-def _document(loader: Any, get_event: Any, shared: Dict[str, str], memo: Dict[str, Any]) -> Any:
-    """The data of one document, its start event already read (the hot loop: kept flat on purpose)."""
+def _document(loader: Any, get_event: Any, shared: Dict[str, str], memo: Dict[str, Any]) -> Tuple[Any, int]:
+    """The data of one document and the offset of its end, its start event already read (the hot loop: flat)."""
     root: Any = None
     current: Any = None  # the open collection
     key: Any = _NOTHING  # in a mapping, the key read and not yet given a value
@@ -121,7 +121,7 @@ def _document(loader: Any, get_event: Any, shared: Dict[str, str], memo: Dict[st
             current = stack.pop()
             continue
         elif kind is DocumentEndEvent:
-            return root
+            return root, event.end_mark.index
         else:
             raise _Unusual  # an alias
         if current is None:

@@ -20,28 +20,60 @@ class Location(NamedTuple):
 
 
 class Origin(NamedTuple):
-    """Where a document starts in its stream: the text, the offset of its first line, that line (0-based)."""
+    """Where a document is in its stream: the text, the offsets of its first line and of its end, that line."""
 
     text: str
     offset: int
-    line: int
+    end: int
+    line: int  # 0-based
 
     def compose(self) -> Optional[yaml.Node]:
-        """The document's node tree, with the marks it has in the whole stream."""
+        """The document's node tree, with the marks it has in the whole stream.
+
+        The fast path read this document, so it has no anchors, aliases or tags and nests at most
+        MAX_DEPTH levels: composing it again is safe.  Only its own text is read: the slice starts at
+        the beginning of a line (columns are as in the stream), and the lines before it are added by
+        padding the slice with empty lines, or, far into a long stream where that costs more, by
+        moving every mark.
+        """
         from .common import BaseLoader
 
-        # Padding with the lines before it keeps every mark's line as in the whole stream (columns are
-        # unchanged: the slice starts at the beginning of a line).  The fast path read this document,
-        # so it has no anchors, aliases or tags and nests at most MAX_DEPTH levels: composing is safe.
-        loader = BaseLoader("\n" * self.line + self.text[self.offset:])
+        text = self.text[self.offset:self.end]
+        pad = self.line <= _PAD_LINES
+        loader = BaseLoader("\n" * self.line + text if pad else text)
         try:
-            return loader.get_node() if loader.check_node() else None
+            node = loader.get_node() if loader.check_node() else None
         finally:
             loader.dispose()
+        if node is not None and not pad:
+            _move_marks(node, self.line)
+        return node
+
+
+#: below this many lines, padding the slice is cheaper than moving the marks (about 0.3 ms a document)
+_PAD_LINES = 50_000
+
+
+def _move_marks(root: yaml.Node, lines: int) -> None:
+    from yaml.error import Mark
+
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        start, end = node.start_mark, node.end_mark
+        node.start_mark = Mark(start.name, start.index, start.line + lines, start.column, None, None)  # type: ignore[arg-type]
+        node.end_mark = Mark(end.name, end.index, end.line + lines, end.column, None, None)  # type: ignore[arg-type]
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(item for pair in node.value for item in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
 
 
 class Document:
-    """One YAML document of a stream: its data and the nodes it was built from (composed when first asked for)."""
+    """One YAML document of a stream: its data and the nodes it was built from (composed when first asked for).
+
+    ``data`` is None for a document rebuilt only to be located again (:func:`located_again`).
+    """
 
     __slots__ = ("source", "index", "data", "_node", "_origin")
 
@@ -60,8 +92,12 @@ class Document:
     def node(self) -> Optional[yaml.Node]:
         if self._node is None and self._origin is not None:
             self._node = self._origin.compose()
-            self._origin = None
         return self._node
+
+    @property
+    def origin(self) -> Optional[Origin]:
+        """Where the document is in its stream (documents of the fast path; None for the others)."""
+        return self._origin
 
     @property
     def located(self) -> bool:
@@ -77,17 +113,31 @@ class Document:
         node = self.node
         if node is None:  # built from Python values: no source position
             return Location(self.source, 0, 0)
-        found = node
-        key_node = None
-        for element in path:
-            child, child_key = _child(found, element)
-            if child is None:
-                key_node = None
-                break
-            found, key_node = child, child_key
+        found, key_node, _depth = _walk(node, path)
         target = key_node if (key and key_node is not None) else found
         mark = target.start_mark
         return Location(self.source, mark.line + 1, mark.column + 1)
+
+    def existing(self, path: Sequence[PathElement]) -> int:
+        """How many leading elements of ``path`` exist in the document (read from its nodes)."""
+        node = self.node
+        return 0 if node is None else _walk(node, path)[2]
+
+
+def located_again(source: str, index: int, origin: Origin) -> Document:
+    """A document of the fast path, rebuilt from where it is to locate its fields (its data is not read)."""
+    return Document(source, index, None, None, origin)
+
+
+def _walk(node: yaml.Node, path: Sequence[PathElement]) -> Tuple[yaml.Node, Optional[yaml.Node], int]:
+    """(the deepest node on ``path``, its key node, how many elements of ``path`` were found)."""
+    found, key_node = node, None
+    for depth, element in enumerate(path):
+        child, child_key = _child(found, element)
+        if child is None:
+            return found, None, depth
+        found, key_node = child, child_key
+    return found, key_node, len(path)
 
 
 def _child(node: yaml.Node, element: PathElement) -> Tuple[Optional[yaml.Node], Optional[yaml.Node]]:

@@ -136,8 +136,8 @@ def iter_documents(text: str, source: str) -> Iterator[Document]:
     """
     built = fastload.build(text, Loader)
     if built is not None:
-        for index, line, offset, data in built:
-            yield Document(source, index, data, None, Origin(text, offset, line))
+        for index, line, offset, end, data in built:
+            yield Document(source, index, data, None, Origin(text, offset, end, line))
         return
     # Both checks look at the whole text once (calling them per document made a
     # stream of n documents cost O(n^2)).  After the exact depth check, only

@@ -23,7 +23,7 @@ def careful(text: str):
 
 def fast(text: str):
     built = fastload.build(text, Loader)
-    return None if built is None else [(index, data) for index, _line, _offset, data in built]
+    return None if built is None else [(index, data) for index, _line, _offset, _end, data in built]
 
 
 ORDINARY = {
@@ -121,16 +121,26 @@ def test_every_yaml_file_of_the_project_reads_the_same_and_locates_the_same():
         built = fastload.build(text, Loader)
         if built is None:
             continue
-        assert [(i, d) for i, _l, _o, d in built] == careful(text), path
+        assert [(i, d) for i, _l, _o, _e, d in built] == careful(text), path
         loader = Loader(text)
         nodes = []
         while loader.check_node():
             nodes.append(loader.get_node())
         loader.dispose()
-        for index, line, offset, _data in built:
-            assert _same_marks(nodes[index], Origin(text, offset, line).compose()), (path, index)
+        for index, line, offset, end, _data in built:
+            assert _same_marks(nodes[index], Origin(text, offset, end, line).compose()), (path, index)
             checked += 1
     assert checked > 300, "the project's samples and cases should mostly take the fast path"
+
+
+def test_far_into_a_long_stream_the_marks_are_moved_rather_than_padded():
+    from ascend_compile.yamlio import locations
+
+    text = "# c\n" * (locations._PAD_LINES + 5) + "a:\n  b: [1, {c: d}]\n"
+    (index, line, offset, end, _data), = fastload.build(text, Loader)
+    loader = Loader(text)
+    loader.check_node()
+    assert _same_marks(loader.get_node(), Origin(text, offset, end, line).compose())
 
 
 def test_documents_locate_lazily_and_exactly():

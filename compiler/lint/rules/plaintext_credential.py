@@ -50,6 +50,8 @@ _VALUE = (
     ("a URL with a password",
      re.compile(r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}://[^/\s:@]{1,256}:[^/\s@]{1,256}@", re.I)),
 )
+#: text each pattern of _VALUE needs: a value holding none of it matches none (one cheap test per value)
+_NEEDS = ("PRIVATE KEY", "AKIA", "ASIA", "gh", "xox", "hf_", "eyJ", "://")
 #: values that are clearly not secrets even under a secret-looking name
 _HARMLESS = re.compile(r"^(|true|false|yes|no|none|null|0|1|on|off|\$\(.*\)|\$\{.*\}|<.*>|changeme)$", re.I)
 
@@ -57,9 +59,10 @@ _HARMLESS = re.compile(r"^(|true|false|yes|no|none|null|0|1|on|off|\$\(.*\)|\$\{
 def _looks_secret(name, value):
     if not isinstance(value, str):
         return None
-    for what, pattern in _VALUE:
-        if pattern.search(value):
-            return what
+    if any(needed in value for needed in _NEEDS):
+        for what, pattern in _VALUE:
+            if pattern.search(value):
+                return what
     if isinstance(name, str) and _NAME.search(name) and not _HARMLESS.match(value.strip()) \
             and not value.startswith("/") and len(value.strip()) >= 4:
         return f"a literal value under the secret-looking name {name}"

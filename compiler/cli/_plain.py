@@ -1,0 +1,80 @@
+"""What ``lint`` and ``validate`` do once their command line is read: no click here.
+
+The click commands (:mod:`.lint`, :mod:`.validate`) and the fast path (:mod:`._fast`) both call these,
+so a plain ``ascend-compile lint FILE`` does exactly what it did through click, without loading it.
+A usage problem raises :class:`Usage` before anything is read or printed: click reports it (the fast
+path hands such a command line to click).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Dict, Optional, Sequence
+
+
+class Usage(Exception):
+    """A usage problem, worded for click's usage error."""
+
+
+def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
+    """Run ``lint`` with its parsed options (the click parameter names); return the exit code."""
+    from ..catalogue import get
+    from ..findings import EXIT_INPUT, exit_code
+    from ..lint import paths as lint_run
+    from ..lint.cache import default_root
+    from ..report import catalogue_rules, render
+    from ._context import load_context
+
+    ctx = load_context(options)
+    disabled = [part.strip() for item in options.get("disable") or () for part in item.split(",") if part.strip()]
+    unknown = [d for d in disabled if get(d) is None]
+    if unknown:
+        raise Usage(f"--disable: unknown rule {', '.join(unknown)} (see 'ascend-compile rules')")
+    volcano_version = _volcano(options.get("volcano_version"))
+    findings, files = lint_run.lint_paths(
+        list(paths), ctx.registry, ctx.config, include=options.get("include") or (),
+        exclude=options.get("exclude") or (), max_bytes=ctx.max_bytes, strict=options.get("strict", True),
+        volcano_version=volcano_version, disable=disabled,
+        cache_dir=None if options.get("no_cache") else default_root())
+    threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
+    render(findings, ctx.fmt, rules=catalogue_rules(), stream=sys.stdout, files_checked=files,
+           quiet=bool(options.get("quiet")))
+    code = exit_code(findings, threshold)
+    if files == 0 and code != EXIT_INPUT:
+        sys.stderr.write("ascend-compile lint: no YAML files found in the given paths\n")
+        code = EXIT_INPUT
+    return code
+
+
+def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
+    """Run ``validate`` with its parsed options (the click parameter names); return the exit code."""
+    if not paths:
+        raise Usage("give at least one PATH (a file or directory), or - to read standard input")
+    from ..findings import exit_code
+    from ..report import render
+    from ..validation import validate_paths
+
+    findings, files = validate_paths(paths, strict=options.get("strict", True),
+                                     strict_kinds=bool(options.get("strict_kinds")),
+                                     include=options.get("include") or (), exclude=options.get("exclude") or (),
+                                     volcano_version=options.get("volcano_version"),
+                                     max_bytes=options.get("max_bytes"))
+    try:
+        render(findings, options.get("fmt") or "text", stream=sys.stdout, files_checked=files,
+               quiet=bool(options.get("quiet")))
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return exit_code(findings)
+
+
+def _volcano(value: Optional[str]) -> Optional[str]:
+    if value is None:
+        return None
+    from ..schemas import VOLCANO_VERSIONS, normalize_volcano_version
+
+    try:
+        return normalize_volcano_version(value)
+    except Exception:
+        raise Usage(f"--volcano-version: use one of {', '.join(VOLCANO_VERSIONS)}") from None
