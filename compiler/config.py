@@ -25,11 +25,11 @@ Precedence, lowest first: built-in defaults < the profile < ``defaults`` here
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from .errors import InputError
 from .catalogue import CONFIG_INVALID
+from .records import field, record
 from .findings import ERROR, SEVERITIES, Finding
 
 CONFIG_NAME = ".ascend-compile.yaml"
@@ -42,14 +42,14 @@ DEFAULTABLE = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LintSettings:
     disable: Tuple[str, ...] = ()
     severity: Mapping[str, str] = field(default_factory=dict)
     fail_on: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ProjectConfig:
     path: Optional[str] = None
     defaults: Mapping[str, Any] = field(default_factory=dict)
@@ -63,7 +63,7 @@ ROOT_MARKER = ".ascend-compile-root"
 _ROOT_ENTRIES = (".git", ROOT_MARKER)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Search:
     """Where config discovery looked: the config found (or None), and the directories searched, nearest first."""
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import fnmatch
 import errno
 import os
-from dataclasses import dataclass, field
 from typing import Iterable, List, Sequence, Set, Tuple
 
 from .catalogue import INPUT_ERROR
@@ -29,10 +28,14 @@ STDIN = "-"
 DEFAULT_INCLUDE: Tuple[str, ...] = ("*.yaml", "*.yml")
 
 
-@dataclass
 class Discovery:
-    paths: List[str] = field(default_factory=list)
-    findings: List[Finding] = field(default_factory=list)
+    """The inputs to read, and the problems met finding them."""
+
+    __slots__ = ("paths", "findings")
+
+    def __init__(self) -> None:
+        self.paths: List[str] = []
+        self.findings: List[Finding] = []
 
 
 def _error(path: str, message: str, hint: str = "") -> Finding:

@@ -8,8 +8,9 @@ every reporter (text, json, sarif, github) handles one shape.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence, Tuple, Union
+
+from .records import record
 
 PathElement = Union[str, int]
 Path = Tuple[PathElement, ...]
@@ -43,7 +44,7 @@ def format_path(path: Sequence[PathElement]) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Finding:
     rule: str
     severity: str
@@ -57,7 +58,7 @@ class Finding:
     obj: str = ""
     # True for problems reading the input itself (exit code 2, not 1).
     input_error: bool = False
-    extra: Tuple[Tuple[str, str], ...] = field(default=())
+    extra: Tuple[Tuple[str, str], ...] = ()
 
     @property
     def internal(self) -> bool:
@@ -69,6 +70,8 @@ class Finding:
         return format_path(self.path)
 
     def at(self, file: str, line: int, column: int) -> "Finding":
+        from dataclasses import replace
+
         return replace(self, file=file, line=line, column=column)
 
     def sort_key(self) -> Tuple[str, int, int, str, str]:

@@ -6,8 +6,7 @@ number comes from a :class:`~ascend_compile.profiles.Profile`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from .catalogue import MULTI_LEVEL, NOT_FULL_NODE, NPU_COUNT, NPU_TOTAL, SUPER_POD_BLOCK
 from .profiles import Profile
@@ -17,8 +16,7 @@ from .vocabulary import LEVEL_PREFIX, RA_BLOCK_ANNOTATION
 MAX_PODS = 20000
 
 
-@dataclass(frozen=True)
-class NpuLayout:
+class NpuLayout(NamedTuple):
     """How a job's pods request NPUs: enough for every rule, without one entry per pod.
 
     Pods without NPUs (a MindSpore Scheduler) are not NPU pods: the scheduler's
@@ -41,8 +39,7 @@ class NpuLayout:
                    sum(r * n for r, n in npu_sets))
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(NamedTuple):
     rule: str
     message: str
     hint: str

@@ -9,11 +9,11 @@ allowed per-pod counts, sp-block arithmetic) comes from here.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .catalogue import PROFILE_INVALID, PROFILE_UNKNOWN
 from .errors import CompileError, InputError
+from .records import field, record
 from .findings import ERROR, Finding
 from .resources import profiles_dir
 from .vocabulary import FRAMEWORKS, JOBS
@@ -27,7 +27,7 @@ NO_ACCELERATOR_TYPE = "noAcceleratorType"  # jobs of its resource that name no a
 SP_BLOCK = "spBlock"  # sp-block jobs whose accelerator-type names no other super-pod profile
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SuperPod:
     block_multiple: int
     max_blocks: Optional[int] = None
@@ -36,7 +36,7 @@ class SuperPod:
     single_pod_block_is_total: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Profile:
     name: str
     description: str
@@ -160,10 +160,45 @@ def _default_dialects(spec: Dict[str, Any]) -> Tuple[str, ...]:
     return tuple(dialects) or (NODE_SELECTOR,)
 
 
-def _load_profile_file(path: str) -> Profile:
-    from . import schemas, yamlio
+#: the modules that read and check a profile file, and the schema: the key of the start-up cache of checked
+#: profile data (tests/unit/test_datacache.py checks that it names every module loading a profile uses)
+PROFILE_CODE = ("_version.py", "profiles.py", "records.py", "findings.py", "catalogue.py", "vocabulary.py", "errors.py",
+                "schemas.py", "schema_registry.py", "schema_validator.py", "schema_keywords.py", "schema_text.py",
+                "resources.py", "yamlio/__init__.py", "yamlio/common.py", "yamlio/fastload.py", "yamlio/parsing.py",
+                "yamlio/reading.py", "yamlio/locations.py", "yamlio/guards.py")
 
-    docs = yamlio.load_file(path)
+
+def _profile_cache() -> Any:
+    from . import datacache
+    from .resources import schemas_dir
+
+    here = os.path.dirname(os.path.realpath(__file__))
+    return datacache.Store("profiles", [os.path.join(here, name) for name in PROFILE_CODE]
+                           + [os.path.join(schemas_dir(), "profile-v1alpha1.json")])
+
+
+def _load_profile_file(path: str, cache: Any = None) -> Profile:
+    """The profile in ``path``; ``cache`` (a :class:`~ascend_compile.datacache.Store`) keeps checked data."""
+    from . import yamlio
+
+    text = yamlio.read_text(path)
+    key = None
+    if cache is not None:
+        from .datacache import digest
+
+        key = digest(text.encode("utf-8", "surrogatepass"))
+        data = cache.get(key)
+        if data is not None:
+            return _profile_from_data(data, path)
+    data = _checked(yamlio.load_documents(text, path), path)
+    if cache is not None:
+        cache.put(key, data)
+    return _profile_from_data(data, path)
+
+
+def _checked(docs: List[Any], path: str) -> Dict[str, Any]:
+    from . import schemas
+
     if len(docs) != 1:
         raise InputError([Finding(PROFILE_INVALID, ERROR, "a profile file must hold exactly one document",
                                   file=path, line=1, column=1, input_error=True)])
@@ -175,7 +210,8 @@ def _load_profile_file(path: str) -> Profile:
                     f.hint, f.file, f.line, f.column, input_error=True)
             for f in problems
         ])
-    return _profile_from_data(doc.data, path)
+    data: Dict[str, Any] = doc.data
+    return data
 
 
 class ProfileRegistry:
@@ -188,6 +224,7 @@ class ProfileRegistry:
     def _load(self) -> Dict[str, Profile]:
         if self._profiles is None:
             profiles: Dict[str, Profile] = {}
+            cache = _profile_cache()
             for directory in self._dirs:
                 if not os.path.isdir(directory):
                     raise InputError([Finding(PROFILE_INVALID, ERROR, "profile directory does not exist",
@@ -195,8 +232,9 @@ class ProfileRegistry:
                                               hint="fix profileDirs in the project config or --profile-dir")])
                 for name in sorted(os.listdir(directory)):
                     if name.endswith((".yaml", ".yml")) and not name.startswith("."):
-                        profile = _load_profile_file(os.path.join(directory, name))
+                        profile = _load_profile_file(os.path.join(directory, name), cache)
                         profiles[profile.name] = profile
+            cache.save()
             self._profiles = profiles
         return self._profiles
 

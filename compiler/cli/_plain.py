@@ -20,7 +20,7 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     from ..catalogue import get
     from ..findings import EXIT_INPUT, exit_code
     from ..lint import paths as lint_run
-    from ..lint.cache import default_root
+    from ..datacache import default_root
     from ..report import catalogue_rules, render
     from ._context import load_context
 
@@ -36,8 +36,9 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
         volcano_version=volcano_version, disable=disabled,
         cache_dir=None if options.get("no_cache") else default_root())
     threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
-    render(findings, ctx.fmt, rules=catalogue_rules(), stream=sys.stdout, files_checked=files,
-           quiet=bool(options.get("quiet")))
+    # Only SARIF lists every rule; the other formats describe the rules of the findings (from the catalogue).
+    render(findings, ctx.fmt, rules=catalogue_rules() if ctx.fmt == "sarif" else None, stream=sys.stdout,
+           files_checked=files, quiet=bool(options.get("quiet")))
     code = exit_code(findings, threshold)
     if files == 0 and code != EXIT_INPUT:
         sys.stderr.write("ascend-compile lint: no YAML files found in the given paths\n")

@@ -21,6 +21,7 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..datacache import usable
 from ..findings import Finding
 from .index import ObjectRef
 from .results import FileResult
@@ -31,15 +32,6 @@ SHARDS = 64
 MAX_ENTRIES_PER_SHARD = 2000
 #: a used entry's time is written again only when it is older than this (a warm run writes nothing)
 _REFRESH_SECONDS = 24 * 3600
-
-
-def default_root() -> str:
-    """``$ASCEND_COMPILE_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/ascend-compile``."""
-    explicit = os.environ.get("ASCEND_COMPILE_CACHE_DIR")
-    if explicit:
-        return explicit
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return os.path.join(xdg if xdg else os.path.join(os.path.expanduser("~"), ".cache"), "ascend-compile")
 
 
 class ResultCache:
@@ -71,7 +63,7 @@ class ResultCache:
 
     def save(self) -> None:
         """Write the shards this run changed (merged with what other runs wrote meanwhile)."""
-        if not self._dirty or not _usable(self.directory, create=True):
+        if not self._dirty or not usable(self.directory, create=True):
             return
         for number, changes in self._dirty.items():
             path = self._path(number)
@@ -89,8 +81,8 @@ class ResultCache:
     def _shard(self, digest: str) -> Dict[str, Tuple[int, Any]]:
         number = _shard_of(digest)
         if number not in self._shards:
-            usable = _usable(self.directory, create=False)
-            self._shards[number] = _read_shard(self._path(number)) if usable else {}
+            ours = usable(self.directory, create=False)
+            self._shards[number] = _read_shard(self._path(number)) if ours else {}
         return self._shards[number]
 
     def _path(self, number: int) -> str:
@@ -99,18 +91,6 @@ class ResultCache:
 
 def _shard_of(digest: str) -> int:
     return int(digest[:2], 16) % SHARDS
-
-
-def _usable(directory: str, create: bool) -> bool:
-    """The directory exists (or was made) and only we can write it: a result read from it is ours."""
-    try:
-        if create:
-            os.makedirs(directory, mode=0o700, exist_ok=True)
-        info = os.stat(directory)
-    except OSError:
-        return False
-    owner = getattr(os, "getuid", lambda: info.st_uid)()
-    return info.st_uid == owner and not info.st_mode & 0o022
 
 
 def _read_shard(path: str) -> Dict[str, Tuple[int, Any]]:

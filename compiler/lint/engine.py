@@ -73,7 +73,7 @@ class Linter:
         lint_cfg = self.config.lint
         self.disabled = {(catalogue.resolve(d) or d.upper()) for d in (*lint_cfg.disable, *disable)}
         self.severity = {(catalogue.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
-        self.rules: List[Rule] = [r for r in _registry.lint_rules() if r.id not in self.disabled]
+        self._rules: Optional[List[Rule]] = None  # every rule unit, imported when something asks for them all
         self._by_kind: Dict[str, List[Rule]] = {}
         self._run = RunContext(self.profiles, self.config)
         self._schemas: Any = None  # the schemas module, imported on first use
@@ -130,10 +130,24 @@ class Linter:
         return sorted(findings, key=sort_key)
 
     # ------------------------------------------------------------------ one object
+    @property
+    def rules(self) -> List[Rule]:
+        """The rule units this run runs (all imported; a run imports only those of the kinds it meets)."""
+        if self._rules is None:
+            self._rules = [r for r in _registry.lint_rules() if r.id not in self.disabled]
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: List[Rule]) -> None:
+        self._rules = list(rules)
+        self._by_kind.clear()
+
     def rules_for(self, kind: str) -> List[Rule]:
         rules = self._by_kind.get(kind)
         if rules is None:
-            rules = self._by_kind[kind] = [r for r in self.rules if "*" in r.kinds or kind in r.kinds]
+            found = self._rules if self._rules is not None else _registry.rules_for(kind)
+            rules = self._by_kind[kind] = [r for r in found if r.id not in self.disabled
+                                           and ("*" in r.kinds or kind in r.kinds)]
         return rules
 
     def _check_object(self, obj: ObjectContext, facts: List[Fact], ref_index: int) -> List[Tuple[Finding, Any]]:
@@ -185,7 +199,7 @@ class Linter:
     # ------------------------------------------------------------------ the whole run
     def _judge(self, facts: List[Tuple[FileResult, Fact]], run: CrossRun,
                docs_of: Optional[Callable[[FileResult], List[Any]]], locator: Any) -> List[Finding]:
-        rules = {rule.id: rule for rule in self.rules}
+        rules = {rule.id: rule for rule in self._rules} if self._rules is not None else _LazyRules()
         pending = []
         for result, (rule_id, ref_index, fact) in facts:
             rule, ref = rules[rule_id], result.refs[ref_index]
@@ -258,8 +272,8 @@ class Linter:
     # ------------------------------------------------------------------ config
     def _dedupe(self, pairs: List[Tuple[Finding, Optional[ObjectContext]]]) -> List[Tuple[Finding, Optional[ObjectContext]]]:
         replaced = set()
-        for rule in self.rules:
-            if rule.replaces:
+        for rule in self._rules if self._rules is not None else _registry.entries():
+            if rule.replaces and rule.id not in self.disabled:
                 for finding, _ in pairs:
                     if finding.rule == rule.id:
                         replaced.update((r, finding.file, finding.obj, finding.path) for r in rule.replaces)
@@ -286,6 +300,16 @@ class Linter:
             severity = self.severity.get(finding.rule)
             out.append(_with_severity(finding, severity) if severity else finding)
         return out
+
+
+class _LazyRules(dict):  # type: ignore[type-arg]
+    """Rule units by ID, imported when first asked for (a run from the cache may import a single one)."""
+
+    def __missing__(self, rule_id: str) -> Rule:
+        rule = _registry.get(rule_id)
+        assert rule is not None, rule_id
+        self[rule_id] = rule
+        return rule
 
 
 def _with_severity(finding: Finding, severity: str) -> Finding:

@@ -9,10 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, List
 
-try:  # the C module: importing hashlib would load OpenSSL first, a few ms at start-up
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - every CPython has it
-    from hashlib import blake2b
+from ..datacache import blake2b
 
 
 def text_digest(text: str) -> str:

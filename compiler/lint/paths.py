@@ -25,7 +25,7 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
     """Discover, read and lint ``paths``; returns (findings, number of files read).
 
     ``jobs`` sets the number of processes (default: one per core once there are at least 64 files
-    to lint); ``cache_dir`` turns the result cache on (see :func:`.cache.default_root`).
+    to lint); ``cache_dir`` turns the result cache on (see :func:`ascend_compile.datacache.default_root`).
     """
     from ..discovery import discover
     from ..yamlio import DEFAULT_MAX_BYTES

@@ -12,22 +12,25 @@ from typing import Any, Callable, Dict, Iterable, List, Optional
 from .. import catalogue
 from .rule import Problem, Rule
 
-_UNITS: Optional[Dict[str, Rule]] = None
+_UNITS: Dict[str, Rule] = {}  # rule units imported so far, by ID
 
 
-def _load() -> Dict[str, Rule]:
-    global _UNITS
-    if _UNITS is None:
-        units: Dict[str, Rule] = {}
-        for entry in catalogue.entries(catalogue.LINT):
-            module = importlib.import_module(f"{__package__}.rules.{entry.unit}")
-            judge = getattr(module, "judge", None)
-            if judge is None:
-                units[entry.id] = Rule(entry, module.check)
-            else:
-                units[entry.id] = Rule(entry, _whole_run_check(module.facts, judge), module.facts, judge)
-        _UNITS = units
-    return _UNITS
+def _unit(entry: Any) -> Rule:
+    rule = _UNITS.get(entry.id)
+    if rule is None:
+        module = importlib.import_module(f"{__package__}.rules.{entry.unit}")
+        judge = getattr(module, "judge", None)
+        if judge is None:
+            rule = Rule(entry, module.check)
+        else:
+            rule = Rule(entry, _whole_run_check(module.facts, judge), module.facts, judge)
+        _UNITS[entry.id] = rule
+    return rule
+
+
+def entries() -> List[Any]:
+    """The catalogue's lint entries, sorted by ID (nothing imported)."""
+    return catalogue.entries(catalogue.LINT)
 
 
 def _whole_run_check(facts: Callable[[Any], Any], judge: Callable[[Any, Any, Any], Iterable[Problem]]) -> Callable[[Any, Any], Iterable[Problem]]:
@@ -47,11 +50,16 @@ def _whole_run_check(facts: Callable[[Any], Any], judge: Callable[[Any, Any, Any
 
 
 def lint_rules() -> List[Rule]:
-    """The rule units the engine runs, sorted by ID."""
-    return list(_load().values())
+    """Every rule unit, sorted by ID."""
+    return [_unit(entry) for entry in entries()]
+
+
+def rules_for(kind: str) -> List[Rule]:
+    """The rule units that look at objects of ``kind``, sorted by ID (only theirs are imported)."""
+    return [_unit(entry) for entry in entries() if "*" in entry.kinds or kind in entry.kinds]
 
 
 def get(key: str) -> Optional[Rule]:
     """A rule unit by ID (any case) or name; None for IDs that are not lint rules."""
     entry = catalogue.get(key)
-    return _load().get(entry.id) if entry else None
+    return _unit(entry) if entry is not None and entry.origin == catalogue.LINT else None

@@ -26,8 +26,7 @@ reported (AC012), as are unknown rule IDs in any suppression.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
 
 IGNORE_ANNOTATION = "ascend-compile.io/ignore"
 ALL = "all"
@@ -36,18 +35,28 @@ _DIRECTIVE = re.compile(r"#\s*ascend-compile:\s*(disable-file|disable)\s*=\s*([A
 _ID_OR_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9\-]*$")
 
 
-@dataclass
-class BadDirective:
+class BadDirective(NamedTuple):
     line: int
     column: int
     message: str
 
 
-@dataclass
 class FileDirectives:
-    lines: Dict[int, Set[str]] = field(default_factory=dict)
-    whole_file: Set[str] = field(default_factory=set)
-    problems: List[BadDirective] = field(default_factory=list)
+    """The directives of one file: rules suppressed on a line, in the whole file, and the bad directives."""
+
+    __slots__ = ("lines", "whole_file", "problems")
+
+    def __init__(self, lines: Optional[Dict[int, Set[str]]] = None, whole_file: Optional[Set[str]] = None,
+                 problems: Optional[List[BadDirective]] = None):
+        self.lines: Dict[int, Set[str]] = {} if lines is None else lines
+        self.whole_file: Set[str] = set() if whole_file is None else whole_file
+        self.problems: List[BadDirective] = [] if problems is None else problems
+
+    def __getstate__(self) -> Tuple[Any, ...]:
+        return self.lines, self.whole_file, self.problems
+
+    def __setstate__(self, state: Tuple[Any, ...]) -> None:
+        self.lines, self.whole_file, self.problems = state
 
     def suppresses(self, rule: str, line: int) -> bool:
         if rule in self.whole_file or ALL in self.whole_file:
@@ -95,8 +104,7 @@ def parse_comments(text: str, resolve: Callable[[str], Optional[str]]) -> FileDi
     return out
 
 
-@dataclass
-class AnnotationEntry:
+class AnnotationEntry(NamedTuple):
     rule: Optional[str]
     token: str
     reason: str

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, TextIO
+from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, NamedTuple, Optional, TextIO
 
 from ..findings import ERROR, INFO, WARNING, Finding
 
@@ -38,8 +37,7 @@ TOOL_NAME = "ascend-compile"
 INFORMATION_URI = "https://github.com/ascend-compile/ascend-compile"
 
 
-@dataclass(frozen=True)
-class RuleInfo:
+class RuleInfo(NamedTuple):
     """What a reporter needs to know about one rule."""
 
     id: str

@@ -14,8 +14,6 @@ from ..catalogue import YAML_DUPLICATE_KEY, YAML_SYNTAX, YAML_TOO_DEEP
 from ..errors import InputError
 from .common import DEFAULT_MAX_BYTES, MAX_DEPTH, BaseLoader, input_error as _input_error
 from . import fastload
-from .guards import _check_event_depth, _check_node_graph, _is_parser_nesting_limit, _might_nest_deeply, \
-    _too_deep_error
 from .locations import Document, Origin
 from .reading import display_name, read_text
 
@@ -143,8 +141,10 @@ def iter_documents(text: str, source: str) -> Iterator[Document]:
     # stream of n documents cost O(n^2)).  After the exact depth check, only
     # aliases (which need an anchor ``&`` and an alias ``*``) can make a node
     # graph deeper or larger than its text, so only then is the graph walked.
-    if _might_nest_deeply(text, MAX_DEPTH):
-        _check_event_depth(text, source, MAX_DEPTH)
+    from . import guards  # the careful path only: ordinary streams never need it
+
+    if guards._might_nest_deeply(text, MAX_DEPTH):
+        guards._check_event_depth(text, source, MAX_DEPTH)
     guard_graph = "&" in text and "*" in text
     loader = Loader(text)
     try:
@@ -176,6 +176,8 @@ def _documents(loader: Loader, source: str, guard_graph: bool) -> Iterator[Docum
             if node is None:
                 continue
             if guard_graph:
+                from .guards import _check_node_graph
+
                 _check_node_graph(node, source)
             data = loader.construct_document(node)
         finally:
@@ -203,6 +205,8 @@ def _read_error(exc: BaseException, source: str) -> InputError:
         return _input_error(source, problem, hint, line=(mark.line + 1) if mark else 0,
                             column=(mark.column + 1) if mark else 0, rule=YAML_SYNTAX)
     if isinstance(exc, yaml.YAMLError):
+        from .guards import _is_parser_nesting_limit, _too_deep_error
+
         if _is_parser_nesting_limit(exc):
             return _too_deep_error(source, exc, MAX_DEPTH)
         mark = getattr(exc, "problem_mark", None)

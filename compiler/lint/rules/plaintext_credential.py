@@ -38,18 +38,19 @@ from ..rule import Problem
 
 _NAME = re.compile(r"(^|[_\-.])(PASS(WORD|WD)?|PWD|SECRET|TOKEN|API[_\-]?KEY|ACCESS[_\-]?KEY|PRIVATE[_\-]?KEY|"
                    r"CREDENTIALS?|AUTH)($|[_\-.])", re.I)
-_VALUE = (
-    ("a private key", re.compile(r"-----BEGIN ([A-Z]+ )*PRIVATE KEY-----")),
-    ("an AWS access key RULE_ID", re.compile(r"\b(AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("a GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b")),
-    ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("a Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
-    ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+_VALUE_PATTERNS = (
+    ("a private key", r"-----BEGIN ([A-Z]+ )*PRIVATE KEY-----", 0),
+    ("an AWS access key RULE_ID", r"\b(AKIA|ASIA)[0-9A-Z]{16}\b", 0),
+    ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b", 0),
+    ("a Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}", 0),
+    ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}\b", 0),
+    ("a JSON web token", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0),
     # The scheme may only start where no scheme character precedes it, and every part is bounded:
     # without that, a long word makes the search quadratic.
     ("a URL with a password",
-     re.compile(r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}://[^/\s:@]{1,256}:[^/\s@]{1,256}@", re.I)),
+     r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}://[^/\s:@]{1,256}:[^/\s@]{1,256}@", re.I),
 )
+_VALUE = []  # (what, compiled pattern): compiled when first needed (most runs never need them)
 #: text each pattern of _VALUE needs: a value holding none of it matches none (one cheap test per value)
 _NEEDS = ("PRIVATE KEY", "AKIA", "ASIA", "gh", "xox", "hf_", "eyJ", "://")
 #: values that are clearly not secrets even under a secret-looking name
@@ -60,6 +61,8 @@ def _looks_secret(name, value):
     if not isinstance(value, str):
         return None
     if any(needed in value for needed in _NEEDS):
+        if not _VALUE:
+            _VALUE.extend((what, re.compile(pattern, flags)) for what, pattern, flags in _VALUE_PATTERNS)
         for what, pattern in _VALUE:
             if pattern.search(value):
                 return what

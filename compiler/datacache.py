@@ -1,0 +1,117 @@
+"""Where ascend-compile caches, and its start-up cache: data read on every run, kept in checked form.
+
+The cache root is ``$ASCEND_COMPILE_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/ascend-compile``.
+The lint result cache lives under it (:mod:`ascend_compile.lint.cache`), and so does this one: every
+run reads the hardware profiles (14 YAML files, each checked against the profile schema: about 3 ms of
+a 60 ms lint of one file), so the checked data of each profile file is kept, under the digest of the
+file's text, in ``<root>/startup/<key>/<name>.marshal``.  The key is this version and the size and
+modification time of every module that reads and checks the files, and of the profile schema: a
+new version, or a change to that code, starts a new cache, and a changed file is read again.
+
+Like Python's bytecode cache it is used whatever the command line says; it is safe to delete, it is
+never trusted across versions, and anything unexpected in it (or a directory that other users may
+write) makes it step aside: the run is the same, only slower.
+"""
+from __future__ import annotations
+
+import marshal
+import os
+from typing import Any, Dict, Optional, Sequence
+
+FORMAT = 1
+
+try:  # the C module: importing hashlib would load OpenSSL first, a few ms at start-up
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - every CPython has it
+    from hashlib import blake2b
+
+
+def default_root() -> str:
+    """``$ASCEND_COMPILE_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/ascend-compile``."""
+    explicit = os.environ.get("ASCEND_COMPILE_CACHE_DIR")
+    if explicit:
+        return explicit
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return os.path.join(xdg if xdg else os.path.join(os.path.expanduser("~"), ".cache"), "ascend-compile")
+
+
+def usable(directory: str, create: bool) -> bool:
+    """The directory exists (or was made) and only we can write it: what is read from it is ours."""
+    try:
+        if create:
+            os.makedirs(directory, mode=0o700, exist_ok=True)
+        info = os.stat(directory)
+    except OSError:
+        return False
+    owner = getattr(os, "getuid", lambda: info.st_uid)()
+    return info.st_uid == owner and not info.st_mode & 0o022
+
+
+def digest(data: bytes) -> str:
+    return blake2b(data, digest_size=20).hexdigest()
+
+
+class Store:
+    """Checked data of files, by the digest of their text: one marshal file, written when it changed."""
+
+    def __init__(self, name: str, code: Sequence[str]):
+        self._path = os.path.join(default_root(), "startup", _key(code), f"{name}.marshal")
+        self._entries: Optional[Dict[str, Any]] = None
+        self._changed = False
+
+    def get(self, text_digest: str) -> Any:
+        if self._entries is None:
+            self._entries = _read(self._path)
+        return self._entries.get(text_digest)
+
+    def put(self, text_digest: str, data: Any) -> None:
+        try:
+            marshal.dumps(data)
+        except ValueError:
+            return  # something marshal cannot hold (a date, say): read it every time
+        if self._entries is None:
+            self._entries = _read(self._path)
+        self._entries[text_digest] = data
+        self._changed = True
+
+    def save(self) -> None:
+        if not self._changed or self._entries is None or not usable(os.path.dirname(self._path), create=True):
+            return
+        temporary = f"{self._path}.{os.getpid()}.tmp"
+        try:
+            with open(temporary, "wb") as handle:
+                handle.write(marshal.dumps((FORMAT, self._entries)))
+            os.replace(temporary, self._path)
+        except OSError:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+        self._changed = False
+
+
+def _key(code: Sequence[str]) -> str:
+    """This version, and the size and modification time of the files the cached data depends on."""
+    from ._version import __version__
+
+    parts = [__version__]
+    for path in code:
+        try:
+            info = os.stat(path)
+            parts.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{path}:missing")
+    return digest("\n".join(parts).encode("utf-8", "surrogatepass"))
+
+
+def _read(path: str) -> Dict[str, Any]:
+    if not usable(os.path.dirname(path), create=False):
+        return {}
+    try:
+        with open(path, "rb") as handle:
+            loaded = marshal.loads(handle.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if isinstance(loaded, tuple) and len(loaded) == 2 and loaded[0] == FORMAT and isinstance(loaded[1], dict):
+        return loaded[1]
+    return {}

@@ -1,0 +1,96 @@
+"""Records behave as the frozen dataclasses of their fields, and the lint path never imports dataclasses."""
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+from tests.checkout import checkout_env
+from ascend_compile.config import LintSettings, ProjectConfig
+from ascend_compile.findings import Finding
+from ascend_compile.profiles import Profile, ProfileRegistry, SuperPod
+
+SAMPLES = {
+    Finding: [Finding("AC101", "error", "m"), Finding("AC102", "warning", "x", ("a", 0), "h", "f.yaml", 3, 4, "Job/x",
+                                                       True, (("internal", "true"),))],
+    LintSettings: [LintSettings(), LintSettings(("AC1",), {"AC2": "info"}, "warning")],
+    ProjectConfig: [ProjectConfig(), ProjectConfig("c.yaml", {"queue": "q"}, ("p",), LintSettings(("AC1",)))],
+    SuperPod: [SuperPod(16), SuperPod(16, 4, (2, 4), True)],
+    Profile: ProfileRegistry().all()[:3],
+}
+
+
+def twin(cls):
+    """The real frozen dataclass of ``cls``'s fields, defaults and methods."""
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
+    fields = [(f.name, f.type, f) for f in dataclasses.fields(cls)]
+    return dataclasses.make_dataclass(cls.__name__, [(n, t, dataclasses.field(default=f.default,
+                                                                               default_factory=f.default_factory))
+                                                     for n, t, f in fields], frozen=True,
+                                      namespace={k: v for k, v in namespace.items() if not k.startswith("__")})
+
+
+def _hash(value):
+    try:
+        return hash(value)
+    except TypeError as exc:  # a dict field: the dataclass is unhashable too
+        return str(exc)
+
+
+@pytest.mark.parametrize("cls", SAMPLES, ids=lambda c: c.__name__)
+def test_a_record_is_the_frozen_dataclass_of_its_fields(cls):
+    real = twin(cls)
+    assert dataclasses.is_dataclass(cls) and [f.name for f in dataclasses.fields(cls)] == list(cls.__annotations__)
+    for sample in SAMPLES[cls]:
+        values = [getattr(sample, f.name) for f in dataclasses.fields(cls)]
+        same = real(*values)
+        assert repr(sample) == repr(same)
+        assert dataclasses.astuple(sample) == dataclasses.astuple(same) and dataclasses.asdict(sample) == dataclasses.asdict(same)
+        assert _hash(sample) == _hash(same) and sample == cls(*values) and sample != same
+        assert pickle.loads(pickle.dumps(sample)) == sample
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(sample, dataclasses.fields(cls)[0].name, None)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            delattr(sample, dataclasses.fields(cls)[0].name)
+        name = dataclasses.fields(cls)[-1].name
+        changed = dataclasses.replace(sample, **{name: values[-1]})
+        assert changed == sample and changed is not sample
+    defaults = {f.name for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING
+                and f.default_factory is dataclasses.MISSING}
+    assert defaults == {f.name for f in dataclasses.fields(real) if f.default is dataclasses.MISSING
+                        and f.default_factory is dataclasses.MISSING}
+
+
+def test_default_factories_make_a_new_value_each_time():
+    assert ProjectConfig().defaults == {} and ProjectConfig().defaults is not ProjectConfig().defaults
+    assert LintSettings().severity is not LintSettings().severity
+
+
+def test_fields_of_an_instance_before_anyone_asked_the_class():
+    code = ("import dataclasses; from ascend_compile.findings import Finding\n"
+            "print([f.name for f in dataclasses.fields(Finding('AC1', 'error', 'm'))][:3])\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=checkout_env())
+    assert proc.stdout.strip() == "['rule', 'severity', 'message']", proc.stderr
+
+
+def test_linting_a_clean_file_imports_no_dataclasses(tmp_path):
+    path = tmp_path / "cm.yaml"
+    path.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n")
+    code = ("import sys; from ascend_compile.cli import main\n"
+            "try:\n    main(['lint', '--no-cache', sys.argv[1]])\nexcept SystemExit as exc:\n"
+            "    print('exit', exc.code, 'dataclasses' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=checkout_env())
+    assert proc.stdout.strip().endswith("exit 0 False"), proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("args,kwargs", [((), {}), (("AC1", "error"), {}), (("AC1", "error", "m"), {"rule": "x"}),
+                                         (("AC1", "error", "m"), {"nope": 1}), (tuple(range(12)), {})])
+def test_wrong_arguments_are_a_type_error_as_for_the_dataclass(args, kwargs):
+    real = twin(Finding)
+    with pytest.raises(TypeError):
+        real(*args, **kwargs)
+    with pytest.raises(TypeError):
+        Finding(*args, **kwargs)
