@@ -21,7 +21,7 @@ from typing import Any, Dict, Optional, Sequence
 FORMAT = 1
 
 try:  # the C module: importing hashlib would load OpenSSL first, a few ms at start-up
-    from _blake2 import blake2b
+    from _blake2 import blake2b  # type: ignore[import-not-found,unused-ignore]
 except ImportError:  # pragma: no cover - every CPython has it
     from hashlib import blake2b
 
@@ -48,7 +48,8 @@ def usable(directory: str, create: bool) -> bool:
 
 
 def digest(data: bytes) -> str:
-    return blake2b(data, digest_size=20).hexdigest()
+    text: str = blake2b(data, digest_size=20).hexdigest()
+    return text
 
 
 class Store:
