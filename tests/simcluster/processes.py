@@ -1,0 +1,103 @@
+"""Background programs started and stopped by PID, each with its own log file."""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """Ask the kernel to SIGTERM the child when the Python process that started it dies."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+@dataclass
+class Process:
+    name: str
+    argv: Sequence[str]
+    log: Path
+    env: Optional[Dict[str, str]] = None
+    popen: Optional["subprocess.Popen[bytes]"] = field(default=None, repr=False)
+
+    @property
+    def pid(self) -> Optional[int]:
+        return self.popen.pid if self.popen else None
+
+    def start(self) -> "Process":
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "ab") as out:
+            out.write(f"$ {' '.join(self.argv)}\n".encode())
+            out.flush()
+            self.popen = subprocess.Popen(list(self.argv), stdin=subprocess.DEVNULL, stdout=out,
+                                          stderr=subprocess.STDOUT, env=self.env, start_new_session=True,
+                                          preexec_fn=_die_with_parent)
+        return self
+
+    def alive(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def exit_code(self) -> Optional[int]:
+        return None if self.popen is None else self.popen.poll()
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """SIGTERM the process group this process leads, then SIGKILL what is left."""
+        proc = self.popen
+        if proc is None:
+            return
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+    def tail(self, lines: int = 40) -> str:
+        if not self.log.exists():
+            return "(no log)"
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+class ProcessGroup:
+    """The cluster's programs, stopped in reverse order of start."""
+
+    def __init__(self) -> None:
+        self.processes: List[Process] = []
+
+    def start(self, process: Process) -> Process:
+        self.processes.append(process.start())
+        return process
+
+    def get(self, name: str) -> Process:
+        return next(p for p in self.processes if p.name == name)
+
+    def dead(self) -> List[str]:
+        return [f"{p.name} (exit {p.exit_code()})" for p in self.processes if not p.alive()]
+
+    def stop_all(self) -> None:
+        for process in reversed(self.processes):
+            process.stop()
+
+    def wait_for_log(self, name: str, needle: str, timeout: float) -> None:
+        process = self.get(name)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.log.exists() and needle in process.log.read_text(errors="replace"):
+                return
+            if not process.alive():
+                raise RuntimeError(f"{name} exited (code {process.exit_code()}):\n{process.tail()}")
+            time.sleep(0.2)
+        raise RuntimeError(f"{name}: no {needle!r} in its log within {timeout:.0f}s:\n{process.tail()}")

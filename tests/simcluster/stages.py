@@ -1,0 +1,102 @@
+"""kwok stages: how fake pods live and end.
+
+kwok (``--config``) plays the kubelet of every fake node.  Its node stages are
+kwok's defaults (nodes turn Ready and keep a heartbeat); the pod stages are ours:
+
+- ``sim-pod-running``: a pod bound to a fake node becomes Running, its
+  containers ready, with a host IP and a pod IP.
+- ``sim-pod-exit``: a Running pod that carries the label
+  ``ascend-compile.io/sim-exit: "<code>"`` ends about a second later:
+  ``Succeeded`` when the code is 0, else ``Failed`` with that exit code in every
+  container's terminated state.  Set the label on a pod template to make a whole
+  job finish, or on one running pod (``kubectl label pod``) to inject a failure.
+- ``sim-pod-delete``: a pod being deleted is removed at once (its finalizers
+  dropped), as a kubelet does once the containers stopped.
+
+Pods without the label keep running, so a job's Running state can be observed
+for as long as a test needs.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+import yaml
+
+EXIT_LABEL = "ascend-compile.io/sim-exit"
+#: delay before a labelled pod ends, so that Running is observed first
+EXIT_DELAY_MS = 1500
+
+_RUNNING_STATUS = """\
+{{ $now := Now }}
+conditions:
+- {lastTransitionTime: {{ $now | Quote }}, status: "True", type: Initialized}
+- {lastTransitionTime: {{ $now | Quote }}, status: "True", type: Ready}
+- {lastTransitionTime: {{ $now | Quote }}, status: "True", type: ContainersReady}
+- {lastTransitionTime: {{ $now | Quote }}, status: "True", type: PodScheduled}
+containerStatuses:
+{{ range .spec.containers }}
+- image: {{ .image | Quote }}
+  name: {{ .name | Quote }}
+  ready: true
+  restartCount: 0
+  started: true
+  state: {running: {startedAt: {{ $now | Quote }}}}
+{{ end }}
+hostIP: {{ NodeIPWith .spec.nodeName | Quote }}
+podIP: {{ PodIPWith .spec.nodeName ( or .spec.hostNetwork false ) ( or .metadata.uid "" ) ( or .metadata.name "" ) ( or .metadata.namespace "" ) | Quote }}
+phase: Running
+startTime: {{ $now | Quote }}
+"""
+
+_EXIT_STATUS = """\
+{{ $now := Now }}
+{{ $code := index .metadata.labels "%(label)s" }}
+conditions:
+- {lastTransitionTime: {{ $now | Quote }}, status: "True", type: Initialized}
+- {lastTransitionTime: {{ $now | Quote }}, status: "False", type: Ready}
+- {lastTransitionTime: {{ $now | Quote }}, status: "False", type: ContainersReady}
+- {lastTransitionTime: {{ $now | Quote }}, status: "True", type: PodScheduled}
+containerStatuses:
+{{ range .spec.containers }}
+- image: {{ .image | Quote }}
+  name: {{ .name | Quote }}
+  ready: false
+  restartCount: 0
+  started: false
+  state:
+    terminated:
+      exitCode: {{ $code }}
+      finishedAt: {{ $now | Quote }}
+      reason: {{ if eq $code "0" }}Completed{{ else }}Error{{ end }}
+      startedAt: {{ $now | Quote }}
+{{ end }}
+phase: {{ if eq $code "0" }}Succeeded{{ else }}Failed{{ end }}
+""" % {"label": EXIT_LABEL}
+
+
+def pod_stages() -> List[Dict[str, Any]]:
+    pod = {"apiGroup": "v1", "kind": "Pod"}
+    alive = {"key": ".metadata.deletionTimestamp", "operator": "DoesNotExist"}
+    return [
+        {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": "sim-pod-running"},
+         "spec": {"resourceRef": pod,
+                  "selector": {"matchExpressions": [alive, {"key": ".status.podIP", "operator": "DoesNotExist"}]},
+                  "next": {"statusTemplate": _RUNNING_STATUS}}},
+        {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": "sim-pod-exit"},
+         "spec": {"resourceRef": pod,
+                  "selector": {"matchExpressions": [
+                      alive,
+                      {"key": ".status.phase", "operator": "In", "values": ["Running"]},
+                      {"key": f'.metadata.labels["{EXIT_LABEL}"]', "operator": "Exists"}]},
+                  "delay": {"durationMilliseconds": EXIT_DELAY_MS},
+                  "next": {"statusTemplate": _EXIT_STATUS}}},
+        {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": "sim-pod-delete"},
+         "spec": {"resourceRef": pod,
+                  "selector": {"matchExpressions": [{"key": ".metadata.deletionTimestamp", "operator": "Exists"}]},
+                  "next": {"finalizers": {"empty": True}, "delete": True}}},
+    ]
+
+
+def config_yaml() -> str:
+    """The ``--config`` file for kwok: our pod stages (node stages stay kwok's defaults)."""
+    return yaml.safe_dump_all(pod_stages(), sort_keys=False)
