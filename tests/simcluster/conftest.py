@@ -1,0 +1,76 @@
+"""pytest fixtures for the simulated Ascend cluster (docs/testing.md).
+
+Every test here is marked ``simcluster``.  Tests marked ``simcluster_full`` (the
+whole golden matrix, long lifecycles) are deselected unless
+``--simcluster-full`` is given or ``ASCEND_COMPILE_SIMCLUSTER_FULL=1`` is set; CI
+runs the representative rest.
+
+The session fixture ``sim`` starts one cluster for all tests (about a minute);
+the programs must have been built first (``python -m tests.simcluster build``,
+which .ci/run calls): a test run never downloads or compiles anything big
+unless nothing is cached, and then it builds with progress on stderr.  Tests
+skip with one line when ../shared, Go or kubectl is absent, or with
+``ASCEND_COMPILE_SKIP_SIMCLUSTER=1``.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from tests.integration import controlplane
+from tests.simcluster import build
+from tests.simcluster.cluster import SimCluster
+
+HERE = Path(__file__).resolve().parent
+FULL_ENV = "ASCEND_COMPILE_SIMCLUSTER_FULL"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--simcluster-full", action="store_true", default=False,
+                     help="also run the simulated-cluster tests marked simcluster_full (whole golden matrix)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "simcluster: runs against the simulated Ascend cluster (tests/simcluster)")
+    config.addinivalue_line("markers", "simcluster_full: the long simulated-cluster tests, deselected by default "
+                                       "(--simcluster-full or ASCEND_COMPILE_SIMCLUSTER_FULL=1)")
+
+
+def _full(config: pytest.Config) -> bool:
+    return bool(config.getoption("--simcluster-full")) or os.environ.get(FULL_ENV) == "1"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
+    keep, dropped = [], []
+    for item in items:
+        if HERE in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.simcluster)
+            if item.get_closest_marker("simcluster_full") and not _full(config):
+                dropped.append(item)
+                continue
+        keep.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
+def skip_reason() -> "str | None":
+    if os.environ.get("ASCEND_COMPILE_SKIP_SIMCLUSTER") == "1":
+        return "simulated-cluster tests disabled by ASCEND_COMPILE_SKIP_SIMCLUSTER=1"
+    reason = build.unavailable_reason() or controlplane.kubectl_unavailable_reason()
+    if reason:
+        return f"simulated cluster unavailable: {reason}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def sim() -> Iterator[SimCluster]:
+    """One simulated cluster for the session: 4 fake nodes of every simulated profile."""
+    reason = skip_reason()
+    if reason:
+        pytest.skip(reason)
+    with SimCluster(nodes_per_profile=4) as cluster:
+        yield cluster

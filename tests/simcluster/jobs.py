@@ -1,0 +1,77 @@
+"""Helpers for tests that drive jobs on the simulated cluster: read pods, wait, end pods, clean up."""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Callable, Dict, List, Optional, TypeVar
+
+from tests.simcluster.cluster import SimCluster
+from tests.simcluster.stages import EXIT_LABEL
+
+T = TypeVar("T")
+
+#: device annotations the Ascend plugin writes on a pod it placed
+DEVICE_ANNOTATION = "huawei.com/Ascend910"
+REAL_ANNOTATION = "huawei.com/AscendReal"
+CONFIG_ANNOTATION = "ascend.kubectl.kubernetes.io/ascend-910-configuration"
+
+
+class WaitTimeout(AssertionError):
+    pass
+
+
+def wait_for(check: Callable[[], Optional[T]], *, timeout: float, what: str, sim: Optional[SimCluster] = None,
+             interval: float = 1.0, last: Optional[Callable[[], str]] = None) -> T:
+    """Call ``check`` until it returns something truthy; on timeout fail with the component logs."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            detail = last() if last else ""
+            logs = sim.logs_for_failure() if sim is not None else ""
+            raise WaitTimeout(f"timed out after {timeout:.0f}s waiting for {what}\n{detail}\n{logs}")
+        if sim is not None and sim.dead_processes():
+            raise WaitTimeout(f"{', '.join(sim.dead_processes())} exited while waiting for {what}\n"
+                              f"{sim.logs_for_failure()}")
+        time.sleep(interval)
+
+
+def get_json(sim: SimCluster, *args: str) -> Dict[str, Any]:
+    return json.loads(sim.kubectl("get", *args, "-o", "json").stdout)
+
+
+def pods_of(sim: SimCluster, namespace: str, kind: str, name: str) -> List[Dict[str, Any]]:
+    """The job's pods (AscendJob: label job-name; Volcano Job: label volcano.sh/job-name)."""
+    key = "job-name" if kind == "AscendJob" else "volcano.sh/job-name"
+    return get_json(sim, "pods", "-n", namespace, "-l", f"{key}={name}")["items"]
+
+
+def phases(pods: List[Dict[str, Any]]) -> List[str]:
+    return sorted((p.get("status") or {}).get("phase", "") for p in pods)
+
+
+def label_pods(sim: SimCluster, namespace: str, pods: List[Dict[str, Any]], exit_code: int) -> None:
+    """Make the pods end (kwok stage ``sim-pod-exit``): 0 succeeds, anything else fails with that code."""
+    names = [p["metadata"]["name"] for p in pods]
+    sim.kubectl("label", "pods", "-n", namespace, "--overwrite", *names, f"{EXIT_LABEL}={exit_code}")
+
+
+def job_object(sim: SimCluster, namespace: str, kind: str, name: str) -> Dict[str, Any]:
+    resource = "ascendjobs.mindxdl.gitee.com" if kind == "AscendJob" else "jobs.batch.volcano.sh"
+    return get_json(sim, resource, name, "-n", namespace)
+
+
+def clean_namespace(sim: SimCluster, namespace: str) -> None:
+    """Delete every job, PodGroup and pod in the namespace (no garbage collector runs here)."""
+    for resource in ("ascendjobs.mindxdl.gitee.com", "jobs.batch.volcano.sh"):
+        sim.kubectl("delete", resource, "--all", "-n", namespace, "--wait=false", check=False)
+    sim.kubectl("delete", "pods", "--all", "-n", namespace, "--wait=false", check=False)
+    sim.kubectl("delete", "podgroups.scheduling.volcano.sh", "--all", "-n", namespace, "--wait=false", check=False)
+    sim.kubectl("delete", "configmaps", "-n", namespace, "-l", "ring-controller.atlas", "--wait=false", check=False)
+
+
+def create_namespace(sim: SimCluster, namespace: str) -> None:
+    sim.kubectl("create", "namespace", namespace, check=False)
+    sim.ensure_service_accounts([namespace])
