@@ -1,0 +1,214 @@
+"""Job states observed for real, and reported by ``ascend-compile status`` and the Python client.
+
+AscendJob: Created (its pods cannot all be placed yet), Running, Restarting (a pod fails and the job
+has ``faultRetryTimes``), Succeeded, Failed (a pod fails, no retries).  Volcano Job: Pending, Running,
+Restarting (a pod is evicted under the ``PodEvicted: RestartJob`` policy), Completed, Failed.
+
+Transient states (Restarting) are caught with ``ascend-compile status --watch`` and a polling Python
+client running while the failure is injected; each test asserts the state it names.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+import yaml
+
+from tests.checkout import checkout_env, run_cli
+from tests.simcluster import jobs
+from tests.simcluster.jobs import wait_for
+
+NAMESPACE = "states"
+
+
+def _spec(tmp_path: Path, name: str, **fields: Any) -> Path:
+    spec = {"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob",
+            "metadata": {"name": name, "namespace": NAMESPACE},
+            "spec": {"framework": "pytorch", "profile": "card-910b-2", "npus": 4, "image": "pytorch-train:latest",
+                     "command": ["/bin/bash", "-c", "bash /job/code/train_start.sh"], **fields}}
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(spec, sort_keys=False))
+    return path
+
+
+def _kind_flag(kind: str) -> str:
+    return "acjob" if kind == "AscendJob" else "vcjob"
+
+
+def _cli_state(sim, name: str, kind: str) -> Dict[str, Any]:
+    out = run_cli("status", name, "-n", NAMESPACE, "--kind", _kind_flag(kind), "--kubeconfig", str(sim.kubeconfig),
+                  "-o", "json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)[0]
+
+
+def _client_state(sim, name: str, kind: str):
+    import ascend_compile
+
+    with ascend_compile.Cluster.from_kubeconfig(str(sim.kubeconfig)) as cluster:
+        return cluster.status(name, kind, NAMESPACE)
+
+
+class _Recorder:
+    """Records every state ``ascend-compile status --watch`` prints, and a polling Python client's."""
+
+    def __init__(self, sim, name: str, kind: str):
+        self.sim, self.name, self.kind = sim, name, kind
+        self.client_states: List[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._watch: "subprocess.Popen[str] | None" = None
+
+    def _poll(self) -> None:
+        import ascend_compile
+
+        with ascend_compile.Cluster.from_kubeconfig(str(self.sim.kubeconfig)) as cluster:
+            while not self._stop.is_set():
+                state = cluster.status(self.name, self.kind, NAMESPACE).state
+                if not self.client_states or self.client_states[-1] != state:
+                    self.client_states.append(state)
+                time.sleep(0.1)
+
+    def __enter__(self) -> "_Recorder":
+        self._watch = subprocess.Popen(
+            [sys.executable, "-m", "ascend_compile", "status", self.name, "-n", NAMESPACE, "--kind",
+             _kind_flag(self.kind), "--kubeconfig", str(self.sim.kubeconfig), "--watch", "--interval", "200ms",
+             "--timeout", "5m", "-o", "json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=checkout_env())
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+        if self._watch is not None and self._watch.poll() is None:
+            self._watch.terminate()
+
+    def cli_states(self) -> List[str]:
+        assert self._watch is not None
+        if self._watch.poll() is None:
+            self._watch.terminate()
+        out, _err = self._watch.communicate(timeout=30)
+        return [json.loads(line)["state"] for line in out.splitlines() if line.strip().startswith("{")]
+
+
+@pytest.fixture
+def states_ns(sim):
+    jobs.create_namespace(sim, NAMESPACE)
+    yield NAMESPACE
+    jobs.clean_namespace(sim, NAMESPACE)
+
+
+def _apply(sim, path: Path) -> None:
+    out = run_cli("apply", str(path), "--kubeconfig", str(sim.kubeconfig))
+    assert out.returncode == 0, out.stderr
+
+
+def _running_pods(sim, name: str, kind: str, count: int) -> List[Dict[str, Any]]:
+    def check():
+        pods = jobs.pods_of(sim, NAMESPACE, kind, name)
+        running = [p for p in pods if p["status"].get("phase") == "Running"]
+        return running if len(running) == count else None
+
+    return wait_for(check, timeout=120, what=f"{count} running pods of {name}", sim=sim)
+
+
+def _wait_state(sim, name: str, kind: str, state: str, timeout: float = 90) -> Dict[str, Any]:
+    return wait_for(lambda: (s := _cli_state(sim, name, kind))["state"] == state and s, timeout=timeout,
+                    what=f"{kind} {name} in state {state}", sim=sim,
+                    last=lambda: json.dumps(jobs.job_object(sim, NAMESPACE, kind, name).get("status"), indent=1))
+
+
+# ---------------------------------------------------------------- AscendJob
+
+
+def test_ascendjob_created_while_its_pods_cannot_be_placed(sim, states_ns, tmp_path):
+    # 6 pods x 2 NPUs on card-910b-2 nodes, of which the cluster has 4: gang scheduling keeps it waiting
+    _apply(sim, _spec(tmp_path, "acjob-created", npus=12))
+    state = _wait_state(sim, "acjob-created", "AscendJob", "Created")
+    assert state["terminal"] is False
+    assert _client_state(sim, "acjob-created", "AscendJob").state == "Created"
+    assert jobs.pods_of(sim, NAMESPACE, "AscendJob", "acjob-created") == [] or all(
+        p["status"].get("phase") == "Pending" for p in jobs.pods_of(sim, NAMESPACE, "AscendJob", "acjob-created"))
+
+
+def test_ascendjob_running_restarting_succeeded(sim, states_ns, tmp_path):
+    name, kind = "acjob-retry", "AscendJob"
+    _apply(sim, _spec(tmp_path, name, faultRetryTimes=2))
+    pods = _running_pods(sim, name, kind, 2)
+    _wait_state(sim, name, kind, "Running")
+    assert _client_state(sim, name, kind).state == "Running"
+    with _Recorder(sim, name, kind) as recorder:
+        jobs.label_pods(sim, NAMESPACE, pods[:1], 1)
+        wait_for(lambda: "Restarting" in recorder.client_states and recorder.client_states[-1] == "Running",
+                 timeout=120, what=f"{name} to restart and run again", sim=sim,
+                 last=lambda: f"client saw {recorder.client_states}")
+        cli_seen = recorder.cli_states()
+    assert "Restarting" in cli_seen, f"ascend-compile status --watch printed {cli_seen}"
+    pods = _running_pods(sim, name, kind, 2)
+    jobs.label_pods(sim, NAMESPACE, pods, 0)
+    state = _wait_state(sim, name, kind, "Succeeded")
+    assert state["succeeded"] is True and state["terminal"] is True
+    client = _client_state(sim, name, kind)
+    assert (client.state, client.succeeded) == ("Succeeded", True)
+
+
+def test_ascendjob_failed_when_a_pod_fails_without_retries(sim, states_ns, tmp_path):
+    name, kind = "acjob-fail", "AscendJob"
+    _apply(sim, _spec(tmp_path, name))
+    pods = _running_pods(sim, name, kind, 2)
+    jobs.label_pods(sim, NAMESPACE, pods[:1], 1)
+    state = _wait_state(sim, name, kind, "Failed")
+    assert state["terminal"] is True and state["succeeded"] is False
+    assert state["reason"] == "JobFailed"
+    client = _client_state(sim, name, kind)
+    assert (client.state, client.terminal, client.succeeded) == ("Failed", True, False)
+
+
+# ---------------------------------------------------------------- Volcano Job
+
+
+def test_volcano_job_pending_while_its_pods_cannot_be_placed(sim, states_ns, tmp_path):
+    name, kind = "vcjob-pending", "Job"
+    _apply(sim, _spec(tmp_path, name, target="VolcanoJob", npus=12))
+    state = _wait_state(sim, name, kind, "Pending")
+    assert state["observed"] is True  # the controller wrote the phase
+    assert _client_state(sim, name, kind).state == "Pending"
+
+
+def test_volcano_job_running_restarting_completed(sim, states_ns, tmp_path):
+    name, kind = "vcjob-evict", "Job"
+    _apply(sim, _spec(tmp_path, name, target="VolcanoJob"))
+    pods = _running_pods(sim, name, kind, 2)
+    _wait_state(sim, name, kind, "Running")
+    assert _client_state(sim, name, kind).state == "Running"
+    with _Recorder(sim, name, kind) as recorder:
+        # an eviction: the pod is deleted while the job runs (policy PodEvicted -> RestartJob)
+        sim.kubectl("delete", "pod", "-n", NAMESPACE, pods[0]["metadata"]["name"], "--wait=false")
+        wait_for(lambda: "Restarting" in recorder.client_states and recorder.client_states[-1] == "Running",
+                 timeout=120, what=f"{name} to restart and run again", sim=sim,
+                 last=lambda: f"client saw {recorder.client_states}")
+        cli_seen = recorder.cli_states()
+    assert "Restarting" in cli_seen, f"ascend-compile status --watch printed {cli_seen}"
+    pods = _running_pods(sim, name, kind, 2)
+    jobs.label_pods(sim, NAMESPACE, pods, 0)
+    state = _wait_state(sim, name, kind, "Completed")
+    assert state["succeeded"] is True and state["terminal"] is True
+    assert _client_state(sim, name, kind).state == "Completed"
+
+
+def test_volcano_job_failed_when_its_pods_fail(sim, states_ns, tmp_path):
+    name, kind = "vcjob-fail", "Job"
+    _apply(sim, _spec(tmp_path, name, target="VolcanoJob", retries=0))
+    pods = _running_pods(sim, name, kind, 2)
+    jobs.label_pods(sim, NAMESPACE, pods, 1)
+    state = _wait_state(sim, name, kind, "Failed")
+    assert state["terminal"] is True and state["succeeded"] is False
+    client = _client_state(sim, name, kind)
+    assert (client.state, client.succeeded) == ("Failed", False)
