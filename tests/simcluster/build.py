@@ -111,6 +111,9 @@ class _Heartbeat:
     def _run(self) -> None:
         while not self._stop.wait(HEARTBEAT_SECONDS):
             elapsed = time.monotonic() - self.started
+            if not self.count and not self.last:
+                self.progress.say(f"  [{self.label}] {elapsed:4.0f}s, still building")
+                continue
             self.progress.say(f"  [{self.label}] {elapsed:4.0f}s, {self.count} packages compiled"
                               + (f" (last: {self.last})" if self.last else ""))
 
@@ -121,6 +124,14 @@ class _Heartbeat:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join(timeout=1)
+
+
+@contextlib.contextmanager
+def heartbeat(label: str, progress: Optional[Progress] = None):
+    """Print "still working" every 20 s while the body runs (for steps that print nothing themselves)."""
+    beat = _Heartbeat(progress or Progress(), label)
+    with beat:
+        yield beat
 
 
 def run_go(args: Sequence[str], *, cwd: Path, env: Dict[str, str], log: Path, label: str,

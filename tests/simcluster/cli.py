@@ -21,7 +21,8 @@ def _build(args: argparse.Namespace) -> int:
     started = time.monotonic()
     try:
         print("kube-apiserver + etcd (tests/integration/controlplane.py)", file=sys.stderr, flush=True)
-        apiserver = controlplane.build_binary(verbose=True)
+        with build.heartbeat("kube-apiserver"):
+            apiserver = controlplane.build_binary(verbose=True)
         binaries = build.build_all(force=args.force, only=args.only or ())
     except (build.BuildError, build.sources.SourceError, build.patches.PatchError,
             controlplane.ControlPlaneError) as exc:
