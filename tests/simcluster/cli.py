@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -34,8 +35,16 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interrupt(*_args: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _start(args: argparse.Namespace) -> int:
     from tests.simcluster.cluster import SimCluster, SimClusterError
+
+    # Ctrl-C, and also SIGINT/SIGTERM when started in the background (where SIGINT is ignored), stop it cleanly
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
 
     try:
         with SimCluster(nodes_per_profile=args.nodes, profiles=args.profile or None, keep_dir=True) as sim:

@@ -197,8 +197,14 @@ def render_cluster(profiles: Sequence[HardwareProfile], nodes_per_profile: int) 
         if not profile.simulated:
             continue
         for i in range(nodes_per_profile):
+            address = node_address(len(out))
             if profile.super_pod:
-                out.append(render_node(profile, i, super_pod_id=0, server_index=i))
+                out.append(render_node(profile, i, super_pod_id=0, server_index=i, address=address))
             else:
-                out.append(render_node(profile, i))
+                out.append(render_node(profile, i, address=address))
     return out
+
+
+def node_address(n: int) -> str:
+    """A distinct made-up InternalIP per node (kwok would give every node the same one); never contacted."""
+    return f"10.200.{n // 250}.{n % 250 + 1}"
