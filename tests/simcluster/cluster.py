@@ -38,6 +38,7 @@ from tests.simcluster import build, manifests, nodes, stages
 from tests.simcluster.processes import Process, ProcessGroup
 
 TAINT_NOT_READY = "node.kubernetes.io/not-ready"
+VOLCANO_NAMESPACE = "volcano-system"
 #: profiles a cluster gets nodes for by default: every profile the simulation models
 DEFAULT_NODES_PER_PROFILE = 4
 
@@ -160,6 +161,9 @@ class SimCluster:
         crds = manifests.write_crds(self.workdir / "crds")
         self.control = controlplane.ControlPlane(crds=crds, create_default_queue=True, keep_dir=self.keep_dir)
         self.control.start()
+        # Volcano's namespace, as its chart makes it: the Ascend plugin keeps its rescheduling state
+        # (vcjob-fault-npu-cm, remaining fault-retry-times the operator reads) there
+        self.kubectl("create", "namespace", VOLCANO_NAMESPACE)
         # the apiserver's own log, next to ours
         with contextlib.suppress(OSError):
             (self.log_dir / "kube-apiserver.log").symlink_to(self.control.log_path)
@@ -231,7 +235,7 @@ class SimCluster:
             str(binaries["kwok"]), f"--kubeconfig={self.kubeconfig}", f"--config={config}",
             "--manage-all-nodes=false", f"--manage-nodes-with-annotation-selector={nodes.KWOK_NODE_ANNOTATION}=fake",
             "--cidr=10.0.0.1/16", "--node-ip=10.0.0.1", f"--server-address=127.0.0.1:{_free_port()}",
-            "--node-lease-duration-seconds=40"], self.log_dir / "kwok.log"))
+            "--node-lease-duration-seconds=40", "--v=WARN"], self.log_dir / "kwok.log"))
         self.fake_nodes = nodes.render_cluster(self.profiles, self.nodes_per_profile)
         self.apply_objects([n.device_info for n in self.fake_nodes])
         self.apply_objects([n.node for n in self.fake_nodes], create=True)
@@ -319,7 +323,7 @@ class SimCluster:
 
     # ------------------------------------------------------------------ diagnostics
 
-    def logs_for_failure(self, lines: int = 25, grep: Sequence[str] = ()) -> str:
+    def logs_for_failure(self, lines: int = 12, grep: Sequence[str] = ()) -> str:
         """The tail of every component's log (and lines matching ``grep``), for a failure message."""
         parts: List[str] = []
         if self.control is not None:

@@ -75,3 +75,21 @@ def clean_namespace(sim: SimCluster, namespace: str) -> None:
 def create_namespace(sim: SimCluster, namespace: str) -> None:
     sim.kubectl("create", "namespace", namespace, check=False)
     sim.ensure_service_accounts([namespace])
+
+
+def describe_namespace(sim: SimCluster, namespace: str, width: int = 500) -> str:
+    """Pods, PodGroup conditions and Warning events of a namespace, short, for a failure message."""
+    lines = [f"--- namespace {namespace} ---"]
+    for pod in get_json(sim, "pods", "-n", namespace)["items"]:
+        lines.append(f"pod {pod['metadata']['name']}: {(pod.get('status') or {}).get('phase')} "
+                     f"on {pod['spec'].get('nodeName') or '-'}")
+    for pg in get_json(sim, "podgroups.scheduling.volcano.sh", "-n", namespace)["items"]:
+        status = pg.get("status") or {}
+        lines.append(f"podgroup {pg['metadata']['name']}: {status.get('phase')}")
+        for cond in status.get("conditions") or []:
+            lines.append(f"  {cond.get('type')} ({cond.get('reason')}): {str(cond.get('message'))[:width]}")
+    for event in get_json(sim, "events", "-n", namespace, "--field-selector=type=Warning")["items"]:
+        obj = event.get("involvedObject", {})
+        lines.append(f"event {obj.get('kind')}/{obj.get('name')}: {event.get('reason')}: "
+                     f"{str(event.get('message'))[:width]}")
+    return "\n".join(lines)

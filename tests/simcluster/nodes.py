@@ -149,7 +149,9 @@ def render_node(profile: HardwareProfile, index: int, *, super_pod_id: Optional[
     }
     if profile.accelerator_type:
         labels["accelerator-type"] = profile.accelerator_type
-    resources = {"cpu": "96", "memory": "720Gi", profile.resource: str(count), "pods": "110"}
+    # CPU and memory of a large training server (the recipes' 96 CPUs / 720Gi are below what real
+    # jobs ask for, e.g. examples/pytorch-hostnetwork-ranktable.yaml): only NPUs should limit placement
+    resources = {"cpu": "192", "memory": "2Ti", profile.resource: str(count), "pods": "110"}
     node: Dict[str, Any] = {
         "apiVersion": "v1", "kind": "Node",
         "metadata": {

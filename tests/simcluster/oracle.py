@@ -120,6 +120,7 @@ class _Tracked:
     case: Case
     job: Dict[str, Any]
     ns_map: Dict[str, str]
+    original_ns: str = "default"
     verdict: Optional[Verdict] = None
     waited: bool = False
     last_pending: Tuple[str, str, List[str]] = ("", "", [])
@@ -131,10 +132,6 @@ class _Tracked:
     @property
     def name(self) -> str:
         return str(self.job["metadata"]["name"])
-
-    @property
-    def original_ns(self) -> str:
-        return str(self.job["metadata"].get("namespace") or "default")
 
     @property
     def ns(self) -> str:
@@ -149,6 +146,7 @@ def _submit(sim: SimCluster, case: Case, batch: str) -> List[_Tracked]:
     index = next(_counter)
     ns_map: Dict[str, str] = {}
     objects = copy.deepcopy(case.objects)
+    originals = [str((o.get("metadata") or {}).get("namespace") or "default") for o in objects]
     for obj in objects:
         original = str(obj.setdefault("metadata", {}).get("namespace") or "default")
         ns_map.setdefault(original, _sim_namespace(index, original))
@@ -160,7 +158,8 @@ def _submit(sim: SimCluster, case: Case, batch: str) -> List[_Tracked]:
         core.create_namespace({"apiVersion": "v1", "kind": "Namespace",
                                "metadata": {"name": ns, "labels": {"ascend-compile.io/oracle-batch": batch}}})
     sim.ensure_service_accounts(ns_map.values())
-    tracked = [_Tracked(case, job, ns_map) for job in objects if (job.get("apiVersion"), job.get("kind")) in JOB_KINDS]
+    tracked = [_Tracked(case, job, ns_map, original) for job, original in zip(objects, originals)
+               if (job.get("apiVersion"), job.get("kind")) in JOB_KINDS]
     ordered = sorted(objects, key=lambda o: (o.get("apiVersion"), o.get("kind")) in JOB_KINDS)
     for obj in ordered:
         try:
@@ -258,24 +257,32 @@ def _expected_pods(item: _Tracked) -> int:
     return sum(int(t.get("replicas", 1) or 0) for t in spec.get("tasks") or [])
 
 
+#: Unschedulable condition reasons, most telling first (NotEnoughResources is the gang plugin's summary)
+_REASON_ORDER = ("JobValidateFailed", "JobEnqueueFailed", "NodePredicateFailed")
+
+
 def _pending_reasons(item: _Tracked, snap: _Snapshot) -> Tuple[str, str, List[str]]:
+    """(reason, message, every line) for a job that is not running: the most telling Unschedulable
+    condition of its PodGroup, else the first Warning event, else (AscendJob) its last condition."""
     lines: List[str] = []
-    reason = message = ""
+    conditions: List[Tuple[str, str]] = []
     for pg in snap.podgroups.get(item.ns, []):
         for cond in (pg.get("status") or {}).get("conditions") or []:
             if cond.get("status") == "True" and cond.get("type") == "Unschedulable":
                 reason, message = str(cond.get("reason") or ""), str(cond.get("message") or "")
-                lines.append(f"PodGroup {pg['metadata']['name']}: {cond.get('type')} ({reason}): {message}")
+                conditions.append((reason, message))
+                lines.append(f"PodGroup {pg['metadata']['name']}: Unschedulable ({reason}): {message}")
+    events = []
     for event in snap.events.get(item.ns, []):
         obj = event.get("involvedObject", {})
         lines.append(f"{obj.get('kind')} {obj.get('name')}: {event.get('reason')}: {event.get('message')}")
-        if not reason:
-            reason, message = str(event.get("reason") or ""), str(event.get("message") or "")
-    if item.kind == "AscendJob" and not reason:
-        conditions = (snap.jobs.get((item.kind, item.ns, item.name), {}).get("status") or {}).get("conditions") or []
-        if conditions:
-            reason, message = str(conditions[-1].get("reason") or ""), str(conditions[-1].get("message") or "")
-    return reason, message, sorted(set(lines))
+        events.append((str(event.get("reason") or ""), str(event.get("message") or "")))
+    conditions.sort(key=lambda c: _REASON_ORDER.index(c[0]) if c[0] in _REASON_ORDER else len(_REASON_ORDER))
+    chosen = conditions[0] if conditions else (events[0] if events else ("", ""))
+    if item.kind == "AscendJob" and not chosen[0]:
+        last = ((snap.jobs.get((item.kind, item.ns, item.name), {}).get("status") or {}).get("conditions") or [{}])[-1]
+        chosen = (str(last.get("reason") or ""), str(last.get("message") or ""))
+    return chosen[0], chosen[1], sorted(set(lines))
 
 
 def _observe(item: _Tracked, snap: _Snapshot) -> Tuple[str, Any]:

@@ -65,10 +65,12 @@ class Process:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
 
-    def tail(self, lines: int = 40) -> str:
+    def tail(self, lines: int = 40, width: int = 400) -> str:
+        """The last lines of the log, each cut to ``width`` characters."""
         if not self.log.exists():
             return "(no log)"
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        return "\n".join(line if len(line) <= width else line[:width] + " ..."
+                         for line in self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
 class ProcessGroup:

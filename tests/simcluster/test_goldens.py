@@ -25,7 +25,17 @@ GOLDEN = ROOT / "golden" / "matrix"
 #: one golden per kind of hardware and target, in CI
 REPRESENTATIVE = {
     "pytorch-module-910b-8-vcjob", "pytorch-module-910b-8-acjob", "tensorflow-card-910b-2-acjob",
-    "mindspore-module-910b-16-vcjob", "pytorch-module-a3-16-super-pod-acjob", "mindspore-310p-acjob",
+    "mindspore-module-910b-16-vcjob", "pytorch-module-a3-16-super-pod-acjob", "tensorflow-module-910-vcjob",
+}
+
+#: goldens upstream does not run: product defects, each a strict xfail (reported to the lead)
+DEFECTS = {
+    "mindspore-310p-acjob": "profile 310p: with duo=true and npu-310-strategy=card the plugin's card310px2 handler "
+                            "places at most one card (2 NPUs) per pod; the golden asks for 8 per pod and stays "
+                            "Pending: 'req npu(8) illegal not meet node top<[0 1 2 3 4 5 6 7]>'",
+    "pytorch-310p-acjob": "profile 310p: with duo=true and npu-310-strategy=card the plugin's card310px2 handler "
+                          "places at most one card (2 NPUs) per pod; the golden asks for 8 per pod and stays "
+                          "Pending: 'req npu(8) illegal not meet node top<[0 1 2 3 4 5 6 7]>'",
 }
 
 
@@ -36,6 +46,8 @@ def _golden_names() -> List[Any]:
         spec = yaml.safe_load((EXAMPLES / path.name).read_text())
         profile = profiles[spec["spec"]["profile"]]
         marks = [] if path.stem in REPRESENTATIVE else [pytest.mark.simcluster_full]
+        if path.stem in DEFECTS:
+            marks.append(pytest.mark.xfail(strict=True, reason=DEFECTS[path.stem]))
         if not profile.simulated:
             marks.append(pytest.mark.skip(reason=f"profile {profile.name} is not simulated: "
                                                  f"{nodes.UNSIMULATED[profile.name]}"))
@@ -87,8 +99,7 @@ def test_golden_runs_then_succeeds(sim, name):
             return pods if len(pods) == expected and set(jobs.phases(pods)) == {"Running"} else None
 
         pods = wait_for(all_running, timeout=120, what=f"{expected} Running pod(s) of {kind} {name}", sim=sim,
-                        last=lambda: json.dumps(jobs.get_json(sim, "podgroups.scheduling.volcano.sh", "-n",
-                                                              namespace).get("items"), indent=1)[-3000:])
+                        last=lambda: jobs.describe_namespace(sim, namespace))
         for pod in pods:
             node = pod["spec"]["nodeName"]
             assert sim.profile_of_node(node) == profile.name, f"{pod['metadata']['name']} bound to {node}"

@@ -57,7 +57,8 @@ def _running(sim, namespace, kind, name, count):
         pods = jobs.pods_of(sim, namespace, kind, name)
         return pods if len(pods) == count and set(jobs.phases(pods)) == {"Running"} else None
 
-    return wait_for(check, timeout=120, what=f"{count} running pods of {name}", sim=sim)
+    return wait_for(check, timeout=120, what=f"{count} running pods of {name}", sim=sim,
+                    last=lambda: jobs.describe_namespace(sim, namespace))
 
 
 def test_volcano_job_ranktable_written_by_the_operator(sim):
@@ -99,9 +100,11 @@ def test_ascendjob_env_mode_gets_the_framework_env(sim):
             env = {e["name"]: e for e in container.get("env", [])}
             for key in ("MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE"):
                 assert key in env, f"{key} not injected into {pod['metadata']['name']}: {sorted(env)}"
-            assert env["WORLD_SIZE"].get("value") == "2"
+            # PyTorch: one process per NPU; RANK is the pod's (node's) rank
+            assert env["WORLD_SIZE"].get("value") == "4", env["WORLD_SIZE"]
+            assert env["LOCAL_WORLD_SIZE"].get("value") == "2", env["LOCAL_WORLD_SIZE"]
             ranks.add(env["RANK"].get("value"))
-        assert ranks == {"0", "1"}
+        assert ranks == {"0", "1"}, ranks
     finally:
         run_cli("delete", str(spec_path), "--kubeconfig", str(sim.kubeconfig), "--ignore-not-found")
         jobs.clean_namespace(sim, namespace)
