@@ -5,11 +5,15 @@ kwok's defaults (nodes turn Ready and keep a heartbeat); the pod stages are ours
 
 - ``sim-pod-running``: a pod bound to a fake node becomes Running, its
   containers ready, with a host IP and a pod IP.
-- ``sim-pod-exit``: a Running pod that carries the label
-  ``ascend-compile.io/sim-exit: "<code>"`` ends about a second later:
-  ``Succeeded`` when the code is 0, else ``Failed`` with that exit code in every
-  container's terminated state.  Set the label on a pod template to make a whole
-  job finish, or on one running pod (``kubectl label pod``) to inject a failure.
+- ``sim-pod-succeed`` / ``sim-pod-fail``: a Running pod that carries the label
+  ``ascend-compile.io/sim-exit: "<code>"`` ends about a second later, as a
+  kubelet would end it when its containers exit with that code: ``Succeeded``
+  for 0 (restart policy Never or OnFailure), ``Failed`` with the code in every
+  container's terminated state for any other code (restart policy Never only:
+  under OnFailure or Always a kubelet restarts the container and the pod stays
+  Running, so the label then changes nothing).  Set the label on a pod template
+  to make a whole job finish, or on one running pod (``kubectl label pod``) to
+  inject a failure.
 - ``sim-pod-delete``: a pod being deleted is removed at once (its finalizers
   dropped), as a kubelet does once the containers stopped.
 
@@ -74,22 +78,33 @@ phase: {{ if eq $code "0" }}Succeeded{{ else }}Failed{{ end }}
 """ % {"label": EXIT_LABEL}
 
 
+_POD = {"apiGroup": "v1", "kind": "Pod"}
+_ALIVE = {"key": ".metadata.deletionTimestamp", "operator": "DoesNotExist"}
+
+
+def _exit_stage(name: str, conditions: List[Dict[str, Any]]) -> Dict[str, Any]:
+    running = {"key": ".status.phase", "operator": "In", "values": ["Running"]}
+    return {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": name},
+            "spec": {"resourceRef": _POD,
+                     "selector": {"matchExpressions": [_ALIVE, running, *conditions]},
+                     "delay": {"durationMilliseconds": EXIT_DELAY_MS},
+                     "next": {"statusTemplate": _EXIT_STATUS}}}
+
+
 def pod_stages() -> List[Dict[str, Any]]:
-    pod = {"apiGroup": "v1", "kind": "Pod"}
-    alive = {"key": ".metadata.deletionTimestamp", "operator": "DoesNotExist"}
+    pod, alive = _POD, _ALIVE
+    label = f'.metadata.labels["{EXIT_LABEL}"]'
     return [
         {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": "sim-pod-running"},
          "spec": {"resourceRef": pod,
                   "selector": {"matchExpressions": [alive, {"key": ".status.podIP", "operator": "DoesNotExist"}]},
                   "next": {"statusTemplate": _RUNNING_STATUS}}},
-        {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": "sim-pod-exit"},
-         "spec": {"resourceRef": pod,
-                  "selector": {"matchExpressions": [
-                      alive,
-                      {"key": ".status.phase", "operator": "In", "values": ["Running"]},
-                      {"key": f'.metadata.labels["{EXIT_LABEL}"]', "operator": "Exists"}]},
-                  "delay": {"durationMilliseconds": EXIT_DELAY_MS},
-                  "next": {"statusTemplate": _EXIT_STATUS}}},
+        _exit_stage("sim-pod-succeed", [{"key": label, "operator": "In", "values": ["0"]},
+                                        {"key": ".spec.restartPolicy", "operator": "In",
+                                         "values": ["Never", "OnFailure"]}]),
+        _exit_stage("sim-pod-fail", [{"key": label, "operator": "Exists"},
+                                     {"key": label, "operator": "NotIn", "values": ["0"]},
+                                     {"key": ".spec.restartPolicy", "operator": "In", "values": ["Never"]}]),
         {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": "sim-pod-delete"},
          "spec": {"resourceRef": pod,
                   "selector": {"matchExpressions": [{"key": ".metadata.deletionTimestamp", "operator": "Exists"}]},

@@ -223,11 +223,25 @@ def test_volcano_job_running_restarting_completed(sim, states_ns, tmp_path):
     assert _client_state(sim, name, kind).state == "Completed"
 
 
-def test_volcano_job_failed_when_its_pods_fail(sim, states_ns, tmp_path):
+def test_volcano_job_failed_once_its_retries_are_used_up(sim, states_ns, tmp_path):
+    # the pods' restartPolicy is OnFailure (a kubelet restarts a failing container in place), so the
+    # job ends Failed through its policy: every eviction restarts the job until maxRetry is reached
     name, kind = "vcjob-fail", "Job"
-    _apply(sim, _spec(tmp_path, name, target="VolcanoJob", retries=0))
-    pods = _running_pods(sim, name, kind, 2)
-    jobs.label_pods(sim, NAMESPACE, pods, 1)
+    _apply(sim, _spec(tmp_path, name, target="VolcanoJob", retries=1))
+    assert jobs.job_object(sim, NAMESPACE, kind, name)["spec"]["maxRetry"] == 1
+    for _attempt in range(3):
+        pods = _running_pods(sim, name, kind, 2)
+        before = jobs.job_object(sim, NAMESPACE, kind, name)["status"].get("retryCount", 0)
+        sim.kubectl("delete", "pod", "-n", NAMESPACE, pods[0]["metadata"]["name"], "--wait=false")
+
+        def reacted(before=before):
+            status = jobs.job_object(sim, NAMESPACE, kind, name)["status"]
+            phase = status["state"]["phase"]
+            return status if phase == "Failed" or status.get("retryCount", 0) > before else None
+
+        status = wait_for(reacted, timeout=90, what=f"{name} to restart or fail after an eviction", sim=sim)
+        if status["state"]["phase"] == "Failed":
+            break
     state = _wait_state(sim, name, kind, "Failed")
     assert state["terminal"] is True and state["succeeded"] is False
     client = _client_state(sim, name, kind)
