@@ -165,8 +165,9 @@ class SimCluster:
         # (vcjob-fault-npu-cm, remaining fault-retry-times the operator reads) there
         self.kubectl("create", "namespace", VOLCANO_NAMESPACE)
         # the apiserver's own log, next to ours
-        with contextlib.suppress(OSError):
-            (self.log_dir / "kube-apiserver.log").symlink_to(self.control.log_path)
+        if self.control.log_path is not None:
+            with contextlib.suppress(OSError):
+                (self.log_dir / "kube-apiserver.log").symlink_to(self.control.log_path)
 
     def _kubeconfig_env(self) -> Dict[str, str]:
         env = dict(os.environ)
@@ -341,9 +342,6 @@ class SimCluster:
             tail = "\n".join(operator_log.read_text(errors="replace").splitlines()[-lines:])
             parts.append(f"--- ascend-operator run log ({operator_log}) ---\n{tail}")
         return "\n".join(parts)
-
-    def nodes_of(self, profile: str) -> List[str]:
-        return [n.name for n in self.fake_nodes if n.profile == profile]
 
     def profile_of_node(self, node_name: str) -> Optional[str]:
         return next((n.profile for n in self.fake_nodes if n.name == node_name), None)

@@ -353,7 +353,6 @@ def judge(sim: SimCluster, cases: Sequence[Case], *, quiet: float = 12.0, round_
     for case in cases:
         items += _submit(sim, case, batch)
     open_items = [i for i in items if i.verdict is None]
-    first_round = True
     while open_items:
         snap = _settle(sim, open_items, quiet=quiet, timeout=round_timeout)
         finished: List[_Tracked] = []
@@ -383,8 +382,6 @@ def judge(sim: SimCluster, cases: Sequence[Case], *, quiet: float = 12.0, round_
         for item in still:
             item.waited = True
         open_items = still
-        first_round = False
-    del first_round
     return [i.verdict for i in items if i.verdict is not None]
 
 

@@ -6,7 +6,6 @@ import ctypes
 import os
 import signal
 import subprocess
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
@@ -92,14 +91,3 @@ class ProcessGroup:
     def stop_all(self) -> None:
         for process in reversed(self.processes):
             process.stop()
-
-    def wait_for_log(self, name: str, needle: str, timeout: float) -> None:
-        process = self.get(name)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if process.log.exists() and needle in process.log.read_text(errors="replace"):
-                return
-            if not process.alive():
-                raise RuntimeError(f"{name} exited (code {process.exit_code()}):\n{process.tail()}")
-            time.sleep(0.2)
-        raise RuntimeError(f"{name}: no {needle!r} in its log within {timeout:.0f}s:\n{process.tail()}")

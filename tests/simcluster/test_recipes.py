@@ -40,6 +40,12 @@ def recipes() -> Dict[str, Dict[str, Any]]:
     return out
 
 
+def _render(profile: nodes.HardwareProfile) -> nodes.FakeNode:
+    if profile.super_pod:
+        return nodes.render_node(profile, 0, super_pod_id=0, server_index=0)
+    return nodes.render_node(profile, 0)
+
+
 @pytest.mark.parametrize("recipe", sorted(RECIPES))
 def test_check_code_is_the_recipes_own(recipes, recipe):
     values = recipes[recipe]
@@ -52,7 +58,7 @@ def test_device_info_matches_the_recipe(recipes, recipe):
     values = recipes[recipe]
     profile = nodes.load_profiles()[RECIPES[recipe]]
     assert profile.npus_per_node == values["CARD_NUMBER"]
-    fake = nodes.render_node(profile, 0, **({"super_pod_id": 0, "server_index": 0} if profile.super_pod else {}))
+    fake = _render(profile)
     config = json.loads(fake.device_info["data"]["DeviceInfoCfg"])
     ours, theirs = config["DeviceInfo"], json.loads(values["DEFAULT_DEVICEINFO_TEMPLATE"])
     assert ours["DeviceList"] == theirs["DeviceList"]
@@ -69,7 +75,7 @@ def test_node_has_the_recipes_annotations_and_resources(recipes, recipe):
         "{{node_name}}", "n")
     theirs = yaml.safe_load(template)
     profile = nodes.load_profiles()[RECIPES[recipe]]
-    fake = nodes.render_node(profile, 0, **({"super_pod_id": 0, "server_index": 0} if profile.super_pod else {}))
+    fake = _render(profile)
     ours = fake.node
     assert set(theirs["metadata"]["annotations"]) <= set(ours["metadata"]["annotations"])
     for key in ("huawei.com/Ascend910", "huawei.com/Ascend910-Fault", "huawei.com/Ascend910-NetworkUnhealthy"):
@@ -95,8 +101,9 @@ def test_every_profile_node_follows_its_profile():
 
 
 def test_scheduler_configuration_names_the_registered_plugin():
-    if sources.missing_reason():
-        pytest.skip(sources.missing_reason())
+    reason = sources.missing_reason()
+    if reason:
+        pytest.skip(reason)
     conf = manifests.scheduler_conf()
     names = [p["name"] for tier in conf["tiers"] for p in tier["plugins"]]
     assert patches.PLUGIN_NAME in names
