@@ -162,21 +162,32 @@ def test_ascendjob_running_restarting_succeeded(sim, states_ns, tmp_path):
     assert (client.state, client.succeeded) == ("Succeeded", True)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "product defect: an AscendJob spec with faultRetryTimes but no faultScheduling compiles to the label "
-    "fault-retry-times without fault-scheduling; the plugin then keeps no remaining-retry count (its "
-    "rescheduling is off for the job) and ascend-operator fails the job at the first pod failure "
-    "('Job <ns/name> has failed because has pod failed.') instead of restarting it"))
 def test_ascendjob_fault_retry_times_alone_restarts(sim, states_ns, tmp_path):
+    # faultRetryTimes alone: the compiler must add fault-scheduling (the plugin keeps no retry count
+    # without it, and the operator would fail the job at the first pod failure)
     name, kind = "acjob-retry-only", "AscendJob"
     _apply(sim, _spec(tmp_path, name, faultRetryTimes=2))
     pods = _running_pods(sim, name, kind, 2)
     jobs.label_pods(sim, NAMESPACE, pods[:1], 1)
-    final = wait_for(lambda: (s := _cli_state(sim, name, kind))["state"] in ("Failed", "Restarting") and s,
-                     timeout=60, what=f"{name} to fail or restart", sim=sim)
-    if final["state"] == "Failed":
-        jobs_conditions = jobs.job_object(sim, NAMESPACE, kind, name)["status"]["conditions"]
-        assert any(c["type"] == "Restarting" for c in jobs_conditions), final["summary"]
+    wait_for(lambda: any(c["type"] == "Restarting" for c in
+                         jobs.job_object(sim, NAMESPACE, kind, name)["status"].get("conditions", [])),
+             timeout=60, what=f"{name} to restart", sim=sim,
+             last=lambda: json.dumps(jobs.job_object(sim, NAMESPACE, kind, name).get("status"), indent=1))
+    _running_pods(sim, name, kind, 2)
+    assert _cli_state(sim, name, kind)["state"] == "Running"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "product defect: a Volcano Job with faultRetryTimes compiles to the policy PodFailed -> Ignore; Volcano "
+    "v1.12.0's admission webhook refuses it ('spec.policies: Invalid value: \"Ignore\": invalid policy action'), "
+    "and upstream's build.sh edit that teaches the controller 'Ignore' matches nothing in v1.12.0's running.go "
+    "(MindCluster's bundled Volcano manifest deploys no admission webhook, which is why it goes unnoticed there)"))
+def test_volcano_job_fault_retry_times_is_admitted(sim, states_ns, tmp_path):
+    name, kind = "vcjob-retry", "Job"
+    path = _spec(tmp_path, name, target="VolcanoJob", faultRetryTimes=2)
+    out = run_cli("apply", str(path), "--kubeconfig", str(sim.kubeconfig))
+    assert out.returncode == 0, out.stderr
+    _running_pods(sim, name, kind, 2)
 
 
 def test_ascendjob_failed_when_a_pod_fails_without_retries(sim, states_ns, tmp_path):
