@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from .findings import ERROR, WARNING
+from .findings import ERROR, INFO, WARNING
 from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
                          PORT_NAME, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_INITIAL, RANKTABLE_KEY,
                          RANKTABLE_MOUNT_PATH, RESET_CONFIGMAP_PREFIX, RESET_INITIAL, RESET_KEY, RESET_LABEL, RING_LABEL,
@@ -251,8 +251,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           "add a Master (pytorch) or Chief (tensorflow) replica with replicas: 1"),
     _lint("AC212", "mindspore-scheduler", ERROR, (ASCEND_JOB,),
           "add a Scheduler replica (replicas: 1, no NPUs), or request a single NPU"),
-    _lint("AC213", PORT_NAME, WARNING, (ASCEND_JOB,),
-          f"add ports: [{{name: {PORT_NAME}, containerPort: {DEFAULT_PORT}}}] to the {CONTAINER_NAME} container"),
+    _lint("AC213", PORT_NAME, INFO, (ASCEND_JOB,),
+          f"name the rendezvous port {PORT_NAME} (containerPort {DEFAULT_PORT} unless you need another), or leave "
+          f"ports out of the {CONTAINER_NAME} container"),
     _lint("AC214", "restart-policy", ERROR, (ASCEND_JOB,),
           "use restartPolicy: Never (or Always, OnFailure, ExitCode)"),
     _lint("AC215", "ring-controller-label", WARNING, JOBS,
@@ -261,7 +262,7 @@ _ENTRIES: Tuple[Entry, ...] = (
           "request a count the hardware profile allows (ascend-compile profiles show <profile>)"),
     _lint(SUPER_POD_BLOCK, "super-pod-block", ERROR, JOBS,
           "make sp-block a multiple of the node's NPUs that divides the job's total, or leave it out"),
-    _lint(NOT_FULL_NODE, "not-full-node", WARNING, WORKLOADS,
+    _lint(NOT_FULL_NODE, "not-full-node", INFO, WORKLOADS,
           "request whole nodes per pod in distributed jobs"),
     _lint(MULTI_LEVEL, "multi-level", ERROR, JOBS,
           "set huawei.com/affinity-config to level1=<pods>,level2=<pods>,... with consecutive levels, each dividing "
@@ -278,9 +279,9 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC314", "soft-share", ERROR, JOBS,
           "label the job huawei.com/scheduler.softShareDev.aicoreQuota (1-100), .hbmQuota (MB, at least 1) and "
           ".policy (fixed-share, elastic or best-effort)"),
-    _lint("AC305", "accelerator-type-missing", WARNING, WORKLOADS,
-          f"add nodeSelector {ACCELERATOR_TYPE_LABEL} (e.g. module-910b-8) to every pod template, "
-          f"or the annotation {SCHEDULE_POLICY_ANNOTATION}"),
+    _lint("AC305", "accelerator-type-missing", INFO, WORKLOADS,
+          f"nothing to do for Atlas 800 (910) servers; for other servers add their nodeSelector "
+          f"{ACCELERATOR_TYPE_LABEL} to every pod template, or the annotation {SCHEDULE_POLICY_ANNOTATION}"),
     _lint("AC306", "accelerator-type-unknown", ERROR, WORKLOADS,
           f"use a known {ACCELERATOR_TYPE_LABEL} (see ascend-compile profiles)"),
     _lint("AC307", "schedule-policy", ERROR, WORKLOADS,
@@ -306,12 +307,12 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC408", "fault-retry-policies", WARNING, (VOLCANO_JOB,),
           "with fault-retry-times use policies [{event: PodFailed, action: Ignore}]; with pod-rescheduling alone "
           "remove spec.policies"),
-    _lint("AC501", "ranktable-configmap", ERROR, JOBS,
+    _lint("AC501", "ranktable-configmap", WARNING, JOBS,
           f"add a ConfigMap {RANKTABLE_CONFIGMAP_PREFIX}<job> (label {RING_LABEL}, data {RANKTABLE_KEY}) "
           "in the job's namespace"),
     _lint("AC502", "ranktable-configmap-label", WARNING, (CONFIG_MAP,),
           f"label the ConfigMap {RING_LABEL}=<job's value> and add data {RANKTABLE_KEY}: '{RANKTABLE_INITIAL}'"),
-    _lint("AC503", "ranktable-mount", ERROR, JOBS,
+    _lint("AC503", "ranktable-mount", WARNING, JOBS,
           f"mount the {RANKTABLE_CONFIGMAP_PREFIX}<job> ConfigMap volume at {RANKTABLE_MOUNT_PATH} in every NPU container"),
     _lint("AC504", "npu-node-directory", WARNING, JOBS,
           "mount the ranktable directory and the reset information on the NPU pods only"),
@@ -324,7 +325,7 @@ _ENTRIES: Tuple[Entry, ...] = (
           "add env XDL_IP (fieldRef status.hostIP) and POD_UID (fieldRef metadata.uid)"),
     _lint("AC603", "hccl-if-ip", WARNING, (ASCEND_JOB,),
           "add env HCCL_IF_IP with valueFrom.fieldRef.fieldPath: status.hostIP"),
-    _lint("AC604", "framework-env", WARNING, (VOLCANO_JOB,),
+    _lint("AC604", "framework-env", INFO, (VOLCANO_JOB,),
           "set env framework to PyTorch, MindSpore or Tensorflow"),
     _lint("AC701", "npu-requests-limits", ERROR, WORKLOADS,
           "set the same huawei.com/* count in resources.requests and resources.limits"),

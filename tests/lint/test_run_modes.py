@@ -196,12 +196,12 @@ def test_the_project_config_is_part_of_the_key(tmp_path):
 
     folder = _dir(tmp_path, {"job.yaml": JOB.format(name="a")})
     config = tmp_path / "cfg.yaml"
-    config.write_text("lint:\n  severity: {AC501: warning}\n")
+    config.write_text("lint:\n  severity: {AC501: error}\n")
     cache = str(tmp_path / "c")
     plain = lint_run.lint_paths([str(folder)], cache_dir=cache, jobs=1)[0]
     configured = lint_run.lint_paths([str(folder)], config=load_config(str(config)), cache_dir=cache, jobs=1)[0]
-    assert [f.severity for f in plain if f.rule == "AC501"] == ["error"]
-    assert [f.severity for f in configured if f.rule == "AC501"] == ["warning"]
+    assert [f.severity for f in plain if f.rule == "AC501"] == ["warning"]
+    assert [f.severity for f in configured if f.rule == "AC501"] == ["error"]
 
 
 def test_the_profiles_are_part_of_the_key(tmp_path):

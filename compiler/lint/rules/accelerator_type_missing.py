@@ -5,16 +5,19 @@ type: the ``accelerator-type`` node selector (MindCluster ≤ 26.0 dialect) or
 the ``huawei.com/schedule_policy`` annotation (26.1+ dialect), or carry
 ``sp-block`` (A3 super-pod).
 
-**Why.** Without any of them the Volcano plugin falls back to handler
-``huawei.com/Ascend910module``: the old Atlas 800 (910) rules, per-pod counts
-{1, 2, 4, 8}. On 910B/A3 servers that refuses valid requests (16 NPUs on a
-Box16) or mis-places pods. Source:
-``MC: component/ascend-for-volcano/internal/npu/factory.go``
-(get910CardHandlerName) step 3. A warning, since real Atlas 800
-(910) jobs are fine without it (the a800 vcjob samples omit it).
+**Why.** Without any of them the Volcano plugin gives the job the default
+910 handler, ``huawei.com/Ascend910module`` (the Atlas 800 (910) rules, per-pod
+counts 1, 2, 4, 8). That is right for Atlas 800 (910) jobs, which upstream's
+own a800 samples write exactly so; it is wrong only for other servers (a Box16
+job requesting 16 NPUs stays Pending). The manifest does not say which it is,
+so this is a note (info), never a reason to change a correct job. Source:
+``get910CardHandlerName`` in
+``component/ascend-for-volcano/internal/npu/factory.go`` (mind-cluster
+``22bb3d98``); the plugin reports nothing for the choice itself.
 
-**How to fix.** Add ``nodeSelector: {accelerator-type: <type>}`` to every pod
-template, or the job annotation ``huawei.com/schedule_policy: <policy>``.
+**How to fix.** Nothing for Atlas 800 (910) servers. For other servers add
+``nodeSelector: {accelerator-type: <type>}`` to every pod template, or the job
+annotation ``huawei.com/schedule_policy: <policy>``.
 
 Failing::
 
@@ -40,5 +43,5 @@ def check(obj, run):
     pod_set = obj.npu_pod_sets()[0] if obj.npu_pod_sets() else obj.pod_sets()[0]
     where = pod_set.spec_path + ("nodeSelector",)
     yield Problem(where, f"the job requests {ASCEND_910} without {ACCELERATOR_TYPE_LABEL} or "
-                         f"{SCHEDULE_POLICY_ANNOTATION}: the scheduler applies the old Atlas 800 (910) rules "
-                         "(1, 2, 4 or 8 NPUs per pod)", key=True)
+                         f"{SCHEDULE_POLICY_ANNOTATION}: the scheduler uses its default Atlas 800 (910) handler "
+                         "(1, 2, 4 or 8 NPUs per pod), right for those servers only", key=True)

@@ -5,10 +5,13 @@ with several NPU pods or a ranktable volume), every
 container requesting NPUs should set env ``framework`` to exactly
 ``PyTorch``, ``MindSpore`` or ``Tensorflow``.
 
-**Why.** The upstream ``train_start.sh`` branches on this value (exact case)
-to build the framework's rank environment from ``hccl.json``; a missing value
-is a warning (custom scripts may not need it), a wrong one an error. Source:
-``MD: samples/train/basic-training/ranktable/train_start.sh`` and §7.
+**Why.** Upstream's sample start script ``train_start.sh`` branches on this
+value (exact case) to build the framework's rank environment from
+``hccl.json``. It is a convention of that script, not of the manifest: no
+upstream component reads the variable or refuses a job without it, and custom
+scripts need not read it. Hence info. Source: the sample script
+``samples/train/basic-training/ranktable/train_start.sh`` (mindcluster-deploy
+``b9331e14``); no upstream component message.
 
 **How to fix.** Set it to the framework of the image.
 
@@ -24,7 +27,6 @@ Passing::
     - name: framework
       value: PyTorch
 """
-from ...findings import ERROR
 from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES
 from ..rule import Problem
 from ._util import npu_containers
@@ -51,4 +53,4 @@ def check(obj, run):
                 match = next((v for v in VALUES if isinstance(value, str) and v.lower() == value.lower()), None)
                 yield Problem(container.path + ("env", index, "value"),
                               f"framework env {value!r} is not one of {', '.join(VALUES)} (exact case)",
-                              hint=f"write {match}" if match else None, severity=ERROR)
+                              hint=f"write {match}" if match else None)

@@ -5,9 +5,11 @@ profile allows: for one pod, ``npusPerPod.singlePod``; for a job of several
 pods, ``npusPerPod.multiPod``. Examples: Atlas 800 (910, ``module``)
 1/2/4/8; Atlas 200T A2 Box16 (``module-910b-16``) 1-8, 10, 12, 14, 16; A3
 (``module-a3-16``) an even number in a distributed job; A3 super-pod 16 per pod.
-The profile is the one the Volcano plugin would pick: the
+The profiles are those whose handler the Volcano plugin could pick: the
 ``huawei.com/schedule_policy`` annotation, else ``sp-block``, else the
-``accelerator-type`` node selector, else the old 910 ``module`` rules.
+``accelerator-type`` node selector, else the old 910 ``module`` rules. When
+several profiles fit (a policy shared by two servers), a count is reported
+only when every one of them refuses it.
 Numbers come from ``profiles/*.yaml`` (add a profile file to teach a new server).
 
 **Why.** ascend-for-volcano refuses the job and it stays Pending: "expected:
@@ -47,17 +49,24 @@ from ._util import npu_request_path
 
 
 def pod_set_violations(obj, run, rule):
-    """(pod set, Violation) for each NPU pod set, from hardware.check_pods."""
-    profile = run.profile_for(obj)
-    if profile is None:
+    """(pod set, Violation) for each NPU pod set that breaks ``rule`` on every profile the job could target.
+
+    The manifest may not say which server it is for (several profiles share a policy, or no
+    accelerator-type); a count that one candidate accepts is not reported.  The violation shown is
+    the first candidate's.
+    """
+    candidates = run.candidate_profiles(obj)
+    if not candidates:
         return
     pods = obj.npu_layout().pods
     for pod_set in obj.pod_sets():
         npus = pod_set.npus()
         if npus <= 0 or pod_set.replicas <= 0:
             continue
-        for violation in hardware.check_pods(profile, hardware.NpuLayout((npus,), pods, npus * pods)):
-            if violation.rule == rule:
+        layout = hardware.NpuLayout((npus,), pods, npus * pods)
+        found = [[v for v in hardware.check_pods(profile, layout) if v.rule == rule] for profile in candidates]
+        if all(found):
+            for violation in found[0]:
                 yield pod_set, violation
 
 

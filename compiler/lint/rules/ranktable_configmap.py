@@ -1,22 +1,25 @@
 """A job that gets a file ranktable has no ``rings-config-<job>`` ConfigMap in the same lint run.
 
-**What.** A Volcano Job labelled ``ring-controller.atlas`` that requests NPUs,
-and any job that mounts a ``rings-config-*`` ConfigMap, needs the ConfigMap
+**What.** A Volcano Job labelled ``ring-controller.atlas`` with several NPU
+pods, and any job that mounts a ``rings-config-*`` ConfigMap, needs the ConfigMap
 ``rings-config-<job name>`` in the same namespace, among the files linted
 together (a Volcano Job in one file and its ConfigMap in another are matched;
 an unset namespace matches any) or in a YAML file beside the job's file (so a
-pre-commit run over the changed files only still finds it). It is an error when the job reads a
-ranktable (several NPU pods, or a ranktable volume), and a warning for a
-single-pod job that mounts none (an inference service, say: there, remove the
-label if no ranktable is wanted).
+pre-commit run over the changed files only still finds it). A single-pod job
+that mounts no ranktable needs none, whatever its label (the label also tells
+the scheduler the chip family of a dynamic vNPU job: keep it).
 
 **Why.** ascend-operator writes the ranktable (``hccl.json``) for such jobs
-into the ConfigMap of exactly that name, and only if it exists; the pods
-mount it and the start scripts wait for ``status: completed`` (60 × 5 s)
-before failing. Without it training never starts. Source:
-``MC: component/ascend-operator/pkg/controllers/v1/consts.go``
-(``configmapPrefix``), ``pod.go`` (saveRankTableConfigmap),
-``MD: samples/train/basic-training/ranktable/rank_table.sh``
+into the ConfigMap of exactly that name, and only if it exists
+(``saveRankTableConfigmap`` checks ``configmapExist`` and silently skips the
+write otherwise; the job is not failed); the pods mount it and the sample start scripts wait for
+``status: completed`` before giving up. A pod whose ConfigMap volume names a
+missing ConfigMap is never started by a real kubelet. The ConfigMap may be
+created outside the linted files, which lint cannot see, so this is a warning.
+Source: ``saveRankTableConfigmap`` in
+``component/ascend-operator/pkg/controllers/v1/pod.go`` and ``configmapPrefix``
+in ``consts.go`` (mind-cluster ``22bb3d98``); upstream says nothing (the
+write is skipped without a message).
 
 **How to fix.** Add the ConfigMap (``ascend-compile compile`` emits it), and lint
 it together with the job. If it lives elsewhere, suppress with a reason.
@@ -43,9 +46,8 @@ Passing::
       name: resnet
       labels: {ring-controller.atlas: ascend-910b}
 """
-from ...findings import WARNING
 from ..context import as_dict
-from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, VOLCANO_JOB
+from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL
 from ..rule import Problem
 
 
@@ -57,26 +59,27 @@ def _configmap_volumes(obj):
 
 
 def facts(obj):
-    """The job needs its ConfigMap: (the path to report, at its key?, severity), else None."""
+    """The job needs its ConfigMap: (the path to report, at its key?), else None.
+
+    A job whose pods read no ranktable (one pod, no ranktable volume) needs none, whatever its
+    ring-controller.atlas label says: the label is also what the scheduler reads to pick the chip
+    family of a dynamic vNPU (npu-core) request.
+    """
     if not obj.name:
         return None
     mounted = list(_configmap_volumes(obj))
-    if obj.uses_file_ranktable() or mounted:
-        severity = None
-    elif obj.kind == VOLCANO_JOB and RING_LABEL in obj.labels and obj.requests_npus():
-        severity = WARNING
-    else:
+    if not (obj.uses_file_ranktable() or mounted):
         return None
     path = mounted[0][0] if mounted else ("metadata", "labels", RING_LABEL)
-    return path, not mounted, severity
+    return path, not mounted
 
 
 def judge(job, fact, run):
-    path, key, severity = fact
+    path, key = fact
     wanted = RANKTABLE_CONFIGMAP_PREFIX + job.name
     if run.find(CONFIG_MAP, wanted, job.namespace, near=job) or run.exists_beside(CONFIG_MAP, wanted, job.namespace, job):
         return
     where = f" in namespace {job.namespace}" if job.namespace else ""
     yield Problem(path, f"no ConfigMap {wanted}{where} among the linted files or beside the job's file: ascend-operator writes the "
                         "ranktable only into an existing ConfigMap, so the pods never get it",
-                  key=key, severity=severity)
+                  key=key)

@@ -8,11 +8,16 @@ mount is required wherever a job (AscendJob too) has a ``rings-config-*``
 ConfigMap volume or a volume named ``ranktable``. A ``rings-config-*`` volume
 must name this job's ConfigMap.
 
-**Why.** The operator writes ``hccl.json`` into ``rings-config-<job>`` only;
-the start scripts read ``/user/serverid/devindex/config/hccl.json``
-(``RANK_TABLE_FILE``) and fail when it is elsewhere. Source:
-``MC: component/ascend-operator/pkg/controllers/v1/consts.go``,
-``MD: samples/train/basic-training/ranktable/rank_table.sh`` (Mount).
+**Why.** The operator writes ``hccl.json`` into ``rings-config-<job>`` only
+(``saveRankTableConfigmap``), so pods without that volume never see the
+ranktable: the job runs, very likely not as intended (a warning). The mount
+path is a convention of upstream's sample scripts, which read
+``/user/serverid/devindex/config/hccl.json`` (``RANK_TABLE_FILE``); another
+path works with a script that reads it there, so a different path is info.
+Upstream reports nothing. Source: ``saveRankTableConfigmap`` in
+``component/ascend-operator/pkg/controllers/v1/pod.go`` (mind-cluster
+``22bb3d98``); the sample ``samples/train/basic-training/ranktable/rank_table.sh``
+(mindcluster-deploy ``b9331e14``).
 
 **How to fix.** Add the volume and the mount as in the samples.
 
@@ -32,6 +37,7 @@ Passing::
     - name: ascend-910-config
       configMap: {name: rings-config-resnet}
 """
+from ...findings import INFO
 from ..context import as_dict, as_list
 from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH
 from ..rule import Problem
@@ -72,7 +78,7 @@ def check(obj, run):
             if wrong is not None:
                 yield Problem(container.path + ("volumeMounts", wrong[0], "mountPath"),
                               f"the ranktable volume is mounted at {wrong[1].get('mountPath')!r}; the scripts "
-                              f"read {RANKTABLE_MOUNT_PATH}/hccl.json")
+                              f"read {RANKTABLE_MOUNT_PATH}/hccl.json", severity=INFO)
             else:
                 where = container.path + ("volumeMounts",) if "volumeMounts" in container.data \
                     else container.path + ("name",)

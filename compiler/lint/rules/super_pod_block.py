@@ -39,9 +39,9 @@ from ._util import first_npu_path
 
 
 def check(obj, run):
-    profile = run.profile_for(obj)
-    if profile is None or profile.super_pod is None:
-        return
+    profiles = [p for p in run.candidate_profiles(obj) if p.super_pod is not None]
+    if not profiles or len(profiles) != len(run.candidate_profiles(obj)):
+        return  # a candidate without super pods has no sp-block rules: nothing holds for every one
     layout = obj.npu_layout()
     if not layout.pods:
         return
@@ -57,7 +57,10 @@ def check(obj, run):
         yield Problem(ra_path, f"ra-block {obj.annotations.get(RA_BLOCK_ANNOTATION)!r} is not an integer",
                       hint='write it as a quoted integer, e.g. ra-block: "8"')
         ra_present = False
-    for violation in hardware.check_super_pod(profile, layout, sp_block, ra_block if ra_present else None):
+    found = [hardware.check_super_pod(p, layout, sp_block, ra_block if ra_present else None) for p in profiles]
+    if not all(found):
+        return  # some candidate accepts the job
+    for violation in found[0]:
         if violation.subject == RA_BLOCK_ANNOTATION:
             path = ra_path
         elif sp_present:

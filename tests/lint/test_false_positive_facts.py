@@ -1,0 +1,168 @@
+"""What upstream does that is not a defect: lint reports no error or warning for it, and no hint undoes it.
+
+Each test names the upstream behaviour (file and function at the pinned mind-cluster commit) it relies on.
+"""
+from __future__ import annotations
+
+from .conftest import lint_text
+
+ACJOB = """\
+apiVersion: mindxdl.gitee.com/v1
+kind: AscendJob
+metadata:
+  name: fp
+  labels: {framework: pytorch, ring-controller.atlas: ascend-910}
+spec:
+  runPolicy:
+    schedulingPolicy: {queue: default}
+  replicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+          - name: ascend
+            image: torch:2.1
+            resources:
+              requests: {huawei.com/Ascend910: 8}
+              limits: {huawei.com/Ascend910: 8}
+    Worker:
+      replicas: 1
+      template:
+        spec:
+          containers:
+          - name: ascend
+            image: torch:2.1
+            resources:
+              requests: {huawei.com/Ascend910: 8}
+              limits: {huawei.com/Ascend910: 8}
+"""
+
+
+def _loud(findings):
+    return [f"{f.rule} {f.severity} {f.message}" for f in findings if f.severity in ("error", "warning")]
+
+
+def test_missing_ascendjob_port_is_not_a_finding():
+    """ascend-operator pkg/api/v1/defaults.go setDefaultPort adds ascendjob-port to every replica that lacks it."""
+    findings = lint_text(ACJOB, "fp.yaml")
+    assert [f for f in findings if f.rule == "AC213"] == []
+
+
+def test_old_atlas_800_job_without_accelerator_type_is_not_a_warning():
+    """factory.go get910CardHandlerName: no accelerator-type -> the default 910 module handler, right for Atlas 800."""
+    findings = lint_text(ACJOB, "fp.yaml")
+    assert _loud(findings) == []
+    notes = [f for f in findings if f.rule == "AC305"]
+    assert notes and all(f.severity == "info" for f in notes)
+    # the note never tells an Atlas 800 user to set another server's label
+    assert all("module-910b" not in (f.hint or "") for f in notes)
+
+
+def _profile_dir(tmp_path, allowed):
+    folder = tmp_path / "profiles"
+    folder.mkdir()
+    (folder / "other-card.yaml").write_text(f"""\
+apiVersion: ascend-compile.io/v1alpha1
+kind: HardwareProfile
+metadata:
+  name: other-card
+spec:
+  description: A card server sharing chip1-node2 with card-910 / card-910b-2 but taking {allowed} per pod.
+  chip: Ascend910B
+  resource: huawei.com/Ascend910
+  ringController: ascend-910b
+  acceleratorType: other-card
+  schedulePolicy: chip1-node2
+  hostArch: huawei-arm
+  npusPerNode: 4
+  npusPerPod:
+    singlePod: {allowed}
+    multiPod: {allowed}
+  ranktableVersion: "1.0"
+  frameworks: [pytorch, mindspore, tensorflow]
+  targets: [AscendJob, VolcanoJob]
+  sources: ["test"]
+""")
+    return str(folder)
+
+
+POLICY_JOB = ACJOB.replace("  labels: {framework: pytorch, ring-controller.atlas: ascend-910}",
+                           "  labels: {framework: pytorch, ring-controller.atlas: ascend-910b}\n"
+                           "  annotations: {huawei.com/schedule_policy: chip1-node2}").replace(": 8}", ": 4}")
+
+
+def test_a_count_one_candidate_profile_accepts_is_not_reported(tmp_path):
+    """A policy shared by profiles: 4 per pod is refused by card-910 and card-910b-2 but taken by other-card."""
+    from ascend_compile.profiles import ProfileRegistry
+
+    builtin = lint_text(POLICY_JOB, "fp.yaml")
+    assert [f.rule for f in builtin if f.severity == "error"] == ["AC301", "AC301"]
+    widened = lint_text(POLICY_JOB, "fp.yaml", registry=ProfileRegistry([_profile_dir(tmp_path, [1, 2, 4])]))
+    assert [f for f in widened if f.rule == "AC301"] == []
+
+
+def test_a_count_every_candidate_refuses_is_reported(tmp_path):
+    from ascend_compile.profiles import ProfileRegistry
+
+    narrowed = lint_text(POLICY_JOB, "fp.yaml", registry=ProfileRegistry([_profile_dir(tmp_path, [1, 2])]))
+    assert [f.rule for f in narrowed if f.severity == "error"] == ["AC301", "AC301"]
+
+
+VNPU = """\
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: vnpu
+  labels: {ring-controller.atlas: ascend-310P}
+spec:
+  minAvailable: 1
+  schedulerName: volcano
+  queue: default
+  tasks:
+  - name: infer
+    replicas: 1
+    template:
+      metadata:
+        labels: {ring-controller.atlas: ascend-310P, vnpu-level: low, vnpu-dvpp: "null"}
+      spec:
+        restartPolicy: Never
+        containers:
+        - name: infer
+          image: infer:1
+          resources:
+            requests: {huawei.com/npu-core: 4}
+            limits: {huawei.com/npu-core: 4}
+"""
+
+
+def test_dynamic_vnpu_job_keeps_its_ring_controller_label():
+    """util GetPluginNameByReq reads ring-controller.atlas to pick the chip family of an npu-core request."""
+    findings = lint_text(VNPU, "vnpu.yaml")
+    assert _loud(findings) == []
+    for finding in findings:
+        text = f"{finding.message} {finding.hint or ''}".lower()
+        assert not ("remove" in text and "ring-controller" in text), finding
+
+
+def test_a_ranktable_hint_never_suggests_removing_the_label():
+    """The AC501 doc and hint tell the user to add the ConfigMap, not to drop ring-controller.atlas."""
+    from ascend_compile import catalogue
+
+    entry = catalogue.get("AC501")
+    assert "remove" not in entry.hint.lower()
+    assert "remove the label" not in entry.doc.lower()
+
+
+def test_start_script_conventions_are_at_most_info():
+    """The framework env is read by a sample start script only; no upstream component refuses a job without it."""
+    job = VNPU.replace("huawei.com/npu-core: 4", "huawei.com/Ascend910: 8").replace(
+        "replicas: 1", "replicas: 2").replace("minAvailable: 1", "minAvailable: 2").replace(
+        "ascend-310P", "ascend-910b").replace(", vnpu-level: low, vnpu-dvpp: \"null\"", "")
+    job = job.replace("        containers:", "        nodeSelector: {accelerator-type: module-910b-8}\n        containers:")
+    missing = lint_text(job, "fw.yaml")
+    wrong = lint_text(job.replace("          image: infer:1",
+                                  "          image: infer:1\n          env: [{name: framework, value: pytorch}]"),
+                      "fw.yaml")
+    for findings in (missing, wrong):
+        assert [f.severity for f in findings if f.rule == "AC604"] == ["info"]
