@@ -25,6 +25,13 @@ VOLCANO_JOB_API_VERSION = "batch.volcano.sh/v1alpha1"
 VOLCANO_JOB_API_GROUP = "batch.volcano.sh"
 VOLCANO_JOB_PLURAL = "jobs"
 CORE_API_VERSION = "v1"
+#: Volcano's scheduling API: the PodGroup a job's pods are scheduled as, and the queue it waits in
+VOLCANO_SCHEDULING_API_GROUP = "scheduling.volcano.sh"
+VOLCANO_SCHEDULING_VERSION = "v1beta1"
+PODGROUP_PLURAL = "podgroups"
+QUEUE_PLURAL = "queues"
+#: the queue a job without ``queue`` goes to (VC: pkg/webhooks/admission/jobs/mutate)
+DEFAULT_QUEUE = "default"
 
 #: kinds as this tool names them (lint ``KINDS``, the spec's ``target``): a Volcano Job is "VolcanoJob",
 #: since its API kind, "Job", is also batch/v1's

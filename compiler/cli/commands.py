@@ -13,6 +13,7 @@ COMMANDS = {
     "apply": ("kubectl_cmds", "Compile and apply to a cluster through kubectl."),
     "diff": ("kubectl_cmds", "Compile and show what applying would change (kubectl diff)."),
     "status": ("status", "Show the state of a job in the cluster."),
+    "why": ("why", "Explain why a job in the cluster is Pending, Failed or Restarting."),
     "delete": ("kubectl_cmds", "Delete a compiled job and its ranktable ConfigMap from the cluster."),
     "krm": ("krm", "Run as a kustomize/kpt KRM function (ResourceList on stdin)."),
 }

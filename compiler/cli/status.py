@@ -42,6 +42,8 @@ def _print_state(state: Any, output: str, stamp: bool = False) -> None:
     else:
         prefix = time.strftime("%H:%M:%S ") if stamp else ""
         click.echo(prefix + printable(state.line()))  # the cluster's words, control characters escaped
+        if state.times() and not stamp:
+            click.echo("  " + printable(state.times()))
 
 
 @click.command(
@@ -56,6 +58,7 @@ Examples:
 \b
 Output (text):
   AscendJob training/resnet50-pytorch: Running (JobRunning): ...
+    started 2026-11-30T08:00:00Z
   AscendJob training/bad-job: Failed (JobValidFailed): <the operator's message>
   Volcano Job training/mindspore-job: Pending (no phase yet ...)""",
 )
@@ -84,7 +87,9 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
 
     An AscendJob's state is its last condition (Created, Running, Restarting,
     Succeeded, Failed) with reason and message; a Volcano Job's is its phase.
-    A job no controller has touched yet shows as Pending.  Exit code 0 when
+    A job no controller has touched yet shows as Pending.  Start and
+    completion times follow on their own line when the controller wrote
+    them (-o json: startTime, completionTime).  Exit code 0 when
     every job was found, 1 when one was not.
     """
     from ..kube.kubectl import duration_seconds

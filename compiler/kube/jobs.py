@@ -103,6 +103,22 @@ class JobState:
         where = f"{self.namespace}/" if self.namespace else ""
         return f"{self.label} {where}{self.name}: {self.summary()}"
 
+    @property
+    def start_time(self) -> str:
+        """When the job started running (RFC 3339, as the controller wrote it), '' before."""
+        return str(self.details.get("startTime") or "")
+
+    @property
+    def completion_time(self) -> str:
+        """When the job ended (RFC 3339), '' while it runs."""
+        return str(self.details.get("completionTime") or "")
+
+    def times(self) -> str:
+        """``started 2026-..Z, completed 2026-..Z``, or '' when neither is known."""
+        parts = [f"{label} {value}" for label, value in (("started", self.start_time),
+                                                         ("completed", self.completion_time)) if value]
+        return ", ".join(parts)
+
     def as_dict(self) -> Dict[str, Any]:
         return {"kind": self.kind, "apiVersion": self.job_type.api_version,
                 "name": self.name, "namespace": self.namespace, "state": self.state, "reason": self.reason,
@@ -126,7 +142,7 @@ def _ascend_job_state(obj: Mapping[str, Any]) -> JobState:
     name, namespace = _identity(obj)
     status = obj.get("status") or {}
     conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict) and c.get("type")]
-    details: Dict[str, Any] = {"conditions": conditions}
+    details: Dict[str, Any] = {"conditions": conditions, **_times(status.get("startTime"), status.get("completionTime"))}
     if status.get("replicaStatuses"):
         details["replicaStatuses"] = status["replicaStatuses"]
     if not conditions:
@@ -150,6 +166,7 @@ def _volcano_job_state(obj: Mapping[str, Any]) -> JobState:
     counts = {key: status[key] for key in ("pending", "running", "succeeded", "failed", "terminating", "unknown",
                                            "minAvailable", "retryCount") if isinstance(status.get(key), int)}
     details: Dict[str, Any] = {"counts": counts} if counts else {}
+    details.update(_volcano_times(status))
     if not phase:
         return JobState(VOLCANO_JOB_KIND, name, namespace, "Pending",
                         message="no phase yet; is the volcano-controllers deployment running?",
@@ -157,3 +174,16 @@ def _volcano_job_state(obj: Mapping[str, Any]) -> JobState:
     done = VOLCANO_TERMINAL.get(str(phase))
     return JobState(VOLCANO_JOB_KIND, name, namespace, str(phase), str(state_obj.get("reason") or ""),
                     str(state_obj.get("message") or ""), done is not None, done, True, details)
+
+
+def _times(start: Any, end: Any) -> Dict[str, str]:
+    return {key: str(value) for key, value in (("startTime", start), ("completionTime", end)) if value}
+
+
+def _volcano_times(status: Mapping[str, Any]) -> Dict[str, str]:
+    """A Volcano Job's start (its first Running condition) and end (its terminal phase's condition)."""
+    conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict)]
+    start = next((c.get("lastTransitionTime") for c in conditions if c.get("status") == "Running"), None)
+    end = next((c.get("lastTransitionTime") for c in reversed(conditions) if c.get("status") in VOLCANO_TERMINAL),
+               None)
+    return _times(start, end)

@@ -1,0 +1,45 @@
+"""What ``why``, ``wait``, ``logs`` and ``events`` share: one job named on the command line, read from the cluster.
+
+The job is a NAME (looked up as AscendJob and Volcano Job unless ``--kind`` says which) or a SPEC
+path (compiled to find its kind, name and namespace), as for ``status``.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Tuple
+
+import click
+
+from ._cluster import KIND_CHOICES, job_targets
+
+OUTPUT_CHOICES = ("text", "json")
+
+
+def job_argument(func: Callable[..., Any]) -> Callable[..., Any]:
+    """NAME|SPEC and --kind."""
+    func = click.option("--kind", type=click.Choice(KIND_CHOICES), default="auto", show_default=True,
+                        help="Which job NAME is: AscendJob (acjob), Volcano Job (vcjob), or look for both.")(func)
+    return click.argument("target", metavar="NAME|SPEC")(func)
+
+
+def output_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("-o", "--output", type=click.Choice(OUTPUT_CHOICES), default="text", show_default=True,
+                        help="text for people, json for machines.")(func)
+
+
+def read_job(kubectl: Any, target: str, kind: str, options: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
+    """(reader, the job object); exits 1 when no such job, 2 when the NAME is both kinds or names several."""
+    from ..kube import KubectlError, KubectlUsageError
+    from ..kube.planning import find_jobs, not_found, where
+    from ..kube.reading import KubectlReader
+
+    chosen = job_targets([target], kind, options)
+    if len(chosen) != 1:
+        raise KubectlUsageError(f"{target}: names {len(chosen)} jobs; name one job")
+    one = chosen[0]
+    found = find_jobs(kubectl, one.resource, one.name, one.namespace)
+    if not found:
+        raise KubectlError(not_found(kubectl, one.resource, one.name, one.namespace))
+    if len(found) > 1:
+        raise KubectlUsageError(f"both an AscendJob and a Volcano Job are named {one.name!r} in "
+                                f"{where(kubectl, one.namespace)}: say which with --kind acjob|vcjob")
+    return KubectlReader(kubectl.in_namespace(one.namespace)), found[0]

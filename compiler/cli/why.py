@@ -1,0 +1,59 @@
+"""``ascend-compile why JOB``: why a job is Pending, Failed or Restarting, real cause first.
+
+Reads the job, its PodGroup and queue, its pods, their events, the nodes and the failed containers'
+logs (read-only) through kubectl; the diagnosis is :mod:`ascend_compile.kube.why`'s, shared with
+``Cluster.why`` in Python.  Everything read from the cluster is printed with control characters escaped.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from ._cluster import cluster_options, handle_kubectl_errors, make_kubectl
+from ._jobarg import job_argument, output_option, read_job
+
+
+@click.command(
+    "why",
+    epilog="""\b
+Examples:
+  ascend-compile why resnet50-pytorch -n training
+  ascend-compile why examples/pytorch-module-910b-8.yaml
+  ascend-compile why resnet50-pytorch -n training -o json
+
+\b
+Output (text): the job's state, then 'why:' and the real cause, then what it rests on:
+  AscendJob training/big: Created (PodGroupNotInitialized): ...
+  why: the job needs 5 pods running together (minAvailable 5) but has only 2: ...
+  PodGroup ..., Queue ..., Nodes: ..., Pods ..., Events ..., Log of ...""",
+)
+@job_argument
+@click.option("--log-lines", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Lines of each failed container's log to show (0: none).")
+@click.option("--no-lint", is_flag=True, help="Do not lint the job as stored to name the rule that predicts a cause.")
+@output_option
+@cluster_options
+@handle_kubectl_errors
+def why_command(target: str, kind: str, log_lines: int, no_lint: bool, output: str, **options: Any) -> None:
+    """Explain why a job is in the state it is in (Pending, Failed, Restarting...).
+
+    Looks at the job's conditions, its PodGroup (phase, the scheduler's
+    Unschedulable reasons), its Volcano queue, the nodes its pods select
+    (labels and free NPUs: the nearest miss), its pods (container waiting
+    reasons), recent events and the last lines of failed containers' logs,
+    and says the real cause first.  Read-only.  Exit 0 when the job was
+    found and explained, 1 when there is no such job, 2 for usage errors.
+    """
+    from ..kube.why import explain
+    from ..safetext import printable
+
+    kubectl = make_kubectl(options)
+    reader, job = read_job(kubectl, target, kind, options)
+    why = explain(reader, job, lint=not no_lint, log_lines=log_lines)
+    if output == "json":
+        click.echo(json.dumps(why.as_dict(), indent=2, sort_keys=True))
+        return
+    for line in why.lines():
+        click.echo(printable(line))

@@ -1,0 +1,356 @@
+"""One job as the cluster sees it: the job, its PodGroup and queue, its pods, their events, the nodes.
+
+This is the job-state model ``why``, ``wait``, ``logs``, ``events`` and ``status`` share, on the
+kubectl path and in the Python client alike: a :class:`Reader` (``reading.KubectlReader`` or the
+client's) fetches plain JSON objects, :func:`gather` reads one job's whole picture into a
+:class:`JobView`.  Reading is read-only: ``get`` and ``list`` on the job kinds, PodGroups, Queues,
+pods, events and nodes, and ``get`` on ``pods/log`` (see ``docs/cluster.md`` for the RBAC rules).
+
+What is optional (Volcano's PodGroups and Queues, nodes, events) may be missing or forbidden: the
+view then says what it could not read (``notes``) instead of failing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Type
+
+from ..vocabulary import (ASCEND_JOB, ASCEND_JOB_NAME_LABEL, DEFAULT_QUEUE, NPU_RESOURCE_PREFIX, PODGROUP_PLURAL,
+                          QUEUE_PLURAL, REPLICA_TYPE_LABEL, VOLCANO_JOB_NAME_LABEL, VOLCANO_SCHEDULING_API_GROUP)
+from .jobs import JobState, JobType, job_state
+
+PODGROUP_RESOURCE = f"{PODGROUP_PLURAL}.{VOLCANO_SCHEDULING_API_GROUP}"
+QUEUE_RESOURCE = f"{QUEUE_PLURAL}.{VOLCANO_SCHEDULING_API_GROUP}"
+POD_RESOURCE = "pods"
+EVENT_RESOURCE = "events"
+NODE_RESOURCE = "nodes"
+#: the label an AscendJob pod carries with its index within its replica type
+REPLICA_INDEX_LABEL = "replica-index"
+#: Volcano's pod annotation naming the task
+VOLCANO_TASK_ANNOTATION = "volcano.sh/task-spec"
+_ENDED_PHASES = ("Succeeded", "Failed")
+
+
+class Reader(Protocol):
+    """Read-only access to a cluster; each backend raises its own errors, listed in ``errors``."""
+
+    errors: Tuple[Type[BaseException], ...]
+
+    def get(self, resource: str, name: str, namespace: Optional[str]) -> Optional[Dict[str, Any]]:
+        """The object, or None when it (or its type) does not exist."""
+
+    def list(self, resource: str, namespace: Optional[str], labels: str = "",
+             fields: str = "") -> List[Dict[str, Any]]:
+        """Objects of a namespace (all namespaces when None), by label and field selector."""
+
+    def logs(self, pod: str, namespace: str, container: str, tail: int, previous: bool = False) -> str:
+        """The last ``tail`` lines of a container's log (0: all of it)."""
+
+
+@dataclass(frozen=True)
+class Replica:
+    """A replica type (AscendJob) or task (Volcano Job) as the job declares it."""
+
+    name: str
+    replicas: int
+    node_selector: Dict[str, str]
+    npu_resource: str  # "" when the pods ask for no NPUs
+    npus: int  # per pod
+    restart_policy: str
+    images: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ContainerState:
+    name: str
+    state: str  # waiting, running, terminated, or "" before any status
+    reason: str = ""
+    message: str = ""
+    exit_code: Optional[int] = None
+    restarts: int = 0
+    last_exit_code: Optional[int] = None  # of the previous run, after a restart in place
+    init: bool = False
+
+
+@dataclass(frozen=True)
+class PodView:
+    name: str
+    namespace: str
+    phase: str
+    node: str
+    replica: str
+    index: str
+    containers: Tuple[ContainerState, ...]
+    unschedulable: str = ""  # the PodScheduled=False message
+    start_time: str = ""
+    deleting: bool = False
+    uid: str = ""
+
+    @property
+    def ended(self) -> bool:
+        return self.phase in _ENDED_PHASES
+
+
+@dataclass(frozen=True)
+class EventView:
+    kind: str
+    name: str
+    type: str
+    reason: str
+    message: str
+    count: int
+    time: str  # last seen
+
+    def line(self) -> str:
+        times = f" (x{self.count})" if self.count > 1 else ""
+        return f"{self.time or '-'} {self.type} {self.kind}/{self.name} {self.reason}{times}: {self.message}"
+
+    def as_dict(self) -> Dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "type": self.type, "reason": self.reason,
+                "message": self.message, "count": self.count, "time": self.time}
+
+
+@dataclass(frozen=True)
+class PodGroupView:
+    name: str
+    phase: str
+    min_member: int
+    queue: str
+    conditions: Tuple[Dict[str, Any], ...]
+    min_resources: Dict[str, Any]
+
+    def unschedulable(self) -> Optional[Dict[str, Any]]:
+        return next((c for c in self.conditions if c.get("type") == "Unschedulable"
+                     and str(c.get("status")) == "True"), None)
+
+
+@dataclass(frozen=True)
+class QueueView:
+    name: str
+    found: bool
+    state: str = ""
+    capability: Dict[str, Any] = field(default_factory=dict)
+    allocated: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NodeView:
+    name: str
+    labels: Dict[str, str]
+    allocatable: Dict[str, int]  # NPU resources only
+    used: Dict[str, int]  # by pods bound there and not ended
+    ready: bool
+    cordoned: bool
+
+    def free(self, resource: str) -> int:
+        return self.allocatable.get(resource, 0) - self.used.get(resource, 0)
+
+
+@dataclass
+class JobView:
+    state: JobState
+    obj: Dict[str, Any]
+    replicas: List[Replica]
+    min_available: Optional[int]
+    queue_name: str
+    podgroups: List[PodGroupView] = field(default_factory=list)
+    queue: Optional[QueueView] = None
+    pods: List[PodView] = field(default_factory=list)
+    events: List[EventView] = field(default_factory=list)
+    nodes: Optional[List[NodeView]] = None  # None: not read (or not allowed)
+    notes: List[str] = field(default_factory=list)  # what could not be read, and why
+
+    @property
+    def total_pods(self) -> int:
+        return sum(r.replicas for r in self.replicas)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def find_job(reader: Reader, types: Sequence[JobType], name: str, namespace: Optional[str]
+             ) -> List[Dict[str, Any]]:
+    """The jobs called ``name`` among the given types (a type not installed counts as none)."""
+    return [obj for t in types for obj in [reader.get(t.resource, name, namespace)] if obj is not None]
+
+
+def gather(reader: Reader, job: Mapping[str, Any], *, nodes: bool = True, events: bool = True) -> JobView:
+    """Everything that explains one job's state: PodGroup, queue, pods, events and (if asked) nodes."""
+    obj = dict(job)
+    meta = obj.get("metadata") or {}
+    namespace = str(meta.get("namespace") or "")
+    view = JobView(job_state(obj), obj, replicas_of(obj), _min_available(obj), _queue_name(obj))
+    uid = str(meta.get("uid") or "")
+    pgs = _optional(reader, view, "PodGroups", lambda: reader.list(PODGROUP_RESOURCE, namespace)) or []
+    view.podgroups = [podgroup_view(pg) for pg in pgs if _owned_by(pg, uid)]
+    if view.podgroups and view.podgroups[0].queue:
+        view.queue_name = view.podgroups[0].queue
+    failed = len(view.notes)
+    queue = _optional(reader, view, f"Queue {view.queue_name}",
+                      lambda: reader.get(QUEUE_RESOURCE, view.queue_name, None))
+    view.queue = queue_view(queue, view.queue_name) if len(view.notes) == failed else None
+    label = ASCEND_JOB_NAME_LABEL if obj.get("kind") == ASCEND_JOB else VOLCANO_JOB_NAME_LABEL
+    pods = reader.list(POD_RESOURCE, namespace, labels=f"{label}={meta.get('name', '')}")
+    view.pods = sorted((pod_view(p) for p in pods if _owned_by(p, uid)), key=lambda p: (p.replica, p.index, p.name))
+    if events:
+        view.events = job_events(reader, view, namespace)
+    if nodes:
+        view.nodes = _optional(reader, view, "nodes", lambda: node_views(reader))
+    return view
+
+
+def job_events(reader: Reader, view: JobView, namespace: str) -> List[EventView]:
+    """The events of the job, its PodGroup(s) and its pods, oldest first."""
+    listed = _optional(reader, view, "events", lambda: reader.list(EVENT_RESOURCE, namespace)) or []
+    meta = view.obj.get("metadata") or {}
+    names = {(str(view.obj.get("kind")), str(meta.get("name")))}
+    names |= {("PodGroup", pg.name) for pg in view.podgroups} | {("Pod", p.name) for p in view.pods}
+    out = [event_view(e) for e in listed
+           if ((e.get("involvedObject") or {}).get("kind"), (e.get("involvedObject") or {}).get("name")) in names]
+    return sorted(out, key=lambda e: e.time)
+
+
+def _optional(reader: Reader, view: JobView, what: str, read: Any) -> Any:
+    try:
+        return read()
+    except reader.errors as exc:
+        view.notes.append(f"could not read {what}: {getattr(exc, 'message', None) or exc}")
+        return None
+
+
+def _owned_by(obj: Mapping[str, Any], uid: str) -> bool:
+    refs = (obj.get("metadata") or {}).get("ownerReferences") or []
+    return not uid or any(isinstance(r, dict) and r.get("uid") == uid for r in refs)
+
+
+def node_views(reader: Reader) -> List[NodeView]:
+    """Every node with its NPUs: allocatable, and used by the pods bound there that have not ended."""
+    used: Dict[str, Dict[str, int]] = {}
+    for pod in reader.list(POD_RESOURCE, None, fields="status.phase!=Succeeded,status.phase!=Failed"):
+        bound = str((pod.get("spec") or {}).get("nodeName") or "")
+        if not bound:
+            continue
+        for resource, count in pod_npus(pod.get("spec") or {}).items():
+            used.setdefault(bound, {})[resource] = used.get(bound, {}).get(resource, 0) + count
+    out = []
+    for node in reader.list(NODE_RESOURCE, None):
+        meta, spec, status = node.get("metadata") or {}, node.get("spec") or {}, node.get("status") or {}
+        node_name = str(meta.get("name", ""))
+        alloc = {k: _int(v) for k, v in (status.get("allocatable") or {}).items() if k.startswith(NPU_RESOURCE_PREFIX)}
+        ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or [])
+        out.append(NodeView(node_name, dict(meta.get("labels") or {}), alloc, used.get(node_name, {}), ready,
+                            bool(spec.get("unschedulable"))))
+    return sorted(out, key=lambda n: n.name)
+
+
+# --------------------------------------------------------------------------- plain objects -> views
+
+
+def replicas_of(obj: Mapping[str, Any]) -> List[Replica]:
+    spec = obj.get("spec") or {}
+    if obj.get("kind") == ASCEND_JOB:
+        items = [(str(k), v) for k, v in sorted((spec.get("replicaSpecs") or {}).items()) if isinstance(v, dict)]
+    else:
+        items = [(str(t.get("name", "")), t) for t in spec.get("tasks") or [] if isinstance(t, dict)]
+    out = []
+    for name, rep in items:
+        pod_spec = (rep.get("template") or {}).get("spec") or {}
+        npus = pod_npus(pod_spec)
+        resource = next(iter(npus), "")
+        images = tuple(str(c.get("image", "")) for c in pod_spec.get("containers") or [] if isinstance(c, dict))
+        selector = {str(k): str(v) for k, v in (pod_spec.get("nodeSelector") or {}).items()}
+        out.append(Replica(name, _int(rep.get("replicas", 1)), selector, resource, npus.get(resource, 0),
+                           str(rep.get("restartPolicy") or pod_spec.get("restartPolicy") or ""), images))
+    return out
+
+
+def pod_npus(pod_spec: Mapping[str, Any]) -> Dict[str, int]:
+    """NPU resources the pod's containers request (requests, else limits), summed over containers."""
+    out: Dict[str, int] = {}
+    for container in pod_spec.get("containers") or []:
+        resources = (container or {}).get("resources") or {}
+        asked = {**(resources.get("limits") or {}), **(resources.get("requests") or {})}
+        for key, value in asked.items():
+            if str(key).startswith(NPU_RESOURCE_PREFIX):
+                out[str(key)] = out.get(str(key), 0) + _int(value)
+    return out
+
+
+def _min_available(obj: Mapping[str, Any]) -> Optional[int]:
+    spec = obj.get("spec") or {}
+    if obj.get("kind") == ASCEND_JOB:
+        value = ((spec.get("runPolicy") or {}).get("schedulingPolicy") or {}).get("minAvailable")
+    else:
+        value = spec.get("minAvailable")
+    return _int(value) if value is not None else None
+
+
+def _queue_name(obj: Mapping[str, Any]) -> str:
+    spec = obj.get("spec") or {}
+    if obj.get("kind") == ASCEND_JOB:
+        return str(((spec.get("runPolicy") or {}).get("schedulingPolicy") or {}).get("queue") or DEFAULT_QUEUE)
+    return str(spec.get("queue") or DEFAULT_QUEUE)
+
+
+def podgroup_view(pg: Mapping[str, Any]) -> PodGroupView:
+    spec, status = pg.get("spec") or {}, pg.get("status") or {}
+    return PodGroupView(str((pg.get("metadata") or {}).get("name", "")), str(status.get("phase") or "Pending"),
+                        _int(spec.get("minMember", 0)), str(spec.get("queue") or ""),
+                        tuple(c for c in status.get("conditions") or [] if isinstance(c, dict)),
+                        dict(spec.get("minResources") or {}))
+
+
+def queue_view(queue: Optional[Mapping[str, Any]], name: str) -> QueueView:
+    if queue is None:
+        return QueueView(name, False)
+    spec, status = queue.get("spec") or {}, queue.get("status") or {}
+    return QueueView(name, True, str(status.get("state") or spec.get("state") or "Open"),
+                     dict(spec.get("capability") or {}), dict(status.get("allocated") or {}))
+
+
+def pod_view(pod: Mapping[str, Any]) -> PodView:
+    meta, status = pod.get("metadata") or {}, pod.get("status") or {}
+    labels, annotations = meta.get("labels") or {}, meta.get("annotations") or {}
+    replica = str(labels.get(REPLICA_TYPE_LABEL) or annotations.get(VOLCANO_TASK_ANNOTATION) or "")
+    index = str(labels.get(REPLICA_INDEX_LABEL, ""))
+    containers = [container_state(c, True) for c in status.get("initContainerStatuses") or []]
+    containers += [container_state(c, False) for c in status.get("containerStatuses") or []]
+    unschedulable = next((str(c.get("message") or c.get("reason") or "") for c in status.get("conditions") or []
+                          if c.get("type") == "PodScheduled" and c.get("status") == "False"), "")
+    return PodView(str(meta.get("name", "")), str(meta.get("namespace", "")), str(status.get("phase") or "Pending"),
+                   str((pod.get("spec") or {}).get("nodeName") or ""), replica, index, tuple(containers),
+                   unschedulable, str(status.get("startTime") or ""), bool(meta.get("deletionTimestamp")),
+                   str(meta.get("uid") or ""))
+
+
+def container_state(status: Mapping[str, Any], init: bool) -> ContainerState:
+    state = status.get("state") or {}
+    which = next((k for k in ("waiting", "terminated", "running") if k in state), "")
+    detail = state.get(which) or {}
+    last = (status.get("lastState") or {}).get("terminated") or {}
+    code = detail.get("exitCode")
+    return ContainerState(str(status.get("name", "")), which, str(detail.get("reason") or ""),
+                          str(detail.get("message") or ""), _int(code) if code is not None else None,
+                          _int(status.get("restartCount", 0)),
+                          _int(last["exitCode"]) if last.get("exitCode") is not None else None, init)
+
+
+def event_view(event: Mapping[str, Any]) -> EventView:
+    involved = event.get("involvedObject") or {}
+    series = event.get("series") or {}
+    when = (event.get("lastTimestamp") or series.get("lastObservedTime") or event.get("eventTime")
+            or (event.get("metadata") or {}).get("creationTimestamp") or "")
+    return EventView(str(involved.get("kind", "")), str(involved.get("name", "")), str(event.get("type") or ""),
+                     str(event.get("reason") or ""), str(event.get("message") or "").strip(),
+                     _int(event.get("count") or series.get("count") or 1), str(when))
+
+
+def _int(value: Any) -> int:
+    """A count as the API writes it: an int, or a quantity string such as "8" (NPUs are whole)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    try:
+        return int(float(str(value)))
+    except ValueError:
+        return 0
