@@ -6,7 +6,10 @@ run reads the hardware profiles (14 YAML files, each checked against the profile
 a 60 ms lint of one file), so the checked data of each profile file is kept, under the digest of the
 file's text, in ``<root>/startup/<key>/<name>.marshal``.  The key is this version and the size and
 modification time of every module that reads and checks the files, and of the profile schema: a
-new version, or a change to that code, starts a new cache, and a changed file is read again.
+new version, or a change to that code, starts a new cache, and a changed file is read again.  The
+built-in JSON schemas are kept the same way (``schema-<file>.marshal``, keyed by the size and
+modification time of every schema file): unmarshalling is cheaper than parsing JSON, and ``json``
+is then never imported on the lint path.
 
 Like Python's bytecode cache it is used whatever the command line says; it is safe to delete, it is
 never trusted across versions, and anything unexpected in it (or a directory that other users may

@@ -9,7 +9,6 @@ keywords are absent, so nothing runs for them.
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Dict, List, Optional
 
@@ -161,6 +160,8 @@ def array_size_check(schema: Dict[str, Any]) -> Optional[Check]:
             errs.append((BAD_FORMAT, path, f"has {len(value)} items, more than the maximum {max_items}",
                          "", False))
         if unique:
+            import json
+
             seen: List[str] = []
             for item in value:
                 marker = json.dumps(item, sort_keys=True, default=str)

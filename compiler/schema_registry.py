@@ -2,12 +2,14 @@
 
 ``schemas/index.json`` maps ``apiVersion/kind`` to a schema file, or (for
 Volcano kinds) to one file per Volcano release plus a default release.  The
-index and each schema are read on first use (compact JSON) and every validator
-is built once per process (:func:`registry`).
+index and each schema are read on first use and every validator is built once
+per process (:func:`registry`).  What a file holds is kept in the start-up cache
+(:mod:`ascend_compile.datacache`, keyed by this version and every schema file's
+size and modification time): loading it there is cheaper than parsing JSON, and
+``json`` is then not imported at all.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any, Dict, List, Optional, Tuple
@@ -31,6 +33,8 @@ def normalize_volcano_version(text: str) -> str:
 
 
 def _read_json(path: str, what: str) -> Any:
+    import json
+
     try:
         with open(path, encoding="utf-8") as handle:
             return json.load(handle)
@@ -50,11 +54,30 @@ class Registry:
         self._index: Optional[Dict[str, Any]] = None
         self._schemas: Dict[str, Dict[str, Any]] = {}
         self._validators: Dict[Tuple[str, bool], Validator] = {}
+        self._code: Optional[List[str]] = None  # the files the start-up cache's key covers
+
+    def _read(self, file: str, what: str) -> Any:
+        """The data of the JSON file ``file`` in this registry's directory (from the start-up cache when there)."""
+        from .datacache import Store
+
+        if self._code is None:
+            try:
+                names = sorted(name for name in os.listdir(self.directory) if name.endswith(".json"))
+            except OSError:
+                names = []
+            self._code = [os.path.join(self.directory, name) for name in names]
+        cache = Store(f"schema-{file}", self._code)  # one file each: a run loads only the schemas it uses
+        data = cache.get(file)
+        if data is None:
+            data = _read_json(os.path.join(self.directory, file), what)
+            cache.put(file, data)
+            cache.save()
+        return data
 
     @property
     def index(self) -> Dict[str, Any]:
         if self._index is None:
-            loaded = _read_json(os.path.join(self.directory, "index.json"), "the schema index")
+            loaded = self._read("index.json", "the schema index")
             self._index = loaded.get("kinds", {})
         return self._index
 
@@ -76,7 +99,7 @@ class Registry:
     def schema(self, file: str) -> Dict[str, Any]:
         schema = self._schemas.get(file)
         if schema is None:
-            schema = self._schemas[file] = _read_json(os.path.join(self.directory, file), "the built-in schema")
+            schema = self._schemas[file] = self._read(file, "the built-in schema")
         return schema
 
     def validator(self, file: str, strict: bool = True) -> Validator:

@@ -7,7 +7,6 @@ heavy, and ``difflib`` only when a suggestion is needed.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import re
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
@@ -100,6 +99,8 @@ def eq_key(value: Any) -> Any:
     if isinstance(value, (int, float)):
         return ("num", value)
     if isinstance(value, (dict, list)):
+        import json
+
         return ("json", json.dumps(value, sort_keys=True, default=str))
     if isinstance(value, (_dt.date, _dt.datetime)):
         return ("str", value.isoformat())
@@ -115,6 +116,8 @@ def short(value: Any, limit: int = 40) -> str:
     elif isinstance(value, (dict, list)):
         text = "{...}" if isinstance(value, dict) else "[...]"
     else:
+        import json
+
         text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -135,7 +138,7 @@ def type_hint(expected: Sequence[str], value: Any, kind: str) -> str:
     if kind == "null":
         return 'an empty value (or null, ~) is null in YAML: give it a value, or write "" for an empty string'
     if "string" in expected and kind in ("integer", "number", "boolean"):
-        text = json.dumps(value) if kind == "boolean" else str(value)
+        text = ("true" if value else "false") if kind == "boolean" else str(value)
         return f'quote it: "{text}" (YAML reads unquoted {text} as {ARTICLE[kind]})'
     if kind == "string" and isinstance(value, str):
         if ("integer" in expected or "number" in expected) and re.fullmatch(r"-?\d+(\.\d+)?", value.strip()):

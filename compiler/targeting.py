@@ -23,9 +23,10 @@ data would send its own jobs to another handler is refused at compile time.
 """
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Optional, Tuple
+from typing import Iterable, Optional, Tuple
 
 from .profiles import NO_ACCELERATOR_TYPE, NODE_SELECTOR, SP_BLOCK, Profile
+from .records import NamedTuple
 from .vocabulary import MULTILEVEL_POLICY, SOFT_SHARE_POLICY
 
 

@@ -20,10 +20,25 @@ EXIT_INTERNAL = 3
 EXIT_TOO_LARGE = 2
 #: set to print the Python traceback of an internal error (for bug reports)
 ENV_TRACEBACK = "ASCEND_COMPILE_TRACEBACK"
+#: the cyclic collector's thresholds in a process of our own (Python's are 700, 10, 10): a run
+#: allocates mostly acyclic data that lives to its end, so frequent collections find nothing to free
+_GC_THRESHOLDS = (50_000, 100, 100)
 
 
 def main(argv: Optional[List[str]] = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
+    if argv is not None:  # called from Python: the process is the caller's
+        _main(argv)
+        return
+    import gc
+
+    gc.set_threshold(*_GC_THRESHOLDS)
+    try:
+        _main(sys.argv[1:])
+    finally:  # exiting: the interpreter's last collection skips frozen objects, and none are garbage now
+        gc.freeze()
+
+
+def _main(args: List[str]) -> None:
     if args == ["--version"]:
         sys.stdout.write(f"ascend-compile {_version()}\n")
         sys.exit(0)

@@ -29,10 +29,11 @@ are the entry's, in the catalogue (a cross-object rule replaces nothing).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Iterable, Optional, Tuple
 
 from ..catalogue import Entry
 from ..findings import Path
+from ..records import NamedTuple
 
 
 class Problem(NamedTuple):

@@ -26,7 +26,9 @@ reported (AC012), as are unknown rule IDs in any suppression.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
+
+from ..records import NamedTuple
 
 IGNORE_ANNOTATION = "ascend-compile.io/ignore"
 ALL = "all"

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, NamedTuple, Optional, TextIO
+from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, TextIO
 
 from ..findings import ERROR, INFO, WARNING, Finding
+from ..records import NamedTuple
 
 if TYPE_CHECKING:
     from ..catalogue import Entry

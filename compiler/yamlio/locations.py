@@ -6,11 +6,12 @@ without findings never pay for them.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Optional, Sequence, Tuple
 
 import yaml
 
 from ..findings import PathElement
+from ..records import NamedTuple
 
 
 class Location(NamedTuple):

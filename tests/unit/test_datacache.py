@@ -85,3 +85,56 @@ def test_a_new_version_starts_a_new_store(cache_root, monkeypatch):
     monkeypatch.setattr(_version, "__version__", _version.__version__ + ".post1")
     profiles.ProfileRegistry().all()
     assert len(_stores(cache_root)) == 2
+
+
+# --------------------------------------------------------------------------- the built-in schemas
+
+
+def _schema_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "schemas"
+    shutil.copytree(Path(ROOT) / "schemas", folder)
+    return folder
+
+
+def test_the_same_schemas_with_a_cold_and_a_warm_cache(cache_root, tmp_path):
+    import json
+
+    from ascend_compile.schema_registry import Registry
+
+    folder = _schema_dir(tmp_path)
+    want = json.loads((folder / "ascendjob-v1.json").read_text())
+    assert Registry(str(folder)).schema("ascendjob-v1.json") == want
+    assert sorted(p.name for p in cache_root.rglob("schema-*.marshal")) == ["schema-ascendjob-v1.json.marshal"]
+    assert Registry(str(folder)).schema("ascendjob-v1.json") == want
+    assert Registry(str(folder)).index == json.loads((folder / "index.json").read_text())["kinds"]
+
+
+def test_a_changed_schema_is_read_again(cache_root, tmp_path):
+    from ascend_compile.schema_registry import Registry
+
+    folder = _schema_dir(tmp_path)
+    assert "required" in Registry(str(folder)).schema("namespace-v1.json")
+    (folder / "namespace-v1.json").write_text('{"type": "object"}')
+    assert Registry(str(folder)).schema("namespace-v1.json") == {"type": "object"}
+
+
+def test_a_damaged_schema_store_is_ignored(cache_root, tmp_path):
+    from ascend_compile.schema_registry import Registry
+
+    folder = _schema_dir(tmp_path)
+    want = Registry(str(folder)).schema("namespace-v1.json")
+    store, = cache_root.rglob("schema-namespace-v1.json.marshal")
+    store.write_bytes(b"\x00not marshal")
+    assert Registry(str(folder)).schema("namespace-v1.json") == want
+
+
+def test_linting_a_clean_file_imports_no_json(tmp_path):
+    path = tmp_path / "job.yaml"
+    path.write_text((Path(ROOT) / "golden" / "pytorch-module-910b-8.yaml").read_text())
+    code = ("import sys; from ascend_compile.cli import main\n"
+            "try:\n    main(['lint', '--no-cache', sys.argv[1]])\nexcept SystemExit as exc:\n"
+            "    print('exit', exc.code, 'json' in sys.modules)\n")
+    env = dict(checkout_env(), ASCEND_COMPILE_CACHE_DIR=str(tmp_path / "cache"))
+    runs = [subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env)
+            for _ in range(2)]
+    assert runs[1].stdout.strip().endswith("exit 0 False"), runs[1].stdout + runs[1].stderr

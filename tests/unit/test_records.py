@@ -1,4 +1,5 @@
-"""Records behave as the frozen dataclasses of their fields, and the lint path never imports dataclasses."""
+"""Records behave as the frozen dataclasses of their fields, named tuples as typing's, and the lint path never
+imports dataclasses or compiles code at run time."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.checkout import checkout_env
+from tests.checkout import ROOT, checkout_env
 from ascend_compile.config import LintSettings, ProjectConfig
 from ascend_compile.findings import Finding
 from ascend_compile.profiles import Profile, ProfileRegistry, SuperPod
@@ -84,6 +85,72 @@ def test_linting_a_clean_file_imports_no_dataclasses(tmp_path):
             "    print('exit', exc.code, 'dataclasses' in sys.modules)\n")
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=checkout_env())
     assert proc.stdout.strip().endswith("exit 0 False"), proc.stdout + proc.stderr
+
+
+def _root():
+    from pathlib import Path
+
+    return Path(ROOT)
+
+
+def _named_tuples():
+    from ascend_compile import catalogue, hardware, report, targeting
+    from ascend_compile.lint import rule, suppress
+    from ascend_compile.yamlio import locations
+
+    return [catalogue.Entry, hardware.NpuLayout, hardware.Violation, report.RuleInfo, targeting.HardwareSignals,
+            rule.Problem, rule.Rule, suppress.BadDirective, suppress.AnnotationEntry, locations.Location,
+            locations.Origin]
+
+
+@pytest.mark.parametrize("cls", _named_tuples(), ids=lambda c: c.__name__)
+def test_a_named_tuple_is_typings_named_tuple_of_its_fields(cls):
+    import typing
+
+    namespace = {k: v for k, v in cls.__dict__.items()
+                 if k not in cls._fields and (not k.startswith("_") or k == "__doc__")}
+    namespace.update({name: cls._field_defaults[name] for name in cls._field_defaults})
+    namespace["__annotations__"] = dict(cls.__annotations__)
+    namespace["__module__"] = cls.__module__
+    real = typing.NamedTupleMeta(cls.__name__, (typing._NamedTuple,), namespace)  # type: ignore[attr-defined]
+    assert cls._fields == real._fields and cls._field_defaults == real._field_defaults
+    assert issubclass(cls, tuple) and cls.__doc__ == real.__doc__ and cls.__module__ == real.__module__
+    assert typing.get_type_hints(cls) == typing.get_type_hints(real)
+    values = tuple(f"v{i}" for i in range(len(cls._fields)))
+    ours, theirs = cls(*values), real(*values)
+    assert ours == theirs and repr(ours) == repr(theirs).replace(real.__qualname__, cls.__qualname__)
+    assert ours._asdict() == theirs._asdict() and ours._replace(**{cls._fields[0]: 1}) == (1, *values[1:])
+    assert pickle.loads(pickle.dumps(ours)) == ours and type(pickle.loads(pickle.dumps(ours))) is cls
+    required = len(cls._fields) - len(cls._field_defaults)
+    assert cls(*values[:required]) == real(*values[:required])
+
+
+def test_a_named_tuple_refuses_what_typing_refuses():
+    from ascend_compile.records import NamedTuple
+
+    with pytest.raises(TypeError):
+        class _Late(NamedTuple):
+            a: int = 0
+            b: int
+    with pytest.raises(AttributeError):
+        class _Clash(NamedTuple):
+            a: int
+
+            def _replace(self):  # type: ignore[override]
+                return self
+
+
+def test_linting_a_clean_file_compiles_no_code(tmp_path):
+    """The first ``compile()`` builds the ast module's type table: typing's NamedTuple paid it for every field."""
+    path = tmp_path / "job.yaml"
+    path.write_text((_root() / "golden" / "pytorch-module-910b-8.yaml").read_text())
+    code = ("import sys; compiled = []\n"
+            "sys.addaudithook(lambda event, args: event == 'compile' and args[1] == '<string>' and compiled.append(args[0]))\n"
+            "from ascend_compile.cli import main\n"
+            "try:\n    main(['lint', '--no-cache', sys.argv[1]])\nexcept SystemExit as exc:\n"
+            "    print('exit', exc.code, [text for text in compiled if not str(text).startswith(('lambda', 'b\\'lambda'))])\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=checkout_env())
+    assert proc.stdout.strip().endswith("[]"), proc.stdout + proc.stderr
 
 
 @pytest.mark.parametrize("args,kwargs", [((), {}), (("AC1", "error"), {}), (("AC1", "error", "m"), {"rule": "x"}),
