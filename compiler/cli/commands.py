@@ -14,6 +14,10 @@ COMMANDS = {
     "diff": ("kubectl_cmds", "Compile and show what applying would change (kubectl diff)."),
     "status": ("status", "Show the state of a job in the cluster."),
     "why": ("why", "Explain why a job in the cluster is Pending, Failed or Restarting."),
+    "wait": ("wait", "Wait until a job is running, succeeded or finished."),
+    "list": ("joblist", "List the jobs ascend-compile applied, across namespaces."),
+    "logs": ("logs", "Show the log of one pod of a job."),
+    "events": ("events", "Show the events of a job, its PodGroup and its pods."),
     "delete": ("kubectl_cmds", "Delete a compiled job and its ranktable ConfigMap from the cluster."),
     "krm": ("krm", "Run as a kustomize/kpt KRM function (ResourceList on stdin)."),
 }

@@ -9,6 +9,8 @@ importing this module (or ``compiler``) never needs it::
     cluster = ascend_compile.Cluster.from_kubeconfig()          # ~/.kube/config, current context
     cluster.create(ascend_compile.compile_spec(spec))           # ConfigMap first, then the job
     print(cluster.status("resnet50", "AscendJob", "training").summary())
+    print("\n".join(cluster.why("resnet50", "AscendJob", "training").lines()))  # why is it Pending?
+    cluster.wait("resnet50", "AscendJob", "training", until="succeeded", timeout=3600)
     cluster.delete("resnet50", "AscendJob", "training")   # the job and its rings-config-<job> ConfigMap
 
 Every error the API server returns (or a failure to reach it) is raised as
@@ -21,10 +23,16 @@ Job kinds and states are the ones ``ascend-compile status`` reports: :class:`Job
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
 
 from ..vocabulary import ASCEND_JOB, CONFIG_MAP, CORE_API_VERSION, NAMESPACE, ranktable_configmap_name
 from .jobs import JobState, JobType, find_job_type, job_state, job_type_of
+from .lifecycle import MANAGER
+
+if TYPE_CHECKING:
+    from .jobview import EventView
+    from .lifecycle import Waited
+    from .why import Why
 
 __all__ = ["Cluster", "ClusterError", "JobState", "INSTALL_K8S_HELP"]
 
@@ -248,7 +256,7 @@ class Cluster:
                     job = _job_type(str(data["kind"]))
                     result = self._call(f"create {job.label} {ns}/{name}",
                                         self._custom.create_namespaced_custom_object,
-                                        job.group, job.version, ns, job.plural, data)
+                                        job.group, job.version, ns, job.plural, data, field_manager=MANAGER)
                     done.append((job.kind, name, ns))
                 created.append(self._plain(result))
         except ClusterError:
@@ -312,3 +320,52 @@ class Cluster:
                 raise
         return deleted
 
+
+    # ------------------------------------------------------------------ the lifecycle (shared job-state model)
+
+    def _reader(self) -> Any:
+        from .clientread import ClientReader
+
+        return ClientReader(self, ClusterError)
+
+    def why(self, name: str, kind: str = ASCEND_JOB, namespace: Optional[str] = None, *, lint: bool = True,
+            log_lines: int = 10) -> "Why":
+        """Why the job is in its state, as ``ascend-compile why`` says it: ``.causes[0]`` is the real cause,
+        ``.lines()`` the text, ``.as_dict()`` the JSON.  Read-only."""
+        from .why import explain
+
+        return explain(self._reader(), self.get(name, kind, namespace), lint=lint, log_lines=log_lines)
+
+    def wait(self, name: str, kind: str = ASCEND_JOB, namespace: Optional[str] = None, *, until: str = "finished",
+             timeout: float = 3600.0, interval: float = 2.0) -> "Waited":
+        """Wait until the job is ``running``, ``succeeded`` or ``finished`` (0 = no time limit).
+
+        Returns a :class:`~ascend_compile.kube.lifecycle.Waited`: ``code`` 0 when reached, 1 when the job
+        ended in another state, 2 on timeout (``ascend-compile wait``'s exit codes), and the last ``state``."""
+        from .lifecycle import wait_for
+
+        return wait_for(lambda _left: self.status(name, kind, namespace), until, timeout, interval)
+
+    def list(self, namespace: Optional[str] = None, *, selector: str = "", everyone: bool = False) -> List[JobState]:
+        """The jobs ascend-compile applied or created (field manager ``ascend-compile``), in ``namespace`` or
+        in all namespaces (None), by label ``selector``; ``everyone=True`` lists every job."""
+        from .lifecycle import list_jobs
+
+        return list_jobs(self._reader(), namespace, selector, everyone)
+
+    def logs(self, name: str, kind: str = ASCEND_JOB, namespace: Optional[str] = None, *,
+             replica: Optional[str] = None, index: Optional[int] = None, container: Optional[str] = None,
+             tail: int = 0, previous: bool = False) -> str:
+        """The log of one pod of the job (the first, or ``replica``/``index``); LookupError if no such pod."""
+        from .jobview import gather
+        from .lifecycle import container_of, pick_pod
+
+        view = gather(self._reader(), self.get(name, kind, namespace), nodes=False, events=False)
+        pod = pick_pod(view.pods, name, replica, index)
+        return str(self._reader().logs(pod.name, pod.namespace, container_of(pod, container)[0], tail, previous))
+
+    def events(self, name: str, kind: str = ASCEND_JOB, namespace: Optional[str] = None) -> List["EventView"]:
+        """The events of the job, its PodGroup and its pods, oldest first."""
+        from .jobview import gather
+
+        return gather(self._reader(), self.get(name, kind, namespace), nodes=False).events

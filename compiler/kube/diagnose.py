@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
-from .fit import FITS, NEVER_FITS, NO_NODES, Fit, node_fit
+from .fit import FITS, NEVER_FITS, NO_NODES, TOO_FEW, Fit, node_fit
 from .jobview import EventView, JobView, PodView
 
 #: container waiting reasons that are a problem, not a step on the way to running
@@ -21,6 +21,8 @@ _PULL = {"ErrImagePull", "ImagePullBackOff", "InvalidImageName", "ErrImageNeverP
 #: events that say a pod could not be made or could not start
 _CREATE_FAILED = {"FailedCreate", "FailedCreatePod"}
 _MOUNT_FAILED = {"FailedMount", "FailedAttachVolume"}
+#: events the operator records when a pod exits and when it restarts the job
+_RESTART_EVENTS = ("ExitedWithCode", "JobRestarting")
 #: the operator's reason while the PodGroup is not yet scheduled: it does not mean the scheduler is down
 _PODGROUP_NOT_READY = "PodGroupNotInitialized"
 
@@ -144,6 +146,8 @@ def _fit_advice(fit: Fit) -> List[str]:
     if fit.verdict == NEVER_FITS:
         return [f"ask for at most {fit.largest} NPUs per pod (more pods instead), or use a profile whose nodes "
                 f"have {fit.npus}"]
+    if fit.verdict == TOO_FEW:
+        return ["use fewer pods (more NPUs per pod, if the nodes have them), or add nodes of this kind"]
     return ["wait for other jobs to end, or ask for fewer NPUs"]
 
 
@@ -177,9 +181,26 @@ def _restarting(view: JobView) -> List[Cause]:
 def _healthy(view: JobView) -> Cause:
     running = sum(1 for p in view.pods if p.phase == "Running")
     if running and running == len(view.pods):
-        return Cause("running", f"the job is running: {running} of {view.total_pods} pods Running; nothing is wrong")
+        restarts = restart_history(view)
+        again = f"; it restarted before: {restarts[-1]}" if restarts else ""
+        return Cause("running", f"the job is running: {running} of {view.total_pods} pods Running{again}",
+                     restarts[:-1])
     return Cause("unknown", f"no cause found: the job is {view.state.summary()}; {len(view.pods)} of "
                             f"{view.total_pods} pods exist; see the PodGroup, pods and events below")
+
+
+def restart_history(view: JobView) -> List[str]:
+    """The job's past restarts, oldest first: the controller's restart events (the exit code that caused
+    one, then the restart), else Restarting conditions still in the status, else a Volcano Job's retry count."""
+    out = [f"{e.reason}{f' (x{e.count})' if e.count > 1 else ''}: {e.message}" for e in view.events
+           if e.kind == view.state.kind and e.reason in _RESTART_EVENTS]
+    if not out:
+        out = [f"{c.get('reason') or ''}: {c.get('message') or ''}" for c in view.state.details.get("conditions") or []
+               if c.get("type") == "Restarting"]
+    retries = (view.state.details.get("counts") or {}).get("retryCount")
+    if not out and retries:
+        out.append(f"{retries} time(s) (status.retryCount)")
+    return out
 
 
 def _podgroup_words(view: JobView) -> List[str]:

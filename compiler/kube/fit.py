@@ -15,6 +15,7 @@ from .jobview import JobView, NodeView, Replica
 #: the fit verdicts, worst first
 NO_NODES = "no-nodes"  # no schedulable node carries the selected labels
 NEVER_FITS = "npus-never-fit"  # nodes match, but none has that many NPUs at all
+TOO_FEW = "too-few-nodes"  # nodes match, but even idle they cannot take all the job's pods at once
 NO_ROOM = "npus-busy"  # nodes match and could, but their NPUs are taken now
 FITS = "fits"
 
@@ -33,6 +34,9 @@ class Fit:
     most_free: int
     nearest: str  # when matching == 0: the closest nodes and what they lack
     verdict: str
+    capacity: int = 0  # pods of this size the matching nodes could take if they were idle
+    total: int = 0  # the job's pods in this group, placed or not
+    one_per_node: bool = False
 
     def line(self) -> str:
         labels = ",".join(f"{k}={v}" for k, v in sorted(self.selector.items())) or "(any node)"
@@ -45,48 +49,70 @@ class Fit:
         if self.verdict == NEVER_FITS:
             return (f"{self.replica}: {nodes} {labels}, but none has {self.npus} {short} at all "
                     f"(at most {self.largest} per node): a pod asking for {self.npus} can never be placed")
+        if self.verdict == TOO_FEW:
+            per = " (one pod per node: the job's anti-affinity)" if self.one_per_node else ""
+            return (f"{self.replica}: {nodes} {labels}; even idle they take at most {self.capacity} pods of "
+                    f"{self.npus} {short}{per}, but the job runs {self.total} together: it can never be placed")
         text = f"{self.replica}: {nodes} {labels}, {self.enough} of them with {self.npus} free {short}"
         if self.verdict == NO_ROOM:
             return (f"{self.replica}: {nodes} {labels}, but {self.enough} have {self.npus} free {short} "
                     f"(room for {self.slots} of the {self.pods} pods still to place; the most free on one node: "
                     f"{self.most_free}): other pods hold them")
+        if self.pods == 0:
+            return text + " now; every pod is placed"
         return text + f" (room for {self.slots} pod{'s' if self.slots != 1 else ''}, {self.pods} to place)"
 
     def as_dict(self) -> Dict[str, Any]:
         return {"replica": self.replica, "pods": self.pods, "selector": dict(self.selector),
                 "resource": self.resource, "npus": self.npus, "matchingNodes": self.matching,
                 "nodesWithEnoughFree": self.enough, "slots": self.slots, "largest": self.largest,
-                "mostFree": self.most_free, "nearest": self.nearest, "verdict": self.verdict, "line": self.line()}
+                "mostFree": self.most_free, "nearest": self.nearest, "verdict": self.verdict,
+                "capacity": self.capacity, "total": self.total, "onePerNode": self.one_per_node, "line": self.line()}
 
 
 def node_fit(view: JobView) -> List[Fit]:
-    """One :class:`Fit` per replica type that still has pods to place (all of them before any pod exists)."""
+    """One :class:`Fit` per group of replica types that select the same nodes and NPUs (they compete for them)."""
     if view.nodes is None:
         return []
     usable = [n for n in view.nodes if n.ready and not n.cordoned]
-    out = []
+    groups: Dict[Tuple[Any, ...], List[Replica]] = {}
     for replica in view.replicas:
-        placed = sum(1 for p in view.pods if p.node and p.replica.lower() == replica.name.lower() and not p.ended)
-        pods = max(replica.replicas - placed, 0)
-        out.append(_fit(replica, pods, usable))
+        key = (tuple(sorted(replica.node_selector.items())), replica.npu_resource, replica.npus, replica.one_per_node)
+        groups.setdefault(key, []).append(replica)
+    out = []
+    for replicas in groups.values():
+        names = {r.name.lower() for r in replicas}
+        placed = sum(1 for p in view.pods if p.node and p.replica.lower() in names and not p.ended)
+        total = sum(r.replicas for r in replicas)
+        out.append(_fit(replicas, total, max(total - placed, 0), usable))
     return out
 
 
-def _fit(replica: Replica, pods: int, nodes: Sequence[NodeView]) -> Fit:
-    selector = replica.node_selector
+def _fit(replicas: Sequence[Replica], total: int, pods: int, nodes: Sequence[NodeView]) -> Fit:
+    first = replicas[0]
+    name = "+".join(r.name for r in replicas)
+    selector, resource, npus = first.node_selector, first.npu_resource, first.npus
     matching = [n for n in nodes if all(n.labels.get(k) == v for k, v in selector.items())]
-    resource, npus = replica.npu_resource, replica.npus
     if not matching:
-        return Fit(replica.name, pods, selector, resource, npus, 0, 0, 0, 0, 0, nearest(selector, nodes), NO_NODES)
+        return Fit(name, pods, selector, resource, npus, 0, 0, 0, 0, 0, nearest(selector, nodes), NO_NODES)
     if not resource or npus <= 0:
-        return Fit(replica.name, pods, selector, resource, npus, len(matching), len(matching), pods, 0, 0, "", FITS)
+        slots = len(matching) if first.one_per_node else pods
+        return Fit(name, pods, selector, resource, npus, len(matching), len(matching), slots, 0, 0, "",
+                   FITS if slots >= pods else TOO_FEW, capacity=slots, total=total)
     free = [n.free(resource) for n in matching]
     largest = max(n.allocatable.get(resource, 0) for n in matching)
     enough = sum(1 for f in free if f >= npus)
-    slots = sum(max(f, 0) // npus for f in free)
-    verdict = NEVER_FITS if largest < npus else (NO_ROOM if slots < pods else FITS)
-    return Fit(replica.name, pods, selector, resource, npus, len(matching), enough, slots, largest, max(free), "",
-               verdict)
+    slots = sum(_slots(f, npus, first.one_per_node) for f in free)
+    capacity = sum(_slots(n.allocatable.get(resource, 0), npus, first.one_per_node) for n in matching)
+    verdict = NEVER_FITS if largest < npus else TOO_FEW if capacity < total else NO_ROOM if slots < pods else FITS
+    return Fit(name, pods, selector, resource, npus, len(matching), enough, slots, largest, max(free), "", verdict,
+               capacity=capacity, total=total, one_per_node=first.one_per_node)
+
+
+def _slots(available: int, npus: int, one_per_node: bool) -> int:
+    """How many pods of ``npus`` NPUs a node with ``available`` NPUs takes."""
+    count = max(available, 0) // npus
+    return min(count, 1) if one_per_node else count
 
 
 def nearest(selector: Dict[str, str], nodes: Sequence[NodeView]) -> str:

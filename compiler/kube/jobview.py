@@ -25,6 +25,7 @@ EVENT_RESOURCE = "events"
 NODE_RESOURCE = "nodes"
 #: the label an AscendJob pod carries with its index within its replica type
 REPLICA_INDEX_LABEL = "replica-index"
+HOSTNAME_LABEL = "kubernetes.io/hostname"
 #: Volcano's pod annotation naming the task
 VOLCANO_TASK_ANNOTATION = "volcano.sh/task-spec"
 _ENDED_PHASES = ("Succeeded", "Failed")
@@ -57,6 +58,8 @@ class Replica:
     npus: int  # per pod
     restart_policy: str
     images: Tuple[str, ...]
+    #: a required pod anti-affinity on the hostname against the job's own pods: one pod per node
+    one_per_node: bool = False
 
 
 @dataclass(frozen=True)
@@ -259,8 +262,22 @@ def replicas_of(obj: Mapping[str, Any]) -> List[Replica]:
         images = tuple(str(c.get("image", "")) for c in pod_spec.get("containers") or [] if isinstance(c, dict))
         selector = {str(k): str(v) for k, v in (pod_spec.get("nodeSelector") or {}).items()}
         out.append(Replica(name, _int(rep.get("replicas", 1)), selector, resource, npus.get(resource, 0),
-                           str(rep.get("restartPolicy") or pod_spec.get("restartPolicy") or ""), images))
+                           str(rep.get("restartPolicy") or pod_spec.get("restartPolicy") or ""), images,
+                           _one_per_node(pod_spec, str((obj.get("metadata") or {}).get("name", "")))))
     return out
+
+
+def _one_per_node(pod_spec: Mapping[str, Any], job_name: str) -> bool:
+    """A required anti-affinity, topology hostname, whose selector names the job: no two of its pods share a node."""
+    anti = ((pod_spec.get("affinity") or {}).get("podAntiAffinity") or {})
+    for term in anti.get("requiredDuringSchedulingIgnoredDuringExecution") or []:
+        if not isinstance(term, dict) or term.get("topologyKey") != HOSTNAME_LABEL:
+            continue
+        selector = term.get("labelSelector") or {}
+        values = [str(v) for e in selector.get("matchExpressions") or [] for v in e.get("values") or []]
+        if job_name in values or job_name in (selector.get("matchLabels") or {}).values():
+            return True
+    return False
 
 
 def pod_npus(pod_spec: Mapping[str, Any]) -> Dict[str, int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Optional, Tuple, Type
 
+from .jobs import BY_RESOURCE
 from .kubectl import Kubectl, KubectlError, check_name
 from .objects import get_object
 
@@ -34,6 +35,8 @@ class KubectlReader:
             args.append(f"--selector={labels}")
         if fields:
             args.append(f"--field-selector={fields}")
+        if resource in BY_RESOURCE:
+            args.append("--show-managed-fields")  # who applied the job (``list`` shows ours)
         try:
             proc = self.kubectl.in_namespace(namespace).run("get", *args, what=f"list {resource}")
         except KubectlError as exc:
@@ -49,7 +52,7 @@ class KubectlReader:
 
     def logs(self, pod: str, namespace: str, container: str, tail: int, previous: bool = False) -> str:
         check_name(pod, "pod name")
-        args = [f"--container={check_name(container, 'container name')}"]
+        args = [f"--container={check_name(container, 'container name')}"] if container else []
         if tail > 0:
             args.append(f"--tail={tail}")
         if previous:

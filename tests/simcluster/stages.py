@@ -14,6 +14,9 @@ kwok's defaults (nodes turn Ready and keep a heartbeat); the pod stages are ours
   Running, so the label then changes nothing).  Set the label on a pod template
   to make a whole job finish, or on one running pod (``kubectl label pod``) to
   inject a failure.
+- ``sim-pod-image-pull``: a bound pod that carries the label
+  ``ascend-compile.io/sim-image-pull: fail`` never runs: its containers wait with
+  ``ImagePullBackOff``, as a kubelet shows an image it cannot pull.
 - ``sim-pod-delete``: a pod being deleted is removed at once (its finalizers
   dropped), as a kubelet does once the containers stopped.
 
@@ -27,6 +30,8 @@ from typing import Any, Dict, List
 import yaml
 
 EXIT_LABEL = "ascend-compile.io/sim-exit"
+#: a pod with this label (value "fail") cannot pull its image: it stays Pending, ImagePullBackOff
+IMAGE_PULL_LABEL = "ascend-compile.io/sim-image-pull"
 #: delay before a labelled pod ends, so that Running is observed first
 EXIT_DELAY_MS = 1500
 
@@ -52,9 +57,8 @@ phase: Running
 startTime: {{ $now | Quote }}
 """
 
-_EXIT_STATUS = """\
-{{ $now := Now }}
-{{ $code := index .metadata.labels "%(label)s" }}
+#: a pod whose containers are not running: the conditions, and each container's status up to its state
+_NOT_READY = """\
 conditions:
 - {lastTransitionTime: {{ $now | Quote }}, status: "True", type: Initialized}
 - {lastTransitionTime: {{ $now | Quote }}, status: "False", type: Ready}
@@ -68,6 +72,12 @@ containerStatuses:
   restartCount: 0
   started: false
   state:
+"""
+
+_EXIT_STATUS = """\
+{{ $now := Now }}
+{{ $code := index .metadata.labels "%(label)s" }}
+""" % {"label": EXIT_LABEL} + _NOT_READY + """\
     terminated:
       exitCode: {{ $code }}
       finishedAt: {{ $now | Quote }}
@@ -75,8 +85,19 @@ containerStatuses:
       startedAt: {{ $now | Quote }}
 {{ end }}
 phase: {{ if eq $code "0" }}Succeeded{{ else }}Failed{{ end }}
-""" % {"label": EXIT_LABEL}
+"""
 
+_IMAGE_PULL_STATUS = """\
+{{ $now := Now }}
+""" + _NOT_READY + """\
+    waiting:
+      reason: ImagePullBackOff
+      message: {{ printf "Back-off pulling image %q" .image | Quote }}
+{{ end }}
+hostIP: {{ NodeIPWith .spec.nodeName | Quote }}
+phase: Pending
+startTime: {{ $now | Quote }}
+"""
 
 _POD = {"apiGroup": "v1", "kind": "Pod"}
 _ALIVE = {"key": ".metadata.deletionTimestamp", "operator": "DoesNotExist"}
@@ -94,11 +115,18 @@ def _exit_stage(name: str, conditions: List[Dict[str, Any]]) -> Dict[str, Any]:
 def pod_stages() -> List[Dict[str, Any]]:
     pod, alive = _POD, _ALIVE
     label = f'.metadata.labels["{EXIT_LABEL}"]'
+    pull = f'.metadata.labels["{IMAGE_PULL_LABEL}"]'
     return [
         {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": "sim-pod-running"},
          "spec": {"resourceRef": pod,
-                  "selector": {"matchExpressions": [alive, {"key": ".status.podIP", "operator": "DoesNotExist"}]},
+                  "selector": {"matchExpressions": [alive, {"key": ".status.podIP", "operator": "DoesNotExist"},
+                                                    {"key": pull, "operator": "DoesNotExist"}]},
                   "next": {"statusTemplate": _RUNNING_STATUS}}},
+        {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": "sim-pod-image-pull"},
+         "spec": {"resourceRef": pod,
+                  "selector": {"matchExpressions": [alive, {"key": pull, "operator": "In", "values": ["fail"]},
+                                                    {"key": ".status.hostIP", "operator": "DoesNotExist"}]},
+                  "next": {"statusTemplate": _IMAGE_PULL_STATUS}}},
         _exit_stage("sim-pod-succeed", [{"key": label, "operator": "In", "values": ["0"]},
                                         {"key": ".spec.restartPolicy", "operator": "In",
                                          "values": ["Never", "OnFailure"]}]),

@@ -110,7 +110,7 @@ def test_no_node_with_the_selected_labels_names_the_nearest_miss():
     _set_pods_template(data, template=lambda spec: spec["nodeSelector"].update({"host-arch": "huawei-x86"}))
     why = _explain(data)
     assert why.causes[0].code == "no-nodes"
-    assert why.lines()[1] == ("why: Master: 0 nodes are accelerator-type=module-910b-8,host-arch=huawei-x86; "
+    assert why.lines()[1] == ("why: Master+Worker: 0 nodes are accelerator-type=module-910b-8,host-arch=huawei-x86; "
                               "nearest: 4 nodes have host-arch=huawei-arm (not host-arch=huawei-x86)")
 
 
@@ -126,7 +126,7 @@ def test_more_npus_per_pod_than_any_matching_node_has():
     _set_pods_template(data, template=_npus(16))
     why = _explain(data)
     assert why.causes[0].code == "npus-never-fit"
-    assert why.lines()[1] == ("why: Master: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm, but none "
+    assert why.lines()[1] == ("why: Master+Worker: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm, but none "
                               "has 16 Ascend910 at all (at most 8 per node): a pod asking for 16 can never be placed")
     # our lint rule predicts it: its ID and the explain command follow the cause
     assert why.causes[0].rules == ["AC301"]
@@ -141,7 +141,7 @@ def test_npus_held_by_other_pods():
              {"name": "c", "resources": {"requests": {"huawei.com/Ascend910": "8"}}}]}} for i in range(4)]
     why = _explain(data)
     assert why.causes[0].code == "npus-busy"
-    assert why.lines()[1].startswith("why: Master: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm, "
+    assert why.lines()[1].startswith("why: Master+Worker: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm, "
                                      "but 0 have 8 free Ascend910")
 
 
@@ -212,3 +212,29 @@ def test_job_state_times():
     assert jobs.job_state(vcjob).times() == "started t1, completed t3"
     assert jobs.job_state({"kind": "Job", "metadata": {"name": "v"}, "status": {"state": {"phase": "Running"}}}
                           ).times() == ""
+
+
+def test_more_pods_than_the_matching_nodes_can_take_even_idle():
+    data = _gang_fixed(_data())
+    data["job"]["spec"]["replicaSpecs"]["Worker"]["replicas"] = 5  # 6 pods of 8 NPUs; 4 nodes of 8
+    why = _explain(data)
+    assert why.causes[0].code == "too-few-nodes"
+    assert why.lines()[1] == ("why: Master+Worker: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm; "
+                              "even idle they take at most 4 pods of 8 Ascend910, but the job runs 6 together: it can "
+                              "never be placed")
+
+
+def test_the_jobs_own_anti_affinity_allows_one_pod_per_node():
+    data = _gang_fixed(_data())
+    data["job"]["spec"]["replicaSpecs"]["Worker"]["replicas"] = 5
+    _set_pods_template(data, template=_npus(4))  # two pods would fit on a node, but the anti-affinity forbids it
+    for rep in data["job"]["spec"]["replicaSpecs"].values():
+        term = rep["template"]["spec"]["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        term[0]["labelSelector"]["matchExpressions"][0]["values"] = ["big"]
+    why = _explain(data)
+    assert why.causes[0].code == "too-few-nodes"
+    assert "at most 4 pods of 4 Ascend910 (one pod per node: the job's anti-affinity)" in why.lines()[1]
+    for rep in data["job"]["spec"]["replicaSpecs"].values():  # without it, 8 pods of 4 NPUs fit
+        rep["template"]["spec"]["affinity"] = {}
+    # node fit finds nothing wrong: only the scheduler's (recorded) words on the pods are left
+    assert _explain(data).causes[0].code == "unschedulable"

@@ -1,0 +1,84 @@
+"""``ascend-compile wait JOB --for=running|succeeded|finished``: block until the job gets there.
+
+Exit 0 when it did, 1 when it ended in another state (or is gone), 2 when time ran out; the decision
+is :func:`ascend_compile.kube.lifecycle.wait_for`'s, shared with ``Cluster.wait`` in Python.  Each
+kubectl run is limited to the time left, so a hung kubectl cannot outlast ``--timeout``.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+import click
+
+from ._cluster import cluster_options, fail, handle_kubectl_errors, make_kubectl
+from ._jobarg import job_argument, output_option, read_job
+
+_WORDS = {0: "reached", 1: "ended otherwise", 2: "timed out"}
+
+
+@click.command(
+    "wait",
+    epilog="""\b
+Examples:
+  ascend-compile wait resnet50-pytorch -n training --for=running --timeout 10m
+  ascend-compile wait examples/pytorch-module-910b-8.yaml --for=succeeded --timeout 24h
+  ascend-compile wait resnet50-pytorch -n training --for=finished -o json
+
+\b
+Exit codes: 0 the state was reached, 1 the job ended in another state (or is
+gone), 2 the timeout passed first (or a usage error).""",
+)
+@job_argument
+@click.option("--for", "until", type=click.Choice(["running", "succeeded", "finished"]), default="finished",
+              show_default=True, help="running: running (or already succeeded); succeeded; finished: ended either way.")
+@click.option("--timeout", default="1h", show_default=True, metavar="DURATION", help="Give up after this long; 0 waits forever.")
+@click.option("--interval", default="2s", show_default=True, metavar="DURATION", help="How often to read the job.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors; the exit code says it.")
+@output_option
+@cluster_options
+@handle_kubectl_errors
+def wait_command(target: str, kind: str, until: str, timeout: str, interval: str, quiet: bool, output: str,
+                 **options: Any) -> None:
+    """Wait until a job is running, has succeeded, or has finished.
+
+    Prints each state the job passes through (text), or the last state
+    with the outcome (json).
+    """
+    from ..kube import KubectlError, job_state
+    from ..kube.kubectl import duration_seconds
+    from ..kube.lifecycle import TIMED_OUT, wait_for
+    from ..safetext import printable
+    from .status import _within
+
+    limit = duration_seconds(timeout, "timeout")
+    pause = max(duration_seconds(interval, "interval"), 0.1)
+    kubectl = make_kubectl(options)
+    deadline = time.monotonic() + limit if limit > 0 else None
+
+    def read(_left: float) -> Any:
+        _reader, job = read_job(_within(kubectl, deadline), target, kind, options)
+        return job_state(job)
+
+    def seen(state: Any) -> None:
+        if output == "text" and not quiet:
+            click.echo(time.strftime("%H:%M:%S ") + printable(state.line()))
+
+    try:
+        waited = wait_for(read, until, limit, pause, seen)
+    except KubectlError as exc:
+        if deadline is not None and time.monotonic() >= deadline:
+            fail(f"timed out after {timeout} waiting for {target} to be {until} (kubectl did not answer)", TIMED_OUT)
+        fail(exc.message, 1)
+    state = waited.state
+    if output == "json" and not quiet:
+        click.echo(json.dumps({"for": until, "result": _WORDS[waited.code], "exitCode": waited.code,
+                               "state": state.as_dict() if state else None}, indent=2, sort_keys=True))
+    if waited.code == TIMED_OUT:
+        now = f"; it is {printable(state.summary())}" if state else ""
+        click.echo(f"error: timed out after {timeout} waiting for {target} to be {until}{now}", err=True)
+    elif waited.code and state is not None:
+        click.echo(f"error: {printable(state.line())}: it ended without being {until}", err=True)
+    sys.exit(waited.code)
