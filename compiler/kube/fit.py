@@ -34,6 +34,7 @@ class Fit:
     most_free: int
     nearest: str  # when matching == 0: the closest nodes and what they lack
     verdict: str
+    holders: Tuple[str, ...] = ()  # who holds the matching nodes' NPUs, most first
     capacity: int = 0  # pods of this size the matching nodes could take if they were idle
     total: int = 0  # the job's pods in this group, placed or not
     one_per_node: bool = False
@@ -57,17 +58,23 @@ class Fit:
         if self.verdict == NO_ROOM:
             return (f"{self.replica}: {nodes} {labels}, but {self.enough} have {self.npus} free {short} "
                     f"(room for {self.slots} of the {self.pods} pods still to place; the most free on one node: "
-                    f"{self.most_free}): other pods hold them")
+                    f"{self.most_free}): {self._held()}")
         if self.pods == 0:
             return text + " now; every pod is placed"
         return text + f" (room for {self.slots} pod{'s' if self.slots != 1 else ''}, {self.pods} to place)"
+
+    def _held(self) -> str:
+        if not self.holders:
+            return "other pods hold them"
+        more = f" and {len(self.holders) - 3} more" if len(self.holders) > 3 else ""
+        return f"held by {', '.join(self.holders[:3])}{more}"
 
     def as_dict(self) -> Dict[str, Any]:
         return {"replica": self.replica, "pods": self.pods, "selector": dict(self.selector),
                 "resource": self.resource, "npus": self.npus, "matchingNodes": self.matching,
                 "nodesWithEnoughFree": self.enough, "slots": self.slots, "largest": self.largest,
                 "mostFree": self.most_free, "nearest": self.nearest, "verdict": self.verdict,
-                "capacity": self.capacity, "total": self.total, "onePerNode": self.one_per_node, "line": self.line()}
+                "heldBy": list(self.holders), "capacity": self.capacity, "total": self.total, "onePerNode": self.one_per_node, "line": self.line()}
 
 
 def node_fit(view: JobView) -> List[Fit]:
@@ -105,8 +112,13 @@ def _fit(replicas: Sequence[Replica], total: int, pods: int, nodes: Sequence[Nod
     slots = sum(_slots(f, npus, first.one_per_node) for f in free)
     capacity = sum(_slots(n.allocatable.get(resource, 0), npus, first.one_per_node) for n in matching)
     verdict = NEVER_FITS if largest < npus else TOO_FEW if capacity < total else NO_ROOM if slots < pods else FITS
+    held: Dict[str, int] = {}
+    for node in matching:
+        for holder, count in node.holders.items():
+            held[holder] = held.get(holder, 0) + count
+    holders = tuple(f"{h} ({n} {resource.rpartition('/')[2]})" for h, n in sorted(held.items(), key=lambda i: -i[1]))
     return Fit(name, pods, selector, resource, npus, len(matching), enough, slots, largest, max(free), "", verdict,
-               capacity=capacity, total=total, one_per_node=first.one_per_node)
+               holders, capacity=capacity, total=total, one_per_node=first.one_per_node)
 
 
 def _slots(available: int, npus: int, one_per_node: bool) -> int:

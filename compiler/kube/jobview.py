@@ -143,6 +143,8 @@ class NodeView:
     used: Dict[str, int]  # by pods bound there and not ended
     ready: bool
     cordoned: bool
+    #: who holds the used NPUs: "namespace/owner" (the pod's controller, else the pod) -> NPUs
+    holders: Dict[str, int] = field(default_factory=dict)
 
     def free(self, resource: str) -> int:
         return self.allocatable.get(resource, 0) - self.used.get(resource, 0)
@@ -228,12 +230,15 @@ def _owned_by(obj: Mapping[str, Any], uid: str) -> bool:
 def node_views(reader: Reader) -> List[NodeView]:
     """Every node with its NPUs: allocatable, and used by the pods bound there that have not ended."""
     used: Dict[str, Dict[str, int]] = {}
+    holders: Dict[str, Dict[str, int]] = {}
     for pod in reader.list(POD_RESOURCE, None, fields="status.phase!=Succeeded,status.phase!=Failed"):
         bound = str((pod.get("spec") or {}).get("nodeName") or "")
         if not bound:
             continue
         for resource, count in pod_npus(pod.get("spec") or {}).items():
             used.setdefault(bound, {})[resource] = used.get(bound, {}).get(resource, 0) + count
+            holder = _holder(pod)
+            holders.setdefault(bound, {})[holder] = holders.get(bound, {}).get(holder, 0) + count
     out = []
     for node in reader.list(NODE_RESOURCE, None):
         meta, spec, status = node.get("metadata") or {}, node.get("spec") or {}, node.get("status") or {}
@@ -241,8 +246,14 @@ def node_views(reader: Reader) -> List[NodeView]:
         alloc = {k: _int(v) for k, v in (status.get("allocatable") or {}).items() if k.startswith(NPU_RESOURCE_PREFIX)}
         ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or [])
         out.append(NodeView(node_name, dict(meta.get("labels") or {}), alloc, used.get(node_name, {}), ready,
-                            bool(spec.get("unschedulable"))))
+                            bool(spec.get("unschedulable")), holders.get(node_name, {})))
     return sorted(out, key=lambda n: n.name)
+
+
+def _holder(pod: Mapping[str, Any]) -> str:
+    meta = pod.get("metadata") or {}
+    owner = next((r for r in meta.get("ownerReferences") or [] if isinstance(r, dict) and r.get("controller")), None)
+    return f"{meta.get('namespace', '')}/{(owner or {}).get('name') or meta.get('name', '')}"
 
 
 # --------------------------------------------------------------------------- plain objects -> views
@@ -358,7 +369,12 @@ def event_view(event: Mapping[str, Any]) -> EventView:
             or (event.get("metadata") or {}).get("creationTimestamp") or "")
     return EventView(str(involved.get("kind", "")), str(involved.get("name", "")), str(event.get("type") or ""),
                      str(event.get("reason") or ""), str(event.get("message") or "").strip(),
-                     _int(event.get("count") or series.get("count") or 1), str(when))
+                     _int(event.get("count") or series.get("count") or 1), _utc(str(when)))
+
+
+def _utc(when: str) -> str:
+    """RFC 3339 in UTC as the API server writes it (``...Z``), also from the Python client's ``+00:00``."""
+    return when[:-6] + "Z" if when.endswith("+00:00") else when
 
 
 def _int(value: Any) -> int:

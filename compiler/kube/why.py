@@ -124,6 +124,8 @@ def _sections(why: Why) -> List[str]:
         out += [f"  {f.line()}" for f in why.fit]
     out.append(f"Pods ({len(view.pods)} of {view.total_pods}):")
     out += [f"  {_pod_line(p)}" for p in view.pods]
+    if not view.pods and view.podgroups and view.podgroups[0].phase == "Pending":
+        out.append("  none yet: the scheduler has not admitted the PodGroup (it is Pending)")
     if view.events:
         out.append("Events (latest last):")
         out += [f"  {e.line()}" for e in view.events[-MAX_EVENTS:]]

@@ -143,6 +143,8 @@ def test_npus_held_by_other_pods():
     assert why.causes[0].code == "npus-busy"
     assert why.lines()[1].startswith("why: Master+Worker: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm, "
                                      "but 0 have 8 free Ascend910")
+    assert why.lines()[1].endswith("held by else/other-0 (8 Ascend910), else/other-1 (8 Ascend910), "
+                                   "else/other-2 (8 Ascend910) and 1 more")
 
 
 def test_closed_queue():
