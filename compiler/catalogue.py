@@ -37,7 +37,7 @@ from .records import NamedTuple
 from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
                          PORT_NAME, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_INITIAL, RANKTABLE_KEY,
                          RANKTABLE_MOUNT_PATH, RESET_CONFIGMAP_PREFIX, RESET_INITIAL, RESET_KEY, RESET_LABEL, RING_LABEL,
-                         SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS)
+                         SCHEDULER_NAME, HOST_ARCH_LABEL, HOST_ARCH_VALUES, SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS)
 
 INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = "input", "config", "output", "spec", "schema", "engine", "lint"
 ORIGINS = (INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT)
@@ -257,6 +257,8 @@ _ENTRIES: Tuple[Entry, ...] = (
           f"ports out of the {CONTAINER_NAME} container"),
     _lint("AC214", "restart-policy", ERROR, (ASCEND_JOB,),
           "use restartPolicy: Never (or Always, OnFailure, ExitCode)"),
+    _lint("AC216", "scheduling-min-available", ERROR, (ASCEND_JOB,),
+          "set spec.runPolicy.schedulingPolicy.minAvailable to the number of pods, or leave it out"),
     _lint("AC215", "ring-controller-label", WARNING, JOBS,
           f"use the {RING_LABEL} value of the hardware profile on the job and on every pod template"),
     _lint(NPU_COUNT, "npu-count", ERROR, WORKLOADS,
@@ -280,6 +282,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC314", "soft-share", ERROR, JOBS,
           "label the job huawei.com/scheduler.softShareDev.aicoreQuota (1-100), .hbmQuota (MB, at least 1) and "
           ".policy (fixed-share, elastic or best-effort)"),
+    _lint("AC315", "host-arch", ERROR, WORKLOADS,
+          f"use {HOST_ARCH_LABEL}: {' or '.join(HOST_ARCH_VALUES)} (the labels of your nodes), or leave it out"),
     _lint("AC305", "accelerator-type-missing", INFO, WORKLOADS,
           f"nothing to do for Atlas 800 (910) servers; for other servers add their nodeSelector "
           f"{ACCELERATOR_TYPE_LABEL} to every pod template, or the annotation {SCHEDULE_POLICY_ANNOTATION}"),
@@ -308,6 +312,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC408", "fault-retry-policies", WARNING, (VOLCANO_JOB,),
           "with fault-retry-times use policies [{event: PodFailed, action: Ignore}]; with pod-rescheduling alone "
           "remove spec.policies"),
+    _lint("AC409", "scheduler-name", ERROR, JOBS,
+          f"set schedulerName: {SCHEDULER_NAME}, or leave it out (the job's and every pod template's)"),
     _lint("AC501", "ranktable-configmap", WARNING, JOBS,
           f"add a ConfigMap {RANKTABLE_CONFIGMAP_PREFIX}<job> (label {RING_LABEL}, data {RANKTABLE_KEY}) "
           "in the job's namespace"),
@@ -338,6 +344,8 @@ _ENTRIES: Tuple[Entry, ...] = (
           "use lower-case letters, digits and '-' (a job name must start with a letter and have no dots)"),
     _lint("AC705", "pod-name-length", ERROR, JOBS,
           "shorten the job or task name so that <job>-<task>-<index> fits in 63 characters"),
+    _lint("AC706", "volume-mount", ERROR, WORKLOADS,
+          "add the volume to the pod template's volumes, or mount a volume it defines"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
 )

@@ -133,6 +133,11 @@ def split_total(profile: Profile, total: int) -> Tuple[Optional[Tuple[int, int]]
                                                f"ascend-operator accepts at most {MAX_PODS} pods",
                                     f"request at most {MAX_PODS * per_node} NPUs")]
         return (total // per_node, per_node), []
+    if per_node not in profile.multi_pod:  # no pod takes a whole node: only explicit pods can be larger
+        return None, [Violation(
+            NPU_TOTAL, f"{total} NPUs cannot be placed on {profile.name}: a single pod takes "
+                       f"{_fmt(profile.single_pod)}, and pods of several take {_fmt(profile.multi_pod)}",
+            f"request one of {_fmt(profile.single_pod)}, or give pods and npusPerPod explicitly")]
     options = sorted(set(profile.single_pod) | {per_node * k for k in (2, 3, 4)})
     return None, [Violation(
         NPU_TOTAL,

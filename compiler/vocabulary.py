@@ -144,14 +144,23 @@ SOFT_SHARE_AICORE_LABEL = "huawei.com/scheduler.softShareDev.aicoreQuota"
 SOFT_SHARE_HBM_LABEL = "huawei.com/scheduler.softShareDev.hbmQuota"
 SOFT_SHARE_POLICY_LABEL = "huawei.com/scheduler.softShareDev.policy"
 SOFT_SHARE_POLICIES: Tuple[str, ...] = ("fixed-share", "elastic", "best-effort")
-#: schedule policies of handlers that are not a piece of hardware (no profile names them)
-HANDLER_POLICIES: Tuple[str, ...] = (MULTILEVEL_POLICY, SOFT_SHARE_POLICY)
+#: every schedule policy the plugin maps to a handler: the keys of ``policy910HandlerMap`` in
+#: ``ascend-for-volcano/internal/npu/factory.go`` (mind-cluster 22bb3d98; tests/lint/test_policy_table.py reads
+#: them from the source archive). The plugin ignores any other value and falls back to the node selectors
+#: (``huawei.com/npu`` jobs, which have no node-selector handler, then get none).
+PLUGIN_SCHEDULE_POLICIES: Tuple[str, ...] = (
+    "chip1-node16", "chip1-node2", "chip1-node8", "chip1-softShareDev", "chip2-node16", "chip2-node16-sp",
+    "chip2-node8", "chip2-node8-sp", "chip4-node16", "chip4-node4", "chip4-node8", "chip8-node16", "chip8-node8",
+    "chip8-node8-ra64-sp", "chip8-node8-sp", "module-a3-16", "multilevel",
+)
 
 # --------------------------------------------------------------------------- node labels
 
 #: node label naming the server type (MindCluster <= 26.0 dialect, a nodeSelector)
 ACCELERATOR_TYPE_LABEL = "accelerator-type"
 HOST_ARCH_LABEL = "host-arch"
+#: the values MindCluster's installation guide labels nodes with (no upstream code reads the label)
+HOST_ARCH_VALUES: Tuple[str, ...] = ("huawei-arm", "huawei-x86")
 
 # --------------------------------------------------------------------------- pod labels set by controllers
 

@@ -48,7 +48,7 @@ LABEL_KEY = st.from_regex(r"\A[a-z]([a-z0-9-]{0,10}[a-z0-9])?\Z").map(lambda k: 
 def npus_fields(draw, profile) -> Dict[str, int]:
     """Either ``npus`` or ``pods`` + ``npusPerPod``, always something the profile accepts."""
     if draw(st.booleans()):
-        if draw(st.booleans()) or not profile.multi_pod:
+        if draw(st.booleans()) or profile.npus_per_node not in profile.multi_pod:  # whole nodes or one pod
             return {"npus": draw(st.sampled_from(profile.single_pod))}
         per_node = profile.npus_per_node
         return {"npus": per_node * draw(st.integers(2, 6))}

@@ -17,7 +17,9 @@ DEFECTIVE = {
     # Kubernetes wants a string). The simulated cluster's API server rejects each of them: "...env[0].value
     # in body must be of type string".
     "component__ascend-operator__examples__mindspore-distribute-acjob.yaml": ["AC102"],
-    "component__ascend-operator__examples__mindspore-standalone-acjob.yaml": ["AC102"],
+    # ... and asks minAvailable 3 of its single pod: the PodGroup would never be satisfied (the simulated
+    # cluster keeps such a job Pending: "pod group is not ready, 1 Pending, 3 minAvailable").
+    "component__ascend-operator__examples__mindspore-standalone-acjob.yaml": ["AC102", "AC216"],
     "component__ascend-operator__examples__pytorch-distribute-acjob.yaml": ["AC102"],
     "component__ascend-operator__examples__tensorflow-distribute-acjob.yaml": ["AC102"],
     # cleanPodPolicy, backoffLimit and schedulingPolicy sit directly under spec instead of
@@ -25,6 +27,10 @@ DEFECTIVE = {
     # submits without strict validation (the simulated cluster's oracle) gets them pruned and the job
     # runs without them.
     "component__ascend-operator__examples__tensorflow-standalone-acjob.yaml": ["AC101", "AC101", "AC101"],
+    # 8 NPUs of one pod with duo=true and npu-310-strategy=card: the plugin's card310px2 handler places one
+    # card (2 NPUs) per pod, so the job stays Pending ("req npu(8) illegal not meet node top<[0 1 2 3 4 5 6
+    # 7]>" on the simulated cluster, the 310p matrix goldens before the profile was fixed).
+    "samples__inference__volcano__pytorch_acjob_infer_310p_with_ranktable.yaml": ["AC301"],
 }
 
 

@@ -29,14 +29,7 @@ REPRESENTATIVE = {
 }
 
 #: goldens upstream does not run: product defects, each a strict xfail (reported to the lead)
-DEFECTS = {
-    "mindspore-310p-acjob": "profile 310p: with duo=true and npu-310-strategy=card the plugin's card310px2 handler "
-                            "places at most one card (2 NPUs) per pod; the golden asks for 8 per pod and stays "
-                            "Pending: 'req npu(8) illegal not meet node top<[0 1 2 3 4 5 6 7]>'",
-    "pytorch-310p-acjob": "profile 310p: with duo=true and npu-310-strategy=card the plugin's card310px2 handler "
-                          "places at most one card (2 NPUs) per pod; the golden asks for 8 per pod and stays "
-                          "Pending: 'req npu(8) illegal not meet node top<[0 1 2 3 4 5 6 7]>'",
-}
+DEFECTS: Dict[str, str] = {}
 
 
 def _golden_names() -> List[Any]:

@@ -1,13 +1,22 @@
-"""A Volcano Job policy uses an unknown event or action.
+"""A Volcano Job's policies break Volcano's admission rules (unknown event or action, an event twice).
 
-**What.** In ``spec.policies`` and each task's ``policies``, ``event`` /
-``events`` must be ``*``, ``PodFailed``, ``PodEvicted``, ``Unknown``,
-``TaskCompleted``, ``TaskFailed`` or ``JobUpdated``, and ``action`` one of
-``AbortJob``, ``RestartJob``, ``RestartTask``, ``TerminateJob``,
-``CompleteJob``, ``ResumeJob``, or ``Ignore``.
+**What.** In ``spec.policies`` and, separately, in each task's ``policies``:
+``event`` / ``events`` must be ``*``, ``PodFailed``, ``PodEvicted``,
+``PodPending``, ``Unknown``, ``TaskCompleted``, ``TaskFailed`` or
+``JobUpdated``, and ``action`` one of ``AbortJob``, ``RestartJob``,
+``RestartTask``, ``RestartPod``, ``TerminateJob``, ``CompleteJob``,
+``ResumeJob``, or ``Ignore``; an event may appear in one policy of a list only;
+``*`` stands alone; a policy names an event or an ``exitCode`` (not both,
+not neither); an ``exitCode`` is not 0 and appears once.
 
-**Why.** Volcano's admission webhook rejects invalid policies. Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/util.go`` (validatePolicies).
+**Why.** Volcano's admission webhook rejects the job: "invalid policy event",
+"invalid policy action", "duplicate event %v  across different policy",
+"if there's * here, no other policy should be here", "must not specify event
+and exitCode simultaneously", "either event and exitCode should be specified",
+"0 is not a valid error code", "duplicate exitCode %v". Source:
+``validatePolicies`` in ``pkg/webhooks/admission/jobs/validate/util.go``
+(Volcano ``v1.12.0``), called from ``validateJobCreate`` (``admit_job.go``)
+for the job's list and each task's.
 The MindCluster samples use ``{event: PodEvicted,
 action: RestartJob}``; with ``fault-retry-times`` upstream's YAML reference
 requires ``{event: PodFailed, action: Ignore}``: MindCluster's Volcano build
@@ -33,26 +42,69 @@ Passing::
 from ..context import as_list
 from ..rule import Problem
 
-EVENTS = ("*", "PodFailed", "PodEvicted", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")
+EVENTS = ("*", "PodFailed", "PodEvicted", "PodPending", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")
+ANY_EVENT = "*"
 #: Volcano's actions, and MindCluster's Ignore (fault-retry-times)
-ACTIONS = ("AbortJob", "RestartJob", "RestartTask", "TerminateJob", "CompleteJob", "ResumeJob", "Ignore")
+ACTIONS = ("AbortJob", "RestartJob", "RestartTask", "RestartPod", "TerminateJob", "CompleteJob", "ResumeJob",
+           "Ignore")
+
+
+def _events(policy, base):
+    """(path, event) of one policy's ``event`` and ``events``, each distinct event once (as Volcano dedupes)."""
+    out, seen = [], set()
+    items = [(base + ("events", j), e) for j, e in enumerate(as_list(policy.get("events")))]
+    if "event" in policy and policy.get("event") not in ("", None):
+        items.append((base + ("event",), policy.get("event")))
+    for path, event in items:
+        if isinstance(event, str) and event not in seen:
+            seen.add(event)
+            out.append((path, event))
+    return out
+
+
+def _shape(policy, base, exit_codes):
+    """Problems of a policy that has no event: exitCode 0, twice, or neither event nor exitCode."""
+    code = policy.get("exitCode")
+    if code is None:
+        return Problem(base, "a policy needs an event (or events) or an exitCode", key=True)
+    if not isinstance(code, int):
+        return None  # a type error the schema reports
+    if code == 0:
+        return Problem(base + ("exitCode",), "exitCode 0 is not a valid error code")
+    if code in exit_codes:
+        return Problem(base + ("exitCode",), f"exitCode {code} appears in two policies of this list")
+    exit_codes.add(code)
+    return None
 
 
 def _check_policies(policies, base):
+    seen, exit_codes = {}, set()
     for i, policy in enumerate(as_list(policies)):
         if not isinstance(policy, dict):
             continue
-        events = []
-        if "event" in policy:
-            events.append((base + (i, "event"), policy.get("event")))
-        for j, event in enumerate(as_list(policy.get("events"))):
-            events.append((base + (i, "events", j), event))
+        here = base + (i,)
+        events = _events(policy, here)
+        if events and policy.get("exitCode") is not None:
+            yield Problem(here + ("exitCode",), "a policy names an event and an exitCode; Volcano takes one or the other")
+            continue
+        if not events:
+            problem = _shape(policy, here, exit_codes)
+            if problem:
+                yield problem
+            continue
         for path, event in events:
             if event not in EVENTS:
                 yield Problem(path, f"policy event {event!r} is not one of {', '.join(EVENTS)}")
+            elif event in seen:
+                yield Problem(path, f"event {event} is already handled by policy {seen[event]} of this list; "
+                                    "Volcano allows each event in one policy only")
+            else:
+                seen[event] = i
         if "action" in policy and policy.get("action") not in ACTIONS:
-            yield Problem(base + (i, "action"),
+            yield Problem(here + ("action",),
                           f"policy action {policy.get('action')!r} is not one of {', '.join(ACTIONS)}")
+    if ANY_EVENT in seen and len(seen) > 1:
+        yield Problem(base + (seen[ANY_EVENT],), "a policy for event * must be the only event of the list", key=True)
 
 
 def check(obj, run):

@@ -1,11 +1,18 @@
-"""The ``ring-controller.atlas`` label has an unknown value, or differs between the job and its pods.
+"""The ``ring-controller.atlas`` label has an unknown value, differs between the job and its pods, or is missing.
 
 **What.** Where set, ``ring-controller.atlas`` must be one of ``ascend-910``,
 ``ascend-910b``, ``ascend-310``, ``ascend-310P``, ``ascend-npu``; the pod
 templates must carry the same value as the job; and it should match the
 hardware profile the job lands on (e.g. ``ascend-910b`` for every A2/A3 profile).
 
-**Why.** ascend-operator writes the ranktable for jobs labelled with it, and
+A Volcano Job that mounts a ``rings-config-*`` ConfigMap needs the label (a
+warning: without it, or a volume named ``ranktable``, the operator writes no
+ranktable, and the pods wait for one that never comes).
+
+**Why.** ascend-operator writes the ranktable for jobs labelled with it
+(``ShouldGenerateRankTable`` of the vcjob plugin in
+``component/ascend-operator/pkg/ranktable/plugins.go``, mind-cluster
+``22bb3d98``: the label, or a volume named ``ranktable``), and
 the Volcano plugin uses it to pick the chip family (v6.0.0 910B handlers
 *required* ``ascend-910b``: "%s label:%s not right(%s)"). The samples' comments
 say the value "cannot be modified". Source:
@@ -27,13 +34,36 @@ Passing::
       labels:
         ring-controller.atlas: ascend-910b
 """
-from ...vocabulary import RING_CONTROLLER_VALUES, RING_LABEL
+from ..context import as_dict
+from ...findings import WARNING
+from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_CONTROLLER_VALUES, RING_LABEL,
+                           VOLCANO_JOB)
 from ..rule import Problem
 
 KNOWN = RING_CONTROLLER_VALUES
 
 
+def _unlabelled_ranktable_volume(obj):
+    """The path of a rings-config volume of a Volcano Job the operator writes no ranktable for, else None."""
+    if obj.kind != VOLCANO_JOB or RING_LABEL in obj.labels:
+        return None
+    found = None
+    for pod_set in obj.pod_sets():
+        for i, volume in pod_set.volumes():
+            if volume.get("name") == RANKTABLE_HOSTPATH_VOLUME:
+                return None  # the operator's other trigger
+            name = as_dict(volume.get("configMap")).get("name")
+            if found is None and isinstance(name, str) and name.startswith(RANKTABLE_CONFIGMAP_PREFIX):
+                found = pod_set.spec_path + ("volumes", i, "configMap", "name")
+    return found
+
+
 def check(obj, run):
+    unlabelled = _unlabelled_ranktable_volume(obj)
+    if unlabelled:
+        yield Problem(unlabelled, f"the pods mount a ranktable ConfigMap but the job has no {RING_LABEL} label: "
+                                  "ascend-operator writes no ranktable for it", severity=WARNING,
+                      hint=f"label the job and its pod templates {RING_LABEL}=<the value of your hardware profile>")
     job_value = obj.labels.get(RING_LABEL)
     if job_value is not None and job_value not in KNOWN:
         yield Problem(("metadata", "labels", RING_LABEL),

@@ -5,11 +5,18 @@ the job annotation ``huawei.com/schedule_policy`` with a policy the scheduler
 knows (e.g. ``chip8-node8-ra64-sp``). For other resources an unknown policy is
 ignored and the scheduler falls back to the node selectors (warning).
 
+The known policies are the 17 keys of the plugin's ``policy910HandlerMap``
+(``chip1-node2`` ... ``chip8-node8-ra64-sp``, ``module-a3-16``,
+``chip1-softShareDev``, ``multilevel``), and those of any project profile.
+
 **Why.** For ``huawei.com/npu`` the policy annotation is the only way to pick
-a handler; without it the job is invalid ("validNPUJob fail by job<%s>
-policyHandler is nil", reason ``NotSupportPolicy``). Source:
-``MC: component/ascend-for-volcano/internal/npu/factory.go`` (InitPolicyHandler),
-``plugin/job.go`` step 1 and §4.2 (950/850/350).
+a handler (``get910CardHandlerName`` returns none without it); the job is
+invalid ("validNPUJob fail by job<%s> policyHandler is nil", reason
+``NotSupportPolicy``) and never schedules. For other resources an unknown
+policy is skipped and the node selectors decide. Source:
+``get910CardHandlerName`` and ``policy910HandlerMap`` in
+``component/ascend-for-volcano/internal/npu/factory.go`` (mind-cluster
+``22bb3d98``).
 
 **How to fix.** Add the annotation with the policy of your servers
 (``ascend-compile profiles``).
@@ -28,7 +35,7 @@ Passing::
         huawei.com/schedule_policy: chip8-node8-ra64-sp
 """
 from ...findings import WARNING
-from ...vocabulary import HANDLER_POLICIES, NPU_RESOURCE, SCHEDULE_POLICY_ANNOTATION
+from ...vocabulary import NPU_RESOURCE, PLUGIN_SCHEDULE_POLICIES, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
 
 
@@ -43,8 +50,8 @@ def check(obj, run):
     if resource is None or run.profiles is None:
         return
     policy = obj.annotations.get(SCHEDULE_POLICY_ANNOTATION)
-    # the profiles' hardware policies, and the handlers of no hardware of their own (multilevel, soft share)
-    known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy} | set(HANDLER_POLICIES))
+    # the plugin's own policy map, and any a (project) profile adds
+    known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy} | set(PLUGIN_SCHEDULE_POLICIES))
     if policy is None:
         if resource == NPU_RESOURCE:
             path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)

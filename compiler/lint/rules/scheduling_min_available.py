@@ -1,0 +1,45 @@
+"""An AscendJob's ``schedulingPolicy.minAvailable`` is larger than its total replicas.
+
+**What.** ``spec.runPolicy.schedulingPolicy.minAvailable`` must not exceed the
+sum of the replica types' ``replicas`` (a replica type without ``replicas``
+counts 1, the operator's default).
+
+**Why.** The operator copies ``minAvailable`` into the job's PodGroup as
+``minMember`` unchecked (``newPodGroupSpec`` in
+``component/ascend-operator/pkg/controllers/v1/job.go``, mind-cluster
+``22bb3d98``). Volcano's gang scheduling then waits for more pods than the
+job will ever create, so the job stays Pending forever; Volcano says
+"pod group is not ready, N Pending, M minAvailable" and the operator nothing.
+
+**How to fix.** Set ``minAvailable`` to the number of pods (or leave it out:
+the operator then uses the total replicas).
+
+Failing::
+
+    spec:
+      runPolicy:
+        schedulingPolicy: {minAvailable: 3, queue: default}
+      replicaSpecs:
+        Master: {replicas: 1, ...}
+        Worker: {replicas: 1, ...}
+
+Passing::
+
+    spec:
+      runPolicy:
+        schedulingPolicy: {minAvailable: 2, queue: default}
+"""
+from ..context import as_dict, as_int
+from ..rule import Problem
+
+
+def check(obj, run):
+    policy = as_dict(as_dict(obj.spec.get("runPolicy")).get("schedulingPolicy"))
+    value = as_int(policy.get("minAvailable"))
+    if value is None or not obj.pod_sets():
+        return
+    total = sum(max(pod_set.replicas, 0) for pod_set in obj.pod_sets())
+    if value > total:
+        yield Problem(("spec", "runPolicy", "schedulingPolicy", "minAvailable"),
+                      f"minAvailable {value} is greater than the job's {total} pods: the PodGroup waits for pods "
+                      "that are never created, so the job stays Pending")

@@ -1,0 +1,53 @@
+"""A container mounts a volume its pod does not define.
+
+**What.** Every ``volumeMounts[].name`` of a container (and init container)
+must be the ``name`` of a volume in the same pod template's ``volumes``.
+
+**Why.** Kubernetes' pod validation refuses the pod: "spec.containers[0].
+volumeMounts[0].name: Not found: "<name>"". For a Volcano Job the admission
+webhook validates each task's pod template with that same validation and
+rejects the job (``validateTaskTemplate`` in
+``pkg/webhooks/admission/jobs/validate/admit_job.go``, Volcano ``v1.12.0``,
+calling ``ValidatePodTemplate``); for an AscendJob the operator's pod creation
+is refused by the API server every time, so the job never gets pods
+(``ValidateVolumeMounts`` in ``pkg/apis/core/validation/validation.go``,
+Kubernetes).
+
+**How to fix.** Add the volume to the pod template's ``volumes``, or fix the
+mount's name.
+
+Failing::
+
+    containers:
+    - name: ascend
+      volumeMounts: [{name: data, mountPath: /data}]
+    volumes:
+    - {name: dataset, hostPath: {path: /data}}
+
+Passing::
+
+    containers:
+    - name: ascend
+      volumeMounts: [{name: dataset, mountPath: /data}]
+    volumes:
+    - {name: dataset, hostPath: {path: /data}}
+"""
+from ..context import as_list
+from ..rule import Problem
+
+_CONTAINER_LISTS = ("initContainers", "containers")
+
+
+def check(obj, run):
+    for pod_set in obj.pod_sets():
+        names = {v.get("name") for _, v in pod_set.volumes() if isinstance(v.get("name"), str)}
+        for section in _CONTAINER_LISTS:
+            for c, container in enumerate(as_list(pod_set.spec.get(section))):
+                if not isinstance(container, dict):
+                    continue
+                for m, mount in enumerate(as_list(container.get("volumeMounts"))):
+                    name = mount.get("name") if isinstance(mount, dict) else None
+                    if isinstance(name, str) and name not in names:
+                        path = pod_set.spec_path + (section, c, "volumeMounts", m, "name")
+                        yield Problem(path, f"container {container.get('name')!r} of {pod_set.role} mounts volume "
+                                            f"{name!r}, which the pod template's volumes do not define")

@@ -1,0 +1,131 @@
+"""Lint's verdict on single-field mutations of a golden matches upstream's, on the simulated cluster.
+
+Each case changes one field of the module-910b-8 goldens (a job that runs as written) and names the
+lint rule it trips.  An error-level finding must mean upstream rejects the job or never schedules it;
+a warning must mean the job is accepted and runs (the consequence is elsewhere: no ranktable, a pod a
+real kubelet could not start).  All cases share one oracle run.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, Dict, List, Tuple
+
+import pytest
+import yaml
+
+from tests.checkout import ROOT
+from tests.simcluster.oracle import judge_manifests
+
+GOLDEN = ROOT / "golden" / "matrix"
+Docs = List[Dict[str, Any]]
+
+
+def _golden(name: str) -> Docs:
+    return [d for d in yaml.safe_load_all((GOLDEN / f"{name}.yaml").read_text()) if d]
+
+
+def _job(docs: Docs) -> Dict[str, Any]:
+    return next(d for d in docs if d["kind"] in ("AscendJob", "Job"))
+
+
+def _templates(job: Dict[str, Any]) -> List[Dict[str, Any]]:
+    if job["kind"] == "Job":
+        return [t["template"] for t in job["spec"]["tasks"]]
+    return [r["template"] for r in job["spec"]["replicaSpecs"].values()]
+
+
+def _bad_mount(docs: Docs) -> None:
+    _templates(_job(docs))[-1]["spec"]["containers"][0]["volumeMounts"].append({"name": "nope", "mountPath": "/x"})
+
+
+def _duplicate_event(docs: Docs) -> None:
+    _job(docs)["spec"]["policies"] = [{"event": "PodEvicted", "action": "RestartJob"},
+                                      {"event": "PodEvicted", "action": "AbortJob"}]
+
+
+def _min_available_over_replicas(docs: Docs) -> None:
+    _job(docs)["spec"]["runPolicy"]["schedulingPolicy"]["minAvailable"] = 3  # Master 1 + Worker 1
+
+
+def _host_arch(value: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        for template in _templates(_job(docs)):
+            template["spec"]["nodeSelector"]["host-arch"] = value
+    return mutate
+
+
+def _job_scheduler(docs: Docs) -> None:
+    _job(docs)["spec"]["schedulerName"] = "default-scheduler"
+
+
+def _pod_scheduler(docs: Docs) -> None:
+    for template in _templates(_job(docs)):
+        template["spec"]["schedulerName"] = "default-scheduler"
+
+
+def _no_ring_label(docs: Docs) -> None:
+    job = _job(docs)
+    del job["metadata"]["labels"]["ring-controller.atlas"]
+    for template in _templates(job):
+        template["metadata"]["labels"].pop("ring-controller.atlas", None)
+
+
+def _configmap_renamed(docs: Docs) -> None:
+    next(d for d in docs if d["kind"] == "ConfigMap")["metadata"]["name"] = "rings-config-other"
+
+
+VC, AC = "pytorch-module-910b-8-vcjob", "pytorch-module-910b-8-acjob"
+#: case -> (golden, mutation, the rule lint reports, its severity)
+CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, str]] = {
+    "vc-mount-without-volume": (VC, _bad_mount, "AC706", "error"),
+    "ac-mount-without-volume": (AC, _bad_mount, "AC706", "error"),
+    "vc-event-in-two-policies": (VC, _duplicate_event, "AC406", "error"),
+    "ac-min-available-over-replicas": (AC, _min_available_over_replicas, "AC216", "error"),
+    "vc-host-arch-unknown": (VC, _host_arch("arm64"), "AC315", "error"),
+    "vc-job-scheduler-name": (VC, _job_scheduler, "AC409", "error"),
+    "ac-job-scheduler-name": (AC, _job_scheduler, "AC409", "error"),
+    "vc-pod-scheduler-name": (VC, _pod_scheduler, "AC409", "error"),
+    "ac-pod-scheduler-name": (AC, _pod_scheduler, "AC409", "error"),
+    "vc-no-ring-controller-label": (VC, _no_ring_label, "AC215", "warning"),
+    "vc-configmap-under-another-name": (VC, _configmap_renamed, "AC501", "warning"),
+}
+
+
+def _lint(docs: Docs) -> List[Any]:
+    from ascend_compile.lint.engine import lint_objects
+
+    return lint_objects(docs, source="case.yaml")
+
+
+def _mutated(golden: str, mutate: Callable[[Docs], None]) -> Docs:
+    docs = copy.deepcopy(_golden(golden))
+    mutate(docs)
+    return docs
+
+
+def test_each_mutation_trips_its_rule_only_at_its_severity():
+    """Offline half: the golden is clean, and each mutation adds its rule's finding at the stated severity."""
+    for golden in (VC, AC):
+        assert [f for f in _lint(_golden(golden)) if f.severity in ("error", "warning")] == [], golden
+    for case, (golden, mutate, rule, severity) in CASES.items():
+        findings = _lint(_mutated(golden, mutate))
+        assert {f.severity for f in findings if f.rule == rule} == {severity}, case
+        assert [f.rule for f in findings if f.severity == "error" and f.rule != rule] == [], case
+
+
+@pytest.fixture(scope="module")
+def verdicts(sim):
+    manifests = {case: _mutated(golden, mutate) for case, (golden, mutate, _, _) in CASES.items()}
+    return {v.case: v for v in judge_manifests(manifests, sim=sim, round_timeout=60)}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_upstream_agrees_with_the_severity(verdicts, case):
+    """error <=> rejected, refused or pending where nothing else runs; warning <=> runs."""
+    verdict = verdicts[case]
+    severity = CASES[case][3]
+    if severity == "error":
+        assert verdict.outcome in ("rejected", "refused") or (
+            verdict.outcome == "pending" and verdict.room == "never-fits"), verdict.line()
+    else:
+        assert verdict.outcome == "running", verdict.line()
