@@ -117,7 +117,9 @@ class Entry(NamedTuple):
         """The documentation: what, why (with the upstream source), how to fix, examples."""
         if self.unit:
             module = importlib.import_module(f"{__package__}.lint.rules.{self.unit}")
-            return _cleandoc(module.__doc__ or "")
+            citations = importlib.import_module(f"{__package__}.lint.citations")
+            cited = citations.CITATIONS.get(self.id)
+            return _cleandoc(module.__doc__ or "") + (f"\n\n{cited.render()}" if cited else "")
         if "\n" in self.text:
             return self.text
         return f"{self.text}\n\nReported by {_REPORTED_BY[self.origin]}; see the project README."
@@ -326,9 +328,9 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC505", "reset-config", WARNING, JOBS + (CONFIG_MAP,),
           f"add a ConfigMap {RESET_CONFIGMAP_PREFIX}<job> (label {RESET_LABEL}: \"true\", data {RESET_KEY}: "
           f"'{RESET_INITIAL}') in the job's namespace"),
-    _lint("AC601", "visible-devices", ERROR, WORKLOADS,
+    _lint("AC601", "visible-devices", WARNING, WORKLOADS,
           "set fieldPath to metadata.annotations['<the requested huawei.com resource>']"),
-    _lint("AC602", "ranktable-env", WARNING, (VOLCANO_JOB,),
+    _lint("AC602", "ranktable-env", INFO, (VOLCANO_JOB,),
           "add env XDL_IP (fieldRef status.hostIP) and POD_UID (fieldRef metadata.uid)"),
     _lint("AC603", "hccl-if-ip", WARNING, (ASCEND_JOB,),
           "add env HCCL_IF_IP with valueFrom.fieldRef.fieldPath: status.hostIP"),
@@ -336,9 +338,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           "set env framework to PyTorch, MindSpore or Tensorflow"),
     _lint("AC701", "npu-requests-limits", ERROR, WORKLOADS,
           "set the same huawei.com/* count in resources.requests and resources.limits"),
-    _lint("AC702", "single-npu-resource", ERROR, WORKLOADS,
+    _lint("AC702", "single-npu-resource", WARNING, WORKLOADS,
           "request only one huawei.com/* resource per container"),
-    _lint("AC703", "uniform-npu-count", ERROR, JOBS,
+    _lint("AC703", "uniform-npu-count", WARNING, JOBS,
           "request the same number of NPUs in every NPU pod of the job"),
     _lint("AC704", "dns-name", ERROR, ALL_KINDS,
           "use lower-case letters, digits and '-' (a job name must start with a letter and have no dots)"),

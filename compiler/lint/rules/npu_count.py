@@ -70,7 +70,22 @@ def pod_set_violations(obj, run, rule):
                 yield pod_set, violation
 
 
+def _safe_hint(obj, run, pod_set, hint):
+    """With several candidate profiles, offer only counts every one of them accepts (a hint must not break a job)."""
+    candidates = run.candidate_profiles(obj)
+    if len(candidates) < 2:
+        return hint
+    pods = obj.npu_layout().pods
+    common = set(candidates[0].allowed_per_pod(pods))
+    for profile in candidates[1:]:
+        common &= set(profile.allowed_per_pod(pods))
+    names = ", ".join(p.name for p in candidates)
+    if not common:
+        return f"no count is allowed on every profile the job could target ({names}): name the server type"
+    return f"request one of {', '.join(str(n) for n in sorted(common))} NPUs per pod (allowed on {names})"
+
+
 def check(obj, run):
     for pod_set, violation in pod_set_violations(obj, run, NPU_COUNT):
-        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}", hint=violation.hint,
-                      severity=violation.severity)
+        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}",
+                      hint=_safe_hint(obj, run, pod_set, violation.hint), severity=violation.severity)

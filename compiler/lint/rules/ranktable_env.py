@@ -10,7 +10,8 @@ requesting NPUs should set ``XDL_IP`` (fieldRef ``status.hostIP``) and
 (``server_id`` / ``host_ip``); without them multi-node training cannot work
 out its rank. AscendJob pods get their rank from operator-injected env instead.
 Source: ``MD: samples/train/basic-training/ranktable/{train_start.sh,utils.sh,rank_table.sh}``.
-A warning: custom scripts may not need them.
+A convention of those scripts (custom scripts may not need them), not of upstream's
+components, which accept and run the job: info.
 
 **How to fix.** Add both env entries as in the samples.
 

@@ -7,7 +7,8 @@ of a job should request the same number of NPUs per pod. Pods without NPUs
 **Why.** ascend-operator computes ``WORLD_SIZE``/``LOCAL_WORLD_SIZE`` (and the
 MindSpore/TensorFlow equivalents) from the Worker's request for *all* pods,
 and the ranktable assumes equal devices per server; unequal counts give wrong
-ranks and hang collective communication. Source:
+ranks and hang collective communication. The plugin accepts and places such a
+job (``ValidNPUJob`` checks each task on its own), so a warning. Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
 (getNpuReqInfoPerPod, getTotalNpuReplicas) ("Implied by env computation").
 
