@@ -92,10 +92,10 @@ def _compile(specs: List[Dict[str, Any]]) -> List[List[Dict[str, Any]]]:
     return [list(job.objects) for job in compile_specs([Document("<bench>", 0, s, None) for s in specs], registry)]
 
 
-def _mixed(sizes: Dict[str, int], dump: Callable[[Any], str]) -> Tuple[List[str], int]:
-    """Write ``mixed/``; return the documents in order (for the stream) and the number of invalid jobs."""
+def _mixed(sizes: Dict[str, int], dump: Callable[[Any], str], folder: Path = CORPUS / "mixed") -> Tuple[List[str], int]:
+    """Write ``mixed/`` (or ``folder``: the tests lint a small one); return the documents in order (for the
+    stream) and the number of invalid jobs."""
     rng = random.Random(20261129)
-    folder = CORPUS / "mixed"
     folder.mkdir(parents=True)
     docs: List[str] = []
     files = invalid = index = 0

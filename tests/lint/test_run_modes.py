@@ -107,6 +107,38 @@ def test_findings_are_the_same_in_one_process_in_several_and_from_the_cache(corp
     assert _lint([corpus], jobs=1, cache_dir=cache) == alone  # ...as this run proves
 
 
+def _bench_corpus(folder: Path, files: int) -> Path:
+    """The benchmark's mixed corpus (AscendJobs, some with their Namespace; Volcano Jobs with their ConfigMaps in
+    the job's file or beside it; every 20th job with a schema defect), ``files`` files of it."""
+    import sys
+
+    from ascend_compile.yamlio import dump_document
+
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        import corpus as bench_corpus
+    finally:
+        sys.path.remove(os.path.join(ROOT, "bench"))
+    bench_corpus._mixed({"mixed": files}, dump_document, folder)
+    return folder
+
+
+def test_the_benchmark_corpus_gives_the_same_findings_every_way(tmp_path, monkeypatch):
+    folder = _bench_corpus(tmp_path / "mixed", 160)
+    kinds = {line.split(":", 1)[1].strip() for path in folder.iterdir() for line in path.read_text().splitlines()
+             if line.startswith("kind:")}
+    assert kinds == {"AscendJob", "Job", "ConfigMap", "Namespace"}
+    alone = _lint([folder], jobs=1)
+    assert '"AC1' in alone, "the corpus plants schema defects"
+    cache = str(tmp_path / "cache")
+    assert _lint([folder], jobs=2) == alone
+    assert _lint([folder], jobs=2, cache_dir=cache) == alone  # filling the cache
+    files = sorted(folder.iterdir())
+    assert _lint(files[::3], jobs=1, cache_dir=cache) == _lint(files[::3], jobs=1)  # some, answered from it
+    monkeypatch.setattr(lint_run, "lint_file_at", lambda *_a, **_k: (_ for _ in ()).throw(AssertionError("linted")))
+    assert _lint([folder], jobs=1, cache_dir=cache) == alone  # every file from the cache
+
+
 def test_some_files_from_the_cache_and_some_linted_give_the_same_findings(corpus, tmp_path):
     needs_shared(SAMPLES)
     cache = str(tmp_path / "cache")
