@@ -16,8 +16,9 @@ from .schema_text import (BAD_FORMAT, NOT_ALLOWED_VALUE, Check, Err, SchemaError
                           wrong_type)
 
 FORMAT_RANGES = {"int32": (-(2 ** 31), 2 ** 31 - 1), "int64": (-(2 ** 63), 2 ** 63 - 1)}
-DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
-BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
+#: format patterns, compiled (by :func:`regex`) only when a schema node uses the format
+DATE_TIME = r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
+BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 _QUANTITY_MARK = "[KMGTPE]i"
 
 _REGEX_CACHE: Dict[str, "re.Pattern[str]"] = {}
@@ -68,7 +69,8 @@ def string_check(schema: Dict[str, Any]) -> Optional[Check]:
     min_len = schema.get("minLength")
     max_len = schema.get("maxLength")
     fmt = schema.get("format")
-    fmt_re = {"date-time": DATE_TIME, "byte": BASE64}.get(fmt or "")
+    fmt_pattern = {"date-time": DATE_TIME, "byte": BASE64}.get(fmt or "")
+    fmt_re = regex(fmt_pattern) if fmt_pattern else None
     if pattern is None and min_len is None and max_len is None and fmt_re is None:
         return None
     compiled = regex(pattern) if pattern is not None else None

@@ -159,13 +159,13 @@ def describe_types(types: Sequence[str]) -> str:
 
 
 #: keys whose values are not repeated in messages: CI logs are read by many
-_SECRET_KEY = re.compile(r"pass(word|wd|phrase)?|secret|token|credential|api[-_]?key|private[-_]?key|auth", re.I)
+_SECRET_KEY = r"pass(word|wd|phrase)?|secret|token|credential|api[-_]?key|private[-_]?key|auth"  # compiled on use
 
 
 def secret_looking(path: Any) -> bool:
     """Whether the last key of ``path`` names something secret (``DB_PASSWORD``, ``api_token``)."""
     last = next((p for p in reversed(tuple(path)) if isinstance(p, str)), "")
-    return bool(_SECRET_KEY.search(last))
+    return bool(re.search(_SECRET_KEY, last, re.I))
 
 
 def wrong_type(expected: Sequence[str], value: Any, kind: str, path: Any) -> Err:

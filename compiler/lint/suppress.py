@@ -33,8 +33,9 @@ from ..records import NamedTuple
 IGNORE_ANNOTATION = "ascend-compile.io/ignore"
 ALL = "all"
 
-_DIRECTIVE = re.compile(r"#\s*ascend-compile:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9\-]+(?:\s*,\s*[A-Za-z0-9\-]+)*)")
-_ID_OR_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9\-]*$")
+#: patterns compiled on first use (by re's own cache): most files have no directive and no ignore annotation
+_DIRECTIVE = r"#\s*ascend-compile:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9\-]+(?:\s*,\s*[A-Za-z0-9\-]+)*)"
+_ID_OR_NAME = r"^[A-Za-z][A-Za-z0-9\-]*$"
 
 
 class BadDirective(NamedTuple):
@@ -79,7 +80,7 @@ def parse_comments(text: str, resolve: Callable[[str], Optional[str]]) -> FileDi
     pending_ids: Set[str] = set()
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
-        match = _DIRECTIVE.search(line) if "ascend-compile:" in line else None
+        match = re.search(_DIRECTIVE, line) if "ascend-compile:" in line else None
         comment_only = stripped.startswith("#")
         if match is None:
             if stripped and not comment_only and pending_ids:
@@ -91,7 +92,7 @@ def parse_comments(text: str, resolve: Callable[[str], Optional[str]]) -> FileDi
             if token.lower() == ALL:
                 ids.add(ALL)
                 continue
-            rule = resolve(token) if _ID_OR_NAME.match(token) else None
+            rule = resolve(token) if re.match(_ID_OR_NAME, token) else None
             if rule is None:
                 out.problems.append(BadDirective(number, match.start() + 1,
                                                  f"unknown rule {token!r} in an ascend-compile directive"))
@@ -121,7 +122,7 @@ def parse_annotation(value: str, resolve: Callable[[str], Optional[str]]) -> Lis
             continue
         token, _, reason = part.partition(":")
         token = token.strip()
-        entries.append(AnnotationEntry(resolve(token) if _ID_OR_NAME.match(token) else None, token,
+        entries.append(AnnotationEntry(resolve(token) if re.match(_ID_OR_NAME, token) else None, token,
                                        reason.strip()))
     return entries
 
