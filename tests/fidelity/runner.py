@@ -1,0 +1,145 @@
+"""Run generated jobs through ``lint`` and the oracle, in batches on one simulated cluster."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from tests.fidelity.generator import Job
+from tests.fidelity.mutations_job import UNKNOWN_QUEUE
+from tests.fidelity.verdicts import Result, digest, lint_findings
+from tests.simcluster.cluster import SimCluster
+from tests.simcluster.oracle import ASCEND_JOB, PODGROUP, VOLCANO_JOB, Case, Verdict, judge
+
+#: jobs submitted to the cluster at once: enough to keep every profile's nodes busy, few enough that
+#: the round-based settling (docs/testing.md) stays within the oracle's total timeout
+BATCH = 100
+#: never-fits verdicts of jobs that never got a pod (their PodGroup never left the queue) are judged
+#: again one by one, with this round: in a batch, the plugin enqueues a job only when enough nodes of
+#: its resource are wholly idle (jobEnqueueable in ascend-for-volcano's npu.go), which other jobs of
+#: the batch can prevent; alone, a job that fits runs within seconds
+RECHECK_ROUND = 15.0
+#: twice the oracle's default: the generator keeps every job within 4 nodes, so most jobs of a batch
+#: run in the first round and few wait for room
+NODES_PER_PROFILE = 8
+#: seconds without change before a round ends, and the longest round (the oracle's defaults: 12, 90);
+#: a pending job's scheduler messages change on every cycle, so rounds with pending jobs last ROUND
+QUIET = 5.0
+ROUND = 35.0
+TOTAL = 900.0
+
+
+def cache_dir() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "ascend-compile" / "fidelity"
+
+
+def _log(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def lint_all(jobs: Sequence[Job]) -> Dict[str, Result]:
+    results: Dict[str, Result] = {}
+    for job in jobs:
+        results[job.id] = Result(job.id, job.parent, job.source, job.profile, job.mutation,
+                                 findings=lint_findings(job.objects), digest=digest(job.objects))
+    return results
+
+
+def _judge_chunk(sim: SimCluster, chunk: Sequence[Job], results: Dict[str, Result], round_timeout: float = ROUND) -> None:
+    verdicts = judge(sim, [Case(job.id, job.objects) for job in chunk], quiet=QUIET, round_timeout=round_timeout,
+                     total_timeout=TOTAL)
+    for verdict in verdicts:
+        result = results[verdict.case]
+        result.outcome, result.room = verdict.outcome, verdict.room
+        result.reason, result.message = verdict.reason, verdict.message[:400]
+    clean(sim, verdicts)
+
+
+def _never_enqueued(result: Result) -> bool:
+    return result.outcome == "pending" and result.room == "never-fits" and "0/0 tasks" in result.message
+
+
+def judge_jobs(sim: SimCluster, jobs: Sequence[Job], results: Dict[str, Result],
+               batch: int = BATCH, log: Callable[[str], None] = _log) -> None:
+    """The oracle's verdict on every job, filled into ``results``."""
+    started = time.monotonic()
+    ensure_queues(sim, jobs)
+    for first in range(0, len(jobs), batch):
+        _judge_chunk(sim, jobs[first:first + batch], results)
+        log(f"fidelity: {min(first + batch, len(jobs))}/{len(jobs)} jobs judged, {time.monotonic() - started:.0f}s")
+    again = [job for job in jobs if _never_enqueued(results[job.id])]
+    for job in again:
+        _judge_chunk(sim, [job], results, RECHECK_ROUND)
+    if again:
+        log(f"fidelity: {len(again)} jobs that never got a pod judged again one by one, "
+            f"{time.monotonic() - started:.0f}s")
+
+
+def clean(sim: SimCluster, verdicts: Sequence[Verdict]) -> None:
+    """Delete every job of a batch with its pods and PodGroups, the pending ones too: a PodGroup left
+    Inqueue keeps its share of the queue, and later batches' jobs would never be enqueued."""
+    custom, core = sim.custom_api(), sim.core_api()
+    for verdict in verdicts:
+        group, version, plural = ASCEND_JOB if verdict.kind == "AscendJob" else VOLCANO_JOB
+        for call in (lambda: custom.delete_namespaced_custom_object(group, version, verdict.sim_namespace, plural,
+                                                                    verdict.name),
+                     lambda: core.delete_collection_namespaced_pod(verdict.sim_namespace),
+                     lambda: custom.delete_collection_namespaced_custom_object(*PODGROUP[:2], verdict.sim_namespace,
+                                                                               PODGROUP[2])):
+            try:
+                call()
+            except Exception:  # noqa: BLE001 - rejected jobs were never created; gone is gone
+                pass
+
+
+def queues_named(jobs: Sequence[Job]) -> List[str]:
+    """Every queue the jobs name, but the one the queue-unknown mutation invents."""
+    names = set()
+    for job in jobs:
+        for obj in job.objects:
+            spec = obj.get("spec") or {}
+            policy = (spec.get("runPolicy") or {}).get("schedulingPolicy") or {}
+            for name in (spec.get("queue"), policy.get("queue")):
+                if isinstance(name, str) and name and name != UNKNOWN_QUEUE:
+                    names.add(name)
+    return sorted(names - {"default"})
+
+
+def ensure_queues(sim: SimCluster, jobs: Sequence[Job]) -> None:
+    """Create the queues the jobs name (a real cluster has the queues its jobs use; lint cannot know)."""
+    custom = sim.custom_api()
+    for name in queues_named(jobs):
+        body = {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "metadata": {"name": name},
+                "spec": {"weight": 1, "reclaimable": True}}
+        try:
+            custom.create_cluster_custom_object("scheduling.volcano.sh", "v1beta1", "queues", body)
+        except Exception as exc:  # noqa: BLE001 - already there from an earlier batch
+            if getattr(exc, "status", None) != 409:
+                raise
+
+
+def run(jobs: Sequence[Job], sim: Optional[SimCluster] = None, *, batch: int = BATCH) -> List[Result]:
+    """Lint every job, judge every job on ``sim`` (or a cluster started here); results in job order."""
+    results = lint_all(jobs)
+    if sim is not None:
+        judge_jobs(sim, jobs, results, batch)
+    else:
+        with SimCluster(nodes_per_profile=NODES_PER_PROFILE) as own:
+            judge_jobs(own, jobs, results, batch)
+    return [results[job.id] for job in jobs]
+
+
+def save(results: Sequence[Result], path: Path, extra: Optional[Dict[str, Any]] = None) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"results": [r.as_dict() for r in results], **(extra or {})}
+    path.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+
+
+def load(path: Path) -> Dict[str, Any]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["results"] = [Result.from_dict(r) for r in data["results"]]
+    return data
