@@ -166,3 +166,12 @@ def test_start_script_conventions_are_at_most_info():
                       "fw.yaml")
     for findings in (missing, wrong):
         assert [f.severity for f in findings if f.rule == "AC604"] == ["info"]
+
+
+def test_a_350_job_is_not_checked_against_atlas_800_rules():
+    """factory.go policy910HandlerMap sends chip4-node8 to the Ascend 350 4p-8 handler (chip4nodex), whose
+    checkJobMode takes up to 8 NPUs per pod: no profile of ours describes it, so nothing is guessed."""
+    job = POLICY_JOB.replace("chip1-node2", "chip4-node8").replace("ascend-910b", "ascend-npu").replace(
+        "huawei.com/Ascend910: 4", "huawei.com/npu: 3")
+    findings = lint_text(job, "350.yaml")
+    assert _loud(findings) == []
