@@ -2,8 +2,8 @@
 
 All the stuck jobs go in at once (one namespace, one wait): a job asking for more NPUs per pod than
 any node has, one selecting a host-arch no node carries, one in a closed queue, one whose image
-cannot be pulled (kwok stage ``sim-pod-image-pull``), and an AscendJob whose
-``schedulingPolicy.minAvailable`` exceeds its pods.  Each is asked ``why`` through the CLI (exit 0)
+cannot be pulled (kwok stage ``sim-pod-image-pull``), an AscendJob whose
+``schedulingPolicy.minAvailable`` exceeds its pods, and a Volcano Job asking for too many NPUs.  Each is asked ``why`` through the CLI (exit 0)
 and its first two lines are checked for the cause; the Python client's ``Cluster.why`` answers alike.
 The lifecycle of a job that fails, restarts and succeeds is in ``test_lifecycle.py``.
 """
@@ -87,6 +87,21 @@ SCENARIOS = {
 }
 
 
+def _volcano_job_too_big() -> List[Dict[str, Any]]:
+    """The module-910b-8 Volcano Job golden asking for 16 NPUs per pod (its nodes have 8)."""
+    docs = [d for d in yaml.safe_load_all((ROOT / "golden/matrix/pytorch-module-910b-8-vcjob.yaml").read_text()) if d]
+    for doc in docs:
+        doc["metadata"]["namespace"] = NAMESPACE
+        if doc["kind"] == "Job":
+            doc["metadata"]["name"] = "vcjob-too-many-npus"
+            for task in doc["spec"]["tasks"]:
+                task["template"]["spec"]["containers"][0]["resources"] = {
+                    "limits": {"huawei.com/Ascend910": 16}, "requests": {"huawei.com/Ascend910": 16}}
+        else:
+            doc["metadata"]["name"] = "rings-config-vcjob-too-many-npus"
+    return docs
+
+
 def _close_queue(sim, name: str) -> None:
     """A Volcano queue closed the way vcctl closes one: a CloseQueue Command the queue controller acts on."""
     sim.kubectl("apply", "-f", "-", input=json.dumps({
@@ -108,7 +123,8 @@ def stuck(sim):
     """Every scenario's job submitted at once; yields when each shows the state its cause leads to."""
     jobs.create_namespace(sim, NAMESPACE)
     _close_queue(sim, CLOSED_QUEUE)
-    sim.apply_objects([obj for name, change in SCENARIOS.items() for obj in _job(name, change)])
+    sim.apply_objects([obj for name, change in SCENARIOS.items() for obj in _job(name, change)]
+                      + _volcano_job_too_big())
     try:
         yield
     finally:
@@ -141,6 +157,13 @@ def test_more_npus_per_pod_than_a_node_has(sim, stuck):
     assert lines[1] == ("why: Master+Worker: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm, but none has "
                         "16 Ascend910 at all (at most 8 per node): a pod asking for 16 can never be placed")
     assert "  see: ascend-compile explain AC301" in lines  # our lint rule predicts it
+
+
+def test_a_volcano_job_asking_for_more_npus_than_a_node_has(sim, stuck):
+    lines = _why_when(sim, "vcjob-too-many-npus", "npus-never-fit")
+    assert lines[0].startswith(f"Volcano Job {NAMESPACE}/vcjob-too-many-npus: Pending")
+    assert lines[1] == ("why: worker: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm, but none has "
+                        "16 Ascend910 at all (at most 8 per node): a pod asking for 16 can never be placed")
 
 
 def test_no_node_with_the_selected_host_arch(sim, stuck):
