@@ -7,9 +7,10 @@ there that have not ended), and, when none matches, the nodes that miss by the f
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Dict, List, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
+from ..vocabulary import ACCELERATOR_TYPE_LABEL, SCHEDULE_POLICY_ANNOTATION, SP_BLOCK_ANNOTATION
 from .jobview import JobView, NodeView, Replica
 
 #: the fit verdicts, worst first
@@ -35,11 +36,15 @@ class Fit:
     nearest: str  # when matching == 0: the closest nodes and what they lack
     verdict: str
     holders: Tuple[str, ...] = ()  # who holds the matching nodes' NPUs, most first
+    family: str = ""  # the job's schedule_policy: the accelerator-types it stands for, and how many nodes have one
     capacity: int = 0  # pods of this size the matching nodes could take if they were idle
     total: int = 0  # the job's pods in this group, placed or not
     one_per_node: bool = False
 
     def line(self) -> str:
+        return self._line() + (f"; {self.family}" if self.family else "")
+
+    def _line(self) -> str:
         labels = ",".join(f"{k}={v}" for k, v in sorted(self.selector.items())) or "(any node)"
         if self.verdict == NO_NODES:
             return f"{self.replica}: 0 nodes are {labels}" + (f"; nearest: {self.nearest}" if self.nearest else "")
@@ -74,7 +79,7 @@ class Fit:
                 "resource": self.resource, "npus": self.npus, "matchingNodes": self.matching,
                 "nodesWithEnoughFree": self.enough, "slots": self.slots, "largest": self.largest,
                 "mostFree": self.most_free, "nearest": self.nearest, "verdict": self.verdict,
-                "heldBy": list(self.holders), "capacity": self.capacity, "total": self.total, "onePerNode": self.one_per_node, "line": self.line()}
+                "heldBy": list(self.holders), "family": self.family, "capacity": self.capacity, "total": self.total, "onePerNode": self.one_per_node, "line": self.line()}
 
 
 def node_fit(view: JobView) -> List[Fit]:
@@ -91,8 +96,32 @@ def node_fit(view: JobView) -> List[Fit]:
         names = {r.name.lower() for r in replicas}
         placed = sum(1 for p in view.pods if p.node and p.replica.lower() in names and not p.ended)
         total = sum(r.replicas for r in replicas)
-        out.append(_fit(replicas, total, max(total - placed, 0), usable))
+        fit = _fit(replicas, total, max(total - placed, 0), usable)
+        family = policy_family(view.obj, replicas[0], usable)
+        out.append(replace(fit, family=family) if family else fit)
     return out
+
+
+def policy_family(job: Mapping[str, Any], replica: Replica, nodes: Sequence[NodeView]) -> str:
+    """For a job that names a ``schedule_policy``: the node accelerator-types of the profiles the policy stands
+    for (the plugin's handler choice, :mod:`ascend_compile.targeting`) and how many of the selected nodes have one."""
+    annotations = (job.get("metadata") or {}).get("annotations") or {}
+    policy = annotations.get(SCHEDULE_POLICY_ANNOTATION)
+    if not policy or not replica.npu_resource:
+        return ""
+    from ..profiles import ProfileRegistry
+    from ..targeting import HardwareSignals, candidate_profiles
+
+    signals = HardwareSignals(replica.npu_resource, replica.node_selector.get(ACCELERATOR_TYPE_LABEL), str(policy),
+                              SP_BLOCK_ANNOTATION in annotations)
+    types = sorted({str(p.accelerator_type) for p in candidate_profiles(ProfileRegistry().all(), signals)
+                    if p.accelerator_type})
+    if not types:
+        return f"schedule_policy {policy} stands for no profile ascend-compile knows"
+    selected = [n for n in nodes if all(n.labels.get(k) == v for k, v in replica.node_selector.items())]
+    have = sum(1 for n in selected if n.labels.get(ACCELERATOR_TYPE_LABEL) in types)
+    return (f"schedule_policy {policy} is {ACCELERATOR_TYPE_LABEL} {' or '.join(types)}: {have} of the "
+            f"{len(selected)} selected nodes")
 
 
 def _fit(replicas: Sequence[Replica], total: int, pods: int, nodes: Sequence[NodeView]) -> Fit:

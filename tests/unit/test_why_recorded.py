@@ -240,3 +240,16 @@ def test_the_jobs_own_anti_affinity_allows_one_pod_per_node():
         rep["template"]["spec"]["affinity"] = {}
     # node fit finds nothing wrong: only the scheduler's (recorded) words on the pods are left
     assert _explain(data).causes[0].code == "unschedulable"
+
+
+def test_a_schedule_policy_job_names_the_node_family_it_stands_for():
+    data = _gang_fixed(_data())
+    data["job"]["metadata"].setdefault("annotations", {})["huawei.com/schedule_policy"] = "chip8-node8"
+    _set_pods_template(data, template=lambda spec: spec["nodeSelector"].pop("accelerator-type"))
+    _set_pods_template(data, template=_npus(16))
+    why = _explain(data)
+    # the nodeSelector now only says host-arch: all 8 nodes match it, and the policy's family is 4 of them
+    assert why.causes[0].code == "npus-never-fit"
+    assert why.lines()[1].endswith("; schedule_policy chip8-node8 is accelerator-type module-910b-8: 4 of the 8 "
+                                   "selected nodes")
+    assert why.fit[0].as_dict()["family"].startswith("schedule_policy chip8-node8")
