@@ -2,10 +2,11 @@
 
 All the stuck jobs go in at once (one namespace, one wait): a job asking for more NPUs per pod than
 any node has, one selecting a host-arch no node carries, one in a closed queue, one whose image
-cannot be pulled (kwok stage ``sim-pod-image-pull``), an AscendJob whose
-``schedulingPolicy.minAvailable`` exceeds its pods, and a Volcano Job asking for too many NPUs.  Each is asked ``why`` through the CLI (exit 0)
-and its first two lines are checked for the cause; the Python client's ``Cluster.why`` answers alike.
-The lifecycle of a job that fails, restarts and succeeds is in ``test_lifecycle.py``.
+cannot be pulled (kwok stage ``sim-pod-image-pull``), one mounting a volume it does not declare, an
+AscendJob whose ``schedulingPolicy.minAvailable`` exceeds its pods, and a Volcano Job asking for too
+many NPUs.  Each is asked ``why`` through the CLI (exit 0) and its first two lines are checked for
+the cause; the Python client's ``Cluster.why`` answers alike.  The lifecycle of a job that fails,
+restarts and succeeds is in ``test_lifecycle.py``.
 """
 from __future__ import annotations
 
@@ -74,6 +75,12 @@ def _image_pull(job):
         template["spec"]["containers"][0]["image"] = "registry.invalid/pytorch-train:missing"
 
 
+def _missing_volume(job):
+    """A container mounts ``data``, which the pod no longer declares: the operator cannot create the pods."""
+    for template in _pod_specs(job):
+        template["spec"]["volumes"] = [v for v in template["spec"]["volumes"] if v["name"] != "data"]
+
+
 def _min_available(job):
     job["spec"]["runPolicy"]["schedulingPolicy"]["minAvailable"] = 5
 
@@ -84,6 +91,7 @@ SCENARIOS = {
     "closed-queue": _queue(CLOSED_QUEUE),
     "image-pull": _image_pull,
     "gang-too-big": _min_available,
+    "missing-volume": _missing_volume,
 }
 
 
@@ -183,6 +191,12 @@ def test_image_that_cannot_be_pulled(sim, stuck):
     lines = _why_when(sim, "image-pull", "image-pull")
     assert lines[1].startswith("why: pod image-pull-master-0: container ascend cannot pull its image "
                                "(ImagePullBackOff): Back-off pulling image \"registry.invalid/pytorch-train:missing\"")
+
+
+def test_a_mount_naming_no_volume(sim, stuck):
+    lines = _why_when(sim, "missing-volume", "create-pod-failed")
+    assert lines[1].startswith("why: the controller cannot create the pods (0 of 2 exist): ")
+    assert 'volumeMounts[1].name: Not found: "data"' in lines[1]
 
 
 def test_min_available_above_the_pods(sim, stuck):
