@@ -28,7 +28,8 @@ Output (text):
   NAMESPACE  NAME              KIND       STATE    STARTED               COMPLETED
   training   resnet50-pytorch  AscendJob  Running  2026-11-30T08:00:00Z  -""",
 )
-@click.option("-l", "--selector", default="", metavar="SELECTOR", help="Only jobs with these labels (kubectl's syntax).")
+@click.option("-l", "--selector", default="", metavar="SELECTOR",
+              help="Only jobs with these labels (kubectl's syntax).")
 @click.option("--all", "everyone", is_flag=True, help="Every job, not only those ascend-compile applied.")
 @output_option
 @cluster_options

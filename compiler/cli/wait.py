@@ -34,7 +34,8 @@ gone), 2 the timeout passed first (or a usage error).""",
 @job_argument
 @click.option("--for", "until", type=click.Choice(["running", "succeeded", "finished"]), default="finished",
               show_default=True, help="running: running (or already succeeded); succeeded; finished: ended either way.")
-@click.option("--timeout", default="1h", show_default=True, metavar="DURATION", help="Give up after this long; 0 waits forever.")
+@click.option("--timeout", default="1h", show_default=True, metavar="DURATION",
+              help="Give up after this long; 0 waits forever.")
 @click.option("--interval", default="2s", show_default=True, metavar="DURATION", help="How often to read the job.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors; the exit code says it.")
 @output_option

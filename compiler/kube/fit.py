@@ -79,7 +79,8 @@ class Fit:
                 "resource": self.resource, "npus": self.npus, "matchingNodes": self.matching,
                 "nodesWithEnoughFree": self.enough, "slots": self.slots, "largest": self.largest,
                 "mostFree": self.most_free, "nearest": self.nearest, "verdict": self.verdict,
-                "heldBy": list(self.holders), "family": self.family, "capacity": self.capacity, "total": self.total, "onePerNode": self.one_per_node, "line": self.line()}
+                "heldBy": list(self.holders), "family": self.family, "capacity": self.capacity,
+                "total": self.total, "onePerNode": self.one_per_node, "line": self.line()}
 
 
 def node_fit(view: JobView) -> List[Fit]:

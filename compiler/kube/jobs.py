@@ -142,7 +142,8 @@ def _ascend_job_state(obj: Mapping[str, Any]) -> JobState:
     name, namespace = _identity(obj)
     status = obj.get("status") or {}
     conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict) and c.get("type")]
-    details: Dict[str, Any] = {"conditions": conditions, **_times(status.get("startTime"), status.get("completionTime"))}
+    details: Dict[str, Any] = {"conditions": conditions,
+                               **_times(status.get("startTime"), status.get("completionTime"))}
     if status.get("replicaStatuses"):
         details["replicaStatuses"] = status["replicaStatuses"]
     if not conditions:
