@@ -207,6 +207,7 @@ def test_min_available_above_the_pods(sim, stuck):
                         "be scheduled; set spec.runPolicy.schedulingPolicy.minAvailable to 2 or less")
     assert lines[2].startswith("  scheduler: ") and "5 minAvailable" in lines[2]
     assert any(line.startswith("note: the operator's reason PodGroupNotInitialized") for line in lines)
+    assert "  see: ascend-compile explain AC216" in lines  # the lint rule that predicts it
 
 
 def test_the_python_client_says_the_same(sim, stuck):

@@ -98,6 +98,8 @@ def test_min_available_above_the_pods_is_named_first_not_the_operators_reason():
     assert why.causes[0].code == "min-available"
     assert "scheduler is running" in (why.note or "")
     assert [c.code for c in why.causes] == ["min-available"]  # the scheduler's echo of it is not a second cause
+    assert why.causes[0].rules == ["AC216"]  # the lint rule that predicts it
+    assert "  see: ascend-compile explain AC216" in lines
     data = why.as_dict()
     assert data["cause"]["code"] == "min-available"
     assert data["podGroups"][0]["minMember"] == 5
