@@ -28,14 +28,25 @@ def output_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def read_job(kubectl: Any, target: str, kind: str, options: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
     """(reader, the job object); exits 1 when no such job, 2 when the NAME is both kinds or names several."""
-    from ..kube import KubectlError, KubectlUsageError
-    from ..kube.planning import find_jobs, not_found, where
-    from ..kube.reading import KubectlReader
+    return fetch_job(kubectl, one_target(target, kind, options))
+
+
+def one_target(target: str, kind: str, options: Dict[str, Any]) -> Any:
+    """The one job a NAME or SPEC argument names (a SPEC is compiled: do it once)."""
+    from ..kube import KubectlUsageError
 
     chosen = job_targets([target], kind, options)
     if len(chosen) != 1:
         raise KubectlUsageError(f"{target}: names {len(chosen)} jobs; name one job")
-    one = chosen[0]
+    return chosen[0]
+
+
+def fetch_job(kubectl: Any, one: Any) -> Tuple[Any, Dict[str, Any]]:
+    """(reader, the job object) for a target of :func:`one_target`."""
+    from ..kube import KubectlError, KubectlUsageError
+    from ..kube.planning import find_jobs, not_found, where
+    from ..kube.reading import KubectlReader
+
     found = find_jobs(kubectl, one.resource, one.name, one.namespace)
     if not found:
         raise KubectlError(not_found(kubectl, one.resource, one.name, one.namespace))

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from ._cluster import cluster_options, fail, handle_kubectl_errors, make_kubectl
-from ._jobarg import job_argument, output_option, read_job
+from ._jobarg import fetch_job, job_argument, one_target, output_option
 
 _WORDS = {0: "reached", 1: "ended otherwise", 2: "timed out"}
 
@@ -58,9 +58,10 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
     pause = max(duration_seconds(interval, "interval"), 0.1)
     kubectl = make_kubectl(options)
     deadline = time.monotonic() + limit if limit > 0 else None
+    chosen = one_target(target, kind, options)
 
     def read(_left: float) -> Any:
-        _reader, job = read_job(_within(kubectl, deadline), target, kind, options)
+        _reader, job = fetch_job(_within(kubectl, deadline), chosen)
         return job_state(job)
 
     def seen(state: Any) -> None:
