@@ -255,3 +255,19 @@ def test_a_schedule_policy_job_names_the_node_family_it_stands_for():
     assert why.lines()[1].endswith("; schedule_policy chip8-node8 is accelerator-type module-910b-8: 4 of the 8 "
                                    "selected nodes")
     assert why.fit[0].as_dict()["family"].startswith("schedule_policy chip8-node8")
+
+
+def test_a_placed_pod_that_cannot_mount_the_ranktable_configmap():
+    data = _gang_fixed(_data())
+    for i, pod in enumerate(data["pods"]):
+        pod["spec"]["nodeName"] = f"sim-module-910b-8-{i}"
+        pod["status"] = {"phase": "Pending", "containerStatuses": [
+            {"name": "ascend", "restartCount": 0, "state": {"waiting": {"reason": "ContainerCreating"}}}]}
+    data["events"].append({
+        "involvedObject": {"kind": "Pod", "name": "big-worker-0", "namespace": "matrix"}, "type": "Warning",
+        "reason": "FailedMount", "count": 3, "lastTimestamp": "2026-12-01T03:00:00Z",
+        "message": 'MountVolume.SetUp failed for volume "ranktable" : configmap "rings-config-big" not found'})
+    why = _explain(data)
+    assert why.causes[0].code == "mount-failed"
+    assert why.lines()[1] == ('why: pod big-worker-0: a volume cannot be mounted (FailedMount): MountVolume.SetUp '
+                              'failed for volume "ranktable" : configmap "rings-config-big" not found')
