@@ -268,7 +268,7 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint(SUPER_POD_BLOCK, "super-pod-block", ERROR, JOBS,
           "make sp-block a multiple of the node's NPUs that divides the job's total, or leave it out"),
     _lint(NOT_FULL_NODE, "not-full-node", INFO, WORKLOADS,
-          "request whole nodes per pod in distributed jobs"),
+          "nothing upstream requires; if the job's total allows, fewer pods of a whole node each is the convention"),
     _lint(MULTI_LEVEL, "multi-level", ERROR, JOBS,
           "set huawei.com/affinity-config to level1=<pods>,level2=<pods>,... with consecutive levels, each dividing "
           "the next and the last dividing the number of NPU pods"),
@@ -293,7 +293,7 @@ _ENTRIES: Tuple[Entry, ...] = (
           f"use a known {ACCELERATOR_TYPE_LABEL} (see ascend-compile profiles)"),
     _lint("AC307", "schedule-policy", ERROR, WORKLOADS,
           f"set the job annotation {SCHEDULE_POLICY_ANNOTATION} to a known policy (see ascend-compile profiles)"),
-    _lint("AC308", "node-selector-consistency", ERROR, JOBS,
+    _lint("AC308", "node-selector-consistency", WARNING, JOBS,
           "use identical nodeSelector values on every replica / task of the job"),
     _lint("AC309", "tor-affinity", ERROR, JOBS,
           "use tor-affinity: large-model-schema, normal-schema or null"),

@@ -72,8 +72,7 @@ CITATIONS: Dict[str, Citation] = {
                 "validNPUJob fail by job<%s> policyHandler is nil"),
     "AC307": _c("get910CardHandlerName", _PL + "internal/npu/factory.go", MC,
                 "validNPUJob fail by job<%s> policyHandler is nil"),
-    "AC308": _c("getJobSelectorFromVcJob", _PL + "plugin/job.go", MC,
-                "validNPUJob fail by job<%s> policyHandler is nil"),
+    "AC308": _c("getJobSelectorFromVcJob", _PL + "plugin/job.go", MC),
     "AC309": _c("ValidNPUJob", _PL + "internal/nslb/frame.go", MC,
                 "job tor affinity label check failed,tor-affinity label value is %s"),
     "AC310": _c("ValidNPUJob", _PL + "internal/npu/policy/multilevelscheduling/frame.go", MC,
@@ -113,6 +112,6 @@ CITATIONS: Dict[str, Citation] = {
                 "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'"),
     "AC705": _c("validateK8sPodNameLength", _VCJ, VC, "create pod with name %s validate failed %v;"),
     "AC706": _c("validateTaskTemplate", _VCJ, VC, "spec.task[%d].template.spec.containers[%d].volumeMounts[%d].name: "
-                                                  "Not found: \"%s\""),
+                                                  "Not found: \"%s\"; spec.volumes[%d].name: Duplicate value"),
     "AC801": _c("", "no upstream rule: Kubernetes Secrets documentation (a security convention)", NONE),
 }

@@ -175,3 +175,17 @@ def test_a_350_job_is_not_checked_against_atlas_800_rules():
         "huawei.com/Ascend910: 4", "huawei.com/npu: 3")
     findings = lint_text(job, "350.yaml")
     assert _loud(findings) == []
+
+
+def test_replicas_selecting_different_servers_are_not_checked_against_one_profile():
+    """Each pod lands on the nodes its own selector names (the simulated cluster runs such a job): no count
+    error from a profile picked for the whole job, and AC308 is a warning, not an error."""
+    master, worker = ACJOB.split("    Worker:\n")
+    master = master.replace("          containers:", "          nodeSelector: {accelerator-type: module}\n"
+                                                  "          containers:")
+    worker = worker.replace("          containers:", "          nodeSelector: {accelerator-type: card}\n"
+                                                  "          containers:").replace("Ascend910: 8", "Ascend910: 2")
+    job = master + "    Worker:\n" + worker
+    findings = lint_text(job, "mixed.yaml")
+    assert [f.rule for f in findings if f.severity == "error"] == []
+    assert "AC308" in [f.rule for f in findings if f.severity == "warning"]

@@ -4,12 +4,13 @@
 ``nodeSelector`` key it sets (``accelerator-type``, ``host-arch``, ...).
 
 **Why.** The Volcano plugin builds one job selector from the union of all
-tasks' selectors and joins differing values with ``|``; the result
-(``module-910b-8|module-910b-16``) matches no handler, so the job is refused
-or scheduled by the wrong rules. Source:
-``MC: component/ascend-for-volcano/plugin/job.go`` (job selector),
-``internal/npu/factory.go`` ("Use identical nodeSelectors on all
-replicas").
+tasks' selectors (``getJobSelectorFromVcJob``) and joins differing values with
+``|``, so the handler it picks for the job follows the joined value (one
+containing ``card`` picks the card handler), while each pod is still placed
+on the nodes its own selector names. The simulated cluster runs such jobs, so
+this is a warning: the job runs, but under handler rules and on servers you
+probably did not intend. Source: ``getJobSelectorFromVcJob`` in
+``component/ascend-for-volcano/plugin/job.go`` (mind-cluster ``22bb3d98``).
 
 **How to fix.** Give the Master/Scheduler/Chief the same node selector as the Workers.
 
@@ -37,4 +38,4 @@ def check(obj, run):
             if value != expected:
                 yield Problem(pod_set.spec_path + ("nodeSelector", key),
                               f"{pod_set.role} selects {key}={value} but {owner.role} selects {key}={expected}; "
-                              "the scheduler joins them into one selector that matches no handler")
+                              "the scheduler joins them into one selector for the handler choice")

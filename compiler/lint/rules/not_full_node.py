@@ -33,4 +33,4 @@ from .npu_count import pod_set_violations
 
 def check(obj, run):
     for pod_set, violation in pod_set_violations(obj, run, NOT_FULL_NODE):
-        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}", hint=violation.hint)
+        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}")

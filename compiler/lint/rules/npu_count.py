@@ -44,8 +44,16 @@ Passing::
 """
 from ... import hardware
 from ...catalogue import NPU_COUNT
+from ...vocabulary import ACCELERATOR_TYPE_LABEL
 from ..rule import Problem
 from ._util import npu_request_path
+
+
+def mixed_accelerator_types(obj):
+    """Whether the NPU pod templates select different accelerator-types: each lands on the nodes its own
+    selector names, so no single profile's counts apply (the simulated cluster runs such jobs)."""
+    values = {p.node_selector.get(ACCELERATOR_TYPE_LABEL) for p in obj.npu_pod_sets()}
+    return len(values) > 1
 
 
 def pod_set_violations(obj, run, rule):
@@ -56,7 +64,7 @@ def pod_set_violations(obj, run, rule):
     the first candidate's.
     """
     candidates = run.candidate_profiles(obj)
-    if not candidates:
+    if not candidates or mixed_accelerator_types(obj):
         return
     pods = obj.npu_layout().pods
     for pod_set in obj.pod_sets():

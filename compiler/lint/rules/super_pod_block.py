@@ -6,7 +6,9 @@
 multiple of the NPUs per node (or the whole job when smaller), the job's
 total is a multiple of ``sp-block``, and ``sp-block``/node ≤ the super-pod
 size (48 by default); ``ra-block`` is one of the profile's rack blocks (950:
-1, 2, 4, ..., 64). A missing ``sp-block`` defaults to the job total.
+1, 2, 4, ..., 64). A missing ``sp-block`` defaults to the job total. The job
+total is what the plugin reads from the PodGroup's minResources: the NPUs of
+the job's first ``minAvailable`` pods (all pods when minAvailable is unset).
 
 **Why.** ascend-for-volcano refuses the job: "sp-block(%d) is invalid",
 "sp-block(%d) is not mutiple of node npu (%d)", "distributed super-pod job
@@ -33,16 +35,34 @@ Passing::
         sp-block: "32"
 """
 from ... import hardware
-from ...vocabulary import RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
+from ..context import as_dict, as_int
+from ...vocabulary import ASCEND_JOB, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 from ._util import first_npu_path
+
+
+def _min_available(obj):
+    """The job's minAvailable (AscendJob schedulingPolicy or Volcano Job spec), None when unset or not a number."""
+    policy = as_dict(as_dict(obj.spec.get("runPolicy")).get("schedulingPolicy"))
+    return as_int(policy.get("minAvailable") if obj.kind == ASCEND_JOB else obj.spec.get("minAvailable"))
+
+
+def scheduled_layout(obj):
+    """The NPU layout as the plugin sees it: its job total is the PodGroup's minResources, the NPUs of the
+    job's first minAvailable pods (``GetVCJobReqNPUTypeFromJobInfo``), when every pod asks the same count."""
+    layout = obj.npu_layout()
+    wanted = _min_available(obj)
+    all_pods = sum(max(p.replicas, 0) for p in obj.pod_sets())
+    if wanted is None or not 0 < wanted < layout.pods or len(layout.counts) != 1 or all_pods != layout.pods:
+        return layout, False
+    return hardware.NpuLayout(layout.counts, layout.pods, wanted * layout.counts[0]), True
 
 
 def check(obj, run):
     profiles = [p for p in run.candidate_profiles(obj) if p.super_pod is not None]
     if not profiles or len(profiles) != len(run.candidate_profiles(obj)):
         return  # a candidate without super pods has no sp-block rules: nothing holds for every one
-    layout = obj.npu_layout()
+    layout, partial = scheduled_layout(obj)
     if not layout.pods:
         return
     sp_present, sp_block = obj.block(SP_BLOCK_ANNOTATION)
@@ -67,4 +87,5 @@ def check(obj, run):
             path = sp_path
         else:
             path = first_npu_path(obj)
-        yield Problem(path, violation.message, hint=violation.hint, severity=violation.severity)
+        note = " (the scheduler counts the NPUs of the job's minAvailable pods only)" if partial else ""
+        yield Problem(path, violation.message + note, hint=violation.hint, severity=violation.severity)

@@ -1,10 +1,12 @@
-"""A container mounts a volume its pod does not define.
+"""A container mounts a volume its pod does not define, or a pod defines a volume name twice.
 
 **What.** Every ``volumeMounts[].name`` of a container (and init container)
-must be the ``name`` of a volume in the same pod template's ``volumes``.
+must be the ``name`` of a volume in the same pod template's ``volumes``, and
+each volume name appears once there.
 
 **Why.** Kubernetes' pod validation refuses the pod: "spec.containers[0].
-volumeMounts[0].name: Not found: "<name>"". For a Volcano Job the admission
+volumeMounts[0].name: Not found: "<name>"" and "spec.volumes[2].name:
+Duplicate value: "<name>"". For a Volcano Job the admission
 webhook validates each task's pod template with that same validation and
 rejects the job (``validateTaskTemplate`` in
 ``pkg/webhooks/admission/jobs/validate/admit_job.go``, Volcano ``v1.12.0``,
@@ -38,8 +40,19 @@ from ..rule import Problem
 _CONTAINER_LISTS = ("initContainers", "containers")
 
 
+def _duplicates(pod_set):
+    seen = set()
+    for i, volume in pod_set.volumes():
+        name = volume.get("name")
+        if isinstance(name, str) and name in seen:
+            yield Problem(pod_set.spec_path + ("volumes", i, "name"),
+                          f"the {pod_set.role} pods define volume {name!r} twice; Kubernetes refuses the pod")
+        seen.add(name if isinstance(name, str) else None)
+
+
 def check(obj, run):
     for pod_set in obj.pod_sets():
+        yield from _duplicates(pod_set)
         names = {v.get("name") for _, v in pod_set.volumes() if isinstance(v.get("name"), str)}
         for section in _CONTAINER_LISTS:
             for c, container in enumerate(as_list(pod_set.spec.get(section))):
