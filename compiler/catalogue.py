@@ -257,8 +257,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC213", PORT_NAME, INFO, (ASCEND_JOB,),
           f"name the rendezvous port {PORT_NAME} (containerPort {DEFAULT_PORT} unless you need another), or leave "
           f"ports out of the {CONTAINER_NAME} container"),
-    _lint("AC214", "restart-policy", ERROR, (ASCEND_JOB,),
-          "use restartPolicy: Never (or Always, OnFailure, ExitCode)"),
+    _lint("AC214", "restart-policy", ERROR, JOBS,
+          "use restartPolicy: Never (or Always, OnFailure; an AscendJob replica also ExitCode)"),
     _lint("AC216", "scheduling-min-available", ERROR, (ASCEND_JOB,),
           "set spec.runPolicy.schedulingPolicy.minAvailable to the number of pods, or leave it out"),
     _lint("AC215", "ring-controller-label", WARNING, JOBS,

@@ -1,7 +1,11 @@
-"""An AscendJob replica's ``restartPolicy`` is not Always, OnFailure, Never or ExitCode.
+"""A restart policy upstream refuses: an AscendJob replica's, or a Volcano Job pod template's.
 
 **What.** ``spec.replicaSpecs.<type>.restartPolicy`` must be one of
-``Always``, ``OnFailure``, ``Never`` (the default) or ``ExitCode``.
+``Always``, ``OnFailure``, ``Never`` (the default) or ``ExitCode``; a Volcano
+Job task's ``template.spec.restartPolicy`` one of ``Always``, ``OnFailure`` or
+``Never`` (Volcano's admission validates each task's pod template with
+Kubernetes' pod validation, ``validateTaskTemplate``, and rejects the job:
+"Unsupported value").
 
 **Why.** The CRD takes any string, but the operator (kubeflow common) only
 knows these four; it copies the value into the pod template, where the API
@@ -23,12 +27,21 @@ Passing::
       restartPolicy: Never
 """
 from ..context import as_dict
+from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 
 ALLOWED = ("Always", "OnFailure", "Never", "ExitCode")
+POD_ALLOWED = ALLOWED[:3]
 
 
 def check(obj, run):
+    if obj.kind == VOLCANO_JOB:
+        for pod_set in obj.pod_sets():
+            value = pod_set.spec.get("restartPolicy")
+            if "restartPolicy" in pod_set.spec and value not in POD_ALLOWED:
+                yield Problem(pod_set.spec_path + ("restartPolicy",),
+                              f"the {pod_set.role} pods' restartPolicy {value!r} is not one of {', '.join(POD_ALLOWED)}")
+        return
     for rtype, rspec in as_dict(obj.spec.get("replicaSpecs")).items():
         rspec = as_dict(rspec)
         if "restartPolicy" not in rspec:
