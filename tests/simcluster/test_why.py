@@ -6,7 +6,7 @@ cannot be pulled (kwok stage ``sim-pod-image-pull``), one mounting a volume it d
 AscendJob whose ``schedulingPolicy.minAvailable`` exceeds its pods, and a Volcano Job asking for too
 many NPUs.  Each is asked ``why`` through the CLI (exit 0) and its first two lines are checked for
 the cause; the Python client's ``Cluster.why`` answers alike.  The lifecycle of a job that fails,
-restarts and succeeds is in ``test_lifecycle.py``.
+restarts and succeeds is in ``test_why_lifecycle.py``.
 """
 from __future__ import annotations
 
