@@ -2,8 +2,9 @@
 
 ``report`` rewrites the document in seconds: it lints every job again with this checkout and takes
 upstream's verdicts from the last saved run (a job whose objects changed since is marked not judged);
-use it after a rule fix or an edit of known.yaml.  ``list`` prints the generated jobs.  A subset run (the default, the CI set) writes its results next to the full
-run's but never touches docs/fidelity.md unless ``--write`` is given.
+use it after a rule fix or an edit of known.yaml.  ``list`` prints the generated jobs.  A subset run
+(the default, the CI set) writes its results next to the full run's but never touches
+docs/fidelity.md unless ``--write`` is given.
 """
 from __future__ import annotations
 

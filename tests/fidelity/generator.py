@@ -1,14 +1,15 @@
 """The generated jobs: every simulated parent as it is, and single-field mutations of sampled parents.
 
-Deterministic: a fixed seed, parents in a fixed order, mutations in their
-registration order.  :func:`generate` gives the full set; :func:`ci_subset`
+Deterministic: parents in a fixed order, mutations in their registration
+order, and each mutation's sample of parents chosen by a hash of the seed, the
+mutation and the parent (stable when other parents come and go).  :func:`generate` gives the full set; :func:`ci_subset`
 the reduced one CI runs.  Bump :data:`GENERATOR_VERSION` whenever the set of
 jobs changes on purpose (docs/fidelity.md records the version and the count,
 and a test checks they match).
 """
 from __future__ import annotations
 
-import random
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -16,7 +17,7 @@ from tests.fidelity.mutations import DESCRIPTIONS, MUTATIONS, Context
 from tests.fidelity.parents import Parent, load_parents, profiles as load_profiles
 from tests.simcluster import nodes
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 SEED = 14
 #: parents sampled per mutation (fewer when fewer apply)
 PER_MUTATION = 7
@@ -45,15 +46,21 @@ def _context(parent: Parent, profiles: Dict[str, nodes.HardwareProfile]) -> Cont
     return Context(profiles.get(parent.profile), profiles)
 
 
-def _spread(candidates: List[Tuple[Parent, List[Dict[str, Any]]]], rng: random.Random,
+def _rank(mutation: str, key: object) -> str:
+    """A parent's (or group's) place in a mutation's sample: a hash, so adding or removing a parent (a
+    new golden, a spec the compiler now refuses) changes no other parent's chance, and saved verdicts
+    stay valid."""
+    return hashlib.sha256(f"{SEED}:{mutation}:{key}".encode()).hexdigest()
+
+
+def _spread(mutation: str, candidates: List[Tuple[Parent, List[Dict[str, Any]]]],
             count: int) -> List[Tuple[Parent, List[Dict[str, Any]]]]:
-    """``count`` candidates, shuffled, taken round-robin over profiles and sources (so each mutation
-    meets several kinds of hardware and of manifest)."""
-    rng.shuffle(candidates)
+    """``count`` candidates in hash order, taken round-robin over (profile, source) groups visited in
+    hash order too (so each mutation meets several kinds of hardware and of manifest)."""
     groups: Dict[Tuple[str, str], List[Tuple[Parent, List[Dict[str, Any]]]]] = {}
-    for item in candidates:
+    for item in sorted(candidates, key=lambda c: _rank(mutation, c[0].id)):
         groups.setdefault((item[0].profile, item[0].source), []).append(item)
-    order = list(groups.values())
+    order = [groups[k] for k in sorted(groups, key=lambda k: _rank(mutation, k))]
     chosen: List[Tuple[Parent, List[Dict[str, Any]]]] = []
     while len(chosen) < count and any(order):
         for group in order:
@@ -66,7 +73,6 @@ def generate(parents: Optional[List[Parent]] = None) -> Generated:
     """Every job of the full run, in a fixed order."""
     parents = load_parents() if parents is None else parents
     profiles = load_profiles()
-    rng = random.Random(SEED)
     judged = [p for p in parents if p.simulated]
     skipped = [(p.id, f"profile {p.profile} is not simulated ({nodes.UNSIMULATED[p.profile]})"
                 if p.profile in nodes.UNSIMULATED else "its hardware profile cannot be told")
@@ -78,7 +84,7 @@ def generate(parents: Optional[List[Parent]] = None) -> Generated:
             objects = parent.copy_objects()
             if mutate(objects, _context(parent, profiles)):
                 candidates.append((parent, objects))
-        for parent, objects in _spread(candidates, rng, PER_MUTATION):
+        for parent, objects in _spread(name, candidates, PER_MUTATION):
             jobs.append(Job(f"{parent.id}~{name}", parent.id, parent.source, parent.profile, name, objects))
     return Generated(jobs, skipped)
 

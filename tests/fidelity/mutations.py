@@ -174,7 +174,8 @@ def _accel_unknown(objs: Objects, ctx: Context) -> bool:
     return _set_selector(objs, s.ACCEL_LABEL, "module-910b-9")
 
 
-@mutation("accel-other-profile", "every pod template selects the accelerator-type of another profile with the same chip")
+@mutation("accel-other-profile",
+          "every pod template selects the accelerator-type of another profile with the same chip")
 def _accel_other(objs: Objects, ctx: Context) -> bool:
     others = ctx.others()
     return bool(others) and _set_selector(objs, s.ACCEL_LABEL, str(others[0].accelerator_type))

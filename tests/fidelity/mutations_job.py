@@ -134,7 +134,8 @@ def _env_framework(objs: Objects, ctx: Context) -> bool:
     changed = False
     for container in s.npu_containers(s.job_of(objs)):
         for env in container.get("env") or []:
-            if env.get("name") == "framework" and isinstance(env.get("value"), str) and env["value"] != env["value"].lower():
+            value = env.get("value")
+            if env.get("name") == "framework" and isinstance(value, str) and value != value.lower():
                 env["value"] = env["value"].lower()
                 changed = True
     return changed

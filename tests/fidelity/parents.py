@@ -97,7 +97,9 @@ def sample_files() -> List[Path]:
 
 
 def samples_missing_reason() -> Optional[str]:
-    return None if SAMPLES.is_dir() else f"the upstream samples are absent ({SAMPLES.relative_to(ROOT.parent)} not found)"
+    if SAMPLES.is_dir():
+        return None
+    return f"the upstream samples are absent ({SAMPLES.relative_to(ROOT.parent)} not found)"
 
 
 def _from_files(paths: Sequence[Path], source: str, root: Path) -> List[Parent]:

@@ -130,8 +130,9 @@ def _hints(run: Run) -> List[str]:
         return ["Not checked in this run (the full run checks them)."]
     rows = [(f"`{h['job']}`", h["rule"], h["applied"], h["outcome"], h["verdict"]) for h in run.hints]
     broken = [h for h in run.hints if h["verdict"] == "BUG"]
-    return [f"{len(run.hints)} hints applied to oracle-accepted jobs, {len(broken)} broke the job "
-            "(listed as BUG).", "", *_table(("job", "rule", "what was applied", "upstream after", "verdict"), rows)]
+    unclear = [h for h in run.hints if h["verdict"].startswith("BUG?")]
+    return [f"{len(run.hints)} hints applied to oracle-accepted jobs: {len(broken)} broke the job (BUG), "
+            f"{len(unclear)} left it without a pod (BUG?, not understood yet).", "", *_table(("job", "rule", "what was applied", "upstream after", "verdict"), rows)]
 
 
 def render(run: Run) -> str:
@@ -147,7 +148,8 @@ def render(run: Run) -> str:
              + "; ".join(f"`{k}` = {v}" for k, v in known_mod.KINDS.items()) + ".", "",
              "Regenerate this file with `python -m tests.fidelity run --full` (this run took "
              f"{run.seconds / 60:.0f} minutes, cluster start included); `python -m tests.fidelity report --full` "
-             "re-lints every job with the checkout against the saved verdicts (after a rule fix or an edit of `known.yaml`). CI runs the subset "
+             "re-lints every job with the checkout against the saved verdicts (after a rule fix or an edit "
+             "of `known.yaml`). CI runs the subset "
              "(`tests/fidelity/test_fidelity.py`, failing on any disagreement `known.yaml` does not explain); "
              "`ASCEND_COMPILE_FIDELITY_FULL=1` makes that test judge the full set.", "",
              "## Totals", "", *_totals(run), "",

@@ -49,7 +49,8 @@ def lint_all(jobs: Sequence[Job]) -> Dict[str, Result]:
     return results
 
 
-def _judge_chunk(sim: SimCluster, chunk: Sequence[Job], results: Dict[str, Result], round_timeout: float = ROUND) -> None:
+def _judge_chunk(sim: SimCluster, chunk: Sequence[Job], results: Dict[str, Result],
+                 round_timeout: float = ROUND) -> None:
     verdicts = judge(sim, [Case(job.id, job.objects) for job in chunk], quiet=QUIET, round_timeout=round_timeout,
                      total_timeout=TOTAL)
     for verdict in verdicts:

@@ -15,6 +15,7 @@ from tests.fidelity import generator, known, report, runner
 from tests.fidelity.cli import DOC
 from tests.fidelity.conftest import full_run
 from tests.fidelity.mutations import MUTATIONS
+from tests.fidelity.parents import samples_missing_reason
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,9 @@ def test_every_mutation_changes_something(generated):
 
 
 def test_doc_matches_the_generator(generated):
+    reason = samples_missing_reason()
+    if reason:
+        pytest.skip(f"{reason}: the generated set is not the one docs/fidelity.md counts")
     text = DOC.read_text(encoding="utf-8")
     found = re.search(r"Generator version (\d+), seed (\d+): \*\*(\d+) jobs\*\* in the full set, (\d+) in the CI", text)
     assert found, "docs/fidelity.md has no generator line; run python -m tests.fidelity run --full"
@@ -68,4 +72,5 @@ def test_ci_subset_agrees_with_upstream(fidelity_sim, generated):
     print(f"fidelity: {len(results)} jobs in {elapsed:.0f}s, {len(left)} unexplained disagreements")
     assert not left, f"{len(left)} error-level disagreements not in tests/fidelity/known.yaml:\n{lines}"
     assert sum(r.verdict == "inconclusive" for r in results) <= len(results) // 20, \
-        "the oracle ran out of time on too many jobs: " + ", ".join(r.id for r in results if r.verdict == "inconclusive")
+        "the oracle ran out of time on too many jobs: " + \
+        ", ".join(r.id for r in results if r.verdict == "inconclusive")
