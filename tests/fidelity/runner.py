@@ -21,7 +21,7 @@ BATCH = 100
 #: again one by one, with this round: in a batch, the plugin enqueues a job only when enough nodes of
 #: its resource are wholly idle (jobEnqueueable in ascend-for-volcano's npu.go), which other jobs of
 #: the batch can prevent; alone, a job that fits runs within seconds
-RECHECK_ROUND = 15.0
+RECHECK_ROUND = 10.0
 #: twice the oracle's default: the generator keeps every job within 4 nodes, so most jobs of a batch
 #: run in the first round and few wait for room
 NODES_PER_PROFILE = 8

@@ -66,6 +66,7 @@ def test_ci_subset_agrees_with_upstream(fidelity_sim, generated):
     started = time.monotonic()
     results = runner.run(jobs, fidelity_sim)
     elapsed = time.monotonic() - started
+    runner.save(results, runner.cache_dir() / "results-test.json")  # for a look at a failure
     left = report.unexplained(results, known.load())
     lines = "\n".join(f"{r.id}: {r.verdict}: upstream {r.upstream_text()[:200]}; lint errors {r.errors or 'none'}"
                       for r in left)
