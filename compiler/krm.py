@@ -31,7 +31,7 @@ deterministic.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .catalogue import INPUT_ERROR, SPEC_INVALID
 from .config import ProjectConfig
@@ -196,6 +196,9 @@ def run(resource_list: Any, *, lint: Optional[bool] = None, registry: Optional[P
         reports = _validate(entries, registry, config)
     else:
         out_items, reports = _generate(entries, registry, config)
+        if any(f.severity == ERROR for _, item_findings in reports for f in item_findings) \
+                and any(item_ref(item, "").path for item in items):
+            out_items = _placed(out_items, {id(item) for item in items})
 
     results: List[Dict[str, Any]] = []
     findings: List[Finding] = []
@@ -275,6 +278,29 @@ def _generate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, con
             continue
         (out_items if from_items else generated).extend(objects)
     return out_items + generated, reports
+
+
+def _placed(items: List[Any], inputs: Set[int]) -> List[Any]:
+    """Items, each generated object (not among ``inputs``) given the file kpt would give it (``<namespace>/<kind>_<name>.yaml``).
+
+    kpt places objects without a location only when the function succeeds; on failure it checks the
+    output first, and two unplaced objects collide (``resource at path "." and index "" already
+    exists``), hiding the results.  Nothing is written on failure, so the placement is only for kpt's check.
+    """
+    taken: Dict[str, int] = {}
+    placed: List[Any] = []
+    for item in items:
+        if id(item) in inputs or not isinstance(item, dict) or item_ref(item, "").path:
+            placed.append(item)
+            continue
+        meta = _mapping(item.get("metadata"))
+        name = f"{str(item.get('kind', '')).lower()}_{meta.get('name', '')}.yaml"
+        path = f"{meta['namespace']}/{name}" if _str_or_none(meta.get("namespace")) else name
+        index = taken[path] = taken.get(path, -1) + 1
+        annotations = {**_mapping(meta.get("annotations")), LOCATION_ANNOTATIONS[0][0]: path,
+                       LOCATION_ANNOTATIONS[0][1]: str(index)}
+        placed.append({**item, "metadata": {**meta, "annotations": annotations}})
+    return placed
 
 
 def _validate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, config: ProjectConfig

@@ -34,7 +34,7 @@ def cli() -> None:
 
     \b
     Examples:
-      ascend-compile compile examples/pytorch-910b-8.yaml
+      ascend-compile compile examples/pytorch-module-910b-8.yaml
       ascend-compile compile examples/*.yaml -o manifests/
       ascend-compile lint manifests/
       ascend-compile profiles show module-910b-16

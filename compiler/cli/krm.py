@@ -15,7 +15,7 @@ Examples:
   #   config.kubernetes.io/function: |
   #     exec:
   #       path: ./ascend-compile-krm
-  kubectl kustomize --enable-alpha-plugins --enable-exec examples/kustomize/generator
+  kustomize build --enable-alpha-plugins --enable-exec examples/kustomize/generator
   # kpt: compile every spec under specs/ and print the manifests
   kpt fn eval specs/ --exec "ascend-compile krm" -o unwrap
   # kpt as a validator: lint everything, report findings as results

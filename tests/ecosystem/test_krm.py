@@ -370,3 +370,45 @@ def test_kpt_fn_eval_exec_reports_results(tmp_path: Path) -> None:
     assert "successPolicy" in result.stderr
     report = (tmp_path / "results" / "results.yaml").read_text()
     assert "spec.successPolicy" in report and "job.yaml" in report
+
+
+def test_kpt_keeps_the_real_finding_when_one_spec_among_many_is_bad(tmp_path: Path) -> None:
+    """Good specs become unplaced objects; on failure kpt checks them before the results and two of them
+    collided ('resource at path "." ... already exists'), so the one real finding was lost."""
+    kpt = kpt_binary()
+    package = tmp_path / "specs"
+    package.mkdir()
+    shutil.copy(EXAMPLE, package / "a.yaml")
+    shutil.copy(ROOT / "examples" / "tensorflow-card-910b-2.yaml", package / "b.yaml")
+    bad = load_spec()
+    bad["metadata"]["name"] = "badjob"
+    bad["spec"]["npus"] = 13
+    (package / "c.yaml").write_text(yaml.safe_dump(bad, sort_keys=False))
+    wrapper = write_wrapper(tmp_path)
+    result = subprocess.run([kpt, "fn", "eval", str(package), "--exec", str(wrapper), "-o", "unwrap",
+                             "--results-dir", str(tmp_path / "results")],
+                            capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert result.returncode != 0
+    assert "already exists" not in result.stderr
+    assert "13 NPUs cannot be placed on module-910b-8" in result.stderr
+    report = yaml.safe_load((tmp_path / "results" / "results.yaml").read_text())
+    [item] = report["items"]
+    [found] = item["results"]
+    assert found["file"]["path"] == "c.yaml" and found["field"] == {"path": "spec.npus"}
+    assert found["resourceRef"]["name"] == "badjob"
+
+
+def test_failed_generation_places_generated_objects_apart() -> None:
+    good = annotate(load_spec(), **{"internal.config.kubernetes.io/path": "a.yaml"})
+    bad = annotate(load_spec(), **{"internal.config.kubernetes.io/path": "c.yaml"})
+    bad["metadata"]["name"] = "badjob"
+    bad["spec"]["npus"] = 13
+    out = krm.process(resource_list([good, bad]))
+    paths = [(item["metadata"]["annotations"]["internal.config.kubernetes.io/path"],
+              item["metadata"]["annotations"].get("internal.config.kubernetes.io/index")) for item in out["items"]]
+    assert len(set(paths)) == len(paths)
+    assert ("training/ascendjob_resnet50-pytorch.yaml", "0") in paths and ("c.yaml", None) in paths
+    # a successful run leaves placement to the runner (kustomize and kpt compare the objects as compiled)
+    ok = krm.process(resource_list([good]))
+    assert "annotations" not in ok["items"][-1]["metadata"] or \
+        "internal.config.kubernetes.io/path" not in ok["items"][-1]["metadata"]["annotations"]
