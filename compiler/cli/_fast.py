@@ -25,7 +25,7 @@ _LINT: Dict[str, Tuple[str, Any]] = {
 }
 _VALIDATE: Dict[str, Tuple[str, Any]] = {
     "-q": ("quiet", _FLAG), "--quiet": ("quiet", _FLAG), "--strict": ("strict", _ON),
-    "--no-strict": ("strict", _OFF), "--strict-kinds": ("strict_kinds", _FLAG), "-f": ("fmt", _FORMATS),
+    "--no-strict": ("strict", _OFF), "--strict-kinds": ("strict_kinds", _FLAG), "-f": ("fmt_alias", _FORMATS),
     "--format": ("fmt", _FORMATS), "--include": ("include", _MANY), "--exclude": ("exclude", _MANY),
     "--max-bytes": ("max_bytes", _INT),
 }
@@ -40,7 +40,7 @@ def _lint_defaults() -> Dict[str, Any]:
 
 
 def _validate_defaults() -> Dict[str, Any]:
-    return {"fmt": "text", "strict": True, "strict_kinds": False, "include": (), "exclude": (),
+    return {"fmt": "text", "fmt_alias": None, "strict": True, "strict_kinds": False, "include": (), "exclude": (),
             "volcano_version": None, "max_bytes": None, "quiet": False}
 
 

@@ -53,7 +53,7 @@ Examples:
   ascend-compile status resnet50-pytorch -n training
   ascend-compile status examples/pytorch-module-910b-8.yaml
   ascend-compile status resnet50-pytorch -n training --watch --timeout 2h
-  ascend-compile status resnet50-pytorch -n training -o json
+  ascend-compile status resnet50-pytorch -n training --format json
 
 \b
 Output (text):
@@ -72,13 +72,13 @@ Output (text):
               help="With --watch: give up after this long (exit 1); 0 waits forever.")
 @click.option("--interval", default="2s", show_default=True, metavar="DURATION",
               help="With --watch: how often to read the job.")
-@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json: a list of job states; with --watch one JSON object per line and change.")
+@click.option("-o", "--output", type=click.Choice(["text", "json"]), default=None, hidden=True,
+              help="The old spelling of --format (text or json).")
 @cluster_options
 @common_input_options
 @handle_kubectl_errors
-def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: str, interval: str, output: str,
-                   **options: Any) -> None:
+def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: str, interval: str,
+                   output: Optional[str], **options: Any) -> None:
     """Show the state of jobs in the cluster.
 
     NAME is a job name (looked up as AscendJob and as Volcano Job unless
@@ -89,10 +89,13 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
     Succeeded, Failed) with reason and message; a Volcano Job's is its phase.
     A job no controller has touched yet shows as Pending.  Start and
     completion times follow on their own line when the controller wrote
-    them (-o json: startTime, completionTime).  Exit code 0 when
-    every job was found, 1 when one was not.
+    them (--format json: startTime, completionTime).  Exit code 0 when
+    every job was found, 1 when one was not.  --format json: a list of job
+    states; with --watch one JSON object per line and change.
     """
     from ..kube.kubectl import duration_seconds
+
+    output = output or ("json" if options.get("fmt") == "json" else "text")
 
     limit = duration_seconds(timeout, "timeout")
     pause = max(duration_seconds(interval, "interval"), 0.1)

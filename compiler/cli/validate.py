@@ -22,8 +22,10 @@ def _volcano_option(ctx: click.Context, param: click.Parameter, value: Optional[
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.argument("paths", nargs=-1, metavar="[PATH...|-]")
-@click.option("--format", "-f", "fmt", type=click.Choice(FORMAT_CHOICES), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="text", show_default=True,
               help="Report format.")
+@click.option("-f", "fmt_alias", type=click.Choice(FORMAT_CHOICES), default=None, hidden=True,
+              help="The old spelling of --format.")
 @click.option("--strict/--no-strict", default=True, show_default=True,
               help="Reject fields the schema does not define (--no-strict allows them).")
 @click.option("--strict-kinds", is_flag=True,
@@ -37,7 +39,7 @@ def _volcano_option(ctx: click.Context, param: click.Parameter, value: Optional[
 @click.option("--max-bytes", type=click.IntRange(min=1), default=None, metavar="N",
               help="Largest input file accepted, in bytes (default 16 MiB).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the findings, no summary line.")
-def validate_command(paths: Tuple[str, ...], fmt: str, strict: bool, strict_kinds: bool,
+def validate_command(paths: Tuple[str, ...], fmt: str, fmt_alias: Optional[str], strict: bool, strict_kinds: bool,
                      include: Tuple[str, ...], exclude: Tuple[str, ...], volcano_version: Optional[str],
                      max_bytes: Optional[int], quiet: bool) -> None:
     """Check Kubernetes manifests (AscendJob, Volcano Job/PodGroup/Queue, ConfigMap,
@@ -60,7 +62,7 @@ def validate_command(paths: Tuple[str, ...], fmt: str, strict: bool, strict_kind
     from ._plain import Usage, validate
 
     try:
-        code = validate(paths, {"fmt": fmt, "strict": strict, "strict_kinds": strict_kinds, "include": include,
+        code = validate(paths, {"fmt": fmt, "fmt_alias": fmt_alias, "strict": strict, "strict_kinds": strict_kinds, "include": include,
                                 "exclude": exclude, "volcano_version": volcano_version, "max_bytes": max_bytes,
                                 "quiet": quiet})
     except Usage as exc:
