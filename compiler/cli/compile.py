@@ -17,6 +17,7 @@ Examples:
   ascend-compile compile examples/pytorch-module-910b-8.yaml
   ascend-compile compile specs/ -o manifests/
   ascend-compile compile specs/*.yaml -o manifests/ --check   # exit 1 if manifests/ is stale
+  ascend-compile compile specs/ --set spec.image=registry.example.com/train:2.1 --set spec.queue=release
   cat job.yaml | ascend-compile compile - | kubectl apply -f -""",
 )
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
@@ -26,12 +27,15 @@ Examples:
               help="Write nothing; exit 1 and print a diff if the files in --output-dir are not what compile would "
                    "write, or if it holds a generated file no spec produces any more (an orphan). With --format "
                    "json: one JSON document (upToDate, stale, missing, orphans, diff).")
+@click.option("--set", "overrides", multiple=True, metavar="PATH=VALUE",
+              help="Set a field of every spec before compiling (repeatable), e.g. spec.image=repo/train:2.1; "
+                   "VALUE is read as YAML (quote it for a string: 'spec.env.V=\"1.0\"'). Checked like the spec.")
 @click.option("--no-lint", is_flag=True,
               help="Do not lint the compiled output (by default its warnings are printed to stderr, and an error "
                    "refuses the spec as a compile error would).")
 @common_input_options
-def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bool, no_lint: bool,
-                    **options: object) -> None:
+def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bool, overrides: Tuple[str, ...],
+                    no_lint: bool, **options: object) -> None:
     """Compile job specs (kind: TrainingJob) into AscendJob / Volcano Job / ConfigMap YAML.
 
     SPEC is a file, a directory (searched for *.yaml / *.yml) or - for stdin.
@@ -39,7 +43,6 @@ def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bo
     Nothing is written unless every spec compiles. The output is linted: its warnings are
     printed to stderr, and a lint error refuses it like a compile error (--no-lint skips this).
     """
-    from .. import api
     from ..errors import AscendCompileError
     from ..findings import EXIT_INPUT
     from ..writer import render_jobs, write_outputs
@@ -47,12 +50,7 @@ def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bo
     ctx = load_context(options)
     if check and not output_dir:
         raise click.UsageError("--check compares against files on disk: give --output-dir too")
-    try:
-        jobs = api.compile_paths(list(specs), config=ctx.config, registry=ctx.registry,
-                                 max_bytes=ctx.max_bytes)
-    except AscendCompileError as exc:
-        report_and_exit(exc.findings, ctx, stream=sys.stderr)
-        return
+    jobs = _compile(specs, overrides, ctx)
     if not jobs:
         click.echo("ascend-compile compile: no job specs (kind: TrainingJob) in the given paths", err=True)
         sys.exit(EXIT_INPUT)
@@ -71,6 +69,28 @@ def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bo
         sys.exit(EXIT_INPUT)
     for path in written:
         click.echo(f"wrote {path}", err=True)
+
+
+def _compile(specs: Tuple[str, ...], arguments: Tuple[str, ...], ctx: Any) -> List[Any]:
+    """The compiled jobs, with every --set applied to every spec (findings about a --set name it)."""
+    from .. import api, overrides
+    from ..errors import AscendCompileError
+    from ..jobspec import is_spec
+    from ..pipeline import compile_specs
+
+    try:
+        parsed = [overrides.parse(argument) for argument in arguments]
+    except overrides.OverrideError as exc:
+        raise click.BadParameter(str(exc).partition(": ")[2], param_hint=str(exc).partition(": ")[0]) from None
+    try:
+        docs = api.read_documents(list(specs), ctx.max_bytes)
+        docs = [overrides.apply(doc, parsed) if is_spec(doc.data) else doc for doc in docs]
+        return compile_specs(docs, ctx.registry, ctx.config)
+    except overrides.OverrideError as exc:
+        raise click.BadParameter(str(exc).partition(": ")[2], param_hint=str(exc).partition(": ")[0]) from None
+    except AscendCompileError as exc:
+        report_and_exit(overrides.blame(exc.findings, parsed), ctx, stream=sys.stderr)
+        raise
 
 
 def _lint_output(jobs: List[Any], ctx: Any) -> None:
