@@ -10,6 +10,7 @@ COMMANDS = {
     "explain": ("explain", "Show one lint rule: what it checks, why, and how to fix it."),
     "profiles": ("profiles", "List hardware profiles, or show one."),
     "init": ("init", "Write a starter job spec that compiles as is."),
+    "schema": ("schema", "Print the job spec's JSON Schema, or write it where editors can use it."),
     "apply": ("kubectl_cmds", "Compile and apply to a cluster through kubectl."),
     "diff": ("kubectl_cmds", "Compile and show what applying would change (kubectl diff)."),
     "status": ("status", "Show the state of a job in the cluster."),

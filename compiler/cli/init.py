@@ -11,7 +11,6 @@ from ..vocabulary import (ASCEND_JOB, DNS1123_LABEL, FRAMEWORKS, MAX_LABEL_LENGT
                           VOLCANO_JOB)
 
 TARGETS = (ASCEND_JOB, VOLCANO_JOB)
-SCHEMA_FILE = "trainingjob-v1alpha1.json"
 
 DEFAULT_NAME = "my-training-job"
 DEFAULT_FRAMEWORK = PYTORCH
@@ -51,22 +50,11 @@ spec:
 
 
 def _schema_ref(path: Optional[str]) -> str:
-    """A relative path to the schema inside a source checkout, else the schema's $id URL."""
-    import json
+    """A local copy of the spec schema beside or above the spec (relative), else this release's published one."""
+    from .schema import local_schema, released_url
 
-    from ..resources import schemas_dir
-
-    schema_path = os.path.join(schemas_dir(), SCHEMA_FILE)
-    checkout = os.path.dirname(os.path.dirname(schema_path))
-    if path and path != "-" and "site-packages" not in schema_path and "dist-packages" not in schema_path:
-        out_dir = os.path.dirname(os.path.abspath(path))
-        if os.path.commonpath([out_dir, checkout]) == checkout:
-            return os.path.relpath(schema_path, out_dir).replace(os.sep, "/")
-    try:
-        with open(schema_path, encoding="utf-8") as handle:
-            return str(json.load(handle).get("$id") or SCHEMA_FILE)
-    except (OSError, ValueError):
-        return "https://ascend-compile.io/schemas/" + SCHEMA_FILE
+    found = local_schema(path) if path and path != "-" else None
+    return found or released_url()
 
 
 def _complete_profiles(incomplete: str) -> List[Any]:

@@ -1,0 +1,91 @@
+"""``ascend-compile schema``: the spec's JSON Schema, on stdout or written where editors can read it."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import List, Optional
+
+import click
+
+#: The schemas a project needs beside its specs: the spec, and the hardware profile (for profileDirs).
+SPEC_SCHEMA = "trainingjob-v1alpha1.json"
+PROFILE_SCHEMA = "profile-v1alpha1.json"
+#: The one repository of ascend-compile: its released schemas are at this URL + /<tag>/schemas/<file>.
+REPOSITORY = "https://github.com/ascend-compile/ascend-compile"
+RAW_FILES = "https://raw.githubusercontent.com/ascend-compile/ascend-compile"
+
+
+def builtin_schema(name: str = SPEC_SCHEMA) -> bytes:
+    from ..resources import schemas_dir
+
+    with open(os.path.join(schemas_dir(), name), "rb") as handle:
+        return handle.read()
+
+
+def released_url(name: str = SPEC_SCHEMA) -> str:
+    """Where this release's schema is published: the file in the repository at the release's tag."""
+    from .commands import version
+
+    return f"{RAW_FILES}/v{version()}/schemas/{name}"
+
+
+def local_schema(spec_path: str) -> Optional[str]:
+    """The path, relative to the spec's folder, of a ``schemas/`` copy of the spec schema in that folder
+    or above it (a source checkout, or what ``schema --write schemas/`` wrote), if it is this release's."""
+    wanted = builtin_schema()
+    folder = os.path.dirname(os.path.abspath(spec_path))
+    here = folder
+    while True:
+        candidate = os.path.join(here, "schemas", SPEC_SCHEMA)
+        try:
+            with open(candidate, "rb") as handle:
+                if handle.read() == wanted:
+                    return os.path.relpath(candidate, folder).replace(os.sep, "/")
+        except OSError:
+            pass
+        parent = os.path.dirname(here)
+        if parent == here or os.path.isdir(os.path.join(here, ".git")):
+            return None
+        here = parent
+
+
+@click.command(
+    "schema",
+    epilog="""\b
+Examples:
+  ascend-compile schema > trainingjob-v1alpha1.json
+  ascend-compile schema --write schemas/     # then: ascend-compile init jobs/new.yaml points at it
+  ascend-compile schema --profile""",
+)
+@click.option("--write", "directory", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help=f"Write {SPEC_SCHEMA} and {PROFILE_SCHEMA} into DIR (created if missing) instead of printing.")
+@click.option("--profile", "profile", is_flag=True, help="Print the hardware profile schema instead of the spec's.")
+def schema_command(directory: Optional[str], profile: bool) -> None:
+    """Print the JSON Schema of the job spec (kind: TrainingJob), or write it to a folder.
+
+    Editors with the YAML language server check and complete a spec whose first line is
+    '# yaml-language-server: $schema=<path or URL>'. Keep a copy in your repository
+    (--write schemas/) and 'init' points new specs at it; without one, 'init' uses this
+    release's schema in the ascend-compile repository.
+    """
+    if directory is None:
+        sys.stdout.buffer.write(builtin_schema(PROFILE_SCHEMA if profile else SPEC_SCHEMA))
+        return
+    written: List[str] = []
+    try:
+        os.makedirs(directory, exist_ok=True)
+        for name in (SPEC_SCHEMA, PROFILE_SCHEMA):
+            target = os.path.join(directory, name)
+            data = builtin_schema(name)
+            temporary = target + ".tmp"
+            with open(temporary, "wb") as handle:
+                handle.write(data)
+            os.replace(temporary, target)
+            written.append(target)
+    except OSError as exc:
+        click.echo(f"error: cannot write the schemas into {directory}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    for target in written:
+        click.echo(f"wrote {target}", err=True)
+    click.echo(f"first line of a spec in {directory}/..: # yaml-language-server: $schema="
+               f"{os.path.basename(os.path.normpath(directory))}/{SPEC_SCHEMA}", err=True)
