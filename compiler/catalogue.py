@@ -122,7 +122,9 @@ class Entry(NamedTuple):
             return _cleandoc(module.__doc__ or "") + (f"\n\n{cited.render()}" if cited else "")
         if "\n" in self.text:
             return self.text
-        return f"{self.text}\n\nReported by {_REPORTED_BY[self.origin]}; see the project README."
+        from .ruledocs import DOCS
+
+        return f"{self.text}\n\n{DOCS[self.id]}\n\nReported by {_REPORTED_BY[self.origin]}."
 
     @property
     def summary(self) -> str:

@@ -1,0 +1,354 @@
+"""The documentation of the rule IDs that have no lint unit (input, config, output, spec, schema).
+
+A lint rule's documentation is its unit's docstring; the others are reported by code spread over the
+reader, the loaders, the writer, ``compile`` and the schema check, so their text lives here, keyed by
+ID.  :attr:`ascend_compile.catalogue.Entry.doc` puts an entry's one-line summary first; each text here
+is the rest: what, why, how to fix, and an example.  Loaded only when a rule's documentation is asked
+for (``explain``, SARIF, ``docs/rules.md``).
+"""
+from __future__ import annotations
+
+from typing import Dict
+
+DOCS: Dict[str, str] = {
+    "AC001": """\
+**What.** A path on the command line does not exist, is not a regular file (a directory given where a
+file is read, a device, a socket), or its bytes are not UTF-8 text (a binary file, or text saved as
+UTF-16 or GBK).
+
+**Why.** Kubernetes manifests and specs are UTF-8 YAML; anything else cannot be checked, and
+checking half of it would report a clean result for a file nobody read.
+
+**How to fix.** Check the path (the message names it), or save the file as UTF-8. To skip files in
+a directory, use ``--exclude GLOB``.
+
+Example::
+
+    $ ascend-compile lint job.yaml
+    job.yaml: error: no such file or directory [AC001]""",
+    "AC002": """\
+**What.** The file (or standard input) is larger than the limit, 16 MiB unless ``--max-bytes``
+says otherwise.
+
+**Why.** No Kubernetes object comes close (the API server refuses requests over about 3 MiB); a
+larger input is a mistake (a log, a data file) or an attempt to exhaust memory, and is refused before
+it is read.
+
+**How to fix.** Give the right file, split a very long stream into several files, or raise the limit
+with ``--max-bytes N`` if the input is really meant.""",
+    "AC003": """\
+**What.** The text is not valid YAML (a bad indent, an unclosed quote or bracket, a tab used for
+indentation), or it uses a tag such as ``!!python/object`` that plain YAML data does not have.
+
+**Why.** kubectl and the API server cannot read such a file either; tags that build objects are
+refused because reading them safely is impossible.
+
+**How to fix.** Fix the YAML at the line and column given (the message quotes the parser). Remove
+custom tags: Kubernetes objects use only maps, lists, strings, numbers, booleans and null.
+
+Failing::
+
+    spec:
+      replicas: [1, 2
+
+Passing::
+
+    spec:
+      replicas: [1, 2]""",
+    "AC004": """\
+**What.** A mapping has the same key twice, e.g. two ``image:`` lines in one container.
+
+**Why.** YAML forbids it, and tools disagree on which value wins: most keep the last one silently,
+the API server's strict field validation refuses the object. Either way one of the two values is not
+what runs.
+
+**How to fix.** Keep one of the keys (the message gives the line of both).
+
+Failing::
+
+    containers:
+      - name: ascend
+        image: train:1
+        image: train:2
+
+Passing::
+
+    containers:
+      - name: ascend
+        image: train:2""",
+    "AC005": """\
+**What.** YAML aliases (``*name``) expand the document beyond 200,000 nodes or 16 MiB of text, or an
+alias refers to the node that contains it.
+
+**Why.** A few lines of nested aliases can expand to gigabytes (the "billion laughs" pattern); such
+input is refused before it is expanded.
+
+**How to fix.** Write the repeated parts out, or use fewer levels of aliases. Manifests rarely need
+aliases at all.""",
+    "AC006": """\
+**What.** The document nests deeper than 200 levels.
+
+**Why.** A full PodTemplateSpec is about 20 levels deep; deeper input is a generated mistake or an
+attempt to exhaust the parser, and is refused.
+
+**How to fix.** Flatten the document; check the tool that generated it.""",
+    "AC010": """\
+**What.** A hardware profile file (in ``profiles/`` or a directory named by ``--profile-dir`` or
+``profileDirs``) does not match the profile schema (an unknown field, a missing ``npu`` section, a
+wrong type, more than one document in the file), or a profile directory does not exist. (A profile
+in a later directory replaces a built-in one of the same name; that is not an error.)
+
+**Why.** Profiles drive every NPU count, label and selector ascend-compile writes or checks; a broken
+one would give wrong answers for every job on that hardware, so nothing runs until it is fixed.
+
+**How to fix.** Correct the field at the line given; ``schemas/profile-v1alpha1.json`` (also printed
+by ``ascend-compile schema --profile``) describes every field, and ``ascend-compile profiles show
+NAME`` prints a built-in profile to start from.
+
+Failing::
+
+    apiVersion: ascend-compile.io/v1alpha1
+    kind: HardwareProfile
+    name: my-a2          # belongs under metadata
+
+Passing::
+
+    apiVersion: ascend-compile.io/v1alpha1
+    kind: HardwareProfile
+    metadata:
+      name: my-a2""",
+    "AC011": """\
+**What.** The project config (``.ascend-compile.yaml``, found upward from the working directory, or
+the file given by ``--config``) does not match its format: an unknown key, a wrong type, an unknown
+rule ID under ``lint.disable`` or ``lint.severity``, or a severity other than error, warning, info.
+
+**Why.** A config that is half understood would silently change defaults or keep rules on that the
+team meant to turn off; it is refused so the mistake is seen.
+
+**How to fix.** Correct the key at the line given. ``ascend-compile lint --show-config`` prints the
+config a command would use; ``--no-config`` ignores it.
+
+Passing::
+
+    defaults:
+      queue: training
+    lint:
+      disable: [AC303]
+      severity: {AC305: error}
+      failOn: warning""",
+    "AC013": """\
+**What.** ``compile -o DIR`` cannot write its output: two jobs would write the same file
+(``<name>.yaml`` for jobs of the same name in different namespaces), the directory cannot be created
+or written, or a file in it is not a regular file.
+
+**Why.** Writing only some of the files would leave the directory out of step with the specs, so
+``compile`` writes all files or none.
+
+**How to fix.** Give the jobs distinct names, or compile them into separate directories; check the
+directory's permissions.""",
+    "AC020": """\
+**What.** A job spec breaks a rule the schema cannot express: a job defined twice (same name and
+namespace) in one run, volumes or env entries that clash, a setting that needs another one (e.g.
+per-replica settings for a replica the framework does not have), values that contradict each other.
+
+**Why.** The compiled manifest would be refused by the operator or Volcano, or would not run as the
+spec says; ``compile`` refuses to write it.
+
+**How to fix.** The message names the field and the hint the change; ``docs/spec.md`` documents
+every field.
+
+Failing (two specs, one job)::
+
+    metadata: {name: resnet, namespace: training}   # in a.yaml
+    metadata: {name: resnet, namespace: training}   # in b.yaml
+
+Passing: give each job its own name.""",
+    "AC021": """\
+**What.** ``spec.profile`` names a hardware profile that is neither built in nor in a directory
+given by ``--profile-dir`` or ``profileDirs``.
+
+**Why.** The profile says which NPUs, labels and selectors the job uses; without it nothing can be
+compiled.
+
+**How to fix.** Use a name ``ascend-compile profiles`` lists (the message suggests close ones), or add
+your own profile directory.
+
+Failing::
+
+    spec:
+      profile: module-910b-9
+
+Passing::
+
+    spec:
+      profile: module-910b-8""",
+    "AC022": """\
+**What.** The spec asks its profile for something upstream does not support on that hardware: a
+framework, a target (AscendJob or Volcano Job) or a scheduling dialect the profile does not list.
+
+**Why.** The profiles record what the operator and the Volcano plugin accept for each server model;
+a job outside that is refused or never scheduled.
+
+**How to fix.** ``ascend-compile profiles show NAME`` lists the frameworks, targets and dialects of a
+profile; pick one of those, or another profile.""",
+    "AC023": """\
+**What.** A document given to ``compile`` is not a job spec (its kind is not ``TrainingJob`` with
+apiVersion ``ascend-compile.io/v1alpha1``), e.g. an AscendJob manifest.
+
+**Why.** ``compile`` reads specs and writes manifests; a manifest given to it is most likely the
+wrong file or directory.
+
+**How to fix.** Give ``compile`` spec files only; check manifests with ``ascend-compile lint``. In a
+directory that holds both, keep the specs in a folder of their own.""",
+    "AC024": """\
+**What.** A spec's free-form ``labels``, ``annotations``, ``podLabels`` or ``env`` set a key the
+compiler writes itself (``ring-controller.atlas``, ``framework``, ``ASCEND_VISIBLE_DEVICES``, the
+fault-tolerance annotations, ...).
+
+**Why.** The spec would say one thing in a field and another in a label; the compiled job must not
+depend on which one wins.
+
+**How to fix.** Remove the key and set the spec field the message names (e.g. ``torAffinity`` for
+``tor-affinity``, ``faultScheduling`` for ``fault-scheduling``).""",
+    "AC025": """\
+**What.** A ``podTemplatePatch`` or ``jobPatch`` cannot be merged into the generated object as
+written: a list item without the ``name`` it is merged by, a ``$patch: delete`` of an item that is not
+there, or a list that would replace generated items wholesale.
+
+**Why.** A patch that merged differently from what it says would change the job silently; it is
+refused instead.
+
+**How to fix.** Give each list item its ``name`` (containers, volumes, env, ports), and delete only
+items the compiled job has (``ascend-compile compile`` without the patch shows them).""",
+    "AC101": """\
+**What.** A field that the schema of this apiVersion and kind does not define: most often a typo
+(``replicaSpec`` for ``replicaSpecs``) or a field at the wrong level.
+
+**Why.** The API server refuses unknown fields under strict field validation and otherwise drops
+them, so the setting has no effect.
+
+**How to fix.** Use the field name the hint suggests, or move the field to where it belongs.
+``--no-strict`` allows unknown fields (e.g. for a newer API than the built-in schemas).
+
+Failing::
+
+    spec:
+      replicaSpec:
+        Master: {replicas: 1}
+
+Passing::
+
+    spec:
+      replicaSpecs:
+        Master: {replicas: 1}""",
+    "AC102": """\
+**What.** A value has the wrong type: a number where the API wants a string (env values, label
+values), a string where it wants a number, a map where it wants a list.
+
+**Why.** The API server refuses the object ("cannot unmarshal number into ... of type string").
+
+**How to fix.** Quote numbers and booleans meant as strings; write lists as lists.
+
+Failing::
+
+    env:
+      - name: HCCL_CONNECT_TIMEOUT
+        value: 600
+
+Passing::
+
+    env:
+      - name: HCCL_CONNECT_TIMEOUT
+        value: "600\"""",
+    "AC103": """\
+**What.** A field the schema requires is missing, e.g. a container without ``name`` or ``image``,
+an env entry without ``name``.
+
+**Why.** The API server refuses the object.
+
+**How to fix.** Add the field the message names.
+
+Failing::
+
+    containers:
+      - image: train:1
+
+Passing::
+
+    containers:
+      - name: ascend
+        image: train:1""",
+    "AC104": """\
+**What.** A value is not one of the values the schema allows, e.g. ``restartPolicy: Sometimes`` or
+``imagePullPolicy: always`` (the values are case-sensitive).
+
+**Why.** The API server refuses the object.
+
+**How to fix.** Use one of the values the message lists.
+
+Failing::
+
+    imagePullPolicy: always
+
+Passing::
+
+    imagePullPolicy: Always""",
+    "AC105": """\
+**What.** A value does not match the pattern, range or format the schema requires: a resource
+quantity such as ``16gb`` (Kubernetes writes ``16Gi`` or ``16G``), a negative count, a name that is
+not a DNS label, a port outside 1-65535.
+
+**Why.** The API server refuses the object.
+
+**How to fix.** Write the value in the form the message names.
+
+Failing::
+
+    resources:
+      requests: {memory: 16gb}
+
+Passing::
+
+    resources:
+      requests: {memory: 16Gi}""",
+    "AC106": """\
+**What.** There is no built-in schema for this apiVersion and kind, so the object was not checked
+(a warning; ``validate --strict-kinds`` makes it an error).
+
+**Why.** ascend-compile ships schemas for AscendJob, Volcano Job/PodGroup/Queue, ConfigMap,
+Namespace and its own spec; other kinds pass unchecked, which may hide a typo in apiVersion or kind.
+
+**How to fix.** Check the apiVersion and kind for typos (``mindxdl.gitee.com/v1`` AscendJob,
+``batch.volcano.sh/v1alpha1`` Job). For other kinds, exclude their files with ``--exclude`` or
+disable the rule with ``--disable AC106``.""",
+    "AC107": """\
+**What.** A YAML document is not a mapping (a list or a plain string at the top level), or a mapping
+without ``apiVersion`` or ``kind``.
+
+**Why.** Every Kubernetes object is a mapping with both; kubectl refuses anything else.
+
+**How to fix.** Add the missing ``apiVersion``/``kind``, or remove the stray document (a ``---``
+followed by a bare value is a common cause).""",
+    "AC304": """\
+**What.** ``spec.npus`` cannot be split into pods the hardware profile allows. A job that fits on one
+server takes one pod with one of the profile's single-pod counts; a larger job takes whole servers,
+so its total must be a multiple of the NPUs per server.
+
+**Why.** The Volcano Ascend plugin accepts only these per-pod counts on each server model (see
+``ascend-compile explain AC301``); a job split any other way stays Pending for ever.
+
+**How to fix.** Request one of the totals the hint lists (``ascend-compile profiles show NAME`` prints
+them), or give ``pods`` and ``npusPerPod`` explicitly.
+
+Failing (module-910b-8: 8 NPUs per server)::
+
+    spec:
+      profile: module-910b-8
+      npus: 13
+
+Passing::
+
+    spec:
+      profile: module-910b-8
+      npus: 16      # 2 pods x 8""",
+}
