@@ -63,18 +63,21 @@ def describe(config: Any, options: Dict[str, Any]) -> List[str]:
     return [printable(where), "profile directories: " + printable(", ".join(dirs))]
 
 
-def report(findings: Iterable[Finding], ctx: RunContext, stream: Optional[TextIO] = None) -> None:
+def report(findings: Iterable[Finding], ctx: RunContext, stream: Optional[TextIO] = None,
+           files_checked: Optional[int] = None) -> None:
     from ..report import render
 
     from ..report import catalogue_rules
 
     rules = catalogue_rules() if ctx.fmt == "sarif" else None
-    render(sorted(findings, key=Finding.sort_key), ctx.fmt, rules=rules, stream=stream or sys.stdout)
+    render(sorted(findings, key=Finding.sort_key), ctx.fmt, rules=rules, stream=stream or sys.stdout,
+           files_checked=files_checked)
 
 
-def report_and_exit(findings: Iterable[Finding], ctx: RunContext, stream: Optional[TextIO] = None) -> None:
+def report_and_exit(findings: Iterable[Finding], ctx: RunContext, stream: Optional[TextIO] = None,
+                    files_checked: Optional[int] = None) -> None:
     from ..findings import exit_code
 
     findings = list(findings)
-    report(findings, ctx, stream)
+    report(findings, ctx, stream, files_checked)
     sys.exit(exit_code(findings) or 1)

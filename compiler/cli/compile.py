@@ -50,12 +50,12 @@ def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bo
     ctx = load_context(options)
     if check and not output_dir:
         raise click.UsageError("--check compares against files on disk: give --output-dir too")
-    jobs = _compile(specs, overrides, ctx)
+    jobs, files = _compile(specs, overrides, ctx)
     if not jobs:
         click.echo("ascend-compile compile: no job specs (kind: TrainingJob) in the given paths", err=True)
         sys.exit(EXIT_INPUT)
     if not no_lint:
-        _lint_output(jobs, ctx)
+        _lint_output(jobs, ctx, files)
     if output_dir is None:
         sys.stdout.write(render_jobs(jobs))
         return
@@ -71,8 +71,9 @@ def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bo
         click.echo(f"wrote {path}", err=True)
 
 
-def _compile(specs: Tuple[str, ...], arguments: Tuple[str, ...], ctx: Any) -> List[Any]:
-    """The compiled jobs, with every --set applied to every spec (findings about a --set name it)."""
+def _compile(specs: Tuple[str, ...], arguments: Tuple[str, ...], ctx: Any) -> Tuple[List[Any], int]:
+    """The compiled jobs and the number of files read, with every --set applied to every spec (findings about
+    a --set name it)."""
     from .. import api, overrides
     from ..errors import AscendCompileError
     from ..jobspec import is_spec
@@ -82,27 +83,29 @@ def _compile(specs: Tuple[str, ...], arguments: Tuple[str, ...], ctx: Any) -> Li
         parsed = [overrides.parse(argument) for argument in arguments]
     except overrides.OverrideError as exc:
         raise click.BadParameter(str(exc).partition(": ")[2], param_hint=str(exc).partition(": ")[0]) from None
+    files = None
     try:
         docs = api.read_documents(list(specs), ctx.max_bytes)
+        files = len({doc.source for doc in docs})
         docs = [overrides.apply(doc, parsed) if is_spec(doc.data) else doc for doc in docs]
-        return compile_specs(docs, ctx.registry, ctx.config)
+        return compile_specs(docs, ctx.registry, ctx.config), files
     except overrides.OverrideError as exc:
         raise click.BadParameter(str(exc).partition(": ")[2], param_hint=str(exc).partition(": ")[0]) from None
     except AscendCompileError as exc:
-        report_and_exit(overrides.blame(exc.findings, parsed), ctx, stream=sys.stderr)
+        report_and_exit(overrides.blame(exc.findings, parsed), ctx, stream=sys.stderr, files_checked=files)
         raise
 
 
-def _lint_output(jobs: List[Any], ctx: Any) -> None:
+def _lint_output(jobs: List[Any], ctx: Any, files: int) -> None:
     """Lint the compiled objects: warnings go to stderr, an error refuses the output (nothing written)."""
     from ..findings import ERROR
     from ..pipeline import lint_output
 
     findings = lint_output(jobs, ctx.registry, ctx.config)
     if any(f.severity == ERROR for f in findings):
-        report_and_exit(findings, ctx, stream=sys.stderr)
+        report_and_exit(findings, ctx, stream=sys.stderr, files_checked=files)
     if findings:
-        report(findings, ctx, stream=sys.stderr)
+        report(findings, ctx, stream=sys.stderr, files_checked=files)
 
 
 def _check(jobs: List[Any], output_dir: str, ctx: Any) -> None:

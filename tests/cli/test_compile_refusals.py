@@ -114,3 +114,16 @@ def test_no_specs_at_all_is_an_input_error(tmp_path):
     result = run_cli("compile", str(empty))
     assert result.returncode == 2
     assert "no job specs (kind: TrainingJob) in the given paths" in result.stderr
+
+
+def test_json_report_names_the_rule_and_counts_the_files(tmp_path) -> None:
+    import json
+
+    (tmp_path / "bad.yaml").write_text(spec_text("module-910b-8", "npus: 13"))
+    (tmp_path / "good.yaml").write_text(spec_text("module-910b-8", "npus: 8").replace("refused", "fine"))
+    result = run_cli("compile", str(tmp_path), "--format", "json")
+    assert result.returncode == 1 and result.stdout == ""
+    report = json.loads(result.stderr)
+    assert report["summary"]["filesChecked"] == 2 and report["summary"]["errors"] == 1
+    [finding] = report["findings"]
+    assert finding["rule"] == "AC304" and finding["ruleName"] == "npu-total"
