@@ -64,7 +64,7 @@ def help_examples() -> List[Tuple[str, str]]:
 
 def doc_examples() -> List[Tuple[str, str]]:
     out = []
-    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+    for doc in [ROOT / "README.md", ROOT / "examples" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         blocks = re.findall(r"^```(?:sh|bash|console|shell)\n(.*?)^```", doc.read_text(encoding="utf-8"),
                             re.MULTILINE | re.DOTALL)
         for block in blocks:
