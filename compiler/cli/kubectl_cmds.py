@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Set, Tuple
 
 import click
 
@@ -133,6 +133,7 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
     except SystemExit as exc:  # compile problems: 2 either way, 1 means "changes" here
         sys.exit(2 if exc.code else 0)
     changed = False
+    noted: Set[str] = set()
     try:
         kubectl = make_kubectl(options)
         check_namespaces(jobs, kubectl.namespace)
@@ -144,8 +145,13 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
                     differs, out = diff_object(kubectl, obj, sink=stdout_sink(not os.environ.get(EXTERNAL_DIFF)))
                 except KubectlError as exc:
                     missing = namespace_missing(exc)
-                    if not (missing and missing in created):
+                    if not missing:
                         raise
+                    if missing not in created and missing not in noted:
+                        noted.add(missing)
+                        click.echo(f"note: namespace {missing!r} does not exist, so its objects are shown as new; "
+                                   f"apply will refuse them until it exists (kubectl create namespace {missing}, "
+                                   "or createNamespace: true in the spec)", err=True)
                     differs, out = True, _new_object_diff(obj)
                 changed = changed or differs
                 sys.stdout.write(out)
@@ -188,13 +194,24 @@ def delete_command(targets: Tuple[str, ...], kind: str, wait: bool, timeout: Opt
     Volcano Job (unless --kind says which), and rings-config-NAME is deleted
     if it exists.  The job's pods go with it (Kubernetes garbage collection).
     """
-    from ..kube import delete_object
+    from ..kube import KubectlError, delete_object
     from ..kube.kubectl import duration_seconds
     from ..kube.planning import deletion_plan
 
     waited = duration_seconds(timeout) if timeout is not None else 0.0
     kubectl = make_kubectl(options, at_least=waited + 60 if wait else 0.0)  # kubectl's own --timeout first
-    plan = deletion_plan(kubectl, job_targets(targets, kind, options), ignore_not_found)
-    for ref, ignore in plan:
-        delete_object(kubectl, ref, wait=wait, timeout=timeout if wait else None,
-                      ignore_not_found=ignore, dry_run=dry_run, sink=stdout_sink())
+    try:
+        plan = deletion_plan(kubectl, job_targets(targets, kind, options), ignore_not_found)
+        for ref, ignore in plan:
+            delete_object(kubectl, ref, wait=wait, timeout=timeout if wait else None,
+                          ignore_not_found=ignore, dry_run=dry_run, sink=stdout_sink())
+    except KubectlError as exc:
+        if _not_found(exc):
+            exc.message += "\nhint: already deleted? --ignore-not-found makes deleting what is gone succeed"
+        raise
+
+
+def _not_found(exc: Any) -> bool:
+    from ..kube.objects import namespace_missing
+
+    return namespace_missing(exc) is None and ("(NotFound)" in (exc.stderr or "") or exc.message.startswith("no "))

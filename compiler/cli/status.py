@@ -104,7 +104,7 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
     if watch:
         _watch(kubectl, resolved, output, limit, pause, timeout)
     rows = _read_states(kubectl, resolved)
-    missing = [msg for _key, state, msg in rows if state is None]
+    missing = [_name_namespace(kubectl, msg) for _key, state, msg in rows if state is None]
     if output == "json":
         click.echo(json.dumps([state.as_dict() for _key, state, _msg in rows if state is not None],
                               indent=2, sort_keys=True))
@@ -115,6 +115,22 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
     for msg in missing:
         click.echo(f"error: {msg}", err=True)
     sys.exit(1 if missing else 0)
+
+
+def _name_namespace(kubectl: Any, message: str) -> str:
+    """A not-found message that names the namespace looked in, also when it was the context's default."""
+    from ..kube import KubectlError
+    from ..kube.planning import where
+
+    default = where(kubectl, None)
+    if kubectl.namespace or default not in message:
+        return message
+    try:
+        found = kubectl.run("config", "view", "--minify", "-o", "jsonpath={..namespace}", what="kubectl config view",
+                            relay_warnings=False).stdout.strip()
+    except KubectlError:
+        return message
+    return message.replace(default, f"namespace {found or 'default'!r} (the context's default; -n to choose another)")
 
 
 def _watch(kubectl: Any, resolved: Sequence[Any], output: str, limit: float, pause: float, timeout: str) -> None:

@@ -107,7 +107,7 @@ def test_memory_error_anywhere_is_exit_2(tmp_path: Path, monkeypatch, capsys) ->
     def exhausted(*_args, **_kwargs):
         raise MemoryError()
 
-    monkeypatch.setattr(api, "compile_paths", exhausted)
+    monkeypatch.setattr(api, "read_documents", exhausted)  # the first step of compile
     code, text = _main_exit(["compile", str(tmp_path / "x.yaml")], capsys)
     assert code == 2 and "out of memory" in text and "Traceback" not in text, text
 
