@@ -37,13 +37,36 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
         cache_dir=None if options.get("no_cache") else default_root())
     threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
     # Only SARIF lists every rule; the other formats describe the rules of the findings (from the catalogue).
-    render(findings, ctx.fmt, rules=catalogue_rules() if ctx.fmt == "sarif" else None, stream=sys.stdout,
-           files_checked=files, quiet=bool(options.get("quiet")))
+    rules = catalogue_rules() if ctx.fmt == "sarif" else None
+    if options.get("baseline") or options.get("write_baseline"):
+        findings = _against_baseline(options, findings, ctx.fmt, rules, files)
+        if findings is None:
+            return int(options["_exit"])
+    else:
+        render(findings, ctx.fmt, rules=rules, stream=sys.stdout, files_checked=files,
+               quiet=bool(options.get("quiet")))
     code = exit_code(findings, threshold)
     if files == 0 and code != EXIT_INPUT:
         sys.stderr.write("ascend-compile lint: no YAML files found in the given paths\n")
         code = EXIT_INPUT
     return code
+
+
+def _against_baseline(options: Dict[str, Any], findings: Any, fmt: str, rules: Any, files: int) -> Any:
+    """``--write-baseline`` (returns None, the exit code in options["_exit"]) or ``--baseline`` (the new findings)."""
+    from . import _baseline
+
+    if options.get("baseline") and options.get("write_baseline"):
+        raise Usage("give --baseline FILE (report new findings) or --write-baseline FILE (record them), not both")
+    try:
+        if options.get("write_baseline"):
+            options["_exit"] = _baseline.write(options["write_baseline"], findings, files)
+            return None
+        return _baseline.report(options["baseline"], findings, fmt, rules, files, bool(options.get("quiet")))
+    except _baseline.BaselineUsage as exc:
+        sys.stderr.write(f"ascend-compile lint: error: {exc}\n")
+        options["_exit"] = 2
+        return None
 
 
 def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:

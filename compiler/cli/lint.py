@@ -18,6 +18,8 @@ Examples:
   ascend-compile lint manifests/ --format sarif > lint.sarif
   ascend-compile lint k8s/ --exclude 'charts/**' --disable AC305
   kustomize build overlays/prod | ascend-compile lint -
+  ascend-compile lint k8s/ --write-baseline .ascend-compile-baseline.json   # accept today's findings
+  ascend-compile lint k8s/ --baseline .ascend-compile-baseline.json         # CI: fail on new ones only
 
 \b
 Suppress a finding on one line (or on the next line, from a comment line):
@@ -47,10 +49,16 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
 @click.option("--no-cache", is_flag=True,
               help="Do not read or write the result cache (files whose text did not change are not checked "
                    "again; it lives in $ASCEND_COMPILE_CACHE_DIR or ~/.cache/ascend-compile and is safe to delete).")
+@click.option("--write-baseline", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Record the current findings in FILE (JSON) and exit 0: adopt lint on a legacy repository.")
+@click.option("--baseline", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Report only findings FILE does not record (matched by rule, file, object and field path, "
+                   "not line), and say how many were baselined and how many entries are stale.")
 @common_input_options
 def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[str, ...], strict: bool,
                  volcano_version: Optional[str], include: Tuple[str, ...], exclude: Tuple[str, ...],
-                 quiet: bool, no_cache: bool, **options: object) -> None:
+                 quiet: bool, no_cache: bool, write_baseline: Optional[str], baseline: Optional[str],
+                 **options: object) -> None:
     """Lint Kubernetes manifests: AscendJob, Volcano Job, their ranktable ConfigMaps, and more.
 
     PATH is a file, a directory (searched for *.yaml / *.yml) or - for stdin.
@@ -63,7 +71,8 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
     try:
         code = lint(paths, {"fail_on": fail_on, "disable": disable, "strict": strict,
                             "volcano_version": volcano_version, "include": include, "exclude": exclude,
-                            "quiet": quiet, "no_cache": no_cache, **options})
+                            "quiet": quiet, "no_cache": no_cache, "write_baseline": write_baseline,
+                            "baseline": baseline, **options})
     except Usage as exc:
         raise click.UsageError(str(exc)) from None
     sys.exit(code)

@@ -92,6 +92,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Tuple[Path, Dict[str,
         shutil.copy(ROOT / "examples" / "pytorch-module-910b-8.yaml", work / name)
     assert run_cli("compile", "specs/", "-o", "manifests/", cwd=work).returncode == 0
     shutil.copytree(work / "manifests", work / "k8s")
+    assert run_cli("lint", "k8s/", "--write-baseline", ".ascend-compile-baseline.json", cwd=work).returncode == 0
     shutil.copytree(work / "manifests", work / "overlays" / "prod")
     (work / "overlays" / "prod" / "kustomization.yaml").write_text(
         "resources: [" + ", ".join(sorted(p.name for p in (work / "manifests").iterdir())) + "]\n")

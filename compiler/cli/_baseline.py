@@ -1,0 +1,80 @@
+"""``lint --baseline`` / ``--write-baseline``: the lint run's findings against a baseline, then reported.
+
+Loaded only when one of the two options is given, so a plain ``lint`` pays nothing for it.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Dict, List, Optional, Sequence
+
+from ..findings import Finding
+
+
+class BaselineUsage(Exception):
+    """Both options at once, or an unusable baseline file: a usage/input error (exit 2)."""
+
+
+def write(path: str, findings: Sequence[Finding], files: int) -> int:
+    """Record the findings; exit 0 (2 if an input could not be read: it is not in the baseline)."""
+    from .. import baseline
+    from ..findings import EXIT_INPUT
+
+    try:
+        recorded = baseline.write(path, findings)
+    except baseline.BaselineError as exc:
+        raise BaselineUsage(str(exc)) from None
+    unreadable = [f for f in findings if f.input_error]
+    sys.stderr.write(f"wrote baseline {path}: {recorded} finding(s) in {files} file(s); "
+                     f"lint --baseline {path} now reports only new ones\n")
+    if unreadable:
+        from ..report import render
+
+        render(unreadable, "text", stream=sys.stderr, files_checked=files)
+        return EXIT_INPUT
+    return 0
+
+
+def report(path: str, findings: Sequence[Finding], fmt: str, rules: Optional[Dict[str, Any]], files: int,
+           quiet: bool) -> List[Finding]:
+    """Report what the baseline does not accept; return those findings (they set the exit code)."""
+    from .. import baseline
+    from ..report import render, sort_findings
+
+    try:
+        accepted = baseline.load(path)
+    except baseline.BaselineError as exc:
+        raise BaselineUsage(str(exc)) from None
+    part = baseline.split(findings, accepted)
+    summary = (f"baseline {path}: {len(part.baselined)} finding(s) baselined (not shown), {part.stale} stale "
+               f"entr{'y' if part.stale == 1 else 'ies'}" +
+               (f" (fixed or renamed: --write-baseline {path} drops them)" if part.stale else ""))
+    if fmt == "sarif":
+        from ..report import _sarif
+
+        both = sort_findings([*part.new, *part.baselined])
+        known = {id(f) for f in part.baselined}
+        document = _sarif.as_dict(both, rules, _version())
+        run = document["runs"][0]
+        for finding, result in zip(both, run["results"]):
+            result["baselineState"] = "unchanged" if id(finding) in known else "new"
+        run["properties"] = {"baseline": {"file": path, "baselined": len(part.baselined), "stale": part.stale}}
+        json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    elif fmt == "json":
+        from ..report import _json
+
+        document = _json.as_dict(sort_findings(part.new), rules, files, _version())
+        document["summary"].update({"baselined": len(part.baselined), "staleBaselineEntries": part.stale})
+        json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        render(part.new, fmt, rules=rules, stream=sys.stdout, files_checked=files, quiet=quiet)
+    sys.stderr.write(summary + "\n")
+    return part.new
+
+
+def _version() -> str:
+    from .._version import __version__
+
+    return __version__
