@@ -128,6 +128,8 @@ class Entry(NamedTuple):
 
     @property
     def summary(self) -> str:
+        if not self.unit and "\n" not in self.text:
+            return self.text.strip()  # the first line of its doc, without loading the rest
         return self.doc.split("\n", 1)[0].strip()
 
     @property
