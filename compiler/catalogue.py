@@ -72,6 +72,7 @@ PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does n
 NOT_A_SPEC = "AC023"
 GENERATED_KEY = "AC024"  # free-form labels/annotations that would replace generated ones
 PATCH_CONFLICT = "AC025"  # a podTemplatePatch/jobPatch that cannot be merged as written
+IMPORT_REFUSED = "AC026"  # import: a manifest part no spec can carry, an ambiguous profile, not a job
 UNKNOWN_FIELD = "AC101"
 WRONG_TYPE = "AC102"
 MISSING_REQUIRED = "AC103"
@@ -122,9 +123,9 @@ class Entry(NamedTuple):
             return _cleandoc(module.__doc__ or "") + (f"\n\n{cited.render()}" if cited else "")
         if "\n" in self.text:
             return self.text
-        from .ruledocs import DOCS
+        from .ruledocs import DOCS, REPORTED_BY
 
-        return f"{self.text}\n\n{DOCS[self.id]}\n\nReported by {_REPORTED_BY[self.origin]}."
+        return f"{self.text}\n\n{DOCS[self.id]}\n\nReported by {REPORTED_BY.get(self.id, _REPORTED_BY[self.origin])}."
 
     @property
     def summary(self) -> str:
@@ -213,6 +214,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           "A podTemplatePatch or jobPatch cannot be merged as written: a list item without the name it is merged "
           "by, a removal of an item that is not there, or a list that would silently replace generated items.",
           kinds=SPEC_KINDS),
+    _meta(IMPORT_REFUSED, "import-refused", SPEC,
+          "import cannot turn a manifest into a spec without losing something, or cannot tell which profile it is "
+          "for.", kinds=ALL_KINDS),
     _meta(NPU_TOTAL, "npu-total", SPEC,
           "A spec's total NPU count cannot be split into pods the hardware profile allows.", kinds=SPEC_KINDS),
     _meta(UNKNOWN_FIELD, "unknown-field", SCHEMA,

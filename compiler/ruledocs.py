@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Dict
 
+#: who reports an ID, where its origin's reporter is not it
+REPORTED_BY: Dict[str, str] = {"AC026": "``ascend-compile import``"}
+
 DOCS: Dict[str, str] = {
     "AC001": """\
 **What.** A path on the command line does not exist, is not a regular file (a directory given where a
@@ -220,6 +223,25 @@ refused instead.
 
 **How to fix.** Give each list item its ``name`` (containers, volumes, env, ports), and delete only
 items the compiled job has (``ascend-compile compile`` without the patch shows them).""",
+    "AC026": """\
+**What.** ``ascend-compile import`` refuses a manifest when the spec it would write could not compile
+back to the same objects: a value no spec field or patch can say (an explicit ``null``, a key named
+``$patch``), an object that is not an AscendJob or Volcano Job and is not one the spec generates (an
+unrelated ConfigMap, a Deployment), a job whose NPU request matches no hardware profile, or a job that
+several profiles fit equally well.
+
+**Why.** An import that dropped a field would give a spec that compiles to a different job, and
+nobody would notice until it ran differently.
+
+**How to fix.** The message names the field or object. Remove the explicit null (or give the value),
+import other objects separately or keep them as manifests, and name the hardware with ``--profile
+NAME`` when the message lists several candidates (``ascend-compile profiles`` shows them).
+
+Example::
+
+    $ ascend-compile import job.yaml
+    job.yaml: error: job 'train' fits the profiles card-910 and card-910b-2 equally well; say which
+    with --profile [AC026]""",
     "AC101": """\
 **What.** A field that the schema of this apiVersion and kind does not define: most often a typo
 (``replicaSpec`` for ``replicaSpecs``) or a field at the wrong level.

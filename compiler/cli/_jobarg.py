@@ -22,8 +22,20 @@ def job_argument(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def output_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("-o", "--output", type=click.Choice(OUTPUT_CHOICES), default="text", show_default=True,
-                        help="text for people, json for machines.")(func)
+    """``--format text|json`` (the spelling of every command), with ``-o/--output`` kept as a hidden alias."""
+
+    def alias(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+        if value is not None:  # given on the command line: processed before the options left to their defaults
+            ctx.params["output"] = value
+        return value
+
+    def chosen(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+        return value if value is not None else ctx.params.get("output") or "text"
+
+    func = click.option("-o", "--output", "output_alias", type=click.Choice(OUTPUT_CHOICES), default=None,
+                        hidden=True, expose_value=False, callback=alias, help="The old spelling of --format.")(func)
+    return click.option("--format", "output", type=click.Choice(OUTPUT_CHOICES), default=None, callback=chosen,
+                        help="text for people, json for machines.  [default: text]")(func)
 
 
 def read_job(kubectl: Any, target: str, kind: str, options: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:

@@ -21,7 +21,7 @@ from ._jobarg import job_argument, output_option, read_job
 Examples:
   ascend-compile why resnet50-pytorch -n training
   ascend-compile why examples/pytorch-module-910b-8.yaml
-  ascend-compile why resnet50-pytorch -n training -o json
+  ascend-compile why resnet50-pytorch -n training --format json
 
 \b
 Output (text): the job's state, then 'why:' and the real cause, then what it rests on:

@@ -40,3 +40,11 @@ def test_status_format_and_its_old_spellings_agree(fake: Fake) -> None:  # noqa:
     text = cli("status", EXAMPLE, env=fake.env()).stdout
     assert text.startswith("AscendJob training/resnet50-pytorch: Running")
     assert "--output" not in cli("status", "--help").stdout
+
+
+@pytest.mark.parametrize("args,expected", [([], "text"), (["--format", "json"], "json"), (["-o", "json"], "json"),
+                                           (["--output", "json"], "json"), (["--output=json"], "json")])
+def test_why_reads_format_and_its_old_spelling(args, expected) -> None:
+    from ascend_compile.cli.why import why_command
+
+    assert why_command.make_context("why", ["job", *args]).params["output"] == expected

@@ -1,0 +1,65 @@
+"""``ascend-compile import``: AscendJob / Volcano Job manifests (and their ConfigMaps) to job specs."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Optional, Tuple
+
+import click
+
+from ._options import common_input_options, load_context, report_and_exit
+
+
+@click.command(
+    "import",
+    epilog="""\b
+Examples:
+  ascend-compile import hand-written.yaml > job-spec.yaml
+  ascend-compile import legacy/*.yaml -o specs/
+  ascend-compile import job.yaml rings-config.yaml --profile module-910b-16""",
+)
+@click.argument("manifests", nargs=-1, required=True, metavar="MANIFEST...")
+@click.option("--profile", default=None, metavar="NAME",
+              help="The hardware profile, when the manifests fit several (import says so).")
+@click.option("-o", "--output-dir", type=click.Path(file_okay=False), default=None,
+              help="Write one spec per job (<name>.yaml) into this directory instead of stdout.")
+@click.option("--force", is_flag=True, help="With --output-dir: overwrite specs that exist.")
+@common_input_options
+def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_dir: Optional[str], force: bool,
+                   **options: Any) -> None:
+    """Turn AscendJob / Volcano Job manifests into the shortest job specs that compile back to them.
+
+    MANIFEST is a file, a directory or - for stdin; give a job's ranktable and reset
+    ConfigMaps with it. The profile is worked out from the NPU resource, node selectors
+    and annotations. What no spec field says goes into spec.jobPatch, with a comment; a
+    manifest that no spec can reproduce (an explicit null, an object the spec does not
+    write, an ambiguous profile) is refused with the reason (AC026): nothing is dropped.
+    Each spec is compiled before it is written and must give back the same objects.
+    """
+    from .. import api
+    from ..errors import AscendCompileError
+    from ..importer import import_documents
+    from ..importer.render import render, render_all
+
+    ctx = load_context(options)
+    if profile is not None and profile not in ctx.registry.names():
+        raise click.BadParameter(f"unknown profile {profile!r} (see 'ascend-compile profiles')", param_hint="--profile")
+    try:
+        imported = import_documents(api.read_documents(list(manifests), ctx.max_bytes), ctx.registry, ctx.config,
+                                    profile)
+    except AscendCompileError as exc:
+        report_and_exit(exc.findings, ctx, stream=sys.stderr)
+        return
+    if output_dir is None:
+        sys.stdout.write(render_all(imported))
+        return
+    targets = [(os.path.join(output_dir, f"{one.name}.yaml"), render(one)) for one in imported]
+    taken = [path for path, _ in targets if os.path.exists(path)]
+    if taken and not force:
+        click.echo(f"error: {', '.join(taken)} already exist(s); use --force to overwrite", err=True)
+        sys.exit(2)
+    os.makedirs(output_dir, exist_ok=True)
+    for path, text in targets:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        click.echo(f"wrote {path}", err=True)

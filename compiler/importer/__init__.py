@@ -1,0 +1,178 @@
+"""``ascend-compile import``: AscendJob / Volcano Job manifests (with the ConfigMaps they use) to job specs.
+
+For each job: the hardware profiles its NPU request, selectors and annotations fit (:mod:`..targeting`,
+through the lint view of the object), the base spec that compiles closest to it, then every field the
+manifest suggests that brings the compiled job closer (:mod:`.search`). What no field says is carried by
+``jobPatch`` (:mod:`.mergediff`, the inverse of the spec's patches), with a comment saying so. The spec
+is then compiled once more and must give back the job and every ConfigMap of the input it writes;
+anything else raises :class:`ImportRefused` (rule AC026): nothing is dropped silently.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+
+from ..catalogue import IMPORT_REFUSED
+from ..config import ProjectConfig
+from ..errors import CompileError, InternalError
+from ..findings import ERROR, Finding, format_path
+from ..lint.context import ObjectContext, RunContext
+from ..profiles import ProfileRegistry
+from ..vocabulary import ASCEND_JOB, CONFIG_MAP, NAMESPACE, VOLCANO_JOB
+from ..yamlio import Document
+from .mergediff import Uncarried, first_difference
+from .search import comparable
+
+__all__ = ["Imported", "ImportRefused", "import_documents"]
+
+
+class ImportRefused(CompileError):
+    """Manifests import cannot turn into specs without loss; ``findings`` say which and why."""
+
+
+class Imported:
+    """One job's spec (as data), where it came from, and what the reader should know about it."""
+
+    def __init__(self, spec: Dict[str, Any], source: str, notes: List[str]):
+        self.spec, self.source, self.notes = spec, source, notes
+
+    @property
+    def name(self) -> str:
+        return str(self.spec["metadata"]["name"])
+
+
+def _refuse(doc: Document, message: str, hint: str, path: Tuple[Any, ...] = ()) -> Finding:
+    loc = doc.locate(path) if doc.node is not None else None
+    return Finding(IMPORT_REFUSED, ERROR, message, path, hint, loc.file if loc else doc.source,
+                   loc.line if loc else 0, loc.column if loc else 0)
+
+
+def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistry] = None,
+                     config: Optional[ProjectConfig] = None, profile: Optional[str] = None) -> List[Imported]:
+    """A spec per job among ``docs``; raise ImportRefused with every problem if any document cannot be carried."""
+    config = config or ProjectConfig()
+    registry = registry or ProfileRegistry(config.profile_dirs)
+    jobs = [d for d in docs if isinstance(d.data, dict) and ObjectContext(d.data).kind in (ASCEND_JOB, VOLCANO_JOB)]
+    others = [d for d in docs if d not in jobs]
+    problems: List[Finding] = []
+    out: List[Imported] = []
+    claimed: Set[int] = set()
+    for doc in jobs:
+        try:
+            imported, used = _import_job(doc, others, registry, config, profile)
+        except ImportRefused as exc:
+            problems.extend(exc.findings)
+            continue
+        out.append(imported)
+        claimed.update(used)
+    for doc in others:
+        if id(doc) not in claimed:
+            kind = doc.data.get("kind") if isinstance(doc.data, dict) else type(doc.data).__name__
+            problems.append(_refuse(doc, f"a {kind} that no imported job's spec writes: import does not carry it",
+                                    "import the jobs alone and keep this object as a manifest, or remove it"))
+    if not jobs and not problems:
+        raise ImportRefused([Finding(IMPORT_REFUSED, ERROR, "no AscendJob or Volcano Job to import", (), "")])
+    if problems:
+        raise ImportRefused(problems)
+    return out
+
+
+def _related(job: ObjectContext, others: Sequence[Document]) -> Dict[Tuple[str, str], Document]:
+    """The ConfigMaps and Namespace of the input that a job's spec may write, by (kind, name)."""
+    out = {}
+    for doc in others:
+        data = doc.data
+        if not isinstance(data, dict) or data.get("kind") not in (CONFIG_MAP, NAMESPACE):
+            continue
+        meta: Dict[str, Any] = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
+        if data["kind"] == CONFIG_MAP and (meta.get("namespace") or None) != (job.namespace or None):
+            continue
+        out[(str(data["kind"]), str(meta.get("name")))] = doc
+    return out
+
+
+def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig,
+                profile: Optional[str]) -> Tuple[Imported, List[int]]:
+    from . import search
+
+    job = ObjectContext(doc.data)
+    related = _related(job, others)
+    datas = {key: d.data for key, d in related.items()}
+    names = _profiles(doc, job, registry, profile)
+    compile_one = _compiler(registry, config)
+    why: List[Uncarried] = []
+    best, tied = search.base(job, names, doc.data, datas, compile_one, why)
+    if best is None and why:
+        raise ImportRefused([_refuse(doc, f"{format_path(why[0].path)}: {why[0].why}", "no spec can carry this value; "
+                                     "change it, or keep this job as a manifest", why[0].path)])
+    if best is None:
+        raise ImportRefused([_refuse(doc, f"job {job.name!r} does not compile on {_listed(names)} with any "
+                                     "framework and NPU layout its manifest suggests",
+                                     "give --profile NAME, or check the job's NPU request with 'ascend-compile lint'")])
+    if len(tied) > 1 and profile is None:
+        raise ImportRefused([_refuse(doc, f"job {job.name!r} fits the profiles {_listed(tied)} equally well",
+                                     "say which with --profile NAME")])
+    best = search.refine(best, job, doc.data, datas, compile_one)
+    spec = copy.deepcopy(best.spec)
+    if best.patch:
+        spec["spec"]["jobPatch"] = best.patch
+    return _verify(doc, spec, related, compile_one)
+
+
+def _verify(doc: Document, spec: Dict[str, Any], related: Dict[Tuple[str, str], Document],
+            compile_one: Any) -> Tuple[Imported, List[int]]:
+    try:
+        objects = compile_one(Document(doc.source, doc.index, spec, None))
+    except CompileError as exc:
+        raise ImportRefused([_refuse(doc, f"the imported spec does not compile: {f.message}", f.hint)
+                             for f in exc.findings]) from None
+    except InternalError as exc:  # the patch reproduced a manifest our schemas refuse
+        raise ImportRefused([_refuse(doc, f"the job is not valid as written, so no spec compiles to it: "
+                                     f"{str(exc).split(': ', 1)[-1].split('. This is a bug')[0]}",
+                                     "fix what 'ascend-compile lint' reports, then import it")]) from None
+    job, notes, used = objects[-1], [], []
+    where = first_difference(job, doc.data)
+    if where is not None:
+        raise ImportRefused([_refuse(doc, f"{format_path(where) or 'the job'} cannot be carried by a spec",
+                                     "keep this job as a manifest", where)])
+    for obj in objects[:-1]:
+        meta = obj.get("metadata") or {}
+        key = (str(obj.get("kind")), str(meta.get("name")))
+        mine = related.get(key)
+        if mine is None:
+            notes.append(f"compile also writes {key[0]} {key[1]}, which the manifests did not have")
+            continue
+        found = first_difference(comparable(obj), comparable(mine.data))
+        if found is not None:
+            raise ImportRefused([_refuse(mine, f"{key[0]} {key[1]!r} differs from what the spec writes at "
+                                         f"{format_path(found)}; a spec carries no patch for it",
+                                         "keep this object as a manifest beside the spec", found)])
+        used.append(id(mine))
+    return Imported(spec, doc.source, notes), used
+
+
+def _profiles(doc: Document, job: ObjectContext, registry: ProfileRegistry, profile: Optional[str]) -> List[str]:
+    found = [p.name for p in RunContext(registry).candidate_profiles(job)]
+    if profile is not None:
+        if found and profile not in found:
+            raise ImportRefused([_refuse(doc, f"job {job.name!r} asks for the hardware of {_listed(found)}, not "
+                                         f"{profile!r}", f"give --profile {found[0]}, or leave --profile out")])
+        return [profile]
+    if not found:
+        raise ImportRefused([_refuse(doc, f"job {job.name!r}: no hardware profile fits its NPU request, node "
+                                     "selectors and annotations", "give --profile NAME ('ascend-compile profiles')")])
+    return found
+
+
+def _compiler(registry: ProfileRegistry, config: ProjectConfig) -> Any:
+    from ..pipeline import compile_document
+
+    def compile_one(doc: Document) -> List[Dict[str, Any]]:
+        return compile_document(doc, registry, config).objects
+
+    return compile_one
+
+
+def _listed(names: Sequence[str]) -> str:
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else "no profile"
+

@@ -1,0 +1,162 @@
+"""What a manifest says, read as candidate values of spec fields (import tries each; compile decides)."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..lint.context import ObjectContext, PodSet, as_dict, as_int, as_list
+from ..vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FRAMEWORK_LABEL, FRAMEWORKS,
+                          POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION, SUB_HEALTHY_LABEL,
+                          TOR_AFFINITY_LABEL, VOLCANO_JOB)
+
+Candidate = Tuple[str, Any]  # (spec field, value), or (TOGETHER, {field: value, ...})
+TOGETHER = ""
+_ENUMS = {"scheduling": ("nodeSelector", "schedulePolicy"), "ranktable": ("env", "file", "hostPath", "none"),
+          "hostArch": ("huawei-arm", "huawei-x86"), "resetConfig": ("hostPath", "configMap")}
+
+
+def target_of(job: ObjectContext) -> str:
+    return ASCEND_JOB if job.kind == ASCEND_JOB else VOLCANO_JOB
+
+
+def frameworks(job: ObjectContext) -> Tuple[str, ...]:
+    named = job.labels.get(FRAMEWORK_LABEL)
+    return (named,) if named in FRAMEWORKS else FRAMEWORKS
+
+
+def main_pod_set(job: ObjectContext) -> Optional[PodSet]:
+    npu = job.npu_pod_sets()
+    return npu[-1] if npu else None
+
+
+def main_container(job: ObjectContext) -> Dict[str, Any]:
+    pod_set = main_pod_set(job)
+    containers = pod_set.containers() if pod_set else []
+    return containers[0].data if containers else {}
+
+
+def npu_forms(job: ObjectContext) -> List[Dict[str, Any]]:
+    """The ways a spec can ask for the job's NPUs: a total, or pods and NPUs per pod."""
+    sets = job.npu_pod_sets()
+    if not sets:
+        return []
+    per_pod = max(p.npus() for p in sets)
+    pods = sum(max(p.replicas, 0) for p in sets)
+    total = sum(max(p.replicas, 0) * p.npus() for p in sets)
+    return [{"npus": total}, {"pods": pods, "npusPerPod": per_pod}]
+
+
+def container_fields(container: Dict[str, Any]) -> List[Candidate]:
+    out: List[Candidate] = []
+    for key in ("command", "args"):
+        value = container.get(key)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            out.append((key, list(value)))
+    for key in ("workingDir", "imagePullPolicy"):
+        if isinstance(container.get(key), str):
+            out.append((key, container[key]))
+    return out
+
+
+def env_map(container: Dict[str, Any], generated: Any) -> Optional[Dict[str, str]]:
+    """The container's plain env values the compiler does not write itself, as the spec's env map."""
+    skip = {e.get("name") for e in as_list(generated) if isinstance(e, dict)}
+    env = {e["name"]: e["value"] for e in as_list(container.get("env"))
+           if isinstance(e, dict) and isinstance(e.get("name"), str) and isinstance(e.get("value"), str)
+           and set(e) == {"name", "value"} and e["name"] not in skip}
+    return env or None
+
+
+def _volume(source: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    if isinstance(source.get("nfs"), dict):
+        nfs = source["nfs"]
+        if isinstance(nfs.get("server"), str) and isinstance(nfs.get("path"), str) and set(nfs) <= {"server", "path"}:
+            return {"nfs": f"{nfs['server']}:{nfs['path']}"}
+    host = as_dict(source.get("hostPath"))
+    if isinstance(host.get("path"), str) and set(host) == {"path"}:
+        return {"hostPath": host["path"]}
+    claim = as_dict(source.get("persistentVolumeClaim"))
+    if isinstance(claim.get("claimName"), str) and set(claim) == {"claimName"}:
+        return {"pvc": claim["claimName"]}
+    config = as_dict(source.get("configMap"))
+    if isinstance(config.get("name"), str) and set(config) == {"name"}:
+        return {"configMap": config["name"]}
+    if isinstance(source.get("emptyDir"), dict):
+        return {"emptyDir": dict(source["emptyDir"])}
+    return None
+
+
+def volumes(job: ObjectContext, generated_names: Any) -> Optional[List[Dict[str, Any]]]:
+    """The main container's mounts of volumes the compiler does not write itself, in the spec's shorthand."""
+    pod_set = main_pod_set(job)
+    if pod_set is None:
+        return None
+    by_name = {v["name"]: v for _, v in pod_set.volumes() if isinstance(v, dict) and isinstance(v.get("name"), str)}
+    out = []
+    for mount in as_list(main_container(job).get("volumeMounts")):
+        name = mount.get("name") if isinstance(mount, dict) else None
+        source = by_name.get(name) if isinstance(name, str) else None
+        if not isinstance(source, dict) or name in generated_names or not isinstance(mount.get("mountPath"), str):
+            continue
+        short = _volume({k: v for k, v in source.items() if k != "name"})
+        if short is None:
+            continue
+        entry = {"name": name, **short, "mountPath": mount["mountPath"]}
+        if mount.get("readOnly") is True:
+            entry["readOnly"] = True
+        if isinstance(mount.get("subPath"), str):
+            entry["subPath"] = mount["subPath"]
+        out.append(entry)
+    return out or None
+
+
+def job_fields(job: ObjectContext) -> List[Candidate]:
+    """Settings of the job object: queue, retries, and what its labels and annotations say."""
+    spec = job.spec
+    out: List[Candidate] = []
+    if job.kind == ASCEND_JOB:
+        run = as_dict(spec.get("runPolicy"))
+        queue, retries = as_dict(run.get("schedulingPolicy")).get("queue"), run.get("backoffLimit")
+    else:
+        queue, retries = spec.get("queue"), spec.get("maxRetry")
+    if isinstance(queue, str):
+        out.append(("queue", queue))
+    if isinstance(retries, int) and not isinstance(retries, bool):
+        out.append(("retries", retries))
+    labels, annotations = job.labels, job.annotations
+    if isinstance(labels.get(TOR_AFFINITY_LABEL), str):
+        out.append(("torAffinity", labels[TOR_AFFINITY_LABEL]))
+    if isinstance(labels.get(FAULT_SCHEDULING_LABEL), str):
+        out.append(("faultScheduling", labels[FAULT_SCHEDULING_LABEL]))
+    retry_times = as_int(labels.get(FAULT_RETRY_TIMES_LABEL))
+    if retry_times is not None:
+        out.append(("faultRetryTimes", retry_times))
+    if isinstance(labels.get(SUB_HEALTHY_LABEL), str):
+        out.append(("subHealthyStrategy", labels[SUB_HEALTHY_LABEL]))
+        # the reset ConfigMap is written only for both together
+        out.append((TOGETHER, {"subHealthyStrategy": labels[SUB_HEALTHY_LABEL], "resetConfig": "configMap"}))
+    if labels.get(POD_RESCHEDULING_LABEL) == "on":
+        out.append(("podRescheduling", True))
+    blocks = {key: as_int(annotations.get(name)) for key, name in (("spBlock", SP_BLOCK_ANNOTATION),
+                                                                    ("raBlock", RA_BLOCK_ANNOTATION))}
+    if any(v is not None for v in blocks.values()):
+        out.append(("superPod", {k: v for k, v in blocks.items() if v is not None}))
+    return out
+
+
+def pod_fields(job: ObjectContext) -> List[Candidate]:
+    pod_set = main_pod_set(job)
+    out: List[Candidate] = []
+    if pod_set is not None:
+        if pod_set.spec.get("hostNetwork") is True:
+            out.append(("hostNetwork", True))
+        grace = pod_set.spec.get("terminationGracePeriodSeconds")
+        if isinstance(grace, int) and not isinstance(grace, bool):
+            out.append(("terminationGracePeriodSeconds", grace))
+        policy = pod_set.spec.get("restartPolicy")
+        if job.kind == ASCEND_JOB:
+            policy = as_dict(as_dict(job.spec.get("replicaSpecs")).get(pod_set.role)).get("restartPolicy")
+        if isinstance(policy, str):
+            out.append(("restartPolicy", policy))
+    out += [(field, value) for field, values in _ENUMS.items() for value in values]
+    out.append(("schedulerHoldsNpus", True))
+    return out

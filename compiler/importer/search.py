@@ -1,0 +1,143 @@
+"""The shortest spec for a job: the base (profile, framework, NPUs, image) that compiles closest to the
+manifest, then each field the manifest suggests, kept when it makes the remaining patch smaller."""
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ..errors import AscendCompileError, InternalError
+from ..lint.context import ObjectContext
+from ..yamlio import Document
+from . import fields
+from .mergediff import Uncarried, canonical, merge_diff
+
+API_VERSION = "ascend-compile.io/v1alpha1"
+KIND = "TrainingJob"
+#: added to a candidate's size for each object compile writes differently from the manifest (no patch reaches it)
+_OBJECT_MISMATCH = 1_000_000
+
+
+class Attempt:
+    """A spec, what it compiles to, and the job patch that would remain."""
+
+    def __init__(self, spec: Dict[str, Any], objects: List[Dict[str, Any]], patch: Any, size: int):
+        self.spec, self.objects, self.patch, self.size = spec, objects, patch, size
+
+
+def comparable(obj: Any) -> Any:
+    """An object as import compares it: a ConfigMap's JSON data by value (pretty-printed and compact are the
+    same ranktable to the operator and the pods)."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("data"), dict):
+        return obj
+    data = {}
+    for key, value in obj["data"].items():
+        try:
+            parsed = json.loads(value) if isinstance(value, str) else value
+        except ValueError:
+            parsed = value
+        data[key] = parsed if isinstance(parsed, (dict, list)) else value
+    return {**obj, "data": data}
+
+
+def skeleton(job: ObjectContext) -> Dict[str, Any]:
+    meta: Dict[str, Any] = {"name": job.name}
+    if job.namespace:
+        meta["namespace"] = job.namespace
+    return {"apiVersion": API_VERSION, "kind": KIND, "metadata": meta, "spec": {}}
+
+
+def attempt(spec: Dict[str, Any], original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
+            compile_one: Any, why: Optional[List[Uncarried]] = None) -> Optional[Attempt]:
+    """Compile ``spec``; None if it does not compile, or the difference cannot be carried (then said in ``why``)."""
+    try:
+        objects = compile_one(Document("<import>", 0, spec, None))
+    except (AscendCompileError, InternalError):  # a patch that reproduces an invalid manifest fails the self-check
+        return None
+    job = objects[-1]
+    if job.get("kind") != original.get("kind"):
+        return None
+    try:
+        patch = merge_diff(job, original) if canonical(job) != canonical(original) else None
+    except Uncarried as exc:
+        if why is not None:
+            why.append(exc)
+        return None
+    size = len(json.dumps(patch, sort_keys=True)) if patch else 0
+    written = set()
+    for obj in objects[:-1]:
+        meta = obj.get("metadata") or {}
+        written.add((str(obj.get("kind")), str(meta.get("name"))))
+        mine = others.get((str(obj.get("kind")), str(meta.get("name"))))
+        if mine is not None and canonical(comparable(mine)) != canonical(comparable(obj)):
+            size += _OBJECT_MISMATCH
+    size += _OBJECT_MISMATCH * len(set(others) - written)  # an object of the input that this spec does not write
+    return Attempt(spec, objects, patch, size)
+
+
+def _with(spec: Dict[str, Any], changes: Dict[str, Any]) -> Dict[str, Any]:
+    out = copy.deepcopy(spec)
+    out["spec"].update(copy.deepcopy(changes))
+    return out
+
+
+def base(job: ObjectContext, profiles: Sequence[str], original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
+         compile_one: Any, why: List[Uncarried]) -> Tuple[Optional[Attempt], List[str]]:
+    """The best base spec, and the profiles that tie for it (more than one: ambiguous); what no spec can carry
+    is collected in ``why``."""
+    container = fields.main_container(job)
+    image = container.get("image")
+    best: Optional[Attempt] = None
+    tied: List[str] = []
+    for profile in profiles:
+        mine: Optional[Attempt] = None
+        for framework in fields.frameworks(job):
+            for form in fields.npu_forms(job):
+                changes = {"framework": framework, "target": fields.target_of(job), "profile": profile, **form}
+                if isinstance(image, str):
+                    changes["image"] = image
+                found = attempt(_with(skeleton(job), changes), original, others, compile_one, why)
+                if found is not None and (mine is None or found.size < mine.size):
+                    mine = found
+        if mine is None:
+            continue
+        if best is None or mine.size < best.size:
+            best, tied = mine, [profile]
+        elif mine.size == best.size:
+            tied.append(profile)
+    return best, tied
+
+
+def refine(best: Attempt, job: ObjectContext, original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
+           compile_one: Any) -> Attempt:
+    """Add each field the manifest suggests while it shrinks what the patch must carry (a second round for
+    fields that only help together, e.g. resetConfig once subHealthyStrategy is set)."""
+    for _round in range(2):
+        start = best.size
+        for field, value in _suggestions(best, job):
+            if best.size == 0:
+                return best
+            changes = value if field == fields.TOGETHER else {field: value}
+            if all(best.spec["spec"].get(k) == v for k, v in changes.items()):
+                continue
+            found = attempt(_with(best.spec, changes), original, others, compile_one)
+            if found is not None and found.size < best.size:
+                best = found
+        if best.size == start:
+            break
+    return best
+
+
+def _suggestions(best: Attempt, job: ObjectContext) -> List[Tuple[str, Any]]:
+    generated = ObjectContext(best.objects[-1])
+    gen_pod = fields.main_pod_set(generated)
+    gen_container = fields.main_container(generated)
+    gen_volumes = {v.get("name") for _, v in gen_pod.volumes()} if gen_pod else set()
+    out = fields.container_fields(fields.main_container(job))
+    env = fields.env_map(fields.main_container(job), gen_container.get("env"))
+    if env:
+        out.append(("env", env))
+    volumes = fields.volumes(job, gen_volumes)
+    if volumes:
+        out.append(("volumes", volumes))
+    return out + fields.job_fields(job) + fields.pod_fields(job)

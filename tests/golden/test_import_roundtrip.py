@@ -1,0 +1,190 @@
+"""``import``: every golden and every upstream sample imports to a spec that compiles back to the same
+scheduling/runtime fields (the projection tests/golden/test_samples_agree.py compares samples with), or is
+refused with its reason; the specs are short; random manifests import exactly or fail loudly."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ascend_compile.api import read_documents
+from ascend_compile.importer import ImportRefused, import_documents
+from ascend_compile.importer.mergediff import canonical
+from ascend_compile.importer.render import render
+from ascend_compile.importer.search import comparable
+from ascend_compile.pipeline import compile_specs
+from ascend_compile.yamlio import load_documents
+from tests.checkout import ROOT, SHARED, run_cli
+from tests.golden.test_samples_agree import project
+
+GOLDENS = sorted((ROOT / "golden").rglob("*.yaml"))
+SAMPLES = sorted((SHARED / "upstream" / "samples").rglob("*.yaml")) if (SHARED / "upstream").is_dir() else []
+
+#: upstream samples no spec can reproduce, and why (import must refuse them, saying so)
+REFUSED = {
+    "component__ascend-operator__examples__mindspore-distribute-acjob.yaml": "expected a string, got an integer",
+    "component__ascend-operator__examples__mindspore-standalone-acjob.yaml": "expected a string, got an integer",
+    "component__ascend-operator__examples__pytorch-distribute-acjob.yaml": "expected a string, got an integer",
+    "component__ascend-operator__examples__tensorflow-distribute-acjob.yaml": "expected a string, got an integer",
+    "component__ascend-operator__examples__tensorflow-standalone-acjob.yaml": 'unknown field "cleanPodPolicy"',
+    "samples__train__basic-training__ranktable__yaml__910b__a800_pytorch_deployment.yaml":
+        "a Deployment that no imported job's spec writes",
+    # the reset ConfigMap says namespace: default, the job none: the spec would write both without one
+    "tests__st__testcases__multi_node_schedule__resources_0001__job_kwok_simulator-8x8.yaml":
+        "a ConfigMap that no imported job's spec writes",
+    "tests__st__testcases__multi_pod_schedule__resources_0001__job_llama-2x16.yaml":
+        "a ConfigMap that no imported job's spec writes",
+}
+
+
+def roundtrip(path: Path) -> List[Any]:
+    """Import ``path``, render the spec as text, read it back, compile it: the objects."""
+    imported = import_documents(read_documents([str(path)]))
+    text = "---\n".join(render(one) for one in imported)
+    return [obj for job in compile_specs(load_documents(text, "imported.yaml")) for obj in job.objects]
+
+
+def same_objects(original: List[Any], compiled: List[Any]) -> None:
+    """The compiled objects the original has are the original's; projected, the two agree."""
+    mine = {(o.get("kind"), (o.get("metadata") or {}).get("name")): o for o in original}
+    kept = [o for o in compiled if (o.get("kind"), (o.get("metadata") or {}).get("name")) in mine]
+    assert len(kept) == len(mine)
+    for obj in kept:
+        other = mine[(obj.get("kind"), (obj.get("metadata") or {}).get("name"))]
+        assert canonical(comparable(obj)) == canonical(comparable(other))
+    assert project(kept) == project(original)
+
+
+@pytest.mark.parametrize("path", GOLDENS, ids=lambda p: str(p.relative_to(ROOT / "golden")))
+def test_every_golden_imports_and_compiles_back(path: Path) -> None:
+    original = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
+    same_objects(original, roundtrip(path))
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name[-70:])
+def test_every_upstream_sample_imports_and_compiles_back_or_is_refused_with_its_reason(path: Path) -> None:
+    original = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
+    if path.name in REFUSED:
+        with pytest.raises(ImportRefused) as info:
+            roundtrip(path)
+        assert any(REFUSED[path.name] in f.message for f in info.value.findings), info.value.findings
+        assert all(f.rule == "AC026" for f in info.value.findings)
+        return
+    same_objects(original, roundtrip(path))
+
+
+def test_samples_are_there_and_most_import(shared_dir: Path) -> None:
+    assert len(SAMPLES) >= 50 and len(SAMPLES) - len(REFUSED) >= 45
+
+
+def _leaves(value: Any) -> int:
+    if isinstance(value, dict):
+        return sum(_leaves(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_leaves(v) for v in value)
+    return 1
+
+
+def test_imported_specs_are_short() -> None:
+    """A golden compiled from a spec without patches imports to one without patches, with about as many values
+    (a default the compiler fills in may be written out: at most two more)."""
+    longer = []
+    for path in sorted((ROOT / "golden" / "matrix").glob("*.yaml")) + sorted(ROOT.glob("golden/*.yaml")):
+        [imported] = import_documents(read_documents([str(path)]))
+        source = yaml.safe_load((ROOT / "examples" / path.relative_to(ROOT / "golden")).read_text())
+        if "podTemplatePatch" in source["spec"] or "jobPatch" in source["spec"]:
+            continue
+        mine, theirs = _leaves(imported.spec), _leaves(source)
+        if "jobPatch" in imported.spec["spec"] or mine > theirs + 2:
+            longer.append((path.name, mine, theirs))
+    assert longer == []
+
+
+# --------------------------------------------------------------------------- random manifests
+
+BASE = [d for d in yaml.safe_load_all((ROOT / "golden" / "matrix" / "pytorch-module-910b-8-acjob.yaml").read_text())
+        if d]
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.sampled_from(["", "x", "$patch", "1.0"]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                           st.dictionaries(st.sampled_from(["name", "a", "$patch"]),
+                                                                           inner, max_size=3)), max_leaves=6)
+
+
+def _paths(value: Any, path: tuple = ()) -> List[tuple]:
+    out = [path]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            out += _paths(child, path + (key,))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            out += _paths(child, path + (index,))
+    return out
+
+
+def _mutate(job: Dict[str, Any], choice: int, key: str, value: Any, delete: bool) -> Dict[str, Any]:
+    job = copy.deepcopy(job)
+    paths = [p for p in _paths(job) if p]
+    path = paths[choice % len(paths)]
+    parent = job
+    for part in path[:-1]:
+        parent = parent[part]
+    if delete and isinstance(parent, dict):
+        del parent[path[-1]]
+    elif isinstance(parent[path[-1]], dict) and not delete:
+        parent[path[-1]][key] = value
+    else:
+        parent[path[-1]] = value
+    return job
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.sampled_from(["name", "extra", "$patch", "labels"]), _VALUES, st.booleans())
+def test_a_random_manifest_imports_exactly_or_fails_loudly(choice: int, key: str, value: Any, delete: bool) -> None:
+    job = _mutate(BASE[-1], choice, key, value, delete)
+    text = yaml.safe_dump_all([*BASE[:-1], job], sort_keys=False)
+    try:
+        imported = import_documents(load_documents(text, "random.yaml"))
+    except ImportRefused as exc:
+        assert exc.findings and all(f.rule == "AC026" and f.message for f in exc.findings)
+        return
+    spec_text = "---\n".join(render(one) for one in imported)
+    objects = [obj for one in compile_specs(load_documents(spec_text, "spec.yaml")) for obj in one.objects]
+    assert canonical(objects[-1]) == canonical(json.loads(json.dumps(job)))
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_the_command_prints_specs_and_writes_them(tmp_path: Path) -> None:
+    golden = "golden/showcase/pytorch-pod-rescheduling-vcjob.yaml"
+    result = run_cli("import", golden)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"# Imported from {golden} by 'ascend-compile import'")
+    compiled = run_cli("compile", "-", input=result.stdout)
+    assert compiled.returncode == 0, compiled.stderr
+    assert [d for d in yaml.safe_load_all(compiled.stdout)] == \
+        [d for d in yaml.safe_load_all((ROOT / golden).read_text())]
+    written = run_cli("import", golden, "-o", str(tmp_path))
+    assert written.returncode == 0 and (tmp_path / "gpt3-pod-resched.yaml").read_text() == result.stdout
+    again = run_cli("import", golden, "-o", str(tmp_path))
+    assert again.returncode == 2 and "--force" in again.stderr
+
+
+def test_the_command_refuses_what_it_cannot_carry(tmp_path: Path) -> None:
+    job = copy.deepcopy(BASE[-1])
+    job["spec"]["replicaSpecs"]["Master"]["template"]["spec"]["nodeSelector"]["zone"] = None
+    (tmp_path / "job.yaml").write_text(yaml.safe_dump(job))
+    (tmp_path / "other.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: unrelated}\n")
+    result = run_cli("import", str(tmp_path), "--format", "json")
+    assert result.returncode == 1 and result.stdout == ""
+    found = json.loads(result.stderr)["findings"]
+    assert {f["rule"] for f in found} == {"AC026"}
+    assert any("ConfigMap that no imported job's spec writes" in f["message"] for f in found)
+    assert any("nodeSelector" in f["path"] for f in found)
+    assert run_cli("import", str(tmp_path / "job.yaml"), "--profile", "nope").returncode == 2
