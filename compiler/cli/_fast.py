@@ -35,7 +35,8 @@ def _lint_defaults() -> Dict[str, Any]:
     from ..yamlio.common import DEFAULT_MAX_BYTES
 
     return {"fail_on": None, "disable": (), "strict": True, "volcano_version": None, "include": (), "exclude": (),
-            "quiet": False, "no_cache": False, "write_baseline": None, "baseline": None, "config_path": None,
+            "quiet": False, "no_cache": False, "write_baseline": None, "baseline": None, "fix": False,
+            "show_diff": False, "config_path": None,
             "no_config": False, "profile_dirs": (),
             "max_bytes": DEFAULT_MAX_BYTES, "fmt": "text", "verbose": False, "show_config": False}
 

@@ -17,7 +17,7 @@ class Usage(Exception):
 
 def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     """Run ``lint`` with its parsed options (the click parameter names); return the exit code."""
-    from ..catalogue import get
+    from ..catalogue import WRONG_TYPE, get
     from ..findings import EXIT_INPUT, exit_code
     from ..lint import paths as lint_run
     from ..datacache import default_root
@@ -30,11 +30,22 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     if unknown:
         raise Usage(f"--disable: unknown rule {', '.join(unknown)} (see 'ascend-compile rules')")
     volcano_version = _volcano(options.get("volcano_version"))
-    findings, files = lint_run.lint_paths(
-        list(paths), ctx.registry, ctx.config, include=options.get("include") or (),
-        exclude=options.get("exclude") or (), max_bytes=ctx.max_bytes, strict=options.get("strict", True),
-        volcano_version=volcano_version, disable=disabled,
-        cache_dir=None if options.get("no_cache") else default_root())
+
+    def run() -> Any:
+        return lint_run.lint_paths(
+            list(paths), ctx.registry, ctx.config, include=options.get("include") or (),
+            exclude=options.get("exclude") or (), max_bytes=ctx.max_bytes, strict=options.get("strict", True),
+            volcano_version=volcano_version, disable=disabled,
+            cache_dir=None if options.get("no_cache") else default_root())
+
+    findings, files = run()
+    if options.get("fix") or options.get("show_diff"):
+        from . import _fixing
+
+        if options.get("show_diff"):
+            return _fixing.diff(_fixing.fixes(findings))
+        if _fixing.write(_fixing.fixes(findings)):
+            findings, files = run()  # what is left
     threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
     # Only SARIF lists every rule; the other formats describe the rules of the findings (from the catalogue).
     rules = catalogue_rules() if ctx.fmt == "sarif" else None
@@ -42,6 +53,10 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
         findings = _against_baseline(options, findings, ctx.fmt, rules, files)
         if findings is None:
             return int(options["_exit"])
+    elif ctx.fmt == "sarif" and any(f.rule == WRONG_TYPE for f in findings):  # a fixable one: SARIF says how
+        from . import _fixing
+
+        _fixing.sarif(findings, rules, _fixing.fixes(findings))
     else:
         render(findings, ctx.fmt, rules=rules, stream=sys.stdout, files_checked=files,
                quiet=bool(options.get("quiet")))

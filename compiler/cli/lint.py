@@ -20,6 +20,7 @@ Examples:
   kustomize build overlays/prod | ascend-compile lint -
   ascend-compile lint k8s/ --write-baseline .ascend-compile-baseline.json   # accept today's findings
   ascend-compile lint k8s/ --baseline .ascend-compile-baseline.json         # CI: fail on new ones only
+  ascend-compile lint k8s/ --diff      # what --fix would change (e.g. env values quoted as strings)
 
 \b
 Suppress a finding on one line (or on the next line, from a comment line):
@@ -54,11 +55,16 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
 @click.option("--baseline", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Report only findings FILE does not record (matched by rule, file, object and field path, "
                    "not line), and say how many were baselined and how many entries are stale.")
+@click.option("--fix", is_flag=True,
+              help="Fix what can be fixed mechanically and safely, in place, changing only the fixed values "
+                   "(e.g. an env value 600 the API wants as a string becomes \"600\"); then report what is left.")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Print the changes --fix would make, as a diff; change nothing.")
 @common_input_options
 def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[str, ...], strict: bool,
                  volcano_version: Optional[str], include: Tuple[str, ...], exclude: Tuple[str, ...],
                  quiet: bool, no_cache: bool, write_baseline: Optional[str], baseline: Optional[str],
-                 **options: object) -> None:
+                 fix: bool, show_diff: bool, **options: object) -> None:
     """Lint Kubernetes manifests: AscendJob, Volcano Job, their ranktable ConfigMaps, and more.
 
     PATH is a file, a directory (searched for *.yaml / *.yml) or - for stdin.
@@ -72,7 +78,7 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
         code = lint(paths, {"fail_on": fail_on, "disable": disable, "strict": strict,
                             "volcano_version": volcano_version, "include": include, "exclude": exclude,
                             "quiet": quiet, "no_cache": no_cache, "write_baseline": write_baseline,
-                            "baseline": baseline, **options})
+                            "baseline": baseline, "fix": fix, "show_diff": show_diff, **options})
     except Usage as exc:
         raise click.UsageError(str(exc)) from None
     sys.exit(code)
