@@ -1,4 +1,5 @@
-"""``lint --fix`` / ``--diff``, and SARIF ``fixes``: loaded only when asked for (or when SARIF has a fixable finding)."""
+"""``lint --fix`` / ``--diff``, and SARIF ``fixes``: loaded only when asked for (or for SARIF with a fixable
+finding)."""
 from __future__ import annotations
 
 import difflib

@@ -98,7 +98,8 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
                                      volcano_version=options.get("volcano_version"),
                                      max_bytes=options.get("max_bytes"))
     try:
-        render(findings, options.get("fmt_alias") or options.get("fmt") or "text", stream=sys.stdout, files_checked=files,
+        render(findings, options.get("fmt_alias") or options.get("fmt") or "text", stream=sys.stdout,
+               files_checked=files,
                quiet=bool(options.get("quiet")))
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: stop quietly
