@@ -106,8 +106,10 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
         raise ImportRefused([_refuse(doc, f"{format_path(why[0].path)}: {why[0].why}", "no spec can carry this value; "
                                      "change it, or keep this job as a manifest", why[0].path)])
     if best is None:
+        reason = search.first_reason(job, names, compile_one)
         raise ImportRefused([_refuse(doc, f"job {job.name!r} does not compile on {_listed(names)} with any "
-                                     "framework and NPU layout its manifest suggests",
+                                     "framework and NPU layout its manifest suggests" + (f" ({reason})" if reason
+                                                                                          else ""),
                                      "give --profile NAME, or check the job's NPU request with 'ascend-compile lint'")])
     if len(tied) > 1 and profile is None:
         raise ImportRefused([_refuse(doc, f"job {job.name!r} fits the profiles {_listed(tied)} equally well",

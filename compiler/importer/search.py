@@ -108,6 +108,22 @@ def base(job: ObjectContext, profiles: Sequence[str], original: Dict[str, Any], 
     return best, tied
 
 
+def first_reason(job: ObjectContext, profiles: Sequence[str], compile_one: Any) -> str:
+    """Why the first base spec does not compile (for a refusal's message), or ''."""
+    forms = fields.npu_forms(job)
+    if not profiles or not forms:
+        return "it requests no NPUs" if not forms else ""
+    changes = {"framework": fields.frameworks(job)[0], "target": fields.target_of(job), "profile": profiles[0],
+               **forms[0], "image": "image"}
+    try:
+        compile_one(Document("<import>", 0, _with(skeleton(job), changes), None))
+    except AscendCompileError as exc:
+        return exc.findings[0].message if exc.findings else ""
+    except InternalError:
+        return ""
+    return ""
+
+
 def refine(best: Attempt, job: ObjectContext, original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
            compile_one: Any) -> Attempt:
     """Add each field the manifest suggests while it shrinks what the patch must carry (a second round for

@@ -35,6 +35,9 @@ REFUSED = {
     "component__ascend-operator__examples__tensorflow-standalone-acjob.yaml": 'unknown field "cleanPodPolicy"',
     "samples__train__basic-training__ranktable__yaml__910b__a800_pytorch_deployment.yaml":
         "a Deployment that no imported job's spec writes",
+    # 8 NPUs in one pod: the plugin's 310P handler takes 1 or 2 per pod (lint says so too)
+    "samples__inference__volcano__pytorch_acjob_infer_310p_with_ranktable.yaml":
+        "8 NPUs cannot be placed on 310p",
     # the reset ConfigMap says namespace: default, the job none: the spec would write both without one
     "tests__st__testcases__multi_node_schedule__resources_0001__job_kwok_simulator-8x8.yaml":
         "a ConfigMap that no imported job's spec writes",
