@@ -60,11 +60,16 @@ def skip_reason() -> "str | None":
     return None
 
 
-@pytest.fixture(scope="session")
-def sim() -> Iterator[SimCluster]:
-    """One simulated cluster for the session: 4 fake nodes of every simulated profile."""
+def started_cluster() -> Iterator[SimCluster]:
+    """A new simulated cluster: 4 fake nodes of every simulated profile (skips when unavailable)."""
     reason = skip_reason()
     if reason:
         pytest.skip(reason)
     with SimCluster(nodes_per_profile=4) as cluster:
         yield cluster
+
+
+@pytest.fixture(scope="session")
+def sim() -> Iterator[SimCluster]:
+    """One simulated cluster for the session."""
+    yield from started_cluster()

@@ -15,14 +15,25 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, Iterator, List
 
 import pytest
 import yaml
 
 from tests.checkout import checkout_env, run_cli
 from tests.simcluster import jobs
+from tests.simcluster.cluster import SimCluster
+from tests.simcluster.conftest import started_cluster
 from tests.simcluster.jobs import wait_for
+
+
+@pytest.fixture(scope="module")
+def sim() -> Iterator[SimCluster]:
+    """A cluster of this module's own: its retry tests inject pod failures and wait for the plugin to
+    re-place the job, which needs idle nodes and no fault state left by other modules' jobs (with the
+    session's cluster they timed out after the other modules had run, and passed alone)."""
+    yield from started_cluster()
+
 
 NAMESPACE = "states"
 
