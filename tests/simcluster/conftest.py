@@ -69,6 +69,11 @@ def started_cluster() -> Iterator[SimCluster]:
         yield cluster
 
 
+#: ``from tests.simcluster.conftest import own_cluster`` gives a module a cluster of its own as ``sim``
+#: (its tests inject pod failures and wait for re-placement, which other modules' jobs can hold up)
+own_cluster = pytest.fixture(scope="module", name="sim")(started_cluster)
+
+
 @pytest.fixture(scope="session")
 def sim() -> Iterator[SimCluster]:
     """One simulated cluster for the session."""

@@ -12,24 +12,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import yaml
 
 from tests.checkout import run_cli
 from tests.simcluster import jobs
-from tests.simcluster.cluster import SimCluster
-from tests.simcluster.conftest import started_cluster
+from tests.simcluster.conftest import own_cluster as sim  # noqa: F401  (the fixture)
 from tests.simcluster.jobs import wait_for
-
-
-@pytest.fixture(scope="module")
-def sim() -> Iterator[SimCluster]:
-    """A cluster of this module's own: its retry tests inject pod failures and wait for the plugin to
-    re-place the job, which needs idle nodes and no fault state left by other modules' jobs (with the
-    session's cluster they timed out after the other modules had run, and passed alone)."""
-    yield from started_cluster()
 
 
 NAMESPACE = "lifecycle"
@@ -77,8 +68,8 @@ def _why_first(sim, name: str) -> str:
 
 
 #: In CI's run the restart was not seen within 60 s while this module's gang job that can never be placed
-#: (never-placed) was waiting in the same queue; it passed when run alone.  Restarts stay covered in CI by
-#: test_states.py::test_ascendjob_fault_retry_times_alone_restarts; this one runs with the full set.
+#: (never-placed) was waiting in the same queue; it passed when run alone.  Like test_states.py's restart
+#: test it runs with the full set until the cause is found.
 @pytest.mark.simcluster_full
 def test_a_job_that_fails_restarts_and_succeeds(sim, applied):
     name = "retry-then-pass"
