@@ -39,3 +39,8 @@ class CompileError(AscendCompileError):
 
 class InternalError(Exception):
     """The tool produced something it should not have (a bug: please report it)."""
+
+
+class Interrupted(BaseException):
+    """The user pressed Ctrl-C inside a click command: carried past click's own handler (which would
+    print "Aborted!" and exit 1) to the entry point, which exits 130."""

@@ -12,12 +12,14 @@ from typing import List, Optional
 
 from .commands import COMMANDS, version as _version
 
-__all__ = ["COMMANDS", "EXIT_INTERNAL", "EXIT_TOO_LARGE", "main"]
+__all__ = ["COMMANDS", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_TOO_LARGE", "main"]
 
 #: exit code for a bug in ascend-compile itself (0 clean, 1 findings, 2 usage or input error)
 EXIT_INTERNAL = 3
 #: exit code for input too large to process in the memory there is (an input error)
 EXIT_TOO_LARGE = 2
+#: exit code when the user interrupts a run (Ctrl-C): 128 + SIGINT, as shells report it
+EXIT_INTERRUPTED = 130
 #: set to print the Python traceback of an internal error (for bug reports)
 ENV_TRACEBACK = "ASCEND_COMPILE_TRACEBACK"
 #: the cyclic collector's thresholds in a process of our own (Python's are 700, 10, 10): a run
@@ -42,7 +44,7 @@ def _main(args: List[str]) -> None:
     if args == ["--version"]:
         sys.stdout.write(f"ascend-compile {_version()}\n")
         sys.exit(0)
-    from ..errors import InternalError
+    from ..errors import InternalError, Interrupted
     from ._fast import run as run_fast
 
     try:
@@ -52,6 +54,10 @@ def _main(args: List[str]) -> None:
         from ._group import cli
 
         cli.main(args=args, prog_name="ascend-compile")
+    except (KeyboardInterrupt, Interrupted):  # Ctrl-C: neither findings (1) nor our bug (3); exit as shells
+        # report a SIGINT (writers leave no partial file)
+        sys.stderr.write("ascend-compile: interrupted\n")
+        sys.exit(EXIT_INTERRUPTED)
     except MemoryError:  # the input is too big for the memory this process may use: the user's to split
         sys.stderr.write("ascend-compile: error: out of memory: the input is too large to process in the memory "
                          "available; split it into smaller files, or lower --max-bytes to refuse such files "

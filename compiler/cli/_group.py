@@ -10,6 +10,15 @@ from .commands import COMMANDS, version
 
 
 class LazyGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        # click turns Ctrl-C into "Aborted!" and exit 1, which a CI script cannot tell from findings
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            from ..errors import Interrupted
+
+            raise Interrupted() from None
+
     def list_commands(self, ctx: click.Context) -> List[str]:
         return sorted(COMMANDS)
 

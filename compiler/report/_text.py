@@ -5,6 +5,7 @@ import os
 from typing import List, Mapping, Optional, TextIO
 
 from ..findings import ERROR, INFO, WARNING, Finding
+from ..safetext import printable, printable_lines
 from . import count
 
 _COLORS = {ERROR: "\033[1;31m", WARNING: "\033[1;33m", INFO: "\033[1;34m"}
@@ -60,18 +61,21 @@ def render(findings: List[Finding], rules: Optional[Mapping] = None, stream: Tex
         if previous is not None and finding.file != previous:
             lines.append("")
         previous = finding.file
-        where = finding.file or "ascend-compile"
+        # file names and messages quote the user's input: control characters in them are escaped so
+        # they can neither break the report's lines nor drive the terminal
+        where = printable(finding.file) if finding.file else "ascend-compile"
         if finding.line:
             where += f":{finding.line}:{finding.column}"
         severity = c(_COLORS.get(finding.severity, ""), finding.severity)
-        lines.append(f"{c(_BOLD, where)}: {severity}: {finding.message} {c(_DIM, '[' + finding.rule + ']')}")
+        message = printable_lines(finding.message)
+        lines.append(f"{c(_BOLD, where)}: {severity}: {message} {c(_DIM, '[' + finding.rule + ']')}")
         if finding.path:
-            at = finding.field_path + (f"  ({finding.obj})" if finding.obj else "")
+            at = printable(finding.field_path) + (f"  ({printable(finding.obj)})" if finding.obj else "")
             lines.append(f"    at: {at}")
         elif finding.obj:
-            lines.append(f"    in: {finding.obj}")
+            lines.append(f"    in: {printable(finding.obj)}")
         if finding.hint:
-            lines.append(f"    hint: {finding.hint}")
+            lines.append(f"    hint: {printable_lines(finding.hint)}")
     if not quiet:
         if lines:
             lines.append("")

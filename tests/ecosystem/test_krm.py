@@ -9,7 +9,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -274,9 +273,8 @@ def kustomize_binary() -> str:
     return found
 
 
-def runner_env() -> Dict[str, str]:
-    """PATH leads to an ``ascend-compile`` that runs this checkout (the example's wrapper calls it)."""
-    bin_dir = Path(tempfile.mkdtemp(prefix="ascend-compile-bin-"))
+def runner_env(bin_dir: Path) -> Dict[str, str]:
+    """PATH leads to an ``ascend-compile`` in ``bin_dir`` that runs this checkout (the example's wrapper calls it)."""
     script = bin_dir / "ascend-compile"
     script.write_text(f"#!/bin/sh\nPYTHONPATH={checkout_pythonpath({})} exec {sys.executable} -m ascend_compile \"$@\"\n")
     script.chmod(0o755)
@@ -285,10 +283,10 @@ def runner_env() -> Dict[str, str]:
     return env
 
 
-def test_kustomize_exec_generator_example_matches_compile() -> None:
+def test_kustomize_exec_generator_example_matches_compile(tmp_path: Path) -> None:
     kustomize = kustomize_binary()
     result = subprocess.run([kustomize, "build", "--enable-alpha-plugins", "--enable-exec", str(GENERATOR_DIR)],
-                            capture_output=True, text=True, env=runner_env(), timeout=120)
+                            capture_output=True, text=True, env=runner_env(tmp_path), timeout=120)
     assert result.returncode == 0, result.stderr
     spec = GENERATOR_DIR / "job.yaml"
     direct = run_cli("compile", str(spec.relative_to(ROOT)))

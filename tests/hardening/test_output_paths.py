@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from tests.checkout import checkout_env
-from tests.hardening.helpers import EXAMPLE_SPEC, assert_clean, cli, output, snapshot, spec_text, write
+from tests.hardening.helpers import CONFIGMAP_BAD_FIELD, EXAMPLE_SPEC, assert_clean, cli, output, snapshot, spec_text, write
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX file names, flock")
 
@@ -121,6 +121,18 @@ def test_every_line_break_yaml_knows_is_escaped_in_the_header(tmp_path: Path, ch
     header = data.split("\n", 1)[0]
     assert char not in header and "a" in header and "b.yaml" in header
     assert header.isprintable()
+
+
+@pytest.mark.parametrize("command", ["lint", "validate"])
+@pytest.mark.parametrize("char", ["\x1b", "\r", "\x85", "\u2028", "\x07"])
+def test_a_file_name_cannot_drive_the_terminal_or_break_report_lines(tmp_path: Path, char: str,
+                                                                     command: str) -> None:
+    write(tmp_path / f"a{char}[31mb.yaml", CONFIGMAP_BAD_FIELD)
+    proc = cli(command, ".", cwd=tmp_path)
+    assert_clean(proc, {1})
+    first = output(proc).splitlines()[0]
+    assert first.startswith("./a") and "[31mb.yaml:5:3: error:" in first, first
+    assert first.isprintable(), first
 
 
 def test_init_escapes_the_path_in_its_comments(tmp_path: Path) -> None:
