@@ -41,6 +41,9 @@ INSTALL_K8S_HELP = (
     "pip install 'ascend-compile[k8s]' (or pip install kubernetes)")
 
 _SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
+#: seconds a Cluster waits to connect and for each reply unless told otherwise: a server that stops
+#: answering fails the call instead of hanging the caller (the CLI bounds kubectl runs the same way)
+DEFAULT_REQUEST_TIMEOUT = 60.0
 
 T = TypeVar("T")
 
@@ -120,10 +123,13 @@ class Cluster:
     pod's own namespace in a cluster, else ``default``).
     """
 
-    def __init__(self, api_client: Any, namespace: str = "default"):
+    def __init__(self, api_client: Any, namespace: str = "default",
+                 request_timeout: Optional[float] = DEFAULT_REQUEST_TIMEOUT):
         kubernetes = _kubernetes()
         self.api_client = api_client
         self.namespace = namespace or "default"
+        #: seconds to connect, and to wait for each reply, before a call fails (None: wait forever)
+        self.request_timeout = request_timeout
         self._core = kubernetes.client.CoreV1Api(api_client)
         self._custom = kubernetes.client.CustomObjectsApi(api_client)
         self._api_exception: Type[BaseException] = kubernetes.client.exceptions.ApiException
@@ -131,7 +137,8 @@ class Cluster:
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def from_kubeconfig(cls, path: Optional[str] = None, context: Optional[str] = None) -> "Cluster":
+    def from_kubeconfig(cls, path: Optional[str] = None, context: Optional[str] = None,
+                        request_timeout: Optional[float] = DEFAULT_REQUEST_TIMEOUT) -> "Cluster":
         """From a kubeconfig file (default: ``$KUBECONFIG``, then ``~/.kube/config``) and context."""
         kubernetes = _kubernetes()
         where = f"kubeconfig {path}" if path else "kubeconfig"
@@ -145,10 +152,10 @@ class Cluster:
         if context is not None:
             chosen = next((c for c in contexts or [] if c.get("name") == context), active)
         namespace = ((chosen or {}).get("context") or {}).get("namespace") or "default"
-        return cls(api_client, namespace)
+        return cls(api_client, namespace, request_timeout)
 
     @classmethod
-    def in_cluster(cls) -> "Cluster":
+    def in_cluster(cls, request_timeout: Optional[float] = DEFAULT_REQUEST_TIMEOUT) -> "Cluster":
         """From the pod's service account (when running inside the cluster)."""
         kubernetes = _kubernetes()
         configuration = kubernetes.client.Configuration()
@@ -162,7 +169,7 @@ class Cluster:
                 namespace = handle.read().strip() or "default"
         except OSError:
             pass
-        return cls(kubernetes.client.ApiClient(configuration), namespace)
+        return cls(kubernetes.client.ApiClient(configuration), namespace, request_timeout)
 
     def close(self) -> None:
         close = getattr(self.api_client, "close", None)
@@ -178,6 +185,8 @@ class Cluster:
     # ------------------------------------------------------------------ plumbing
 
     def _call(self, operation: str, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        if self.request_timeout is not None:
+            kwargs.setdefault("_request_timeout", self.request_timeout)
         try:
             return func(*args, **kwargs)
         except self._api_exception as exc:

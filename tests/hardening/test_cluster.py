@@ -133,3 +133,28 @@ def test_get_output_is_capped(tmp_path: Path) -> None:
     proc = cli("status", "x", "--kind", "acjob", "-n", "default", "--kubectl", kubectl, cwd=tmp_path,
                memory=400 * 1024 ** 2, timeout=120)
     assert_clean(proc, {1, 2}, "more than")
+
+
+# --------------------------------------------------------------------------- the Python client
+
+
+def test_a_cluster_that_stops_answering_fails_the_python_call_instead_of_hanging() -> None:
+    """``Cluster`` calls carry a request timeout by default: a server that accepts and never replies."""
+    import socket
+
+    kubernetes = pytest.importorskip("kubernetes", reason="the Python client is the optional k8s extra")
+    from ascend_compile import Cluster, ClusterError
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        configuration = kubernetes.client.Configuration()
+        configuration.host = f"http://127.0.0.1:{server.getsockname()[1]}"
+        configuration.retries = False
+        cluster = Cluster(kubernetes.client.ApiClient(configuration), "default", request_timeout=1.0)
+        assert Cluster(kubernetes.client.ApiClient(configuration)).request_timeout == 60.0
+        started = time.monotonic()
+        with pytest.raises(ClusterError) as raised:
+            cluster.status("resnet50", "AscendJob")
+        assert time.monotonic() - started < 30
+        assert "timed out" in str(raised.value).lower(), raised.value
