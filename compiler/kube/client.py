@@ -1,6 +1,7 @@
 """Submitting jobs from Python without kubectl: the official ``kubernetes`` client.
 
-Optional: install it with ``pip install 'ascend-compile[k8s]'``.  The
+Optional: install it with the ``k8s`` extra (``pip install '.[k8s]'`` in a clone, or
+``pip install 'dist/ascend_compile-<version>-py3-none-any.whl[k8s]'`` for a built wheel), or ``pip install kubernetes``.  The
 ``kubernetes`` package is imported only when a :class:`Cluster` is made, so
 importing this module (or ``compiler``) never needs it::
 
@@ -37,8 +38,9 @@ if TYPE_CHECKING:
 __all__ = ["Cluster", "ClusterError", "JobState", "INSTALL_K8S_HELP"]
 
 INSTALL_K8S_HELP = (
-    "the kubernetes Python client is not installed; install the optional extra: "
-    "pip install 'ascend-compile[k8s]' (or pip install kubernetes)")
+    "the kubernetes Python client is not installed; install the k8s extra where you install ascend-compile "
+    "from (in a clone: pip install '.[k8s]'; a built wheel: pip install 'dist/ascend_compile-<version>-py3-none-any.whl[k8s]'), "
+    "or pip install kubernetes")
 
 _SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 #: seconds a Cluster waits to connect and for each reply unless told otherwise: a server that stops

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip(
     "kubernetes",
-    reason="the kubernetes Python client is not installed: pip install 'ascend-compile[k8s]' to test ascend_compile.Cluster",
+    reason="the kubernetes Python client is not installed: pip install '.[k8s]' in the clone to test ascend_compile.Cluster",
 )
 
 import ascend_compile  # noqa: E402
