@@ -27,6 +27,8 @@ EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 #: the ``extra`` entry that marks a finding as our own bug (a rule that crashed): exit code 3, never 1
 INTERNAL = ("internal", "true")
+#: the ``extra`` key of the value a rule says ``lint --fix`` writes (when the rule knows it and the file does not)
+FIX_VALUE = "fix"
 
 
 def format_path(path: Sequence[PathElement]) -> str:

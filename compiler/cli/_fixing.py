@@ -6,7 +6,7 @@ import difflib
 import json
 import os
 import sys
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..findings import Finding
 
@@ -40,8 +40,29 @@ def diff(plan: Dict[str, List[Any]]) -> int:
     return 1 if count else 0
 
 
+#: at most this many rounds of --fix (fixes at the same place wait for the next round; each round lints again)
+ROUNDS = 5
+
+
+def fix(findings: Sequence[Finding], lint_again: Callable[[], Tuple[Any, int]]) -> Optional[Tuple[Any, int]]:
+    """``--fix``: fix, lint again, and again while fixes are left; the last lint's findings and file count
+    (None when nothing was fixed)."""
+    count, changed = 0, set()  # type: int, Set[str]
+    result: Optional[Tuple[Any, int]] = None
+    for _ in range(ROUNDS):
+        plan = fixes(findings)
+        if not plan:
+            break
+        count += write(plan)
+        changed.update(plan)
+        result = lint_again()
+        findings = result[0]
+    sys.stderr.write(f"fixed {count} finding(s) in {len(changed)} file(s)\n")
+    return result
+
+
 def write(plan: Dict[str, List[Any]]) -> int:
-    """``--fix``: each file rewritten in place (the fixed spans only, atomically); the number of fixes."""
+    """Each file rewritten in place (the fixed spans only, atomically); the number of fixes."""
     from .. import autofix
 
     for path, mine in plan.items():
@@ -51,9 +72,7 @@ def write(plan: Dict[str, List[Any]]) -> int:
             handle.write(after)
         os.chmod(temporary, os.stat(path).st_mode & 0o7777)
         os.replace(temporary, path)
-    count = sum(len(m) for m in plan.values())
-    sys.stderr.write(f"fixed {count} finding(s) in {len(plan)} file(s)\n")
-    return count
+    return sum(len(m) for m in plan.values())
 
 
 def sarif(findings: Sequence[Finding], rules: Optional[Dict[str, Any]], plan: Dict[str, List[Any]]) -> None:
@@ -66,8 +85,8 @@ def sarif(findings: Sequence[Finding], rules: Optional[Dict[str, Any]], plan: Di
     document = _sarif.as_dict(ordered, rules, __version__)
     by_finding = {id(fix.finding): fix for mine in plan.values() for fix in mine}
     for finding, result in zip(ordered, document["runs"][0]["results"]):
-        fix = by_finding.get(id(finding))
-        if fix is not None:
-            result["fixes"] = [autofix.sarif_fix(fix, _sarif.artifact_uri(finding.file))]
+        made = by_finding.get(id(finding))
+        if made is not None:
+            result["fixes"] = [autofix.sarif_fix(made, _sarif.artifact_uri(finding.file), read(finding.file))]
     json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")

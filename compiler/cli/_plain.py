@@ -17,7 +17,7 @@ class Usage(Exception):
 
 def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     """Run ``lint`` with its parsed options (the click parameter names); return the exit code."""
-    from ..catalogue import WRONG_TYPE, get
+    from ..catalogue import get
     from ..findings import EXIT_INPUT, exit_code
     from ..lint import paths as lint_run
     from ..datacache import default_root
@@ -44,8 +44,9 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
 
         if options.get("show_diff"):
             return _fixing.diff(_fixing.fixes(findings))
-        if _fixing.write(_fixing.fixes(findings)):
-            findings, files = run()  # what is left
+        fixed = _fixing.fix(findings, run)
+        if fixed is not None:
+            findings, files = fixed  # what is left
     threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
     # Only SARIF lists every rule; the other formats describe the rules of the findings (from the catalogue).
     rules = catalogue_rules() if ctx.fmt == "sarif" else None
@@ -53,7 +54,7 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
         findings = _against_baseline(options, findings, ctx.fmt, rules, files)
         if findings is None:
             return int(options["_exit"])
-    elif ctx.fmt == "sarif" and any(f.rule == WRONG_TYPE for f in findings):  # a fixable one: SARIF says how
+    elif ctx.fmt == "sarif" and _fixable(findings):  # SARIF says how to fix what can be fixed
         from . import _fixing
 
         _fixing.sarif(findings, rules, _fixing.fixes(findings))
@@ -65,6 +66,12 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
         sys.stderr.write("ascend-compile lint: no YAML files found in the given paths\n")
         code = EXIT_INPUT
     return code
+
+
+def _fixable(findings: Any) -> bool:
+    from ..autofix_rules import FIXERS
+
+    return any(f.rule in FIXERS for f in findings)
 
 
 def _against_baseline(options: Dict[str, Any], findings: Any, fmt: str, rules: Any, files: int) -> Any:

@@ -56,8 +56,9 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
               help="Report only findings FILE does not record (matched by rule, file, object and field path, "
                    "not line), and say how many were baselined and how many entries are stale.")
 @click.option("--fix", is_flag=True,
-              help="Fix what can be fixed mechanically and safely, in place, changing only the fixed values "
-                   "(e.g. an env value 600 the API wants as a string becomes \"600\"); then report what is left.")
+              help="Fix what can be fixed mechanically and safely, in place, changing only the fixed places "
+                   "(env values quoted as strings, NPU limits equal to requests, the leader's rendezvous port, "
+                   "ASCEND_VISIBLE_DEVICES wiring, a Volcano Job's ring-controller label); then report what is left.")
 @click.option("--diff", "show_diff", is_flag=True,
               help="Print the changes --fix would make, as a diff; change nothing.")
 @common_input_options

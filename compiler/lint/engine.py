@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 from .. import catalogue
 from ..catalogue import BAD_SUPPRESSION
 from ..errors import InputError
-from ..findings import ERROR, INTERNAL, Finding, sort_key
+from ..findings import ERROR, FIX_VALUE, INTERNAL, Finding, sort_key
 from . import registry as _registry
 from . import suppress
 from .context import ObjectContext, RunContext
@@ -194,7 +194,7 @@ class Linter:
                        hint=rule.hint if problem.hint is None else problem.hint,
                        file=file or obj.source, line=line, column=column,
                        obj=obj.describe() if isinstance(obj, ObjectContext) else obj.obj,
-                       extra=(INTERNAL,) if internal else ())
+                       extra=(INTERNAL,) if internal else ((FIX_VALUE, problem.fix),) if problem.fix else ())
 
     # ------------------------------------------------------------------ the whole run
     def _judge(self, facts: List[Tuple[FileResult, Fact]], run: CrossRun,

@@ -48,6 +48,8 @@ class Problem(NamedTuple):
     severity: Optional[str] = None
     #: report under another rule ID (rule units that share one computation)
     rule: Optional[str] = None
+    #: the value ``lint --fix`` writes, when only the rule knows it (e.g. the hardware profile's label value)
+    fix: Optional[str] = None
 
 
 class Rule(NamedTuple):

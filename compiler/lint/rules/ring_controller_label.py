@@ -61,9 +61,12 @@ def _unlabelled_ranktable_volume(obj):
 def check(obj, run):
     unlabelled = _unlabelled_ranktable_volume(obj)
     if unlabelled:
+        values = {p.ring_controller for p in run.candidate_profiles(obj)}
+        value = values.pop() if len(values) == 1 else None  # what lint --fix writes: the hardware's, when certain
         yield Problem(unlabelled, f"the pods mount a ranktable ConfigMap but the job has no {RING_LABEL} label: "
                                   "ascend-operator writes no ranktable for it", severity=WARNING,
-                      hint=f"label the job and its pod templates {RING_LABEL}=<the value of your hardware profile>")
+                      hint=f"label the job and its pod templates {RING_LABEL}="
+                           f"{value or '<the value of your hardware profile>'}", fix=value)
     job_value = obj.labels.get(RING_LABEL)
     if job_value is not None and job_value not in KNOWN:
         yield Problem(("metadata", "labels", RING_LABEL),

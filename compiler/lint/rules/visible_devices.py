@@ -34,7 +34,7 @@ Passing::
 import re
 
 from ..context import as_dict
-from ...vocabulary import VISIBLE_DEVICES_ENV
+from ...vocabulary import VISIBLE_DEVICES_ENV, visible_devices_field_path
 from ..rule import Problem
 
 ENV = VISIBLE_DEVICES_ENV
@@ -57,4 +57,5 @@ def check(obj, run):
             if annotation != resource:
                 yield Problem(container.path + ("env", index, "valueFrom", "fieldRef", "fieldPath"),
                               f"{ENV} reads {field_path!r} but the container requests {resource}: "
-                              "the env stays empty", hint=f"use metadata.annotations['{resource}']")
+                              "the env stays empty", hint=f"use {visible_devices_field_path(resource)}",
+                              fix=visible_devices_field_path(resource) if match else None)
