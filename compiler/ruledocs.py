@@ -226,15 +226,16 @@ items the compiled job has (``ascend-compile compile`` without the patch shows t
     "AC026": """\
 **What.** ``ascend-compile import`` refuses a manifest when the spec it would write could not compile
 back to the same objects: a value no spec field or patch can say (an explicit ``null``, a key named
-``$patch``), an object that is not an AscendJob or Volcano Job and is not one the spec generates (an
-unrelated ConfigMap, a Deployment), a job whose NPU request matches no hardware profile, or a job that
-several profiles fit equally well.
+``$patch``), a ConfigMap the spec writes differently, a job whose NPU request matches no hardware
+profile, or a job that several profiles fit equally well. An object that is not a job and that no
+job's spec writes (an unrelated ConfigMap, a Deployment) is not refused: it is skipped with an
+``info`` note under this ID (and a comment on the specs of its file's jobs), and stays a manifest.
 
 **Why.** An import that dropped a field would give a spec that compiles to a different job, and
 nobody would notice until it ran differently.
 
 **How to fix.** The message names the field or object. Remove the explicit null (or give the value),
-import other objects separately or keep them as manifests, and name the hardware with ``--profile
+keep the objects import skips as manifests beside the specs, and name the hardware with ``--profile
 NAME`` when the message lists several candidates (``ascend-compile profiles`` shows them).
 
 Example::

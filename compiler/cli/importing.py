@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 import click
 
-from ._options import common_input_options, load_context, report_and_exit
+from ._options import common_input_options, load_context, report, report_and_exit
+
+if TYPE_CHECKING:
+    from ..findings import Finding
 
 
 @click.command(
@@ -32,8 +35,10 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     MANIFEST is a file, a directory or - for stdin; give a job's ranktable and reset
     ConfigMaps with it. The profile is worked out from the NPU resource, node selectors
     and annotations. What no spec field says goes into spec.jobPatch, with a comment; a
-    manifest that no spec can reproduce (an explicit null, an object the spec does not
-    write, an ambiguous profile) is refused with the reason (AC026): nothing is dropped.
+    manifest that no spec can reproduce (an explicit null, an ambiguous profile) is
+    refused with the reason (AC026): nothing is dropped. Objects that are not jobs and
+    that no spec writes (a Deployment, a ConfigMap of another namespace) are skipped
+    with a note on stderr: they stay manifests.
     Each spec is compiled before it is written and must give back the same objects.
     """
     from .. import api
@@ -44,12 +49,15 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     ctx = load_context(options)
     if profile is not None and profile not in ctx.registry.names():
         raise click.BadParameter(f"unknown profile {profile!r} (see 'ascend-compile profiles')", param_hint="--profile")
+    skipped: List[Finding] = []
     try:
         imported = import_documents(api.read_documents(list(manifests), ctx.max_bytes), ctx.registry, ctx.config,
-                                    profile)
+                                    profile, skipped)
     except AscendCompileError as exc:
         report_and_exit(exc.findings, ctx, stream=sys.stderr)
         return
+    if skipped:  # objects that are not jobs stay manifests: said on stderr, the specs go to stdout
+        report(skipped, ctx, sys.stderr)
     if output_dir is None:
         sys.stdout.write(render_all(imported))
         return

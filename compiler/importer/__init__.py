@@ -5,7 +5,10 @@ through the lint view of the object), the base spec that compiles closest to it,
 manifest suggests that brings the compiled job closer (:mod:`.search`). What no field says is carried by
 ``jobPatch`` (:mod:`.mergediff`, the inverse of the spec's patches), with a comment saying so. The spec
 is then compiled once more and must give back the job and every ConfigMap of the input it writes;
-anything else raises :class:`ImportRefused` (rule AC026): nothing is dropped silently.
+anything else raises :class:`ImportRefused` (rule AC026): nothing is dropped silently.  An object that is
+not a job and that no job's spec writes (a Deployment, a Service, a ConfigMap of another namespace) is
+skipped with a note (an ``info`` finding, and a comment on the specs of the jobs of its file): it stays a
+manifest beside the specs.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 from ..catalogue import IMPORT_REFUSED
 from ..config import ProjectConfig
 from ..errors import CompileError, InternalError
-from ..findings import ERROR, Finding, format_path
+from ..findings import ERROR, INFO, Finding, format_path
 from ..lint.context import ObjectContext, RunContext
 from ..profiles import ProfileRegistry
 from ..vocabulary import ASCEND_JOB, CONFIG_MAP, NAMESPACE, VOLCANO_JOB
@@ -48,8 +51,12 @@ def _refuse(doc: Document, message: str, hint: str, path: Tuple[Any, ...] = ()) 
 
 
 def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistry] = None,
-                     config: Optional[ProjectConfig] = None, profile: Optional[str] = None) -> List[Imported]:
-    """A spec per job among ``docs``; raise ImportRefused with every problem if any document cannot be carried."""
+                     config: Optional[ProjectConfig] = None, profile: Optional[str] = None,
+                     skipped: Optional[List[Finding]] = None) -> List[Imported]:
+    """A spec per job among ``docs``; raise ImportRefused with every problem if any document cannot be carried.
+
+    The objects skipped (not jobs, not written by a spec) are added to ``skipped`` as info findings.
+    """
     config = config or ProjectConfig()
     registry = registry or ProfileRegistry(config.profile_dirs)
     jobs = [d for d in docs if isinstance(d.data, dict) and ObjectContext(d.data).kind in (ASCEND_JOB, VOLCANO_JOB)]
@@ -65,16 +72,38 @@ def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistr
             continue
         out.append(imported)
         claimed.update(used)
-    for doc in others:
-        if id(doc) not in claimed:
-            kind = doc.data.get("kind") if isinstance(doc.data, dict) else type(doc.data).__name__
-            problems.append(_refuse(doc, f"a {kind} that no imported job's spec writes: import does not carry it",
-                                    "import the jobs alone and keep this object as a manifest, or remove it"))
+    left = [(doc, _described(doc)) for doc in others if id(doc) not in claimed]
+    notes = [_skip(doc, what) for doc, what in left]
+    if skipped is not None:
+        skipped.extend(notes)
+    for one in out:
+        one.notes += [f"skipped the {what} of the same file, not a job: keep it as a manifest"
+                      for doc, what in left if doc.source == one.source]
     if not jobs and not problems:
-        raise ImportRefused([Finding(IMPORT_REFUSED, ERROR, "no AscendJob or Volcano Job to import", (), "")])
+        raise ImportRefused([Finding(IMPORT_REFUSED, ERROR, "no AscendJob or Volcano Job to import", (), "",
+                                     docs[0].source if docs else "")] + notes)
     if problems:
-        raise ImportRefused(problems)
+        raise ImportRefused(problems + notes)
     return out
+
+
+def _described(doc: Document) -> str:
+    """``ConfigMap reset-config-x (namespace default)``: an object as a note names it."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    meta = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
+    kind = data.get("kind") or type(doc.data).__name__
+    name = f" {meta['name']}" if meta.get("name") else ""
+    return f"{kind}{name}" + (f" (namespace {meta['namespace']})" if meta.get("namespace") else "")
+
+
+def _skip(doc: Document, what: str) -> Finding:
+    """The note for an object no spec writes: import leaves it as a manifest."""
+    from dataclasses import replace
+
+    finding = _refuse(doc, f"skipped {what}: not a job, and no imported job's spec writes it",
+                      "keep it as a manifest beside the specs (the spec of a job writes its ConfigMaps "
+                      "in the job's own namespace)")
+    return replace(finding, severity=INFO)
 
 
 def _related(job: ObjectContext, others: Sequence[Document]) -> Dict[Tuple[str, str], Document]:
