@@ -77,12 +77,15 @@ def _newline(text: str) -> str:
 
 def _last_leaf_end(node: Any) -> Optional[int]:
     """Where the text of a block collection's last entry ends (None when that is not certain)."""
+    before = None  # the key of an empty value: its text is where the entry ends
     while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style:
         if not node.value:
             return None
-        node = node.value[-1][1] if isinstance(node, yaml.MappingNode) else node.value[-1]
+        before, node = node.value[-1] if isinstance(node, yaml.MappingNode) else (None, node.value[-1])
     if isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
         return None
+    if node.start_mark.index == node.end_mark.index:  # an empty value (``key:``) is marked where the next token is
+        return None if before is None else int(before.end_mark.index) + 1  # past the ':'
     return int(node.end_mark.index)
 
 
