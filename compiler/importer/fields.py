@@ -5,8 +5,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..lint.context import ObjectContext, PodSet, as_dict, as_int, as_list
 from ..vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FRAMEWORK_LABEL, FRAMEWORKS,
-                          POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION, SUB_HEALTHY_LABEL,
-                          TOR_AFFINITY_LABEL, VOLCANO_JOB)
+                          POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, SHM_VOLUME, SP_BLOCK_ANNOTATION,
+                          SUB_HEALTHY_LABEL, TOR_AFFINITY_LABEL, VOLCANO_JOB)
 
 Candidate = Tuple[str, Any]  # (spec field, value), or (TOGETHER, {field: value, ...})
 TOGETHER = ""
@@ -160,3 +160,37 @@ def pod_fields(job: ObjectContext) -> List[Candidate]:
     out += [(field, value) for field, values in _ENUMS.items() for value in values]
     out.append(("schedulerHoldsNpus", True))
     return out
+
+
+def metadata_fields(job: ObjectContext, generated: ObjectContext) -> List[Candidate]:
+    """Labels and annotations of the job and of its main pods that the compiler does not write itself."""
+    pods, gen_pods = main_pod_set(job), main_pod_set(generated)
+    pairs = [("labels", job.labels, generated.labels), ("annotations", job.annotations, generated.annotations)]
+    if pods is not None and gen_pods is not None:
+        pairs += [("podLabels", pods.labels, gen_pods.labels),
+                  ("podAnnotations", as_dict(pods.metadata.get("annotations")),
+                   as_dict(gen_pods.metadata.get("annotations")))]
+    out: List[Candidate] = []
+    for field, mine, written in pairs:
+        extra = {k: v for k, v in mine.items() if isinstance(k, str) and isinstance(v, str) and k not in written}
+        if extra:
+            out.append((field, extra))
+    return out
+
+
+def resources(job: ObjectContext) -> List[Candidate]:
+    """CPU and memory of the main container (its requests, else its limits) and the size of its /dev/shm."""
+    container = main_container(job)
+    wanted = as_dict(container.get("resources"))
+    requests, limits = as_dict(wanted.get("requests")), as_dict(wanted.get("limits"))
+    out: Dict[str, Any] = {}
+    for key in ("cpu", "memory"):
+        value = requests.get(key, limits.get(key))
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            out[key] = value
+    pods = main_pod_set(job)
+    for _, volume in pods.volumes() if pods is not None else ():
+        size = as_dict(volume.get("emptyDir")).get("sizeLimit") if volume.get("name") == SHM_VOLUME else None
+        if isinstance(size, (str, int)) and not isinstance(size, bool):
+            out["shm"] = size
+    return [("resources", out)] if out else []

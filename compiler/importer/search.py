@@ -156,4 +156,5 @@ def _suggestions(best: Attempt, job: ObjectContext) -> List[Tuple[str, Any]]:
     volumes = fields.volumes(job, gen_volumes)
     if volumes:
         out.append(("volumes", volumes))
+    out += fields.resources(job) + fields.metadata_fields(job, generated)
     return out + fields.job_fields(job) + fields.pod_fields(job)

@@ -128,6 +128,27 @@ def test_imported_specs_are_short() -> None:
     assert longer == []
 
 
+INFERRED = ("resources", "labels", "podLabels", "annotations", "podAnnotations")
+
+
+def test_resources_and_extra_labels_come_back_as_their_fields() -> None:
+    """Where a golden's spec sets CPU, memory, /dev/shm or extra labels and annotations, import finds the same
+    fields (not a jobPatch that says the same at length)."""
+    seen, wrong = 0, []
+    for path in GOLDENS:
+        source_path = ROOT / "examples" / path.relative_to(ROOT / "golden")
+        source = yaml.safe_load(source_path.read_text()) if source_path.is_file() else None
+        wanted = {k: v for k, v in (source or {}).get("spec", {}).items() if k in INFERRED}
+        if not wanted:
+            continue
+        seen += 1
+        [imported] = import_documents(read_documents([str(path)]))
+        got = {k: imported.spec["spec"].get(k) for k in wanted}
+        if got != wanted:
+            wrong.append((path.name, wanted, got))
+    assert seen >= 10 and wrong == []
+
+
 # --------------------------------------------------------------------------- random manifests
 
 BASE = [d for d in yaml.safe_load_all((ROOT / "golden" / "matrix" / "pytorch-module-910b-8-acjob.yaml").read_text())
