@@ -27,6 +27,7 @@ from .findings import FIX_VALUE, Finding, Path
 from .records import NamedTuple
 from .vocabulary import DEFAULT_PORT, PORT_NAME, RING_LABEL
 
+
 class Change(NamedTuple):
     """What a fix does to the data: in document ``doc``, the field at ``path`` becomes ``value`` (a missing
     mapping on the way is created; a list index one past the end appends)."""
