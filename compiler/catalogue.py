@@ -294,6 +294,8 @@ _ENTRIES: Tuple[Entry, ...] = (
           ".policy (fixed-share, elastic or best-effort)"),
     _lint("AC315", "host-arch", ERROR, WORKLOADS,
           f"use {HOST_ARCH_LABEL}: {' or '.join(HOST_ARCH_VALUES)} (the labels of your nodes), or leave it out"),
+    _lint("AC316", "npu-resource", ERROR, WORKLOADS,
+          "spell the NPU resource as the device plugin does, and request the chip of the nodes you select"),
     _lint("AC305", "accelerator-type-missing", INFO, WORKLOADS,
           f"nothing to do for Atlas 800 (910) servers; for other servers add their nodeSelector "
           f"{ACCELERATOR_TYPE_LABEL} to every pod template, or the annotation {SCHEDULE_POLICY_ANNOTATION}"),

@@ -10,7 +10,10 @@ factory.go``, ``get910CardHandlerName``) from a few things the manifest says, in
    none: their NPU request is a share of an NPU's AI Cores, which no profile's arithmetic describes;
 2. else an ``sp-block`` annotation: the super-pod handler that the ``accelerator-type`` names, or the
    default super-pod handler (profile ``fallback: spBlock``);
-3. else the ``accelerator-type`` node selector, for resources whose handlers are named that way;
+3. else the ``accelerator-type`` node selector, for resources whose handlers are named that way: the
+   plugin joins the differing values of a job's pod templates with ``|`` into one job selector, so a
+   job whose templates select several types gets the generic card handler when one of them contains
+   ``card``, and no handler otherwise (each pod is still placed on the nodes its own selector names);
 4. else the handler for jobs that name none (profile ``fallback: noAcceleratorType``: the old
    Atlas 800 rules for ``huawei.com/Ascend910``); for a resource without such a handler, the
    profiles that have no accelerator type at all (310P and 310 pick theirs by job labels).
@@ -23,11 +26,11 @@ data would send its own jobs to another handler is refused at compile time.
 """
 from __future__ import annotations
 
-from typing import Iterable, Optional, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 from .profiles import NO_ACCELERATOR_TYPE, NODE_SELECTOR, SP_BLOCK, Profile
 from .records import NamedTuple
-from .vocabulary import MULTILEVEL_POLICY, SOFT_SHARE_POLICY
+from .vocabulary import CARD_ACCELERATOR_MARK, MULTILEVEL_POLICY, SOFT_SHARE_POLICY
 
 
 class HardwareSignals(NamedTuple):
@@ -37,6 +40,17 @@ class HardwareSignals(NamedTuple):
     accelerator_type: Optional[str] = None  # the accelerator-type node selector
     schedule_policy: Optional[str] = None  # the schedule-policy annotation
     sp_block: bool = False  # whether the sp-block annotation is present
+    #: every distinct accelerator-type the pod templates select, when they differ (the plugin joins them)
+    accelerator_types: Tuple[str, ...] = ()
+
+    def selected_types(self) -> Tuple[str, ...]:
+        """The distinct accelerator-type values the job's pod templates select."""
+        return self.accelerator_types or ((self.accelerator_type,) if self.accelerator_type else ())
+
+    @property
+    def mixed(self) -> bool:
+        """Whether the pod templates select different accelerator-types."""
+        return len(self.selected_types()) > 1
 
 
 def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) -> Tuple[Profile, ...]:
@@ -52,20 +66,55 @@ def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) ->
     if signals.schedule_policy:
         by_policy = [p for p in every if p.schedule_policy == signals.schedule_policy]
         if by_policy:  # the policy map is shared by the 910 and npu resources
-            named = [p for p in by_policy if p.accelerator_type == signals.accelerator_type]
-            return tuple(named or by_policy)
+            named = [p for p in by_policy if p.accelerator_type == signals.accelerator_type and not signals.mixed]
+            # the policy picks the handler, the node selectors the nodes: when they name another profile's
+            # nodes, that profile is a candidate too (a check must hold on both)
+            return tuple(named or by_policy + [p for p in selected_profiles(every, signals) if p not in by_policy])
     # Without a known policy only handlers reachable through node selectors remain.
     mine = [p for p in every if p.resource == signals.resource and NODE_SELECTOR in p.dialects]
     if signals.sp_block:
         super_pods = [p for p in mine if p.super_pod is not None]
-        if super_pods:
-            named = [p for p in super_pods if p.accelerator_type == signals.accelerator_type]
+        if super_pods:  # a joined selector never equals a profile's accelerator-type
+            named = [p for p in super_pods if p.accelerator_type == signals.accelerator_type and not signals.mixed]
             return tuple(named or [p for p in super_pods if p.fallback == SP_BLOCK])
     typed = [p for p in mine if p.accelerator_type]
+    if signals.mixed and typed:
+        if any(CARD_ACCELERATOR_MARK in value for value in signals.selected_types()):
+            return tuple(p for p in typed if handler_key(p) == CARD_ACCELERATOR_MARK)
+        return ()  # the plugin has no handler named after the joined value
     if signals.accelerator_type and typed:
         return tuple(p for p in typed if p.accelerator_type == signals.accelerator_type)
     fallback = [p for p in mine if p.fallback == NO_ACCELERATOR_TYPE]
     return tuple(fallback or [p for p in mine if not p.accelerator_type])
+
+
+def handler_key(profile: Profile) -> str:
+    """Which of the plugin's handlers takes the profile's jobs: every accelerator-type containing ``card``
+    shares the generic card handler (``get910CardHandlerName``); other profiles have one of their own."""
+    value = profile.accelerator_type
+    if value and CARD_ACCELERATOR_MARK in value:
+        return CARD_ACCELERATOR_MARK
+    return value or profile.schedule_policy or profile.name
+
+
+def handler_family(profiles: Iterable[Profile], chosen: Sequence[Profile]) -> Tuple[Profile, ...]:
+    """``chosen`` and every profile of the same resource whose jobs the same handler takes: the servers
+    a handler serves differ in size, so its own per-pod limits are the widest of theirs."""
+    keys = {(handler_key(p), p.resource) for p in chosen}
+    return tuple(p for p in profiles if p in chosen or (handler_key(p), p.resource) in keys)
+
+
+def selected_profiles(profiles: Iterable[Profile], signals: HardwareSignals) -> List[Profile]:
+    """The profiles whose nodes carry an accelerator-type the job selects (and offer its resource)."""
+    values = signals.selected_types()
+    return [p for p in profiles if p.accelerator_type in values and p.resource == signals.resource]
+
+
+def node_profile(profiles: Iterable[Profile], resource: Optional[str], value: object) -> Optional[Profile]:
+    """The profile whose nodes a pod selecting accelerator-type ``value`` lands on (None: not a known type)."""
+    if not isinstance(value, str) or not value:
+        return None
+    return next((p for p in profiles if p.accelerator_type == value and p.resource == resource), None)
 
 
 def signals_of_profile(profile: Profile, dialect: str, sp_block: bool = False) -> HardwareSignals:

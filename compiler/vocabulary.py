@@ -161,6 +161,12 @@ ACCELERATOR_TYPE_LABEL = "accelerator-type"
 HOST_ARCH_LABEL = "host-arch"
 #: the values MindCluster's installation guide labels nodes with (no upstream code reads the label)
 HOST_ARCH_VALUES: Tuple[str, ...] = ("huawei-arm", "huawei-x86")
+#: the plugin gives every job whose accelerator-type selector contains this the generic card handler
+#: (``ascend-for-volcano/internal/npu/factory.go`` get910CardHandlerName, cardAcceleratorValue)
+CARD_ACCELERATOR_MARK = "card"
+#: how the plugin joins the differing accelerator-type values of a job's tasks into one job selector
+#: (``ascend-for-volcano/plugin/job.go`` getJobSelectorFromVcJob)
+SELECTOR_JOIN = "|"
 
 # --------------------------------------------------------------------------- pod labels set by controllers
 
@@ -228,6 +234,14 @@ CHIEF = "Chief"
 WORKER = "Worker"
 #: the leader replica type of each framework (``MC: pkg/api/v1/common.go``)
 LEADERS: Mapping[str, str] = MappingProxyType({PYTORCH: MASTER, MINDSPORE: SCHEDULER, TENSORFLOW: CHIEF})
+
+#: the pod annotation naming a pod's task (Volcano sets it to the task name), and the value and the
+#: annotation with which the A3 handlers let a task ask for 0 NPUs (``ascend-for-volcano/internal/npu/
+#: ascend910/ascend910a3/type.go`` TaskSpecAnno, SchedulerType, SkipAscendPluginAnno, SkipEnabled)
+TASK_SPEC_ANNOTATION = "volcano.sh/task-spec"
+SCHEDULER_TASK_SPEC = "scheduler"
+SKIP_ASCEND_PLUGIN_ANNOTATION = "huawei.com/skip-ascend-plugin"
+SKIP_ASCEND_PLUGIN_ENABLED = "enabled"
 #: replica types the operator accepts per framework; the leader first
 REPLICA_TYPES: Mapping[str, Tuple[str, ...]] = MappingProxyType(
     {framework: (leader, WORKER) for framework, leader in LEADERS.items()})

@@ -85,6 +85,7 @@ CITATIONS: Dict[str, Citation] = {
                 "check share device job(%s) valid failed, aicoreQuota: %v not in range [1,100]"),
     "AC315": _c("Filter", "pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", K8S,
                 "node(s) didn't match Pod's node affinity/selector"),
+    "AC316": _c("fitsRequest", "pkg/scheduler/framework/plugins/noderesources/fit.go", K8S, "Insufficient %v"),
     "AC401": _c("validateJobCreate", _VCJ, VC, "job 'minAvailable' should not be greater than total replicas in tasks;"),
     "AC402": _c("validateJobCreate", _VCJ, VC, "'maxRetry' cannot be less than zero."),
     "AC403": _c("validateJobCreate", _VCJ, VC, "No task specified in job spec"),

@@ -258,6 +258,16 @@ class ObjectContext:
                 return value
         return None
 
+    def accelerator_types(self) -> Tuple[str, ...]:
+        """Every distinct ``accelerator-type`` the pod sets select, in order; values equal but for case count
+        once, as when the scheduler joins them into the job's selector (``getJobSelectorFromVcJob``)."""
+        seen: Dict[str, str] = {}
+        for pod_set in self.pod_sets():
+            value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
+            if isinstance(value, str) and value:
+                seen.setdefault(value.lower(), value)
+        return tuple(seen.values())
+
     def block(self, name: str) -> Tuple[bool, Optional[int]]:
         """(annotation present, its integer value) for ``sp-block`` / ``ra-block``."""
         if name not in self.annotations:
@@ -307,8 +317,9 @@ class RunContext:
 
     def signals(self, obj: ObjectContext) -> HardwareSignals:
         """What ``obj`` tells the scheduler about the hardware it wants."""
+        types = obj.accelerator_types()
         return HardwareSignals(obj.npu_resource(), obj.accelerator_type(), obj.schedule_policy,
-                               obj.block(SP_BLOCK_ANNOTATION)[0])
+                               obj.block(SP_BLOCK_ANNOTATION)[0], types if len(types) > 1 else ())
 
     def candidate_profiles(self, obj: ObjectContext) -> Tuple[Any, ...]:
         """Every profile whose handler the scheduler could give ``obj`` (empty: no handler, or no NPUs).

@@ -32,7 +32,7 @@ CASES = [
     ("module-a3-16", "pods: 2\nnpusPerPod: 3", "AC301", 10, 15, "spec.npusPerPod", "2, 4, 6, 8, 10, 12, 14, 16"),
     ("module-910", "npus: 3", "AC304", 9, 9, "spec.npus", "1, 2, 4, 8"),
     ("module-910", "pods: 1\nnpusPerPod: 3", "AC301", 10, 15, "spec.npusPerPod", "1, 2, 4, 8"),
-    ("card-910b-2", "pods: 2\nnpusPerPod: 4", "AC301", 10, 15, "spec.npusPerPod", "allowed: 2"),
+    ("card-910b-2", "pods: 2\nnpusPerPod: 4", "AC301", 10, 15, "spec.npusPerPod", "allowed: 1, 2"),
     ("module-a3-16-super-pod", "npus: 48\nsuperPod: {spBlock: 24}", "AC302", 10, 13, "spec.superPod",
      "multiple of 16"),
 ]

@@ -59,7 +59,8 @@ def test_impossible_totals_are_refused_with_npu_total(name, total):
     ("module-a3-16", 2, 16, []),
     ("module-a3-16-super-pod", 2, 8, ["AC301"]),  # distributed super-pod pods take whole nodes
     ("card-910b-2", 2, 2, []),
-    ("card-910b-2", 2, 1, ["AC301"]),
+    ("card-910b-2", 2, 1, ["AC303"]),  # the card handler takes 1 in a distributed job; whole nodes are the convention
+    ("card-910b-2", 2, 3, ["AC301"]),  # a node has 2
 ])
 def test_per_pod_counts(name, pods, per_pod, rules):
     violations = check_pods(profile(name), NpuLayout.uniform(pods, per_pod))

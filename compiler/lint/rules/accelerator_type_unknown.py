@@ -1,14 +1,20 @@
 """The ``accelerator-type`` node selector names a server type no scheduler handler knows.
 
-**What.** For ``huawei.com/Ascend910`` jobs without a known schedule_policy
-and without ``sp-block``, the ``accelerator-type`` value must be a known
-type (one of the hardware profiles', or any value containing ``card``, which
-the generic card handler takes).
+**What.** The ``accelerator-type`` value must be a known type (one of the
+hardware profiles', a value of the documented node-label list, or any value
+containing ``card``, which the generic card handler takes).
 
-**Why.** The Volcano plugin looks up handler ``huawei.com/Ascend910<type>``;
-with no such handler the job is invalid: "validNPUJob fail by job<%s>
-policyHandler is nil" (reason ``NotSupportPolicy``), and it never runs.
-Source: ``MC: component/ascend-for-volcano/internal/npu/factory.go``,
+**Why.** For ``huawei.com/Ascend910`` jobs without a known schedule_policy
+and without ``sp-block``, the Volcano plugin looks up handler
+``huawei.com/Ascend910<type>``; with no such handler the job is invalid:
+"validNPUJob fail by job<%s> policyHandler is nil" (reason
+``NotSupportPolicy``), and it never runs. Any other job (``sp-block``, a
+schedule policy, another NPU resource) gets its handler elsewhere, but its
+pods only fit nodes labelled with the value, and MindCluster's installation
+guide labels nodes with the documented values only: the pods stay Pending
+("node(s) didn't match Pod's node affinity/selector"; the simulated cluster
+shows it for an sp-block job and a 310P job). Source:
+``MC: component/ascend-for-volcano/internal/npu/factory.go``,
 ``plugin/job.go`` (validJobFn) and the node-label list in §4.3.
 
 **How to fix.** Use the value your nodes are labelled with
@@ -37,11 +43,17 @@ def _close(word, options, n=1):
     return difflib.get_close_matches(word, options, n=n)
 
 
+def _handler_by_selector(obj, run):
+    """Whether the plugin picks the job's handler by its accelerator-type (else a value no node carries only
+    leaves the pods without nodes)."""
+    return obj.npu_resource() == ASCEND_910 and not obj.block(SP_BLOCK_ANNOTATION)[0] \
+        and not run.knows_policy(obj.schedule_policy)
+
+
 def check(obj, run):
-    if obj.npu_resource() != ASCEND_910 or obj.block(SP_BLOCK_ANNOTATION)[0] or run.profiles is None:
+    if not obj.npu_resource() or run.profiles is None:
         return
-    if run.knows_policy(obj.schedule_policy):
-        return
+    by_selector = _handler_by_selector(obj, run)
     known = sorted({p.accelerator_type for p in run.profiles.all() if p.accelerator_type} | set(EXTRA_KNOWN))
     for pod_set in obj.pod_sets():
         value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
@@ -49,6 +61,7 @@ def check(obj, run):
             continue
         close = _close(value, known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
+        why = "matches no scheduler handler: the job is refused (policyHandler is nil)" if by_selector else \
+            "is no value MindCluster nodes are labelled with: the pods never fit"
         yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
-                      f"{ACCELERATOR_TYPE_LABEL} {value!r} matches no scheduler handler: the job is refused "
-                      "(policyHandler is nil)", hint=hint)
+                      f"{ACCELERATOR_TYPE_LABEL} {value!r} {why}", hint=hint)

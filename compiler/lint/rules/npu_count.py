@@ -12,11 +12,21 @@ several profiles fit (a policy shared by two servers), a count is reported
 only when every one of them refuses it.
 Numbers come from ``profiles/*.yaml`` (add a profile file to teach a new server).
 
+The handler and the nodes can belong to different servers: a schedule
+policy picks the handler while each pod lands on the nodes its own
+``accelerator-type`` names, and pod templates that select different types
+get the handler of the joined selector (the card handler when one contains
+``card``). Then a count is checked against the handler's widest rules (every
+server it serves) and against the node size of the pod's own selection.
+A pod that names an NPU resource but asks for 0 is refused by every handler
+(a MindSpore Scheduler may, on A3 servers).
+
 **Why.** ascend-for-volcano refuses the job and it stays Pending: "expected:
 job<%s> req npu num should small than %d, and not in %v, actual: task<%s> req
 npu: %d" (reason ``InvalidResourceRequest``), or the A3 messages "job require
 npu num should be even number" / "distributed super-pod job require npu(%d)
-should be equal to node npu(%d)". Source:
+should be equal to node npu(%d)"; a pod too large for its nodes stays Pending ("Insufficient
+huawei.com/Ascend910"). Source:
 ``MC: component/ascend-for-volcano/internal/npu/base/frame.go``,
 ``internal/npu/ascend910/ascend910b/module910bx16/frame.go``,
 ``internal/npu/ascend910/ascend910a3/*/frame.go``
@@ -44,16 +54,52 @@ Passing::
 """
 from ... import hardware
 from ...catalogue import NPU_COUNT
-from ...vocabulary import ACCELERATOR_TYPE_LABEL
+from ...targeting import handler_family, node_profile, selected_profiles
+from ...vocabulary import (ACCELERATOR_TYPE_LABEL, SCHEDULER_TASK_SPEC, SKIP_ASCEND_PLUGIN_ANNOTATION,
+                            SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
 from ..rule import Problem
 from ._util import npu_request_path
 
 
-def mixed_accelerator_types(obj):
-    """Whether the NPU pod templates select different accelerator-types: each lands on the nodes its own
-    selector names, so no single profile's counts apply (the simulated cluster runs such jobs)."""
-    values = {p.node_selector.get(ACCELERATOR_TYPE_LABEL) for p in obj.npu_pod_sets()}
-    return len(values) > 1
+def handler_rules(obj, run):
+    """(profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects).
+
+    Usually the candidates: their per-pod lists are the handler's rules on their own nodes.  When the
+    pods may land on another profile's nodes (a schedule policy with another profile's accelerator-type,
+    or pod templates selecting different types), the handler's rules are the widest of every server it
+    serves, and each pod must also fit the nodes its own selector names.
+    """
+    candidates = run.candidate_profiles(obj)
+    signals, every = run.signals(obj), run.profiles.all()
+    policy = signals.schedule_policy
+    by_policy = [p for p in candidates if policy and p.schedule_policy == policy]
+    if by_policy and len(by_policy) < len(candidates):
+        return handler_family(every, by_policy), True
+    if candidates and (signals.mixed or any(p not in candidates for p in selected_profiles(every, signals))):
+        return handler_family(every, candidates), True
+    return candidates, False
+
+
+def _node_violation(obj, run, pod_set, npus):
+    """A pod that asks for more NPUs than a node its own selector names has never fits."""
+    value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
+    own = node_profile(run.profiles.all(), obj.npu_resource(), value)
+    if own is None or npus <= own.npus_per_node:
+        return None
+    return hardware.Violation(
+        NPU_COUNT, f"{npus} NPUs per pod never fit the nodes {ACCELERATOR_TYPE_LABEL}={value} selects "
+                   f"({own.name}: {own.npus_per_node} NPUs per node)",
+        f"request at most {own.npus_per_node} NPUs per pod, or select the nodes the pod is meant for")
+
+
+def _handler_violation(profiles, pods, npus):
+    allowed = sorted({n for p in profiles for n in p.allowed_per_pod(pods)})
+    kind = "a single-pod job" if pods <= 1 else "a job with several pods"
+    names = ", ".join(p.name for p in profiles)
+    return hardware.Violation(
+        NPU_COUNT, f"{npus} NPUs per pod is refused by the scheduler's handler for {names} in {kind}; "
+                   f"it takes {', '.join(str(n) for n in allowed)}",
+        f"request one of {', '.join(str(n) for n in allowed)} NPUs per pod that fits the selected nodes")
 
 
 def pod_set_violations(obj, run, rule):
@@ -63,8 +109,8 @@ def pod_set_violations(obj, run, rule):
     accelerator-type); a count that one candidate accepts is not reported.  The violation shown is
     the first candidate's.
     """
-    candidates = run.candidate_profiles(obj)
-    if not candidates or mixed_accelerator_types(obj):
+    profiles, own_nodes = handler_rules(obj, run)
+    if not profiles:
         return
     pods = obj.npu_layout().pods
     for pod_set in obj.pod_sets():
@@ -72,16 +118,22 @@ def pod_set_violations(obj, run, rule):
         if npus <= 0 or pod_set.replicas <= 0:
             continue
         layout = hardware.NpuLayout((npus,), pods, npus * pods)
-        found = [[v for v in hardware.check_pods(profile, layout) if v.rule == rule] for profile in candidates]
-        if all(found):
+        found = [[v for v in hardware.check_pods(profile, layout) if v.rule == rule] for profile in profiles]
+        if all(found) and own_nodes and rule == NPU_COUNT:
+            yield pod_set, _handler_violation(profiles, pods, npus)
+        elif all(found):
             for violation in found[0]:
+                yield pod_set, violation
+        elif own_nodes and rule == NPU_COUNT:
+            violation = _node_violation(obj, run, pod_set, npus)
+            if violation is not None:
                 yield pod_set, violation
 
 
 def _safe_hint(obj, run, pod_set, hint):
     """With several candidate profiles, offer only counts every one of them accepts (a hint must not break a job)."""
     candidates = run.candidate_profiles(obj)
-    if len(candidates) < 2:
+    if len(candidates) < 2 or handler_rules(obj, run)[1]:
         return hint
     pods = obj.npu_layout().pods
     common = set(candidates[0].allowed_per_pod(pods))
@@ -93,7 +145,30 @@ def _safe_hint(obj, run, pod_set, hint):
     return f"request one of {', '.join(str(n) for n in sorted(common))} NPUs per pod (allowed on {names})"
 
 
+def _exempt_from_zero(pod_set):
+    """A task the A3 handlers let ask for 0 NPUs (a MindSpore Scheduler, or one told to skip the plugin)."""
+    annotations = pod_set.metadata.get("annotations")
+    annotations = annotations if isinstance(annotations, dict) else {}
+    return pod_set.role.lower() == SCHEDULER_TASK_SPEC \
+        or annotations.get(TASK_SPEC_ANNOTATION) == SCHEDULER_TASK_SPEC \
+        or annotations.get(SKIP_ASCEND_PLUGIN_ANNOTATION) == SKIP_ASCEND_PLUGIN_ENABLED
+
+
+def zero_requests(obj, run):
+    """Pod sets that name an NPU resource but ask for 0 of it: every handler's job validation refuses such
+    a task (base ``ValidNPUJob``: ``taskNPU < 1``; the A3 and super-pod handlers unless exempted)."""
+    if not run.candidate_profiles(obj):
+        return
+    for pod_set in obj.pod_sets():
+        if pod_set.replicas > 0 and pod_set.npu_resource() and pod_set.npus() == 0 and not _exempt_from_zero(pod_set):
+            yield pod_set
+
+
 def check(obj, run):
+    for pod_set in zero_requests(obj, run):
+        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: asks for 0 {pod_set.npu_resource()}; the "
+                      "scheduler refuses a task that names an NPU resource but requests none (InvalidResourceRequest)",
+                      hint="request at least 1 NPU, or remove the NPU resource from the pod")
     for pod_set, violation in pod_set_violations(obj, run, NPU_COUNT):
         yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}",
                       hint=_safe_hint(obj, run, pod_set, violation.hint), severity=violation.severity)

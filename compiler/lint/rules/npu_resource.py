@@ -1,0 +1,68 @@
+"""A pod asks for an NPU resource no node it can land on offers.
+
+**What.** Two mistakes: an NPU resource name spelled in another case than
+the device plugin's (``huawei.com/ascend910`` for ``huawei.com/Ascend910``),
+and a resource of another chip than the nodes the ``accelerator-type``
+selector names carry (``accelerator-type: card`` nodes offer
+``huawei.com/Ascend910``, not ``huawei.com/Ascend310P``).
+
+**Why.** Resource names are case-sensitive and every node offers only its
+own chip's resource: no node has both, so the pods never fit and the job
+stays Pending ("Insufficient huawei.com/Ascend310P", or the PodGroup is never
+ready: "0/0 tasks in gang unschedulable"). The simulated cluster shows both.
+Only the built-in profiles' main resources count as another chip's: the
+vNPU resources (``huawei.com/npu-core``, ``huawei.com/Ascend910-4c``, ...)
+are offered by the same nodes and are not reported.
+
+**How to fix.** Spell the resource as the profile does (``ascend-compile
+profiles``), and select the nodes of the chip you request.
+
+Failing::
+
+    nodeSelector: {accelerator-type: card}
+    ...
+      requests: {huawei.com/Ascend310P: 1}
+
+Passing::
+
+    nodeSelector: {accelerator-type: card}
+    ...
+      requests: {huawei.com/Ascend910: 1}
+"""
+from ...vocabulary import ACCELERATOR_TYPE_LABEL
+from ..rule import Problem
+from ._util import npu_request_path
+
+
+def _miscased(name, resources):
+    return next((r for r in resources if r.lower() == name.lower() and r != name), None)
+
+
+def _other_chip(pod_set, resource, profiles):
+    """The resources the nodes ``pod_set`` selects offer, when ``resource`` is another profile's and not theirs."""
+    value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
+    theirs = sorted({p.resource for p in profiles if isinstance(value, str) and p.accelerator_type == value})
+    return theirs if theirs and resource not in theirs else []
+
+
+def check(obj, run):
+    if run.profiles is None:
+        return
+    profiles = run.profiles.all()
+    resources = sorted({p.resource for p in profiles})
+    for pod_set in obj.pod_sets():
+        resource = pod_set.npu_resource()
+        if not resource or pod_set.replicas <= 0:
+            continue
+        right = _miscased(resource, resources)
+        if right:
+            yield Problem(npu_request_path(pod_set), f"{pod_set.role}: NPU resource {resource} is spelled "
+                          f"{right} by the device plugin; no node offers {resource}, the pods never fit",
+                          hint=f"request {right}")
+        elif resource in resources:
+            theirs = _other_chip(pod_set, resource, profiles)
+            if theirs:
+                value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
+                yield Problem(npu_request_path(pod_set), f"{pod_set.role}: the nodes {ACCELERATOR_TYPE_LABEL}="
+                              f"{value} selects offer {', '.join(theirs)}, not {resource}; the pods never fit",
+                              hint=f"request {theirs[0]}, or select the nodes of the chip you request")
