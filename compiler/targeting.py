@@ -60,9 +60,8 @@ def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) ->
     every = tuple(profiles)
     if signals.schedule_policy == SOFT_SHARE_POLICY:
         return ()
-    if signals.schedule_policy == MULTILEVEL_POLICY:  # the hardware is what the node selector names, if anything
-        return tuple(p for p in every if p.resource == signals.resource and signals.accelerator_type
-                     and p.accelerator_type == signals.accelerator_type)
+    if signals.schedule_policy == MULTILEVEL_POLICY:  # the hardware is what the node selectors name, if anything
+        return tuple(selected_profiles(every, signals))
     if signals.schedule_policy:
         by_policy = [p for p in every if p.schedule_policy == signals.schedule_policy]
         if by_policy:  # the policy map is shared by the 910 and npu resources

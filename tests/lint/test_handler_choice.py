@@ -116,3 +116,15 @@ def test_vnpu_resources_on_a_chips_nodes_are_not_another_chip():
     job = _job(_replica("Master", 4, "module-910b-8", resource="huawei.com/npu-core"))
     assert _errors(job, "AC316") == []
     assert _errors(_job(_replica("Master", 1, "card", resource=A310P)), "AC316")
+
+
+def test_templates_selecting_different_servers_without_card_get_no_handler():
+    """The joined selector module-910b-8|module-910b-16 names no handler: NotSupportPolicy, never scheduled."""
+    job = _job(_replica("Master", 8, "module-910b-8"), _replica("Worker", 8, "module-910b-16"))
+    [error] = _errors(job, "AC306")
+    assert "module-910b-8|module-910b-16" in error and "refuses" in error
+    # a schedule policy picks the handler instead (multilevel too): no such finding
+    for policy in ("chip8-node8", "multilevel"):
+        with_policy = _job(_replica("Master", 8, "module-910b-8"), _replica("Worker", 8, "module-910b-16"),
+                           annotations=f"huawei.com/schedule_policy: {policy}")
+        assert _errors(with_policy, "AC306") == []

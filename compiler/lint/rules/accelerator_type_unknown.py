@@ -13,7 +13,10 @@ schedule policy, another NPU resource) gets its handler elsewhere, but its
 pods only fit nodes labelled with the value, and MindCluster's installation
 guide labels nodes with the documented values only: the pods stay Pending
 ("node(s) didn't match Pod's node affinity/selector"; the simulated cluster
-shows it for an sp-block job and a 310P job). Source:
+shows it for an sp-block job and a 310P job). Pod templates that select
+different known types none of which contains ``card`` are refused the same
+way: the plugin joins the values with ``|`` into one job selector
+(``getJobSelectorFromVcJob``), and no handler has that name. Source:
 ``MC: component/ascend-for-volcano/internal/npu/factory.go``,
 ``plugin/job.go`` (validJobFn) and the node-label list in §4.3.
 
@@ -30,7 +33,8 @@ Passing::
     nodeSelector:
       accelerator-type: module-910b-8
 """
-from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, SP_BLOCK_ANNOTATION
+from ...vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_910, CARD_ACCELERATOR_MARK,
+                            PLUGIN_SCHEDULE_POLICIES, SELECTOR_JOIN, SP_BLOCK_ANNOTATION)
 from ..rule import Problem
 
 #: node label values from the upstream docs that no built-in profile covers yet
@@ -47,7 +51,18 @@ def _handler_by_selector(obj, run):
     """Whether the plugin picks the job's handler by its accelerator-type (else a value no node carries only
     leaves the pods without nodes)."""
     return obj.npu_resource() == ASCEND_910 and not obj.block(SP_BLOCK_ANNOTATION)[0] \
-        and not run.knows_policy(obj.schedule_policy)
+        and obj.schedule_policy not in PLUGIN_SCHEDULE_POLICIES
+
+
+def _joined(obj, known):
+    """The first pod set whose accelerator-type differs from an earlier one's, when the job selector the
+    plugin joins from them names no handler (no value contains card, every value is a known one)."""
+    values = obj.accelerator_types()
+    if len(values) < 2 or any(CARD_ACCELERATOR_MARK in v or v not in known for v in values):
+        return None
+    first = values[0].lower()
+    return next((p for p in obj.pod_sets()
+                 if str(p.node_selector.get(ACCELERATOR_TYPE_LABEL) or first).lower() != first), None)
 
 
 def check(obj, run):
@@ -55,9 +70,16 @@ def check(obj, run):
         return
     by_selector = _handler_by_selector(obj, run)
     known = sorted({p.accelerator_type for p in run.profiles.all() if p.accelerator_type} | set(EXTRA_KNOWN))
+    joined = _joined(obj, known) if by_selector else None
+    if joined is not None:
+        yield Problem(joined.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
+                      f"the pod templates select {ACCELERATOR_TYPE_LABEL} "
+                      f"{SELECTOR_JOIN.join(obj.accelerator_types())}: the scheduler joins them into one job "
+                      "selector that names no handler, and refuses the job (policyHandler is nil)",
+                      hint="select the same accelerator-type in every pod template")
     for pod_set in obj.pod_sets():
         value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
-        if not isinstance(value, str) or not value or value in known or "card" in value:
+        if not isinstance(value, str) or not value or value in known or CARD_ACCELERATOR_MARK in value:
             continue
         close = _close(value, known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
