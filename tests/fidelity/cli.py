@@ -106,7 +106,7 @@ def rerender(full: bool, write: bool) -> int:
     jobs = generated.jobs if full else generator.ci_subset(generated.jobs)
     the_run = report.Run(relint(data["results"], jobs), full, len(generated.jobs),
                          len(generator.ci_subset(generated.jobs)), generated.skipped, guard(), data["hints"],
-                         float(data.get("seconds", 0.0)))
+                         float(data.get("seconds", 0.0)), relinted=True)
     return _finish(the_run, write)
 
 

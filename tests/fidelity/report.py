@@ -24,6 +24,7 @@ class Run:
     guard: Dict[str, List[Tuple[str, List[LintFinding]]]]  # "goldens"/"upstream samples" -> (file, findings)
     hints: List[Dict[str, str]] = field(default_factory=list)
     seconds: float = 0.0
+    relinted: bool = False  # written by ``report`` (saved oracle verdicts, lint re-run), not by ``run``
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[object]]) -> List[str]:
@@ -44,7 +45,10 @@ def _totals(run: Run) -> List[str]:
     return [
         f"Generator version {GENERATOR_VERSION}, seed {SEED}: **{run.generated} jobs** in the full set, "
         f"{run.ci_jobs} in the CI subset. This run: {'the full set' if run.full else 'the CI subset'}, "
-        f"{len(run.results)} jobs.", "",
+        f"{len(run.results)} jobs. "
+        + ("Written by `report`: lint re-run with this checkout against the oracle verdicts the last run saved "
+           "(a job changed since is not judged)." if run.relinted else
+           "Written by `run`: every job judged by the oracle and linted in this run."), "",
         *_table(("verdict", "jobs", "meaning"), [
             (AGREE_GOOD, counts[AGREE_GOOD], "upstream ran it; lint reports no error"),
             (AGREE_BAD, counts[AGREE_BAD], "upstream rejected, failed or never scheduled it; lint reports an error"),
