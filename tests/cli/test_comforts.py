@@ -49,7 +49,7 @@ def test_profiles_json() -> None:
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     by_name = {p["name"]: p for p in data}
-    assert by_name["card-910b-2"]["npusPerPod"] == {"singlePod": [1, 2], "multiPod": [2]}
+    assert by_name["card-910b-2"]["npusPerPod"] == {"singlePod": [1, 2], "multiPod": [1, 2], "multiPodRecommended": [2]}
     assert by_name["card-910b-2"]["npusPerNode"] == 2
 
 
