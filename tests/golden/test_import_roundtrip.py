@@ -250,3 +250,18 @@ def test_objects_that_are_not_jobs_are_skipped_with_a_note(tmp_path: Path) -> No
     assert [d for d in yaml.safe_load_all(compiled.stdout)] == [d for d in yaml.safe_load_all(golden.read_text())]
     alone = run_cli("import", str(tmp_path / "service.yaml"))
     assert alone.returncode == 1 and "no AscendJob or Volcano Job to import" in alone.stderr
+
+
+@pytest.mark.parametrize("name", sorted(n for n in REFUSED if "expected a string" in REFUSED[n]))
+def test_a_sample_refused_for_an_env_number_imports_after_lint_fix(name: str, tmp_path: Path) -> None:
+    paths = {p.name: p for p in SAMPLES}
+    if name not in paths:
+        pytest.skip("the upstream samples are not there (../shared)")
+    path = tmp_path / name
+    path.write_bytes(paths[name].read_bytes())
+    with pytest.raises(ImportRefused) as info:
+        roundtrip(path)
+    assert any("'lint --fix' makes the mechanical fixes" in f.hint for f in info.value.findings)
+    fixed = run_cli("lint", str(path), "--no-cache", "--fix")
+    assert "fixed 1 finding(s) in 1 file(s)" in fixed.stderr, fixed.stderr
+    same_objects([d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d], roundtrip(path))
