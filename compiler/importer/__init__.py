@@ -160,8 +160,8 @@ def _verify(doc: Document, spec: Dict[str, Any], related: Dict[Tuple[str, str], 
     except InternalError as exc:  # the patch reproduced a manifest our schemas refuse
         raise ImportRefused([_refuse(doc, f"the job is not valid as written, so no spec compiles to it: "
                                      f"{str(exc).split(': ', 1)[-1].split('. This is a bug')[0]}",
-                                     "fix what 'ascend-compile lint' reports ('lint --fix' makes the mechanical fixes), "
-                                     "then import it")]) from None
+                                     "fix what 'ascend-compile lint' reports ('lint --fix' makes the mechanical "
+                                     "fixes), then import it")]) from None
     job, notes, used = objects[-1], [], []
     where = first_difference(job, doc.data)
     if where is not None:
