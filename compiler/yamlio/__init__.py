@@ -19,7 +19,8 @@ Writing
     so the same objects give byte-identical text on every machine.
 
 The parts: :mod:`.reading` (text in), :mod:`.guards` (depth and alias limits),
-:mod:`.parsing` (the safe loader, a stream into documents), :mod:`.locations`
+:mod:`.parsing` (the safe loader, a stream into documents; plain block YAML is read by
+:mod:`.blockload`, other ordinary streams by :mod:`.fastload`), :mod:`.locations`
 (:class:`Document` and field paths to line and column), :mod:`.dump` (text out,
 loaded on first use: reading commands never pay for it).  Import from here.
 """

@@ -44,7 +44,7 @@ _NOTHING = object()
 Built = Tuple[int, int, int, int, Any]
 
 
-class _Unusual(Exception):
+class Unusual(Exception):
     """Something this path leaves to the careful loader."""
 
 
@@ -56,7 +56,7 @@ def build(text: str, loader_class: Any) -> Optional[List[Built]]:
         gc.disable()
     try:
         return _documents(loader)
-    except (_Unusual, yaml.YAMLError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+    except (Unusual, yaml.YAMLError, ValueError, TypeError, KeyError, IndexError, AttributeError,
             OverflowError, RecursionError):
         return None
     finally:
@@ -94,23 +94,27 @@ def _document(loader: Any, get_event: Any, shared: Dict[str, str], memo: Dict[st
         kind = type(event)
         if kind is ScalarEvent:
             if event.anchor is not None or event.tag is not None:
-                raise _Unusual
+                raise Unusual
             value = event.value
             if event.style == "" and (not value or value[0] in _FIRST):
                 known = memo.get(value, _NOTHING)
-                value = _plain(loader, event, memo) if known is _NOTHING else known
+                if known is _NOTHING:
+                    known = plain(loader, value, event.start_mark, event.end_mark)
+                    if type(known) in _IMMUTABLE and len(memo) < _MEMO_LIMIT:
+                        memo[value] = known
+                value = known
             elif len(value) <= _SHARE_LIMIT:
                 value = shared.setdefault(value, value)
         elif kind is MappingStartEvent or kind is SequenceStartEvent:
             if event.anchor is not None or event.tag is not None or len(stack) >= MAX_DEPTH:
-                raise _Unusual
+                raise Unusual
             value = {} if kind is MappingStartEvent else []
             if current is None:
                 root = value
             elif type(current) is list:
                 current.append(value)
             elif key is _NOTHING or key in current:
-                raise _Unusual  # a collection as a key, or a repeated key
+                raise Unusual  # a collection as a key, or a repeated key
             else:
                 current[key] = value
                 key = _NOTHING
@@ -123,36 +127,32 @@ def _document(loader: Any, get_event: Any, shared: Dict[str, str], memo: Dict[st
         elif kind is DocumentEndEvent:
             return root, event.end_mark.index
         else:
-            raise _Unusual  # an alias
+            raise Unusual  # an alias
         if current is None:
             root = value
         elif type(current) is list:
             current.append(value)
         elif key is _NOTHING:
             if type(value) is not str:
-                raise _Unusual  # a key that is not a string: the careful loader checks its spellings
+                raise Unusual  # a key that is not a string: the careful loader checks its spellings
             key = value
         elif key in current:
-            raise _Unusual
+            raise Unusual
         else:
             current[key] = value
             key = _NOTHING
 
 
-def _plain(loader: Any, event: Any, memo: Dict[str, Any]) -> Any:
-    """A plain scalar that an implicit resolver may claim: what the loader would construct."""
-    value = event.value
+def plain(loader: Any, value: str, start: Any, end: Any) -> Any:
+    """What ``loader`` constructs for the plain scalar ``value`` (its marks ``start`` and ``end``, for errors)."""
     for tag, regexp in _RESOLVERS.get(value[:1], ()):
         if regexp.match(value):
             break
     else:
         return value
     if tag not in _SCALAR_TAGS:
-        raise _Unusual  # merge and value keys, and the resolvers without constructors
-    result = loader.yaml_constructors[tag](loader, yaml.ScalarNode(tag, value, event.start_mark, event.end_mark))
-    if type(result) in _IMMUTABLE and len(memo) < _MEMO_LIMIT:
-        memo[value] = result
-    return result
+        raise Unusual  # merge and value keys, and the resolvers without constructors
+    return loader.yaml_constructors[tag](loader, yaml.ScalarNode(tag, value, start, end))
 
 
 def _resolvers(loader_class: Any) -> Dict[str, Any]:
@@ -164,6 +164,11 @@ def _resolvers(loader_class: Any) -> Dict[str, Any]:
 
 _RESOLVERS: Dict[str, Any] = {}
 _FIRST: FrozenSet[str] = frozenset()
+
+
+def first_characters() -> FrozenSet[str]:
+    """The first characters of plain scalars that an implicit resolver may claim (the others are strings)."""
+    return _FIRST
 
 
 def use_resolvers(loader_class: Any) -> None:

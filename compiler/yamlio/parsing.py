@@ -13,7 +13,7 @@ import yaml
 from ..catalogue import YAML_DUPLICATE_KEY, YAML_SYNTAX, YAML_TOO_DEEP
 from ..errors import InputError
 from .common import DEFAULT_MAX_BYTES, MAX_DEPTH, BaseLoader, input_error as _input_error
-from . import fastload
+from . import blockload, fastload
 from .locations import Document, Origin
 from .reading import display_name, read_text
 
@@ -128,11 +128,13 @@ def iter_documents(text: str, source: str) -> Iterator[Document]:
     Raises :class:`InputError` (with line and column) for syntax errors,
     unsafe tags, duplicate keys, alias bombs and excessive nesting.
 
-    Ordinary streams take the fast path (:mod:`.fastload`): data without nodes, each document
-    composed again only if something asks where a field is.  Anything else takes the careful
+    Ordinary streams take a fast path (:mod:`.blockload` for plain block YAML, else :mod:`.fastload`):
+    data without nodes, each document composed again only if something asks where a field is.  Anything else takes the careful
     path below, which keeps each document's nodes.
     """
-    built = fastload.build(text, Loader)
+    built = blockload.build(text, Loader)
+    if built is None:
+        built = fastload.build(text, Loader)
     if built is not None:
         for index, line, offset, end, data in built:
             yield Document(source, index, data, None, Origin(text, offset, end, line))
