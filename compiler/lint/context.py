@@ -7,6 +7,7 @@ crash on odd input and never report the same typo twice.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from .. import hardware
@@ -165,30 +166,30 @@ class ObjectContext:
             parts.append(self.name)
         return "/".join(parts)
 
-    # ---------------------------------------------------------------- metadata
-    @property
+    # ---------------------------------------------------------------- metadata (read once: rules ask often)
+    @cached_property
     def metadata(self) -> Dict[str, Any]:
         return as_dict(self.data.get("metadata"))
 
-    @property
+    @cached_property
     def name(self) -> str:
         name = self.metadata.get("name")
         return name if isinstance(name, str) else ""
 
-    @property
+    @cached_property
     def namespace(self) -> Optional[str]:
         namespace = self.metadata.get("namespace")
         return namespace if isinstance(namespace, str) and namespace else None
 
-    @property
+    @cached_property
     def labels(self) -> Dict[str, Any]:
         return as_dict(self.metadata.get("labels"))
 
-    @property
+    @cached_property
     def annotations(self) -> Dict[str, Any]:
         return as_dict(self.metadata.get("annotations"))
 
-    @property
+    @cached_property
     def spec(self) -> Dict[str, Any]:
         return as_dict(self.data.get("spec"))
 

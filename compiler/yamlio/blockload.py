@@ -36,8 +36,10 @@ from . import fastload
 from .fastload import Built, Unusual, plain
 
 #: what libyaml reads otherwise: tabs, carriage returns and the other line breaks of YAML 1.1 (NEL,
-#: LS, PS), control characters, byte order marks, and what it refuses (surrogates, U+FFFE, U+FFFF)
-_ODD = re.compile("[^\x20-\x7e\n\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+#: LS, PS), control characters, byte order marks, and what it refuses (surrogates, U+FFFE, U+FFFF);
+#: the part beyond ASCII is compiled only for a text that has such characters (its compiling costs ~1 ms)
+_ODD_ASCII = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
+_ODD_WIDE = "[\x80-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
 #: indentation, a sequence entry's dash, a plain key and its colon, the rest of the line
 _LINE = re.compile(r"( *)(-(?: +|$))?(?:([A-Za-z0-9_][A-Za-z0-9_.\-/]*):(?: +|$))?(.*)")
 _SINGLE = re.compile(r"'((?:[^']|'')*)'(?: +#.*)? *")
@@ -58,7 +60,7 @@ _PLAINS: Dict[Any, Dict[str, Any]] = {}
 
 def build(text: str, loader_class: Any) -> Optional[List[Built]]:
     """Every non-empty document of ``text`` with where it starts, or None when it is not plain block YAML."""
-    if _ODD.search(text) is not None:
+    if _ODD_ASCII.search(text) is not None or not text.isascii() and re.search(_ODD_WIDE, text) is not None:
         return None
     paused = gc.isenabled()
     if paused:  # only new, acyclic containers are made (see fastload)
