@@ -165,7 +165,8 @@ def _default_dialects(spec: Dict[str, Any]) -> Tuple[str, ...]:
 PROFILE_CODE = ("_version.py", "datacache.py", "profiles.py", "records.py", "findings.py", "catalogue.py",
                 "vocabulary.py", "errors.py", "schemas.py", "schema_registry.py", "schema_validator.py",
                 "schema_keywords.py", "schema_text.py", "resources.py", "yamlio/__init__.py", "yamlio/common.py",
-                "yamlio/fastload.py", "yamlio/parsing.py", "yamlio/reading.py", "yamlio/locations.py", "yamlio/guards.py")
+                "yamlio/fastload.py", "yamlio/parsing.py", "yamlio/reading.py", "yamlio/locations.py", "yamlio/guards.py",
+                "yamlio/blockload.py", "yamlio/scalars.py", "yamlio/loader.py")
 
 
 def _profile_cache() -> Any:

@@ -6,8 +6,8 @@ heavy, and ``difflib`` only when a suggestion is needed.
 """
 from __future__ import annotations
 
-import datetime as _dt
 import re
+import sys
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 # --------------------------------------------------------------------------- rule IDs
@@ -51,11 +51,18 @@ def path_tuple(cons: Any) -> Tuple[Any, ...]:
 # --------------------------------------------------------------------------- JSON kinds of Python values
 
 # Python type -> JSON kind.  YAML timestamps (unquoted dates) count as strings:
-# Kubernetes reads YAML through JSON, where they stay text.
+# Kubernetes reads YAML through JSON, where they stay text (see _is_date).
 KIND = {
     dict: "object", list: "array", str: "string", int: "integer", float: "number",
-    bool: "boolean", type(None): "null", _dt.date: "string", _dt.datetime: "string",
+    bool: "boolean", type(None): "null",
 }
+
+
+def _is_date(value: Any) -> bool:
+    """A date or time (a YAML timestamp).  Without ``datetime`` imported there can be none: the start-up
+    path does not import it (about 1 ms), and nothing makes dates before the YAML loader imports it."""
+    dt = sys.modules.get("datetime")
+    return dt is not None and isinstance(value, (dt.date, dt.datetime))
 ARTICLE = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
            "number": "a number", "boolean": "a boolean", "null": "null"}
 
@@ -75,7 +82,7 @@ def kind_of(value: Any) -> str:
             return "object"
         if isinstance(value, (list, tuple)):
             return "array"
-        if isinstance(value, (_dt.date, _dt.datetime)):
+        if _is_date(value):
             return "string"
         return "object"
     return kind
@@ -102,7 +109,7 @@ def eq_key(value: Any) -> Any:
         import json
 
         return ("json", json.dumps(value, sort_keys=True, default=str))
-    if isinstance(value, (_dt.date, _dt.datetime)):
+    if _is_date(value):
         return ("str", value.isoformat())
     return (type(value).__name__, value)
 
@@ -111,7 +118,7 @@ def eq_key(value: Any) -> Any:
 
 
 def short(value: Any, limit: int = 40) -> str:
-    if isinstance(value, (_dt.date, _dt.datetime)):
+    if _is_date(value):
         text = value.isoformat()
     elif isinstance(value, (dict, list)):
         text = "{...}" if isinstance(value, dict) else "[...]"

@@ -28,12 +28,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .common import DEFAULT_MAX_BYTES, HAVE_LIBYAML, MAX_DEPTH, MAX_EXPANDED_NODES, STDIN
+from .common import DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_EXPANDED_NODES, MAX_INT_CHARS, STDIN
 from .locations import Document, Location, _child
-from .parsing import MAX_INT_CHARS, iter_documents, load_documents, load_file
+from .parsing import iter_documents, load_documents, load_file
 from .reading import decode, display_name, read_text
 
 if TYPE_CHECKING:
+    from .common import HAVE_LIBYAML
     from .dump import dump_document, dump_documents
 
 __all__ = ["DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH", "MAX_EXPANDED_NODES", "MAX_INT_CHARS", "STDIN",
@@ -46,4 +47,8 @@ def __getattr__(name: str) -> Any:
         from . import dump
 
         return getattr(dump, name)
+    if name == "HAVE_LIBYAML":  # imports PyYAML: asked for only by what reports the environment
+        from . import common
+
+        return common.HAVE_LIBYAML
     raise AttributeError(f"module 'ascend_compile.yamlio' has no attribute {name!r}")

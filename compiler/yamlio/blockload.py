@@ -18,7 +18,7 @@ This module reads exactly that shape, one line at a time, and gives up (returns 
 
 In that shape every line is one entry, its indentation says which collection it belongs to, and a
 one-line scalar's value is its text (quotes removed, ``''`` unescaped; plain ones resolved with the
-loader's own implicit resolvers and constructors, as :mod:`.fastload` does), so the data equals the
+loader's own implicit resolvers and constructors, see :mod:`.scalars`), so the data equals the
 careful loader's: the tests compare them on every input the suite has, and on random YAML.
 Documents are the text between ``---`` lines; each gives :data:`~.fastload.Built`, where it starts and
 ends, so that :mod:`.locations` composes its nodes only when a finding needs a line and column.
@@ -29,11 +29,8 @@ import gc
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-import yaml
-
-from .common import MAX_DEPTH
-from . import fastload
-from .fastload import Built, Unusual, plain
+from .common import MAX_DEPTH, Built, Unusual
+from .scalars import resolve
 
 #: what libyaml reads otherwise: tabs, carriage returns and the other line breaks of YAML 1.1 (NEL,
 #: LS, PS), control characters, byte order marks, and what it refuses (surrogates, U+FFFE, U+FFFF);
@@ -53,12 +50,12 @@ _NOTHING = object()
 #: plain scalars up to this length are remembered with their value, across files (keys, names, "true")
 _SHARE_LIMIT = 64
 _SHAREABLE = (str, int, float, bool, type(None))
-#: most plain scalars remembered per loader class (a bound on memory over a long run)
+#: most plain scalars remembered (a bound on memory over a long run)
 _REMEMBER = 1 << 16
-_PLAINS: Dict[Any, Dict[str, Any]] = {}
+_PLAINS: Dict[str, Any] = {}
 
 
-def build(text: str, loader_class: Any) -> Optional[List[Built]]:
+def build(text: str) -> Optional[List[Built]]:
     """Every non-empty document of ``text`` with where it starts, or None when it is not plain block YAML."""
     if _ODD_ASCII.search(text) is not None or not text.isascii() and re.search(_ODD_WIDE, text) is not None:
         return None
@@ -66,9 +63,8 @@ def build(text: str, loader_class: Any) -> Optional[List[Built]]:
     if paused:  # only new, acyclic containers are made (see fastload)
         gc.disable()
     try:
-        return _Reader(loader_class).documents(text)
-    except (Unusual, yaml.YAMLError, ValueError, TypeError, KeyError, IndexError, AttributeError,
-            OverflowError):
+        return _Reader().documents(text)
+    except (Unusual, ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError):
         return None
     finally:
         if paused:
@@ -76,10 +72,8 @@ def build(text: str, loader_class: Any) -> Optional[List[Built]]:
 
 
 class _Reader:
-    def __init__(self, loader_class: Any):
-        self.loader_class = loader_class
-        self.loader: Any = None
-        self.plains = _PLAINS.setdefault(loader_class, {})  # plain text -> its value
+    def __init__(self) -> None:
+        self.plains = _PLAINS  # plain text -> its value
         self.quoted: Dict[str, str] = {}  # quoted strings, shared when repeated (memory)
         self.counted = (0, 0)  # (an offset, its line): lines are counted on from the last document's
 
@@ -217,12 +211,7 @@ class _Reader:
 
     def _plain(self, text: str) -> Any:
         """A plain scalar as the loader constructs it (short ones remembered: files repeat keys and values)."""
-        if text[0] in fastload.first_characters():
-            if self.loader is None:
-                self.loader = self.loader_class("")
-            value = plain(self.loader, text, None, None)
-        else:
-            value = text  # no implicit resolver claims it: a string
+        value = resolve(text)
         if len(text) <= _SHARE_LIMIT and type(value) in _SHAREABLE and len(self.plains) < _REMEMBER:
             self.plains[text] = value
         return value

@@ -29,7 +29,7 @@ import yaml
 from yaml.events import (DocumentEndEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
                          SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
 
-from .common import MAX_DEPTH
+from .common import MAX_DEPTH, Built, Unusual
 
 #: tags the fast path constructs (with the loader's own constructors); any other tag is unusual
 _SCALAR_TAGS = frozenset("tag:yaml.org,2002:" + name for name in ("null", "bool", "int", "float", "timestamp"))
@@ -40,12 +40,6 @@ _MEMO_LIMIT = 4096
 _SHARE_LIMIT = 64
 _NOTHING = object()
 
-#: (index, first line, offset of that line, offset of its end, data) of a non-empty document
-Built = Tuple[int, int, int, int, Any]
-
-
-class Unusual(Exception):
-    """Something this path leaves to the careful loader."""
 
 
 def build(text: str, loader_class: Any) -> Optional[List[Built]]:

@@ -6,12 +6,13 @@ without findings never pay for them.
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Tuple
-
-import yaml
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple
 
 from ..findings import PathElement
 from ..records import NamedTuple
+
+if TYPE_CHECKING:  # PyYAML is imported when a document is first located (see .common)
+    import yaml
 
 
 class Location(NamedTuple):
@@ -56,6 +57,7 @@ _PAD_LINES = 50_000
 
 
 def _move_marks(root: yaml.Node, lines: int) -> None:
+    import yaml
     from yaml.error import Mark
 
     stack = [root]
@@ -142,6 +144,8 @@ def _walk(node: yaml.Node, path: Sequence[PathElement]) -> Tuple[yaml.Node, Opti
 
 
 def _child(node: yaml.Node, element: PathElement) -> Tuple[Optional[yaml.Node], Optional[yaml.Node]]:
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in reversed(node.value):  # last one wins, as when loading
             if isinstance(key_node, yaml.ScalarNode) and _scalar_matches(key_node, element):

@@ -10,7 +10,8 @@ import yaml
 from tests.checkout import ROOT, SHARED
 from ascend_compile.yamlio import blockload, fastload, iter_documents
 from ascend_compile.yamlio.locations import Origin
-from ascend_compile.yamlio.parsing import Loader, _documents
+from ascend_compile.yamlio.loader import Loader
+from ascend_compile.yamlio.parsing import _documents
 
 
 def careful(text: str):
@@ -22,7 +23,7 @@ def careful(text: str):
 
 
 def block(text: str):
-    built = blockload.build(text, Loader)
+    built = blockload.build(text)
     return None if built is None else [(index, data) for index, _line, _offset, _end, data in built]
 
 
@@ -147,7 +148,7 @@ def _same_marks(a: yaml.Node, b: yaml.Node) -> bool:
 
 
 def _check_file(text: str, where: str) -> bool:
-    built = blockload.build(text, Loader)
+    built = blockload.build(text)
     if built is None:
         return False
     assert [(i, d) for i, _l, _o, _e, d in built] == careful(text), where
@@ -183,7 +184,7 @@ def test_block_inputs_locate_the_same():
 
 def test_a_long_stream_counts_its_lines_as_it_goes():
     text = "".join(f"---\n# {i}\nkind: K\nmetadata:\n  name: n{i}\n" for i in range(3000))
-    built = blockload.build(text, Loader)
+    built = blockload.build(text)
     assert [b[1] for b in built] == [5 * i for i in range(3000)]
     docs = list(iter_documents(text, "s.yaml"))
     assert tuple(docs[2999].locate(("metadata", "name"))) == ("s.yaml", 5 * 2999 + 5, 9)
@@ -305,3 +306,55 @@ def test_the_line_path_agrees_with_the_careful_loader_on_random_trees(text):
     if got is not None:
         assert not isinstance(want, Exception), f"the careful loader refuses this, the line path read it: {want}"
         assert got == want
+
+
+def test_the_scalar_tables_are_the_loaders_own():
+    from ascend_compile.yamlio import scalars
+
+    table = fastload._resolvers(Loader)
+    # (the loader also lists "!", "&" and "*", for documentation: no plain scalar starts with them)
+    claimed = frozenset(first for first in table if first and first not in blockload._INDICATORS)
+    assert scalars.FIRST == claimed, "the first characters resolvers claim"
+    letters = [first for first in scalars.FIRST if not first.isdigit() and first not in "-+."]
+    for first in letters:  # only booleans, nulls, the merge and value keys start so: each a fixed set of spellings
+        tags = {tag.rsplit(":", 1)[-1] for tag, _regexp in table[first]}
+        assert tags <= {"bool", "null", "merge", "value"}, (first, tags)
+
+
+_SPELLINGS = ["yes", "Yes", "YES", "yEs", "no", "NO", "nO", "on", "ON", "oN", "off", "Off", "OFF", "true", "tRUE",
+              "false", "FALSE", "null", "NULL", "nULL", "~", "~x", "y", "n", "Y", "N", "o", "name", "nullx", "<<",
+              "<", "<x", "=", "==", "0", "-0", "+0", "00", "01", "017", "08", "1", "-1", "+1", "12", "-12", "1_000",
+              "0x1F", "0b101", "0o17", "1:30", "-1:30", "1.5", ".5", "1.", "-.inf", ".Inf", ".NaN", ".nan", "1e3",
+              "1.0e+3", "1e+3", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "2001-13-45", "12e", "1.2.3",
+              "-x", "+x", ".x", "9" * 999, "9" * 1000, "9" * 1001, "123456789012345678901234567890"]
+
+
+_SPELLINGS += ["10.0.0.5", "256Gi", "1500GB", "3.4", "1.2e3", "1.2e+3", "0x", "0b", "0b2", "08.5", "1:60", "1:59",
+               "190:20:30.15", "2001-1-1 1:2:3", "2001-01-01 01:02:03 +05:00", "2001-01-01T01:02:03Z", "1__2",
+               "2002-12-14 21:59:43.10 -5", "2001-01-01 ", "1 ", "-", "+", ".", "-.", "+.inf", ".INF", "-.NaN"]
+
+
+@pytest.mark.parametrize("text", _SPELLINGS)
+def test_plain_scalars_resolve_as_the_loader_resolves_them(text):
+    _same_as_the_loader(text)
+
+
+@settings(max_examples=1500)
+@given(st.text(alphabet="0123456789_.:+-eExXbBoOtTzZ infINFaA\t", min_size=1, max_size=14))
+def test_number_like_scalars_resolve_as_the_loader_resolves_them(text):
+    _same_as_the_loader(text)
+
+
+def _same_as_the_loader(text):
+    from ascend_compile.yamlio import scalars
+    from ascend_compile.yamlio.common import Unusual
+
+    try:
+        want = ("value", fastload.plain(Loader(""), text, None, None))
+    except (Unusual, yaml.YAMLError):
+        want = ("unusual",)
+    try:
+        got = ("value", scalars.resolve(text))
+    except Unusual:
+        got = ("unusual",)
+    assert got == want and type(got[-1]) is type(want[-1])

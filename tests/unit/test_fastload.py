@@ -10,7 +10,8 @@ import yaml
 from tests.checkout import ROOT, SHARED
 from ascend_compile.yamlio import fastload, iter_documents
 from ascend_compile.yamlio.locations import Origin
-from ascend_compile.yamlio.parsing import Loader, _documents
+from ascend_compile.yamlio.loader import Loader
+from ascend_compile.yamlio.parsing import _documents
 
 
 def careful(text: str):
