@@ -56,13 +56,15 @@ def as_int(value: Any) -> Optional[int]:
 class Container:
     """One container of a pod set: its path (relative to the object), its data, its index."""
 
-    __slots__ = ("path", "data", "index", "_npu_request")
+    __slots__ = ("path", "data", "index", "_npu_request", "_amounts", "_env")
 
     def __init__(self, path: Path, data: Dict[str, Any], index: int):
         self.path = path
         self.data = data
         self.index = index
         self._npu_request: Optional[Tuple[Optional[str], int]] = None
+        self._amounts: Dict[str, Dict[str, Any]] = {}  # npu_amounts by section (rules ask often; never changed)
+        self._env: Optional[List[Tuple[int, Dict[str, Any]]]] = None
 
     @property
     def name(self) -> str:
@@ -71,8 +73,12 @@ class Container:
 
     def npu_amounts(self, section: str) -> Dict[str, Any]:
         """``huawei.com/*`` entries of ``resources.requests`` or ``resources.limits``."""
-        amounts = as_dict(as_dict(self.data.get("resources")).get(section))
-        return {k: v for k, v in amounts.items() if isinstance(k, str) and k.startswith(NPU_RESOURCE_PREFIX)}
+        found = self._amounts.get(section)
+        if found is None:
+            amounts = as_dict(as_dict(self.data.get("resources")).get(section))
+            found = self._amounts[section] = {k: v for k, v in amounts.items()
+                                              if isinstance(k, str) and k.startswith(NPU_RESOURCE_PREFIX)}
+        return found
 
     def npu_request(self) -> Tuple[Optional[str], int]:
         """(first ``huawei.com/*`` resource requested, its count) as the operator reads it."""
@@ -88,7 +94,9 @@ class Container:
         return None, 0
 
     def env(self) -> List[Tuple[int, Dict[str, Any]]]:
-        return [(i, e) for i, e in enumerate(as_list(self.data.get("env"))) if isinstance(e, dict)]
+        if self._env is None:
+            self._env = [(i, e) for i, e in enumerate(as_list(self.data.get("env"))) if isinstance(e, dict)]
+        return self._env
 
     def env_named(self, name: str) -> Optional[Tuple[int, Dict[str, Any]]]:
         for i, item in self.env():
@@ -100,7 +108,8 @@ class Container:
 class PodSet:
     """A group of identical pods: an AscendJob replica type, a Volcano task, a Deployment's template."""
 
-    __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "_containers")
+    __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "_containers", "_npus",
+                 "_volumes")
 
     def __init__(self, role: str, role_path: Path, replicas: int, spec_path: Path, spec: Dict[str, Any],
                  metadata: Dict[str, Any]):
@@ -111,6 +120,8 @@ class PodSet:
         self.spec = spec
         self.metadata = metadata
         self._containers: Optional[List[Container]] = None
+        self._npus: Optional[int] = None  # computed once: rules ask often, and the data never changes
+        self._volumes: Optional[List[Tuple[int, Dict[str, Any]]]] = None
 
     def containers(self) -> List[Container]:
         if self._containers is None:
@@ -128,7 +139,9 @@ class PodSet:
 
     def npus(self) -> int:
         """NPUs one pod of this set requests (all containers)."""
-        return sum(c.npu_request()[1] for c in self.containers())
+        if self._npus is None:
+            self._npus = sum(c.npu_request()[1] for c in self.containers())
+        return self._npus
 
     def npu_resource(self) -> Optional[str]:
         for container in self.containers():
@@ -138,7 +151,9 @@ class PodSet:
         return None
 
     def volumes(self) -> List[Tuple[int, Dict[str, Any]]]:
-        return [(i, v) for i, v in enumerate(as_list(self.spec.get("volumes"))) if isinstance(v, dict)]
+        if self._volumes is None:
+            self._volumes = [(i, v) for i, v in enumerate(as_list(self.spec.get("volumes"))) if isinstance(v, dict)]
+        return self._volumes
 
 
 class ObjectContext:
@@ -309,6 +324,7 @@ class RunContext:
     def __init__(self, profiles: Any, config: Any = None):
         self.profiles = profiles  # ascend_compile.profiles.ProfileRegistry
         self.config = config
+        self._by_signals: Dict[HardwareSignals, Tuple[Any, ...]] = {}  # candidates: jobs repeat their signals
 
     def find(self, kind: str, name: str, namespace: Optional[str], near: Any = None) -> List[Any]:
         raise RuntimeError("check() sees one object: a rule that looks at other objects defines facts() and "
@@ -329,8 +345,14 @@ class RunContext:
         :mod:`ascend_compile.targeting`.
         """
         if obj._candidates is None:
-            obj._candidates = () if self.profiles is None else \
-                candidate_profiles(self.profiles.all(), self.signals(obj))
+            if self.profiles is None:
+                obj._candidates = ()
+            else:
+                signals = self.signals(obj)
+                found = self._by_signals.get(signals)
+                if found is None:
+                    found = self._by_signals[signals] = candidate_profiles(self.profiles.all(), signals)
+                obj._candidates = found
         return obj._candidates
 
     def profile_for(self, obj: ObjectContext) -> Any:
