@@ -32,6 +32,8 @@ _NUMBERS = (r"[-+]?(?:0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9
             r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
             r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?")
 _numbers: Any = None  # _NUMBERS compiled, when first needed
+#: every character those forms use: a scalar with any other (``256Gi``), or with two dots (an address), is a string
+_NUMBER_CHARS = frozenset("0123456789_.:+-eExXbBoOtTzZabcdfABCDFinINaA \t")
 _NOTHING = object()
 _LOADER: Any = None
 
@@ -51,6 +53,8 @@ def resolve(text: str) -> Any:
         return text
     if _DECIMAL.fullmatch(text) is not None and len(text) <= MAX_INT_CHARS:
         return int(text)
+    if text.count(".") > 1 or not _NUMBER_CHARS.issuperset(text):
+        return text
     global _numbers
     if _numbers is None:
         _numbers = re.compile(_NUMBERS)
