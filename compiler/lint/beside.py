@@ -25,7 +25,7 @@ class Beside:
     """Lookups of objects beside the files of one run (each folder listed and read at most once)."""
 
     def __init__(self, linted: Sequence[str], max_bytes: int):
-        self._linted_names = {os.path.abspath(source) for source in linted if _is_path(source)}
+        self._linted_names: Optional[Set[str]] = None  # made on the first lookup: most runs make none
         self._linted_ids: Optional[Set[Tuple[int, int]]] = None
         self._linted = list(linted)
         self._max_bytes = max_bytes
@@ -59,6 +59,8 @@ class Beside:
                                    if entry.name.endswith(_SUFFIXES) and _is_file(entry))
             except OSError:
                 found = []
+            if self._linted_names is None:
+                self._linted_names = {os.path.abspath(source) for source in self._linted if _is_path(source)}
             self._listing[directory] = [path for path in found if path not in self._linted_names]
         return self._listing[directory]
 
