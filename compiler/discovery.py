@@ -62,8 +62,8 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
     result = Discovery()
     seen: Set[str] = set()
 
-    def add(path: str) -> None:
-        key = os.path.realpath(path) if path != STDIN else STDIN
+    def add(path: str, real: str = "") -> None:
+        key = real or (os.path.realpath(path) if path != STDIN else STDIN)
         if key not in seen:
             seen.add(key)
             result.paths.append(path)
@@ -94,10 +94,24 @@ def _link_problem(path: str) -> str:
     return "is a broken symlink (its target does not exist)"
 
 
+def _relative(path: str, root: str, prefix: str) -> str:
+    """``os.path.relpath(path, root)`` with ``/``: for a path the walk made (``prefix`` and names), the rest of it."""
+    if path.startswith(prefix):
+        return path[len(prefix):].replace(os.sep, "/")
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def _included(name: str, relative: str, include: Sequence[str]) -> bool:
+    if include is DEFAULT_INCLUDE:  # "*.yaml", "*.yml": the name's suffix (the relative path ends with the name)
+        return name.endswith((".yaml", ".yml"))
+    return _matches(name, relative, include)
+
+
 def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findings: List[Finding]) -> None:
     visited: Set[str] = set()
     real_root = os.path.realpath(root)
     visited.add(real_root)
+    prefix = root if root.endswith(os.sep) else root + os.sep  # what scandir puts before the names below root
     # Iterative depth-first walk in sorted order; follows symlinked directories
     # once each, reporting loops instead of recursing forever.
     stack: List[str] = [root]
@@ -113,9 +127,10 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
             findings.append(_error(directory, f"cannot list this directory: {exc.strerror or exc}"))
             continue
         subdirs: List[str] = []
+        here = ""  # the directory's real path, when first needed
         for entry in entries:
             path = entry.path
-            relative = os.path.relpath(path, root).replace(os.sep, "/")
+            relative = _relative(path, root, prefix)
             try:
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
@@ -128,7 +143,7 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
                 if entry.name.startswith(".") or _matches(entry.name, relative, exclude):
                     continue
                 real = os.path.realpath(path)
-                here = os.path.realpath(directory)
+                here = here or os.path.realpath(directory)
                 if here == real or here.startswith(real + os.sep):
                     findings.append(_error(path, "is a symlink loop (it leads back to a directory that "
                                                  "contains it)", "remove the symlink or exclude it"))
@@ -138,6 +153,10 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
                 visited.add(real)
                 subdirs.append(path)
                 continue
-            if _matches(entry.name, relative, include) and not _matches(entry.name, relative, exclude):
-                add(path)
+            if _included(entry.name, relative, include) and not (exclude and _matches(entry.name, relative, exclude)):
+                if entry.is_symlink():
+                    add(path)
+                else:  # the real path of a file that is no link: its directory's, and its name
+                    here = here or os.path.realpath(directory)
+                    add(path, os.path.join(here, entry.name))
         stack.extend(reversed(subdirs))
