@@ -25,7 +25,7 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
         if path == STDIN:
             data = sys.stdin.buffer.read(max_bytes + 1)
         else:
-            if os.path.isdir(path):
+            if _OPENS_DIRECTORIES is False and os.path.isdir(path):  # elsewhere fstat below says so
                 raise _input_error(name, "is a directory, not a file",
                                    "pass the files inside it, or use a command that walks directories")
             # O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever.
@@ -55,6 +55,8 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
 
 
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+#: POSIX opens a directory for reading (and fstat tells it apart); Windows refuses, with a less clear error
+_OPENS_DIRECTORIES = os.name == "posix"
 
 
 def _too_large(name: str, max_bytes: int) -> InputError:
