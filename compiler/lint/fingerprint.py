@@ -28,6 +28,7 @@ def code_digest() -> str:
 
 
 def _stat_tree(root: str, parts: List[str]) -> None:
+    skip = len(root) if root.endswith(os.sep) else len(root) + 1  # what scandir puts before a path below root
     stack = [root]
     while stack:
         directory = stack.pop()
@@ -41,7 +42,7 @@ def _stat_tree(root: str, parts: List[str]) -> None:
                     stack.append(entry.path)
             elif not entry.name.endswith((".pyc", ".pyo")):
                 info = entry.stat()
-                parts.append(f"{os.path.relpath(entry.path, root)}:{info.st_size}:{info.st_mtime_ns}")
+                parts.append(f"{entry.path[skip:]}:{info.st_size}:{info.st_mtime_ns}")  # relative to root
 
 
 def files_digest(paths: Iterable[str]) -> str:

@@ -37,9 +37,14 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
                                        "pass the files inside it, or use a command that walks directories")
                 if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
                     raise _too_large(name, max_bytes)
-                if _O_NONBLOCK and not stat.S_ISREG(info.st_mode):
-                    os.set_blocking(fd, True)  # a pipe with a writer: wait for its data as usual
-                data = handle.read(max_bytes + 1)
+                if stat.S_ISREG(info.st_mode):  # its size: asking for max_bytes + 1 allocated that much every time
+                    data = handle.read(info.st_size + 1)
+                    if len(data) > info.st_size:  # it grew since: read on, up to the limit
+                        data += handle.read(max_bytes + 1 - len(data))
+                else:
+                    if _O_NONBLOCK:
+                        os.set_blocking(fd, True)  # a pipe with a writer: wait for its data as usual
+                    data = handle.read(max_bytes + 1)
     except InputError:
         raise
     except FileNotFoundError:
