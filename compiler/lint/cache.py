@@ -61,6 +61,10 @@ class ResultCache:
             self._shard(digest)[digest] = (self._now, entry)
             self._touch(digest, entry)
 
+    def touched(self, digest: str) -> bool:
+        """Whether :meth:`get` found the entry old and marked it to be written again (with this run's time)."""
+        return digest in self._dirty.get(_shard_of(digest), {})
+
     def save(self) -> None:
         """Write the shards this run changed (merged with what other runs wrote meanwhile)."""
         if not self._dirty or not usable(self.directory, create=True):

@@ -58,32 +58,33 @@ class _Reader:
         from ..yamlio import STDIN
 
         results: List[Optional[FileResult]] = [None] * len(paths)
-        todo: List[Tuple[int, str, Optional[str]]] = []
-        for number, path in enumerate(paths):
-            text, cached = self._cached(path, number) if self.cache is not None else (None, None)
-            if cached is not None:
-                results[number] = cached
-            else:
-                todo.append((number, path, text))
-        here = [item for item in todo if item[1] == STDIN]  # only this process can read our stdin
-        there = [(number, path) for number, path, _text in todo if path != STDIN]
-        workers = workers_for(len(there), jobs)
-        done = fork_map(_lint_files, chunks(there, workers), workers, (self.linter, self.limit)) \
+        files = [(number, path) for number, path in enumerate(paths) if path != STDIN]
+        workers = workers_for(len(files), jobs)
+        done = fork_map(_worker_share, chunks(files, workers), workers, (self.linter, self.limit, self.cache)) \
             if workers > 1 else None
-        if done is None:
-            here = todo
-        else:
+        todo = list(enumerate(paths))
+        if done is not None:
+            todo = [(number, path) for number, path in todo if path == STDIN]  # only this process can read our stdin
             for part in done:
-                for number, result in part:
+                for number, result, store in part:
                     results[number] = result
-        for number, path, text in here:
-            results[number] = self._lint_here(number, path, text)
-        if self.cache is not None:
-            for number, _path, _text in todo:
-                result = results[number]
-                if result is not None and result.digest:
-                    self.cache.put(result.digest, result)
+                    if store:
+                        self.cache.put(result.digest, result)
+        for number, path in todo:
+            results[number] = self._here(number, path)
         return [result for result in results if result is not None]
+
+    def _here(self, number: int, path: str) -> FileResult:
+        """One file in this process: from the cache, else linted (and stored)."""
+        text = None
+        if self.cache is not None:
+            text, cached = self._cached(path, number)
+            if cached is not None:
+                return cached
+        result = self._lint_here(number, path, text)
+        if self.cache is not None and result.digest:
+            self.cache.put(result.digest, result)
+        return result
 
     def _cached(self, path: str, number: int) -> Tuple[Optional[str], Optional[FileResult]]:
         try:
@@ -102,10 +103,32 @@ class _Reader:
         return result
 
 
-def _lint_files(state: Tuple[Linter, int], part: List[Tuple[int, str]]) -> List[Tuple[int, FileResult]]:
-    """A worker's share: (number, result) of each file (with its digest: the parent may read it again)."""
-    linter, limit = state
-    return [(number, lint_file_at(linter, path, number, limit, None, digest=True)[0]) for number, path in part]
+def _worker_share(state: Tuple[Linter, int, Any], part: List[Tuple[int, str]]) -> List[Tuple[int, FileResult, bool]]:
+    """A worker's share: (number, result, whether the parent should store it) of each file.
+
+    With a result cache the worker looks each file up in its own copy of it (forked from the parent's),
+    so a warm run reads and digests its files on every core too; what the parent stores are the new
+    results and the old entries used again (their time is written anew).  Every result carries its
+    digest: the parent may read the file again to place a cross-object finding.
+    """
+    linter, limit, cache = state
+    out: List[Tuple[int, FileResult, bool]] = []
+    for number, path in part:
+        text = None
+        if cache is not None:
+            try:
+                text = read_text(path, limit)
+            except InputError as exc:
+                out.append((number, FileResult(display_name(path), list(exc.findings), [], []), False))
+                continue
+            digest = text_digest(text)
+            cached = cache.get(digest, display_name(path), number)
+            if cached is not None:
+                out.append((number, cached, cache.touched(digest)))
+                continue
+        result = lint_file_at(linter, path, number, limit, text, digest=True)[0]
+        out.append((number, result, cache is not None and bool(result.digest)))
+    return out
 
 
 def lint_file_at(linter: Linter, path: str, number: int, limit: int, text: Optional[str],

@@ -105,6 +105,7 @@ def test_findings_are_the_same_in_one_process_in_several_and_from_the_cache(corp
 
     monkeypatch.setattr(lint_run, "lint_file_at", must_not_lint)
     assert _lint([corpus], jobs=1, cache_dir=cache) == alone  # ...as this run proves
+    assert _lint([corpus], jobs=2, cache_dir=cache) == alone  # ...and this one, whose workers look it up
 
 
 def _bench_corpus(folder: Path, files: int) -> Path:
