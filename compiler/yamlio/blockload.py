@@ -42,6 +42,11 @@ _LINE = re.compile(r"( *)(-(?: +|$))?(?:([A-Za-z0-9_][A-Za-z0-9_.\-/]*):(?: +|$)
 _SINGLE = re.compile(r"'((?:[^']|'')*)'(?: +#.*)? *")
 _DOUBLE = re.compile(r'"([^"\\]*)"(?: +#.*)? *')
 _EMPTY = re.compile(r"(\{\}|\[\])(?: +#.*)? *")
+#: a one-line flow sequence of quoted scalars and of plain ones made of ordinary characters
+#: (``["/bin/bash", "-c"]``, ``[a, 1]``): no comma at its end, nothing nested, no ``:`` or ``#`` in an item
+_ITEM = r"""(?:"[^"\\]*"|'(?:[^']|'')*'|(?:[A-Za-z0-9_/.$~=+]|-(?=[^ ,\]]))[^,\[\]{}#:'"]*)"""
+_FLOW = re.compile(rf"\[( *(?:{_ITEM} *(?:, *{_ITEM} *)*)?)\](?: +#.*)? *")
+_ITEMS = re.compile(_ITEM)
 #: characters a plain scalar cannot start with (``-``, ``?`` and ``:`` can, before a non-space)
 _INDICATORS = frozenset(",[]{}#&*!|>'\"%@`")
 #: a document marker or a directive at the start of a line
@@ -195,9 +200,12 @@ class _Reader:
             return self._share(m.group(1))
         if first in _INDICATORS:
             m = _EMPTY.fullmatch(text)
+            if m is not None:
+                return {} if m.group(1) == "{}" else []
+            m = _FLOW.fullmatch(text) if first == "[" else None
             if m is None:
                 raise Unusual
-            return {} if m.group(1) == "{}" else []
+            return [self._item(item.group()) for item in _ITEMS.finditer(text, 1, m.end(1))]
         cut = text.find(" #")
         if cut >= 0:
             text = text[:cut]
@@ -208,6 +216,17 @@ class _Reader:
         if first in "-?:" and (len(text) == 1 or text[1] == " ") or ": " in text or text[-1] == ":":
             raise Unusual
         return self._plain(text)
+
+    def _item(self, text: str) -> Any:
+        """An item of a flow sequence (:data:`_ITEM`): quoted, or plain (its spaces at the end are not part of it)."""
+        first = text[0]
+        if first == '"':
+            return self._share(text[1:-1])
+        if first == "'":
+            return self._share(text[1:-1].replace("''", "'"))
+        text = text.rstrip(" ")
+        known = self.plains.get(text, _NOTHING)
+        return self._plain(text) if known is _NOTHING else known
 
     def _plain(self, text: str) -> Any:
         """A plain scalar as the loader constructs it (short ones remembered: files repeat keys and values)."""

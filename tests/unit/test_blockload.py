@@ -38,6 +38,8 @@ BLOCK = {
     "comments": "# head\na: 1  # tail\n  # indented\n# between\nb: 2 # c\nc: # null\n",
     "trailing spaces": "a: x   \nb:   y\nc:\n  - z  \n",
     "empty flow": "a: {}\nb: []\nc:\n- {}\n- []  # c\n",
+    "flow sequences": "a: [\"/bin/bash\", \"-c\"]\nb: [x, 1, true, ~, \"y\", 'z', -c, -1, .5, a b ,c]\nc: [ ]\n"
+                      "d: [\"a]\", 'x]#y''s']  # [z]\ne:\n- [1, 2]\n- [$(X), a&b, /p/q.yaml,1]\n",
     "nested": "a:\n  b:\n    c: 1\n  d: 2\ne: 3\n",
     "indented sequence": "a:\n  - 1\n  - x: 2\n    y: 3\n  -\n    - 4\n",
     "indentless sequence": "a:\n- 1\n- x: 2\n  y:\n  - 3\nb: 4\n",
@@ -69,7 +71,16 @@ UNUSUAL = {
     "complex key": "? a\n: c\n",
     "block scalar": "a: |\n  x\n",
     "folded scalar": "a: >-\n  x\n",
-    "flow sequence": "a: [1, 2]\n",
+    "flow sequence with a trailing comma": "a: [1, 2,]\n",
+    "nested flow sequence": "a: [[1], 2]\n",
+    "flow pair": "a: [b: c]\n",
+    "flow sequence with a mapping": "a: [b, {c: d}]\n",
+    "flow escape": 'a: ["\\t"]\n',
+    "flow comment inside": "a: [b #c]\n",
+    "flow unclosed": "a: [b, c\n",
+    "flow over lines": "a: [b,\n  c]\n",
+    "flow dash": "a: [- b]\n",
+    "flow value key": "a: [=]\n",
     "flow mapping": "a: {b: c}\n",
     "continuation": "a: b\n  c\n",
     "multi-line quote": "a: 'b\n  c'\n",
@@ -203,7 +214,7 @@ def test_documents_locate_lazily_and_exactly():
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-_VALUES = st.sampled_from(["1", "01", "0x1F", "-1", "+1", "1.5", ".5", "1e3", "1_0", "1:20", "yes", "No", "on", "~",
+_VALUES = st.sampled_from(["[a, 1]", "[ ]", "['x', \"y\"]", "[a b, -c]", "[a,]", "[a: b]", "[[a]]", "1", "01", "0x1F", "-1", "+1", "1.5", ".5", "1e3", "1_0", "1:20", "yes", "No", "on", "~",
                            "null", "", "true", "x", "y", "2001-01-01", "2001-13-45", "<<", "=", "-", "-x", "'q'",
                            "'a''b'", "'a' b", '"d"', '"a\\tb"', "a b", "a  # c", "a#b", "1.2.3", "0o17", "0b101",
                            ".inf", "NaN", "&a x", "*a", "!!str 1", "[1, 2]", "{}", "[]", "{a: b}", "|", ">",
@@ -244,7 +255,7 @@ def test_the_line_path_agrees_with_the_careful_loader_on_random_block_yaml(text)
         assert got == want
 
 
-_PLAIN_VALUES = st.sampled_from(["1", "x", "true", "~", "", "a b", "'q'", '"d"', "{}", "[]", "2001-01-01", "-x",
+_PLAIN_VALUES = st.sampled_from(["[a, 1]", "[\"/bin/sh\", -c]", "[x,y ]", "1", "x", "true", "~", "", "a b", "'q'", '"d"', "{}", "[]", "2001-01-01", "-x",
                                  "1.5", "0o17", "a  # c", "名", "[1]", "|", "&a x"])
 _TREE_KEYS = ["a", "b", "name", "k8s", "x.y/z", "_u", "c-d", "yes", "1", "'q'"]
 
@@ -358,3 +369,18 @@ def _same_as_the_loader(text):
     except Unusual:
         got = ("unusual",)
     assert got == want and type(got[-1]) is type(want[-1])
+
+
+_FLOW_ITEMS = st.sampled_from(["a", "1", "-1", "-c", "--x=1", "~", "null", "yes", "1.5", ".5", "2001-01-01", "a b",
+                               "'q'", "'it''s'", '"d"', '"a, b"', '"x]"', "''", '""', "$(X)", "a&b", "/p", "=", "-",
+                               "- x", "a:b", "a: b", "a#b", "[1]", "{a: b}", "'", '"\\t"', " ", "", "+", "<<"])
+
+
+@settings(max_examples=500)
+@given(st.lists(_FLOW_ITEMS, max_size=5), st.sampled_from([", ", ",", " , "]), st.sampled_from(["", " ", "  # c"]))
+def test_flow_sequences_read_as_the_careful_loader_reads_them(items, comma, tail):
+    text = f"k: [{comma.join(items)}]{tail}\nj: x\n"
+    got, want = block(text), careful(text)
+    if got is not None:
+        assert not isinstance(want, Exception), f"the careful loader refuses this, the line path read it: {want}"
+        assert got == want
