@@ -271,6 +271,8 @@ class Linter:
 
     # ------------------------------------------------------------------ config
     def _dedupe(self, pairs: List[Tuple[Finding, Optional[ObjectContext]]]) -> List[Tuple[Finding, Optional[ObjectContext]]]:
+        if not pairs:  # most files: nothing to replace, no rule to look at
+            return pairs
         replaced = set()
         for rule in self._rules if self._rules is not None else _registry.entries():
             if rule.replaces and rule.id not in self.disabled:

@@ -60,6 +60,8 @@ class _Reader:
         results: List[Optional[FileResult]] = [None] * len(paths)
         files = [(number, path) for number, path in enumerate(paths) if path != STDIN]
         workers = workers_for(len(files), jobs)
+        if workers > 1:
+            _preload(self.linter)
         done = fork_map(_worker_share, chunks(files, workers), workers, (self.linter, self.limit, self.cache)) \
             if workers > 1 else None
         todo = list(enumerate(paths))
@@ -101,6 +103,14 @@ class _Reader:
         if result.facts and text is not None:
             self.texts[result.source] = text
         return result
+
+
+def _preload(linter: Linter) -> None:
+    """What every worker would load for its first file (the rule units, the profiles), loaded once before they fork."""
+    _ = linter.rules
+    profiles = getattr(linter.profiles, "all", None)
+    if profiles is not None:
+        profiles()
 
 
 def _worker_share(state: Tuple[Linter, int, Any], part: List[Tuple[int, str]]) -> List[Tuple[int, FileResult, bool]]:
