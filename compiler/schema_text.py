@@ -119,7 +119,7 @@ def eq_key(value: Any) -> Any:
 
 def short(value: Any, limit: int = 40) -> str:
     if _is_date(value):
-        text = value.isoformat()
+        text = str(value.isoformat())
     elif isinstance(value, (dict, list)):
         text = "{...}" if isinstance(value, dict) else "[...]"
     else:
