@@ -1,37 +1,21 @@
 """The line-by-line path reads plain block YAML exactly as the careful loader does, and steps aside for the rest."""
 from __future__ import annotations
 
-import glob
-import os
-
 import pytest
 import yaml
 
-from tests.checkout import ROOT, SHARED
+from tests.unit.careful_yaml import SCALARS, careful, careful_nodes, data_of, same_marks, yaml_texts
 from ascend_compile.yamlio import blockload, fastload, iter_documents
 from ascend_compile.yamlio.locations import Origin
 from ascend_compile.yamlio.loader import Loader
-from ascend_compile.yamlio.parsing import _documents
-
-
-def careful(text: str):
-    """(index, data) of every non-empty document, as the careful loader reads them (or the error it raises)."""
-    try:
-        return [(doc.index, doc.data) for doc in _documents(Loader(text), "t.yaml", True)]
-    except Exception as exc:  # noqa: BLE001 - the test compares outcomes, errors included
-        return exc
 
 
 def block(text: str):
-    built = blockload.build(text)
-    return None if built is None else [(index, data) for index, _line, _offset, _end, data in built]
+    return data_of(blockload.build(text))
 
 
 BLOCK = {
-    "scalars": "a: 1\nb: -2\nc: 0x1F\nd: 017\ne: 1_000\nf: 1:30\ng: 1.5\nh: .inf\ni: -.Inf\nj: .nan\nk: 1e3\n",
-    "booleans": "a: yes\nb: No\nc: on\nd: OFF\ne: true\nf: False\ng: y\nh: n\n",
-    "nulls": "a: ~\nb: null\nc:\nd: Null\ne: NULL\n",
-    "dates": "a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\nc: 2002-12-14 21:59:43.10 -5\n",
+    **SCALARS,
     "quoted": "a: '1'\nb: \"yes\"\nc: 'it''s'\nd: ''\ne: \"\"\nf: '# not a comment'\ng: \"a: b\"  # c\nh: '~'\n",
     "plain strings": "a: 1.2.3\nb: +x\nc: -c\nd: :x\ne: ?y\nf: a#b\ng: x  y\nh: http://h:80/p\ni: a, b\nj: 12e\n",
     "keys": "huawei.com/Ascend910: 8\nring-controller.atlas: x\n_k: 1\nk8s: 2\nhccl.json: z\n",
@@ -140,24 +124,6 @@ def test_deep_nesting_up_to_the_limit_stays_on_the_line_path():
         list(iter_documents(nested(MAX_DEPTH + 1), "deep.yaml"))
 
 
-def _yaml_files():
-    roots = [os.path.join(ROOT, d) for d in ("tests", "golden", "examples", "profiles", "bench/corpus")] + \
-        [os.path.join(SHARED, "upstream", d) for d in ("samples", "crds")]
-    for root in roots:
-        yield from sorted(glob.glob(os.path.join(root, "**", "*.y*ml"), recursive=True))
-
-
-def _same_marks(a: yaml.Node, b: yaml.Node) -> bool:
-    if (a.start_mark.line, a.start_mark.column, a.tag) != (b.start_mark.line, b.start_mark.column, b.tag):
-        return False
-    if isinstance(a, yaml.MappingNode):
-        pairs = [x for pair in a.value for x in pair], [x for pair in b.value for x in pair]
-        return len(pairs[0]) == len(pairs[1]) and all(map(_same_marks, *pairs))
-    if isinstance(a, yaml.SequenceNode):
-        return len(a.value) == len(b.value) and all(map(_same_marks, a.value, b.value))
-    return True
-
-
 def _check_file(text: str, where: str) -> bool:
     built = blockload.build(text)
     if built is None:
@@ -166,26 +132,25 @@ def _check_file(text: str, where: str) -> bool:
     events = fastload.build(text, Loader)
     assert events is None or [b[:4] for b in built] == [e[:4] for e in events], \
         f"{where}: documents start and end where the event path says"
-    loader = Loader(text)
-    nodes = []
-    while loader.check_node():
-        nodes.append(loader.get_node())
-    loader.dispose()
+    nodes = careful_nodes(text)
     for index, line, offset, end, _data in built:
-        assert _same_marks(nodes[index], Origin(text, offset, end, line).compose()), (where, index)
+        assert same_marks(nodes[index], Origin(text, offset, end, line).compose()), (where, index)
     return True
 
 
 def test_every_yaml_file_of_the_project_reads_the_same_and_locates_the_same():
     checked = 0
-    for path in _yaml_files():
-        with open(path, encoding="utf-8", errors="strict") as handle:
-            try:
-                text = handle.read()
-            except UnicodeDecodeError:
-                continue
+    for path, text in yaml_texts():
         checked += _check_file(text, path)
     assert checked > 200, "the project's samples and cases should mostly take the line path"
+
+
+def _agrees(text: str) -> None:
+    """The line path reads ``text`` as the careful loader does, or steps aside (always, where that loader refuses it)."""
+    got, want = block(text), careful(text)
+    if got is not None:
+        assert not isinstance(want, Exception), f"the careful loader refuses this, the line path read it: {want}"
+        assert got == want
 
 
 def test_block_inputs_locate_the_same():
@@ -249,10 +214,7 @@ def _block_text(draw):
 @settings(max_examples=400)
 @given(_block_text())
 def test_the_line_path_agrees_with_the_careful_loader_on_random_block_yaml(text):
-    got, want = block(text), careful(text)
-    if got is not None:
-        assert not isinstance(want, Exception), f"the careful loader refuses this, the line path read it: {want}"
-        assert got == want
+    _agrees(text)
 
 
 _PLAIN_VALUES = st.sampled_from(["[a, 1]", "[\"/bin/sh\", -c]", "[x,y ]", "1", "x", "true", "~", "", "a b", "'q'", '"d"', "{}", "[]", "2001-01-01", "-x",
@@ -313,10 +275,7 @@ def _tree_text(draw):
 @settings(max_examples=500)
 @given(_tree_text())
 def test_the_line_path_agrees_with_the_careful_loader_on_random_trees(text):
-    got, want = block(text), careful(text)
-    if got is not None:
-        assert not isinstance(want, Exception), f"the careful loader refuses this, the line path read it: {want}"
-        assert got == want
+    _agrees(text)
 
 
 def test_the_scalar_tables_are_the_loaders_own():
@@ -380,7 +339,4 @@ _FLOW_ITEMS = st.sampled_from(["a", "1", "-1", "-c", "--x=1", "~", "null", "yes"
 @given(st.lists(_FLOW_ITEMS, max_size=5), st.sampled_from([", ", ",", " , "]), st.sampled_from(["", " ", "  # c"]))
 def test_flow_sequences_read_as_the_careful_loader_reads_them(items, comma, tail):
     text = f"k: [{comma.join(items)}]{tail}\nj: x\n"
-    got, want = block(text), careful(text)
-    if got is not None:
-        assert not isinstance(want, Exception), f"the careful loader refuses this, the line path read it: {want}"
-        assert got == want
+    _agrees(text)

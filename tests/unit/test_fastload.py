@@ -1,37 +1,20 @@
 """The fast parsing path gives the careful loader's data, or steps aside; lazily composed nodes sit where the careful ones do."""
 from __future__ import annotations
 
-import glob
-import os
-
 import pytest
-import yaml
 
-from tests.checkout import ROOT, SHARED
+from tests.unit.careful_yaml import SCALARS, careful, careful_nodes, data_of, same_marks, yaml_texts
 from ascend_compile.yamlio import fastload, iter_documents
 from ascend_compile.yamlio.locations import Origin
 from ascend_compile.yamlio.loader import Loader
-from ascend_compile.yamlio.parsing import _documents
-
-
-def careful(text: str):
-    """(index, data) of every non-empty document, as the careful loader reads them (or the error it raises)."""
-    try:
-        return [(doc.index, doc.data) for doc in _documents(Loader(text), "t.yaml", True)]
-    except Exception as exc:  # noqa: BLE001 - the test compares outcomes, errors included
-        return exc
 
 
 def fast(text: str):
-    built = fastload.build(text, Loader)
-    return None if built is None else [(index, data) for index, _line, _offset, _end, data in built]
+    return data_of(fastload.build(text, Loader))
 
 
 ORDINARY = {
-    "scalars": "a: 1\nb: -2\nc: 0x1F\nd: 017\ne: 1_000\nf: 1:30\ng: 1.5\nh: .inf\ni: -.Inf\nj: .nan\n",
-    "booleans": "a: yes\nb: No\nc: on\nd: OFF\ne: true\nf: False\ng: y\nh: n\n",
-    "nulls": "a: ~\nb: null\nc:\nd: Null\ne: NULL\n",
-    "dates": "a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\nc: 2002-12-14 21:59:43.10 -5\n",
+    **SCALARS,
     "strings": "a: '1'\nb: \"yes\"\nc: 1.2.3\nd: +x\ne: '-'\nf: 0.1.2\ng: 12e\nh: '~'\ni: \"a\\tb\"\n",
     "block scalars": "a: |\n  x\n  y\nb: >-\n  folded\n  text\nc: |+\n  keep\n\n",
     "flow": "a: [1, {b: c, d: [e, 'f']}, []]\nb: {}\n",
@@ -93,43 +76,16 @@ def test_deep_nesting_up_to_the_limit_stays_fast():
     assert fast(deeper) is None
 
 
-def _yaml_files():
-    roots = [os.path.join(ROOT, d) for d in ("tests", "golden", "examples", "profiles")] + \
-        [os.path.join(SHARED, "upstream", d) for d in ("samples", "crds")]
-    for root in roots:
-        yield from sorted(glob.glob(os.path.join(root, "**", "*.y*ml"), recursive=True))
-
-
-def _same_marks(a: yaml.Node, b: yaml.Node) -> bool:
-    if (a.start_mark.line, a.start_mark.column, a.tag) != (b.start_mark.line, b.start_mark.column, b.tag):
-        return False
-    if isinstance(a, yaml.MappingNode):
-        pairs = [x for pair in a.value for x in pair], [x for pair in b.value for x in pair]
-        return len(pairs[0]) == len(pairs[1]) and all(map(_same_marks, *pairs))
-    if isinstance(a, yaml.SequenceNode):
-        return len(a.value) == len(b.value) and all(map(_same_marks, a.value, b.value))
-    return True
-
-
 def test_every_yaml_file_of_the_project_reads_the_same_and_locates_the_same():
     checked = 0
-    for path in _yaml_files():
-        with open(path, encoding="utf-8", errors="strict") as handle:
-            try:
-                text = handle.read()
-            except UnicodeDecodeError:
-                continue
+    for path, text in yaml_texts():
         built = fastload.build(text, Loader)
         if built is None:
             continue
         assert [(i, d) for i, _l, _o, _e, d in built] == careful(text), path
-        loader = Loader(text)
-        nodes = []
-        while loader.check_node():
-            nodes.append(loader.get_node())
-        loader.dispose()
+        nodes = careful_nodes(text)
         for index, line, offset, end, _data in built:
-            assert _same_marks(nodes[index], Origin(text, offset, end, line).compose()), (path, index)
+            assert same_marks(nodes[index], Origin(text, offset, end, line).compose()), (path, index)
             checked += 1
     assert checked > 300, "the project's samples and cases should mostly take the fast path"
 
@@ -141,7 +97,7 @@ def test_far_into_a_long_stream_the_marks_are_moved_rather_than_padded():
     (index, line, offset, end, _data), = fastload.build(text, Loader)
     loader = Loader(text)
     loader.check_node()
-    assert _same_marks(loader.get_node(), Origin(text, offset, end, line).compose())
+    assert same_marks(loader.get_node(), Origin(text, offset, end, line).compose())
 
 
 def test_documents_locate_lazily_and_exactly():
