@@ -33,10 +33,12 @@ def diff(plan: Dict[str, List[Any]]) -> int:
     for path, mine in plan.items():
         before = read(path)
         after = autofix.apply(before, mine)
+        old, new = (path, path) if os.path.isabs(path) else (f"a/{path}", f"b/{path}")
         sys.stdout.writelines(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                                   fromfile=f"a/{path}", tofile=f"b/{path}"))
+                                                   fromfile=old, tofile=new))
     count = sum(len(m) for m in plan.values())
-    sys.stderr.write(f"{count} finding(s) in {len(plan)} file(s) can be fixed; --fix makes the changes\n")
+    sys.stderr.write(f"{count} finding(s) in {len(plan)} file(s) can be fixed; --fix makes the changes (a fix at a "
+                     "place another one changes is shown and made in a further round)\n")
     return 1 if count else 0
 
 

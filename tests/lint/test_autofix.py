@@ -170,6 +170,7 @@ def test_diff_shows_the_fixes_and_changes_nothing(repo) -> None:
                   r"\+ +fieldPath: metadata\.annotations\['huawei\.com/\w+'\]"):
         assert re.search("^" + added + "\r?$", result.stdout, re.M), added
     assert {p.name: p.read_bytes() for p in (root / "manifests").iterdir()} == before
+    assert "--- a/manifests/" in result.stdout and "+++ b/manifests/" in result.stdout
 
 
 def test_fix_leaves_only_what_cannot_be_fixed_and_every_other_byte(repo) -> None:
