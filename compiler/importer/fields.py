@@ -180,17 +180,22 @@ def metadata_fields(job: ObjectContext, generated: ObjectContext) -> List[Candid
 
 def resources(job: ObjectContext) -> List[Candidate]:
     """CPU and memory of the main container (its requests, else its limits) and the size of its /dev/shm."""
-    container = main_container(job)
-    wanted = as_dict(container.get("resources"))
+    found = pod_resources(main_pod_set(job))
+    return [("resources", found)] if found else []
+
+
+def pod_resources(pods: Optional[PodSet]) -> Dict[str, Any]:
+    """The spec's ``resources`` of a pod set: its first container's CPU and memory, its /dev/shm size."""
+    containers = pods.containers() if pods is not None else []
+    wanted = as_dict(containers[0].data.get("resources")) if containers else {}
     requests, limits = as_dict(wanted.get("requests")), as_dict(wanted.get("limits"))
     out: Dict[str, Any] = {}
     for key in ("cpu", "memory"):
         value = requests.get(key, limits.get(key))
         if isinstance(value, (str, int)) and not isinstance(value, bool):
             out[key] = value
-    pods = main_pod_set(job)
     for _, volume in pods.volumes() if pods is not None else ():
         size = as_dict(volume.get("emptyDir")).get("sizeLimit") if volume.get("name") == SHM_VOLUME else None
         if isinstance(size, (str, int)) and not isinstance(size, bool):
             out["shm"] = size
-    return [("resources", out)] if out else []
+    return out

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..errors import AscendCompileError, InternalError
 from ..lint.context import ObjectContext
 from ..yamlio import Document
-from . import fields
+from . import fields, replicas
 from .mergediff import Uncarried, canonical, merge_diff
 
 API_VERSION = "ascend-compile.io/v1alpha1"
@@ -76,8 +76,11 @@ def attempt(spec: Dict[str, Any], original: Dict[str, Any], others: Dict[Tuple[s
 
 
 def _with(spec: Dict[str, Any], changes: Dict[str, Any]) -> Dict[str, Any]:
+    """``spec`` with the fields of ``changes`` set (a field changed to None is left out)."""
     out = copy.deepcopy(spec)
     out["spec"].update(copy.deepcopy(changes))
+    for key in [k for k, v in changes.items() if v is None]:
+        del out["spec"][key]
     return out
 
 
@@ -157,4 +160,5 @@ def _suggestions(best: Attempt, job: ObjectContext) -> List[Tuple[str, Any]]:
     if volumes:
         out.append(("volumes", volumes))
     out += fields.resources(job) + fields.metadata_fields(job, generated)
+    out += replicas.per_replica(job, generated, best.spec["spec"])
     return out + fields.job_fields(job) + fields.pod_fields(job)
