@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, ContextManager, Dict, Iterable, List, Optional, Sequence
 
 import yaml
 
@@ -104,6 +104,10 @@ class SimCluster:
 
     def running(self) -> bool:
         return bool(self.control and self.control.running) and not self.group.dead()
+
+    def paused(self, name: str) -> ContextManager[None]:
+        """Hold one of the cluster's programs (SIGSTOP) for the block, e.g. ``with sim.paused("vc-scheduler"):``."""
+        return self.group.get(name).paused()
 
     def dead_processes(self) -> List[str]:
         dead = self.group.dead()

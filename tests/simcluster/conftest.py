@@ -60,21 +60,11 @@ def skip_reason() -> "str | None":
     return None
 
 
-def started_cluster() -> Iterator[SimCluster]:
-    """A new simulated cluster: 4 fake nodes of every simulated profile (skips when unavailable)."""
+@pytest.fixture(scope="session")
+def sim() -> Iterator[SimCluster]:
+    """One simulated cluster for the session: 4 fake nodes of every simulated profile (skips when unavailable)."""
     reason = skip_reason()
     if reason:
         pytest.skip(reason)
     with SimCluster(nodes_per_profile=4) as cluster:
         yield cluster
-
-
-#: ``from tests.simcluster.conftest import own_cluster`` gives a module a cluster of its own as ``sim``
-#: (its tests inject pod failures and wait for re-placement, which other modules' jobs can hold up)
-own_cluster = pytest.fixture(scope="module", name="sim")(started_cluster)
-
-
-@pytest.fixture(scope="session")
-def sim() -> Iterator[SimCluster]:
-    """One simulated cluster for the session."""
-    yield from started_cluster()

@@ -5,7 +5,7 @@ import json
 import time
 from typing import Any, Callable, Dict, List, Optional, TypeVar
 
-from tests.simcluster.cluster import SimCluster
+from tests.simcluster.cluster import VOLCANO_NAMESPACE, SimCluster
 from tests.simcluster.stages import EXIT_LABEL
 
 T = TypeVar("T")
@@ -14,6 +14,10 @@ T = TypeVar("T")
 DEVICE_ANNOTATION = "huawei.com/Ascend910"
 REAL_ANNOTATION = "huawei.com/AscendReal"
 CONFIG_ANNOTATION = "ascend.kubectl.kubernetes.io/ascend-910-configuration"
+
+
+#: where the Ascend plugin keeps each job's remaining fault-retry-times (in VOLCANO_NAMESPACE), which the operator reads
+RETRY_CM, RETRY_CM_KEY = "vcjob-fault-npu-cm", "remain-retry-times"
 
 
 class WaitTimeout(AssertionError):
@@ -56,6 +60,55 @@ def label_pods(sim: SimCluster, namespace: str, pods: List[Dict[str, Any]], exit
     """Make the pods end (kwok stage ``sim-pod-exit``): 0 succeeds, anything else fails with that code."""
     names = [p["metadata"]["name"] for p in pods]
     sim.kubectl("label", "pods", "-n", namespace, "--overwrite", *names, f"{EXIT_LABEL}={exit_code}")
+
+
+def remaining_retries(sim: SimCluster, namespace: str, name: str) -> Optional[int]:
+    """The AscendJob's remaining fault retries as the Ascend plugin recorded them for the operator, or None.
+
+    The plugin writes them (``remain-retry-times`` in ``volcano-system/vcjob-fault-npu-cm``, keyed by the
+    job's PodGroup, ``<namespace>/<name>-<uid>``) at the close of the first scheduling session that finds
+    the job's PodGroup Running, about a second after its pods were bound.
+    """
+    uid = job_object(sim, namespace, "AscendJob", name)["metadata"]["uid"]
+    out = sim.kubectl("get", "configmap", "-n", VOLCANO_NAMESPACE, RETRY_CM, "-o", "json", check=False)
+    if out.returncode != 0:
+        return None
+    try:
+        table = json.loads((json.loads(out.stdout).get("data") or {}).get(RETRY_CM_KEY) or "{}")
+    except ValueError:
+        return None
+    entry = table.get(f"{namespace}/{name}-{uid}") if isinstance(table, dict) else None
+    return entry.get("Times") if isinstance(entry, dict) else None
+
+
+def fail_pods_under_retry(sim: SimCluster, namespace: str, name: str, pods: List[Dict[str, Any]],
+                          exit_code: int = 1, timeout: float = 60) -> Dict[str, Any]:
+    """Fail pods of an AscendJob with ``fault-retry-times`` in the order a real cluster sees it; the job's status.
+
+    Two upstream components react to the failed pod.  The operator, within milliseconds of the pod update:
+    it counts the pod as failed (only while it exists without a deletion timestamp), reads the job's
+    remaining retries from the plugin's ConfigMap and writes the ``Restarting`` condition (``Failed`` if
+    none are recorded).  The Ascend plugin, at its next scheduling session (within about a second): it
+    force-deletes the job's pods, and the operator makes new ones.  If the plugin comes first, the job
+    restarts without ever showing ``Restarting``; on a real cluster the operator wins by far, on the
+    simulated cluster's two shared cores it sometimes did not (the flaky restart tests).  So, as on a real
+    cluster: the failure comes after the plugin recorded the job's retries (a second after it ran; a real
+    training pod fails minutes later), and the scheduler is held while the pod fails and the operator
+    reacts, then let go to restart the job.
+    """
+    wait_for(lambda: remaining_retries(sim, namespace, name) is not None, timeout=timeout, sim=sim,
+             what=f"the Ascend plugin to record the remaining fault retries of {name} ({RETRY_CM})")
+
+    def reacted() -> Optional[Dict[str, Any]]:
+        status = job_object(sim, namespace, "AscendJob", name).get("status") or {}
+        types = {c.get("type") for c in status.get("conditions") or []}
+        return status if types & {"Restarting", "Failed"} else None
+
+    with sim.paused("vc-scheduler"):
+        label_pods(sim, namespace, pods, exit_code)
+        return wait_for(reacted, timeout=timeout, what=f"the operator to restart or fail {name}", sim=sim,
+                        last=lambda: json.dumps(job_object(sim, namespace, "AscendJob", name).get("status"),
+                                                indent=1))
 
 
 def job_object(sim: SimCluster, namespace: str, kind: str, name: str) -> Dict[str, Any]:

@@ -8,7 +8,7 @@ import signal
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, Iterator, List, Optional, Sequence
 
 _PR_SET_PDEATHSIG = 1
 
@@ -47,14 +47,27 @@ class Process:
     def exit_code(self) -> Optional[int]:
         return None if self.popen is None else self.popen.poll()
 
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Stop the process group this process leads (SIGSTOP) for the block, and continue it after."""
+        proc = self.popen
+        assert proc is not None and proc.poll() is None, f"{self.name} is not running"
+        os.killpg(proc.pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGCONT)
+
     def stop(self, timeout: float = 15.0) -> None:
-        """SIGTERM the process group this process leads, then SIGKILL what is left."""
+        """SIGTERM the process group this process leads (continued, if paused), then SIGKILL what is left."""
         proc = self.popen
         if proc is None:
             return
         if proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGTERM)
+                os.killpg(proc.pid, signal.SIGCONT)
             try:
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
