@@ -54,13 +54,14 @@ def run(full: bool, write: bool, check_hints: bool) -> int:
 
     with SimCluster(nodes_per_profile=runner.NODES_PER_PROFILE) as sim:
         results = runner.lint_all(jobs)
-        runner.judge_jobs(sim, jobs, results)
-        hint_rows = []
-        if check_hints:
-            hinted = hints.hinted_jobs(jobs, results)
-            hinted_results = runner.lint_all(hinted)
-            runner.judge_jobs(sim, hinted, hinted_results)
-            hint_rows = hints.verdicts(hinted, hinted_results)
+        runner.judge_jobs(sim, jobs, results, fresh=runner.fresh_cluster)
+    hint_rows = []
+    if check_hints:  # on a new cluster, for the reason judge_jobs gives
+        hinted = hints.hinted_jobs(jobs, results)
+        hinted_results = runner.lint_all(hinted)
+        with runner.fresh_cluster() as sim:
+            runner.judge_jobs(sim, hinted, hinted_results, fresh=runner.fresh_cluster)
+        hint_rows = hints.verdicts(hinted, hinted_results)
     ordered = [results[j.id] for j in jobs]
     the_run = report.Run(ordered, full, len(generated.jobs), len(generator.ci_subset(generated.jobs)),
                          generated.skipped, guard(), hint_rows, time.monotonic() - started)

@@ -141,7 +141,7 @@ def _verdict(result: Result) -> str:
     if not result.upstream_bad:
         return "ok"
     if "0/0 tasks" in result.message:  # no pod ever created: the not-understood case of known.yaml
-        return "BUG? (no pod was created; see the investigate entries of known.yaml)"
+        return "BUG? (no pod was created, also when judged again on a new cluster)"
     return "BUG"
 
 

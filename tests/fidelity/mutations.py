@@ -189,6 +189,16 @@ def _accel_one(objs: Objects, ctx: Context) -> bool:
     return _set_selector(objs, s.ACCEL_LABEL, str(others[0].accelerator_type), first_only=True)
 
 
+@mutation("accel-one-replica-no-card",
+          "only the first pod template selects another profile's accelerator-type, neither containing card")
+def _accel_one_no_card(objs: Objects, ctx: Context) -> bool:
+    mine = ctx.profile.accelerator_type if ctx.profile else None
+    others = [p for p in ctx.others() if "card" not in str(p.accelerator_type)]
+    if not mine or "card" in mine or not others or len(s.pod_templates(s.job_of(objs))) < 2:
+        return False
+    return _set_selector(objs, s.ACCEL_LABEL, str(others[0].accelerator_type), first_only=True)
+
+
 @mutation("host-arch-unknown", "every pod template selects a host-arch no node carries")
 def _arch_unknown(objs: Objects, ctx: Context) -> bool:
     return _set_selector(objs, "host-arch", "huawei-riscv")
