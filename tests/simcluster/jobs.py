@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, TypeVar
+
+import yaml
 
 from tests.simcluster.cluster import VOLCANO_NAMESPACE, SimCluster
 from tests.simcluster.stages import EXIT_LABEL
@@ -22,6 +25,18 @@ RETRY_CM, RETRY_CM_KEY = "vcjob-fault-npu-cm", "remain-retry-times"
 
 class WaitTimeout(AssertionError):
     pass
+
+
+
+def write_spec(folder: Path, name: str, namespace: str, **fields: Any) -> Path:
+    """A small card-910b-2 PyTorch TrainingJob spec (4 NPUs) in ``folder``, with ``fields`` over its spec."""
+    spec = {"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob",
+            "metadata": {"name": name, "namespace": namespace},
+            "spec": {"framework": "pytorch", "profile": "card-910b-2", "npus": 4, "image": "pytorch-train:latest",
+                     "command": ["/bin/bash", "-c", "bash /job/code/train_start.sh"], **fields}}
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(spec, sort_keys=False))
+    return path
 
 
 def wait_for(check: Callable[[], Optional[T]], *, timeout: float, what: str, sim: Optional[SimCluster] = None,

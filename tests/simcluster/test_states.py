@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
-import yaml
 
 from tests.checkout import checkout_env, run_cli
 from tests.simcluster import jobs
@@ -29,13 +28,7 @@ NAMESPACE = "states"
 
 
 def _spec(tmp_path: Path, name: str, **fields: Any) -> Path:
-    spec = {"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob",
-            "metadata": {"name": name, "namespace": NAMESPACE},
-            "spec": {"framework": "pytorch", "profile": "card-910b-2", "npus": 4, "image": "pytorch-train:latest",
-                     "command": ["/bin/bash", "-c", "bash /job/code/train_start.sh"], **fields}}
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(spec, sort_keys=False))
-    return path
+    return jobs.write_spec(tmp_path, name, NAMESPACE, **fields)
 
 
 def _kind_flag(kind: str) -> str:

@@ -25,13 +25,7 @@ NAMESPACE = "lifecycle"
 
 
 def _spec(folder: Path, name: str, **fields: Any) -> Path:
-    spec = {"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob",
-            "metadata": {"name": name, "namespace": NAMESPACE},
-            "spec": {"framework": "pytorch", "profile": "card-910b-2", "npus": 4, "image": "pytorch-train:latest",
-                     "command": ["/bin/bash", "-c", "bash /job/code/train_start.sh"], **fields}}
-    path = folder / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(spec, sort_keys=False))
-    return path
+    return jobs.write_spec(folder, name, NAMESPACE, **fields)
 
 
 def _cli(sim, *args: str):
