@@ -4,7 +4,7 @@ The cache root is ``$ASCEND_COMPILE_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cac
 The lint result cache lives under it (:mod:`ascend_compile.lint.cache`), and so does this one: every
 run reads the hardware profiles (14 YAML files, each checked against the profile schema: about 3 ms of
 a 60 ms lint of one file), so the checked data of each profile file is kept, under the digest of the
-file's text, in ``<root>/startup/<key>/<name>.marshal``.  The key is this version and the size and
+file's text, in ``<root>/startup/<version>-<key>/<name>.marshal``.  The key is this version and the size and
 modification time of every module that reads and checks the files, and of the profile schema: a
 new version, or a change to that code, starts a new cache, and a changed file is read again.  The
 built-in JSON schemas are kept the same way (``schema-<file>.marshal``, keyed by the size and
@@ -14,6 +14,11 @@ is then never imported on the lint path.
 Like Python's bytecode cache it is used whatever the command line says; it is safe to delete, it is
 never trusted across versions, and anything unexpected in it (or a directory that other users may
 write) makes it step aside: the run is the same, only slower.
+
+Each key's directory is named ``<version>-<key>`` (:func:`key_directory`).  When a run makes a new
+one, it removes the key directories beside it that another version wrote (:func:`prune_other_versions`):
+no version reads another's, so they would only grow the folder.  Directories of this version under
+other keys (another project config, changed code) stay.
 """
 from __future__ import annotations
 
@@ -55,11 +60,60 @@ def digest(data: bytes) -> str:
     return text
 
 
+def key_directory(parent: str, key: str) -> str:
+    """The directory of one cache key under ``parent``, named after the version that writes it."""
+    from ._version import __version__
+
+    return os.path.join(parent, f"{__version__}-{key}")
+
+
+#: the name of a key directory: ``<version>-<40 hex digits>``, or the bare digest of the earlier layout
+_KEY_NAME = r"(?:(.+)-)?[0-9a-f]{40}"
+
+
+def prune_other_versions(parent: str) -> None:
+    """Remove the key directories in ``parent`` that another version of the tool wrote.
+
+    Only ours: ``parent`` and each directory must be ours and writable by no one else (:func:`usable`),
+    named as :func:`key_directory` names them (or a bare digest, as earlier versions did), and not a
+    symbolic link; nothing else in ``parent`` is touched, and any error leaves the rest as it is.
+    """
+    import re
+    import shutil
+
+    from ._version import __version__
+
+    if not usable(parent, create=False):
+        return
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return
+    for entry in entries:
+        match = re.fullmatch(_KEY_NAME, entry.name)
+        if match is None or match.group(1) == __version__:
+            continue
+        try:
+            if entry.is_symlink() or not entry.is_dir(follow_symlinks=False) or not usable(entry.path, create=False):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def made(directory: str) -> Optional[bool]:
+    """Make ``directory`` (see :func:`usable`): None when it cannot be used, else whether this call made it."""
+    existed = os.path.isdir(directory)
+    if not usable(directory, create=True):
+        return None
+    return not existed
+
+
 class Store:
     """Checked data of files, by the digest of their text: one marshal file, written when it changed."""
 
     def __init__(self, name: str, code: Sequence[str]):
-        self._path = os.path.join(default_root(), "startup", _key(code), f"{name}.marshal")
+        self._path = os.path.join(key_directory(os.path.join(default_root(), "startup"), _key(code)), f"{name}.marshal")
         self._entries: Optional[Dict[str, Any]] = None
         self._changed = False
 
@@ -79,8 +133,13 @@ class Store:
         self._changed = True
 
     def save(self) -> None:
-        if not self._changed or self._entries is None or not usable(os.path.dirname(self._path), create=True):
+        if not self._changed or self._entries is None:
             return
+        new = made(os.path.dirname(self._path))
+        if new is None:
+            return
+        if new:
+            prune_other_versions(os.path.dirname(os.path.dirname(self._path)))
         temporary = f"{self._path}.{os.getpid()}.tmp"
         try:
             with open(temporary, "wb") as handle:

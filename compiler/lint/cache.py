@@ -8,11 +8,12 @@ depends on is in the cache's key (:func:`~.fingerprint.settings_digest`): the to
 code, its schemas, the hardware profiles, the project config and the options.  A new key starts an
 empty cache; a version never reads another version's entries.
 
-Layout: ``<root>/lint/<key>/<shard>.cache``, 64 shards by digest, so that a run over one changed file
+Layout: ``<root>/lint/<version>-<key>/<shard>.cache``, 64 shards by digest, so that a run over one changed file
 reads and writes one small shard.  Each shard is a :mod:`marshal` dump of plain data (loading it
 runs no code); anything unexpected in it, a directory that other users may write, or any error
 reading or writing makes the cache step aside: the run is the same, only slower.  The directory
-is safe to delete at any time.
+is safe to delete at any time; a run that makes a new key's directory removes those of other
+versions (:func:`~ascend_compile.datacache.prune_other_versions`).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..datacache import usable
+from ..datacache import key_directory, made, prune_other_versions, usable
 from ..findings import Finding
 from .index import ObjectRef
 from .results import FileResult
@@ -38,7 +39,7 @@ class ResultCache:
     """The stored results of one key (one version, config, profile set and option set)."""
 
     def __init__(self, root: str, key: str):
-        self.directory = os.path.join(root, "lint", key)
+        self.directory = key_directory(os.path.join(root, "lint"), key)
         self._shards: Dict[int, Dict[str, Tuple[int, Any]]] = {}
         self._dirty: Dict[int, Dict[str, Tuple[int, Any]]] = {}
         self._now = int(time.time())
@@ -67,8 +68,13 @@ class ResultCache:
 
     def save(self) -> None:
         """Write the shards this run changed (merged with what other runs wrote meanwhile)."""
-        if not self._dirty or not usable(self.directory, create=True):
+        if not self._dirty:
             return
+        new = made(self.directory)
+        if new is None:
+            return
+        if new:
+            prune_other_versions(os.path.dirname(self.directory))
         for number, changes in self._dirty.items():
             path = self._path(number)
             entries = _read_shard(path)

@@ -78,13 +78,81 @@ def test_a_damaged_or_foreign_store_is_ignored(cache_root):
     assert profiles.ProfileRegistry().all() == want
 
 
-def test_a_new_version_starts_a_new_store(cache_root, monkeypatch):
+def test_a_new_version_starts_a_new_store_and_removes_the_old_one(cache_root, monkeypatch):
     from ascend_compile import _version
 
     profiles.ProfileRegistry().all()
+    old, = _stores(cache_root)
     monkeypatch.setattr(_version, "__version__", _version.__version__ + ".post1")
     profiles.ProfileRegistry().all()
-    assert len(_stores(cache_root)) == 2
+    new, = _stores(cache_root)
+    assert new != old and not old.parent.exists()
+    assert new.parent.name.startswith(_version.__version__ + "-")
+
+
+# --------------------------------------------------------------------------- pruning other versions
+
+HEX = "0123456789abcdef" * 2 + "01234567"  # a key: 40 hex digits
+
+
+def _folder(path: Path, mode: int = 0o700) -> Path:
+    path.mkdir(parents=True)
+    (path / "data").write_text("x")
+    path.chmod(mode)
+    return path
+
+
+def _cache_folders(parent: Path, outside: Path) -> dict:
+    """Key directories of other versions and of this one, and things that are not key directories."""
+    from ascend_compile._version import __version__
+
+    (outside / "keep").mkdir(parents=True)
+    folders = {
+        "earlier layout": _folder(parent / HEX),
+        "other version": _folder(parent / f"0.0.9-{HEX}"),
+        "this version, other key": _folder(parent / f"{__version__}-{HEX.replace('0', 'f')}"),
+        "not a key": _folder(parent / "notes"),
+        "others may write": _folder(parent / f"0.0.8-{HEX}", 0o777),
+    }
+    (parent / f"0.0.7-{HEX}").symlink_to(outside / "keep", target_is_directory=True)
+    (parent / "README").write_text("mine")
+    return folders
+
+
+def _left(folders: dict) -> list:
+    return sorted(what for what, path in folders.items() if path.exists())
+
+
+KEPT = ["not a key", "others may write", "this version, other key"]
+
+
+def test_a_new_store_removes_the_stores_of_other_versions_and_nothing_else(cache_root, tmp_path):
+    folders = _cache_folders(cache_root / "startup", tmp_path / "outside")
+    profiles.ProfileRegistry().all()  # a new key directory: the profiles' store
+    assert _left(folders) == KEPT
+    assert (tmp_path / "outside" / "keep").is_dir() and (cache_root / "startup" / f"0.0.7-{HEX}").is_symlink()
+    assert (cache_root / "startup" / "README").read_text() == "mine"
+    assert len(_stores(cache_root)) == 1
+
+
+def test_a_run_that_makes_no_new_key_directory_removes_nothing(cache_root, tmp_path):
+    profiles.ProfileRegistry().all()
+    folders = _cache_folders(cache_root / "startup", tmp_path / "outside")
+    store, = _stores(cache_root)
+    store.unlink()  # written again, into the directory that exists
+    profiles.ProfileRegistry().all()
+    assert store.exists() and _left(folders) == sorted(folders)
+
+
+def test_a_new_lint_cache_removes_the_lint_caches_of_other_versions(cache_root, tmp_path):
+    from ascend_compile.lint.paths import lint_paths
+
+    folders = _cache_folders(cache_root / "lint", tmp_path / "outside")
+    job = tmp_path / "job.yaml"
+    job.write_text((Path(ROOT) / "golden" / "pytorch-module-910b-8.yaml").read_text())
+    lint_paths([str(job)], cache_dir=str(cache_root), jobs=1)
+    assert _left(folders) == KEPT
+    assert len(list((cache_root / "lint").glob("*/*.cache"))) == 1, "the run should have filled its own cache"
 
 
 # --------------------------------------------------------------------------- the built-in schemas
