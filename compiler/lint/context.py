@@ -1,21 +1,20 @@
 """What a rule sees: one object (:class:`ObjectContext`) and the run's profiles and config (:class:`RunContext`).
 
-The helpers here read a manifest defensively: a field of the wrong type is
-treated as absent (the schema check reports the type error), so rules never
-crash on odd input and never report the same typo twice.
+The helpers here (and the pod templates of :mod:`.pods`) read a manifest defensively: a field of the
+wrong type is treated as absent (the schema check reports the type error), so rules never crash on
+odd input and never report the same typo twice.
 """
 from __future__ import annotations
 
-import re
-from functools import cached_property
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from .. import hardware
 from ..findings import Path
 from ..targeting import HardwareSignals, candidate_profiles
-from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP, NPU_RESOURCE_PREFIX, POD,
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP, POD,
                           RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_LABEL,
                           SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
+from .pods import T, Container, PodSet, as_dict, as_int, as_list, once  # noqa: F401 - rules import these from here
 
 #: what a rule lists in KINDS to see every object
 ALL = ("*",)
@@ -34,128 +33,6 @@ def kind_of(data: Mapping[str, Any]) -> str:
     return kind
 
 
-def as_dict(value: Any) -> Dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: Any) -> List[Any]:
-    return value if isinstance(value, list) else []
-
-
-def as_int(value: Any) -> Optional[int]:
-    """An int from an int or an integer string ("8"), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
-        return int(value)
-    return None
-
-
-class Container:
-    """One container of a pod set: its path (relative to the object), its data, its index."""
-
-    __slots__ = ("path", "data", "index", "_npu_request", "_amounts", "_env")
-
-    def __init__(self, path: Path, data: Dict[str, Any], index: int):
-        self.path = path
-        self.data = data
-        self.index = index
-        self._npu_request: Optional[Tuple[Optional[str], int]] = None
-        self._amounts: Dict[str, Dict[str, Any]] = {}  # npu_amounts by section (rules ask often; never changed)
-        self._env: Optional[List[Tuple[int, Dict[str, Any]]]] = None
-
-    @property
-    def name(self) -> str:
-        name = self.data.get("name")
-        return name if isinstance(name, str) else ""
-
-    def npu_amounts(self, section: str) -> Dict[str, Any]:
-        """``huawei.com/*`` entries of ``resources.requests`` or ``resources.limits``."""
-        found = self._amounts.get(section)
-        if found is None:
-            amounts = as_dict(as_dict(self.data.get("resources")).get(section))
-            found = self._amounts[section] = {k: v for k, v in amounts.items()
-                                              if isinstance(k, str) and k.startswith(NPU_RESOURCE_PREFIX)}
-        return found
-
-    def npu_request(self) -> Tuple[Optional[str], int]:
-        """(first ``huawei.com/*`` resource requested, its count) as the operator reads it."""
-        if self._npu_request is None:
-            self._npu_request = self._first_npu_amount()
-        return self._npu_request
-
-    def _first_npu_amount(self) -> Tuple[Optional[str], int]:
-        for name, value in self.npu_amounts("requests").items():
-            return name, as_int(value) or 0
-        for name, value in self.npu_amounts("limits").items():  # limits alone default the request
-            return name, as_int(value) or 0
-        return None, 0
-
-    def env(self) -> List[Tuple[int, Dict[str, Any]]]:
-        if self._env is None:
-            self._env = [(i, e) for i, e in enumerate(as_list(self.data.get("env"))) if isinstance(e, dict)]
-        return self._env
-
-    def env_named(self, name: str) -> Optional[Tuple[int, Dict[str, Any]]]:
-        for i, item in self.env():
-            if item.get("name") == name:
-                return i, item
-        return None
-
-
-class PodSet:
-    """A group of identical pods: an AscendJob replica type, a Volcano task, a Deployment's template."""
-
-    __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "_containers", "_npus",
-                 "_volumes")
-
-    def __init__(self, role: str, role_path: Path, replicas: int, spec_path: Path, spec: Dict[str, Any],
-                 metadata: Dict[str, Any]):
-        self.role = role  # "Master", "Worker", a task name, or the kind for single-template workloads
-        self.role_path = role_path  # the replicaSpecs entry / task item / object root
-        self.replicas = replicas
-        self.spec_path = spec_path  # path of the PodSpec
-        self.spec = spec
-        self.metadata = metadata
-        self._containers: Optional[List[Container]] = None
-        self._npus: Optional[int] = None  # computed once: rules ask often, and the data never changes
-        self._volumes: Optional[List[Tuple[int, Dict[str, Any]]]] = None
-
-    def containers(self) -> List[Container]:
-        if self._containers is None:
-            self._containers = [Container(self.spec_path + ("containers", i), c, i)
-                                for i, c in enumerate(as_list(self.spec.get("containers"))) if isinstance(c, dict)]
-        return self._containers
-
-    @property
-    def node_selector(self) -> Dict[str, Any]:
-        return as_dict(self.spec.get("nodeSelector"))
-
-    @property
-    def labels(self) -> Dict[str, Any]:
-        return as_dict(self.metadata.get("labels"))
-
-    def npus(self) -> int:
-        """NPUs one pod of this set requests (all containers)."""
-        if self._npus is None:
-            self._npus = sum(c.npu_request()[1] for c in self.containers())
-        return self._npus
-
-    def npu_resource(self) -> Optional[str]:
-        for container in self.containers():
-            name, _ = container.npu_request()
-            if name:
-                return name
-        return None
-
-    def volumes(self) -> List[Tuple[int, Dict[str, Any]]]:
-        if self._volumes is None:
-            self._volumes = [(i, v) for i, v in enumerate(as_list(self.spec.get("volumes"))) if isinstance(v, dict)]
-        return self._volumes
-
-
 class ObjectContext:
     """One Kubernetes object of the run and what rules commonly ask about it."""
 
@@ -169,11 +46,18 @@ class ObjectContext:
         self.kind = kind_of(data)
         self._pod_sets: Optional[List[PodSet]] = None
         self._candidates: Optional[Tuple[Any, ...]] = None  # RunContext.candidate_profiles
+        self._signals: Optional[HardwareSignals] = None  # RunContext.signals
+        #: what rules that share one computation keep for each other (keyed by the helper that computes it)
+        self.shared: Dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return f"<ObjectContext {self.describe()}>"
 
     def describe(self) -> str:
+        return self._description
+
+    @once
+    def _description(self) -> str:
         parts = [str(self.data.get("kind") or "?")]
         if self.namespace:
             parts.append(self.namespace)
@@ -182,29 +66,29 @@ class ObjectContext:
         return "/".join(parts)
 
     # ---------------------------------------------------------------- metadata (read once: rules ask often)
-    @cached_property
+    @once
     def metadata(self) -> Dict[str, Any]:
         return as_dict(self.data.get("metadata"))
 
-    @cached_property
+    @once
     def name(self) -> str:
         name = self.metadata.get("name")
         return name if isinstance(name, str) else ""
 
-    @cached_property
+    @once
     def namespace(self) -> Optional[str]:
         namespace = self.metadata.get("namespace")
         return namespace if isinstance(namespace, str) and namespace else None
 
-    @cached_property
+    @once
     def labels(self) -> Dict[str, Any]:
         return as_dict(self.metadata.get("labels"))
 
-    @cached_property
+    @once
     def annotations(self) -> Dict[str, Any]:
         return as_dict(self.metadata.get("annotations"))
 
-    @cached_property
+    @once
     def spec(self) -> Dict[str, Any]:
         return as_dict(self.data.get("spec"))
 
@@ -243,14 +127,27 @@ class ObjectContext:
             yield PodSet(self.kind, (), 1 if replicas is None else replicas, ("spec", "template", "spec"),
                          as_dict(template.get("spec")), as_dict(template.get("metadata")))
 
+    # Each answer below is worked out once per object: several rules ask, and the data never changes.
     def npu_pod_sets(self) -> List[PodSet]:
+        return self._npu_pod_sets
+
+    @once
+    def _npu_pod_sets(self) -> List[PodSet]:
         return [p for p in self.pod_sets() if p.npus() > 0]
 
     def npu_layout(self) -> "hardware.NpuLayout":
         """How the job's pods request NPUs (pods without NPUs are not counted)."""
+        return self._npu_layout
+
+    @once
+    def _npu_layout(self) -> "hardware.NpuLayout":
         return hardware.NpuLayout.from_pod_sets([(pod_set.replicas, pod_set.npus()) for pod_set in self.pod_sets()])
 
     def npu_resource(self) -> Optional[str]:
+        return self._npu_resource
+
+    @once
+    def _npu_resource(self) -> Optional[str]:
         for pod_set in self.pod_sets():
             resource = pod_set.npu_resource()
             if resource:
@@ -258,7 +155,7 @@ class ObjectContext:
         return None
 
     def requests_npus(self) -> bool:
-        return any(p.npus() > 0 for p in self.pod_sets())
+        return bool(self._npu_pod_sets)
 
     # ---------------------------------------------------------------- scheduling hints
     @property
@@ -268,15 +165,16 @@ class ObjectContext:
 
     def accelerator_type(self) -> Optional[str]:
         """The first ``accelerator-type`` node selector of any pod set."""
-        for pod_set in self.pod_sets():
-            value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
-            if isinstance(value, str) and value:
-                return value
-        return None
+        types = self._accelerator_types
+        return types[0] if types else None
 
     def accelerator_types(self) -> Tuple[str, ...]:
         """Every distinct ``accelerator-type`` the pod sets select, in order; values equal but for case count
         once, as when the scheduler joins them into the job's selector (``getJobSelectorFromVcJob``)."""
+        return self._accelerator_types
+
+    @once
+    def _accelerator_types(self) -> Tuple[str, ...]:
         seen: Dict[str, str] = {}
         for pod_set in self.pod_sets():
             value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
@@ -292,6 +190,10 @@ class ObjectContext:
 
     def ranktable_volumes(self) -> List[Tuple[PodSet, int, Dict[str, Any]]]:
         """Volumes that carry a ranktable: a ``rings-config-*`` ConfigMap, or a volume named ``ranktable``."""
+        return self._ranktable_volumes
+
+    @once
+    def _ranktable_volumes(self) -> List[Tuple[PodSet, int, Dict[str, Any]]]:
         out = []
         for pod_set in self.pod_sets():
             for i, volume in pod_set.volumes():
@@ -308,6 +210,10 @@ class ObjectContext:
         several NPU pods or already mounts a ranktable volume.  A single-pod job
         without such a volume (an inference service, say) needs no ranktable.
         """
+        return self._uses_file_ranktable
+
+    @once
+    def _uses_file_ranktable(self) -> bool:
         if self.kind != VOLCANO_JOB or RING_LABEL not in self.labels or not self.requests_npus():
             return False
         npu_pods = sum(max(p.replicas, 0) for p in self.npu_pod_sets())
@@ -325,6 +231,25 @@ class RunContext:
         self.profiles = profiles  # ascend_compile.profiles.ProfileRegistry
         self.config = config
         self._by_signals: Dict[HardwareSignals, Tuple[Any, ...]] = {}  # candidates: jobs repeat their signals
+        self._from_profiles: Dict[Any, Any] = {}  # from_profiles() and by_signals(), by their function
+
+    def from_profiles(self, compute: Callable[[List[Any]], T]) -> T:
+        """``compute(every profile)``, worked out once per run (the profiles never change during one)."""
+        try:
+            return self._from_profiles[compute]  # type: ignore[no-any-return]
+        except KeyError:
+            found = self._from_profiles[compute] = compute(self.profiles.all())
+            return found
+
+    def by_signals(self, compute: Callable[..., T], obj: ObjectContext, *args: Any) -> T:
+        """``compute(run, obj, *args)``, worked out once for each distinct :meth:`signals` of the run and ``args``:
+        for answers that depend on nothing but those and the profiles (jobs repeat their signals)."""
+        key = (compute, self.signals(obj), *args)
+        try:
+            return self._from_profiles[key]  # type: ignore[no-any-return]
+        except KeyError:
+            found = self._from_profiles[key] = compute(self, obj, *args)
+            return found
 
     def find(self, kind: str, name: str, namespace: Optional[str], near: Any = None) -> List[Any]:
         raise RuntimeError("check() sees one object: a rule that looks at other objects defines facts() and "
@@ -334,9 +259,11 @@ class RunContext:
 
     def signals(self, obj: ObjectContext) -> HardwareSignals:
         """What ``obj`` tells the scheduler about the hardware it wants."""
-        types = obj.accelerator_types()
-        return HardwareSignals(obj.npu_resource(), obj.accelerator_type(), obj.schedule_policy,
-                               obj.block(SP_BLOCK_ANNOTATION)[0], types if len(types) > 1 else ())
+        if obj._signals is None:
+            types = obj.accelerator_types()
+            obj._signals = HardwareSignals(obj.npu_resource(), obj.accelerator_type(), obj.schedule_policy,
+                                           obj.block(SP_BLOCK_ANNOTATION)[0], types if len(types) > 1 else ())
+        return obj._signals
 
     def candidate_profiles(self, obj: ObjectContext) -> Tuple[Any, ...]:
         """Every profile whose handler the scheduler could give ``obj`` (empty: no handler, or no NPUs).

@@ -74,7 +74,7 @@ class Linter:
         self.disabled = {(catalogue.resolve(d) or d.upper()) for d in (*lint_cfg.disable, *disable)}
         self.severity = {(catalogue.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
         self._rules: Optional[List[Rule]] = None  # every rule unit, imported when something asks for them all
-        self._by_kind: Dict[str, List[Rule]] = {}
+        self._by_kind: Dict[str, List[Tuple[Rule, Any, Any]]] = {}  # each kind's (rule, facts or None, check)
         self._run = RunContext(self.profiles, self.config)
         self._schemas: Any = None  # the schemas module, imported on first use
 
@@ -110,7 +110,7 @@ class Linter:
             for number, obj in enumerate(objs):
                 raw.extend(self._check_object(obj, facts, len(refs)))
                 refs.append(_ref(obj, entry, (order, number)))
-        directives = _directives(source, text) if comments else None
+        directives = suppress.file_directives(source, text, catalogue.resolve) if comments else None
         findings = self._suppress(self._dedupe(raw), directives, source)
         return FileResult(source, self._configure(findings), refs, facts,
                           directives if facts else None, digest)
@@ -143,24 +143,27 @@ class Linter:
         self._by_kind.clear()
 
     def rules_for(self, kind: str) -> List[Rule]:
-        rules = self._by_kind.get(kind)
-        if rules is None:
+        return [rule for rule, _, _ in self._units(kind)]
+
+    def _units(self, kind: str) -> List[Tuple[Rule, Any, Any]]:
+        units = self._by_kind.get(kind)
+        if units is None:
             found = self._rules if self._rules is not None else _registry.rules_for(kind)
-            rules = self._by_kind[kind] = [r for r in found if r.id not in self.disabled
-                                           and ("*" in r.kinds or kind in r.kinds)]
-        return rules
+            units = self._by_kind[kind] = [(r, r.facts if r.cross else None, r.check) for r in found
+                                           if r.id not in self.disabled and ("*" in r.kinds or kind in r.kinds)]
+        return units
 
     def _check_object(self, obj: ObjectContext, facts: List[Fact], ref_index: int) -> List[Tuple[Finding, Any]]:
         run = self._run
         out: List[Tuple[Finding, Any]] = []
-        for rule in self.rules_for(obj.kind):
+        for rule, facts_of, check in self._units(obj.kind):
             try:
-                if rule.cross:
-                    fact = rule.facts(obj)  # type: ignore[misc]
+                if facts_of is not None:
+                    fact = facts_of(obj)
                     if fact is not None:
                         facts.append((rule.id, ref_index, fact))
                     continue
-                problems = list(rule.check(obj, run))
+                problems = list(check(obj, run))
             except InputError:
                 raise  # the input or config cannot be read: not a finding about this object
             except Exception as exc:  # noqa: BLE001 - a rule bug must not hide every other finding
@@ -347,29 +350,11 @@ def _suppressed(finding: Finding, directives: Any, ignored: frozenset) -> bool:
     return finding.rule != BAD_SUPPRESSION and (finding.rule in ignored or suppress.ALL in ignored)
 
 
-def _directives(source: str, text: Optional[str]) -> Any:
-    if text is None:
-        text = _read_quietly(source)
-    return suppress.parse_comments(text or "", catalogue.resolve)
-
-
 def _owner(path: Any, objs: List[ObjectContext]) -> Optional[ObjectContext]:
     for obj in objs:
         if tuple(path[:len(obj.prefix)]) == obj.prefix:
             return obj
     return objs[0] if objs else None
-
-
-def _read_quietly(source: str) -> str:
-    import os
-
-    if not source or source.startswith("<") or not os.path.isfile(source):
-        return ""
-    try:
-        with open(source, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError:
-        return ""
 
 
 # ---------------------------------------------------------------------- public API

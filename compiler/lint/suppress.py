@@ -72,6 +72,23 @@ def _split_ids(text: str) -> List[str]:
     return [part.strip() for part in re.split(r"\s*,\s*", text) if part.strip()]
 
 
+def file_directives(source: str, text: Optional[str], resolve: Callable[[str], Optional[str]]) -> FileDirectives:
+    """The directives of a file: in ``text``, else in the file ``source`` names (none if it cannot be read)."""
+    return parse_comments(_read_quietly(source) if text is None else text, resolve)
+
+
+def _read_quietly(source: str) -> str:
+    import os
+
+    if not source or source.startswith("<") or not os.path.isfile(source):
+        return ""
+    try:
+        with open(source, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
+
+
 def parse_comments(text: str, resolve: Callable[[str], Optional[str]]) -> FileDirectives:
     """Find the directives in ``text``; ``resolve`` maps an ID or name to a rule ID (None if unknown)."""
     out = FileDirectives()

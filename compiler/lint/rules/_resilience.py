@@ -5,7 +5,7 @@ The Volcano plugin reads a job's labels as the PodGroup's labels together with i
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ...findings import Path
 from ...vocabulary import FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_ON
@@ -14,15 +14,27 @@ from ..context import ObjectContext
 
 def job_label(obj: ObjectContext, key: str) -> Tuple[Optional[str], Path]:
     """(value, where) of ``key`` on the job, else on its first pod template that has it; (None, labels)."""
-    if key in obj.labels:
-        value = obj.labels.get(key)
-        return (value if isinstance(value, str) else str(value)), ("metadata", "labels", key)
-    for pod_set in obj.pod_sets():
-        if key in pod_set.labels:
-            value = pod_set.labels.get(key)
-            return (value if isinstance(value, str) else str(value)), \
-                pod_set.spec_path[:-1] + ("metadata", "labels", key)
-    return None, ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
+    found = _job_labels(obj).get(key)
+    if found is None:
+        return None, ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
+    value, labels_path = found
+    return (value if isinstance(value, str) else str(value)), labels_path + (key,)
+
+
+def _job_labels(obj: ObjectContext) -> Dict[Any, Tuple[Any, Path]]:
+    """(value, path of its labels) of every label key, the job's first, then each pod template's in order
+    (worked out once per object: the resilience rules ask for a dozen labels)."""
+    found = obj.shared.get("resilience.labels")
+    if found is None:
+        found = obj.shared["resilience.labels"] = {key: (value, ("metadata", "labels"))
+                                                   for key, value in obj.labels.items()}
+        for pod_set in obj.pod_sets():
+            if pod_set.labels:
+                where = pod_set.spec_path[:-1] + ("metadata", "labels")
+                for key, value in pod_set.labels.items():
+                    if key not in found:
+                        found[key] = (value, where)
+    return found
 
 
 def retry_times(obj: ObjectContext) -> int:

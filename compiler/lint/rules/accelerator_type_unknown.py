@@ -65,11 +65,16 @@ def _joined(obj, known):
                  if str(p.node_selector.get(ACCELERATOR_TYPE_LABEL) or first).lower() != first), None)
 
 
+def _known(profiles):
+    """Every accelerator-type value a node may carry, sorted."""
+    return sorted({p.accelerator_type for p in profiles if p.accelerator_type} | set(EXTRA_KNOWN))
+
+
 def check(obj, run):
     if not obj.npu_resource() or run.profiles is None:
         return
     by_selector = _handler_by_selector(obj, run)
-    known = sorted({p.accelerator_type for p in run.profiles.all() if p.accelerator_type} | set(EXTRA_KNOWN))
+    known = run.from_profiles(_known)
     joined = _joined(obj, known) if by_selector else None
     if joined is not None:
         yield Problem(joined.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),

@@ -69,6 +69,10 @@ def handler_rules(obj, run):
     or pod templates selecting different types), the handler's rules are the widest of every server it
     serves, and each pod must also fit the nodes its own selector names.
     """
+    return run.by_signals(_handler_rules, obj)
+
+
+def _handler_rules(run, obj):
     candidates = run.candidate_profiles(obj)
     signals, every = run.signals(obj), run.profiles.all()
     policy = signals.schedule_policy
@@ -112,15 +116,10 @@ def pod_set_violations(obj, run, rule):
     profiles, own_nodes = handler_rules(obj, run)
     if not profiles:
         return
-    pods = obj.npu_layout().pods
-    for pod_set in obj.pod_sets():
-        npus = pod_set.npus()
-        if npus <= 0 or pod_set.replicas <= 0:
-            continue
-        layout = hardware.NpuLayout((npus,), pods, npus * pods)
-        found = [[v for v in hardware.check_pods(profile, layout) if v.rule == rule] for profile in profiles]
+    for pod_set, npus, every in _checked_pod_sets(obj, run):
+        found = [[v for v in violations if v.rule == rule] for violations in every]
         if all(found) and own_nodes and rule == NPU_COUNT:
-            yield pod_set, _handler_violation(profiles, pods, npus)
+            yield pod_set, _handler_violation(profiles, obj.npu_layout().pods, npus)
         elif all(found):
             for violation in found[0]:
                 yield pod_set, violation
@@ -128,6 +127,24 @@ def pod_set_violations(obj, run, rule):
             violation = _node_violation(obj, run, pod_set, npus)
             if violation is not None:
                 yield pod_set, violation
+
+
+def _checked_pod_sets(obj, run):
+    """(pod set, its NPUs per pod, every violation of each profile) of each NPU pod set, worked out once for
+    the rules that read them (npu-count, not-full-node)."""
+    found = obj.shared.get("npu_count.checked")
+    if found is None:
+        pods = obj.npu_layout().pods
+        found = obj.shared["npu_count.checked"] = [
+            (pod_set, npus, run.by_signals(_violations, obj, npus, pods))
+            for pod_set, npus in ((p, p.npus()) for p in obj.pod_sets()) if npus > 0 and pod_set.replicas > 0]
+    return found
+
+
+def _violations(run, obj, npus, pods):
+    """Every violation of each profile whose rules apply, for pods of ``npus`` NPUs in a job of ``pods`` pods."""
+    layout = hardware.NpuLayout((npus,), pods, npus * pods)
+    return [hardware.check_pods(profile, layout) for profile in handler_rules(obj, run)[0]]
 
 
 def _safe_hint(obj, run, pod_set, hint):

@@ -38,18 +38,26 @@ def _miscased(name, resources):
     return next((r for r in resources if r.lower() == name.lower() and r != name), None)
 
 
-def _other_chip(pod_set, resource, profiles):
+def _resources(profiles):
+    """(every resource a profile offers, sorted; the sorted resources of each accelerator-type's nodes)"""
+    by_type = {}
+    for profile in profiles:
+        if isinstance(profile.accelerator_type, str):
+            by_type.setdefault(profile.accelerator_type, set()).add(profile.resource)
+    return sorted({p.resource for p in profiles}), {value: sorted(found) for value, found in by_type.items()}
+
+
+def _other_chip(pod_set, resource, by_type):
     """The resources the nodes ``pod_set`` selects offer, when ``resource`` is another profile's and not theirs."""
     value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
-    theirs = sorted({p.resource for p in profiles if isinstance(value, str) and p.accelerator_type == value})
+    theirs = by_type.get(value, []) if isinstance(value, str) else []
     return theirs if theirs and resource not in theirs else []
 
 
 def check(obj, run):
     if run.profiles is None:
         return
-    profiles = run.profiles.all()
-    resources = sorted({p.resource for p in profiles})
+    resources, by_type = run.from_profiles(_resources)
     for pod_set in obj.pod_sets():
         resource = pod_set.npu_resource()
         if not resource or pod_set.replicas <= 0:
@@ -60,7 +68,7 @@ def check(obj, run):
                           f"{right} by the device plugin; no node offers {resource}, the pods never fit",
                           hint=f"request {right}")
         elif resource in resources:
-            theirs = _other_chip(pod_set, resource, profiles)
+            theirs = _other_chip(pod_set, resource, by_type)
             if theirs:
                 value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
                 yield Problem(npu_request_path(pod_set), f"{pod_set.role}: the nodes {ACCELERATOR_TYPE_LABEL}="

@@ -58,6 +58,18 @@ _NEEDED = re.compile("|".join(re.escape(needed) for needed in _NEEDS))  # any of
 _HARMLESS = re.compile(r"^(|true|false|yes|no|none|null|0|1|on|off|\$\(.*\)|\$\{.*\}|<.*>|changeme)$", re.I)
 
 
+_SECRET_NAMES = {}  # whether _NAME matches, by name: a run's jobs repeat their env names (a search costs ~0.3 us)
+
+
+def _secret_name(name):
+    found = _SECRET_NAMES.get(name)
+    if found is None:
+        if len(_SECRET_NAMES) >= 4096:  # bounded, whatever the input
+            _SECRET_NAMES.clear()
+        found = _SECRET_NAMES[name] = _NAME.search(name) is not None
+    return found
+
+
 def _looks_secret(name, value):
     if not isinstance(value, str):
         return None
@@ -67,7 +79,7 @@ def _looks_secret(name, value):
         for what, pattern in _VALUE:
             if pattern.search(value):
                 return what
-    if isinstance(name, str) and _NAME.search(name) and not _HARMLESS.match(value.strip()) \
+    if isinstance(name, str) and _secret_name(name) and not _HARMLESS.match(value.strip()) \
             and not value.startswith("/") and len(value.strip()) >= 4:
         return f"a literal value under the secret-looking name {name}"
     return None

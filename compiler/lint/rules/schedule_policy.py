@@ -45,13 +45,17 @@ def _close(word, options, n=1):
     return difflib.get_close_matches(word, options, n=n)
 
 
+def _known(profiles):
+    """The plugin's own policy map, and any a (project) profile adds, sorted."""
+    return sorted({p.schedule_policy for p in profiles if p.schedule_policy} | set(PLUGIN_SCHEDULE_POLICIES))
+
+
 def check(obj, run):
     resource = obj.npu_resource()
     if resource is None or run.profiles is None:
         return
     policy = obj.annotations.get(SCHEDULE_POLICY_ANNOTATION)
-    # the plugin's own policy map, and any a (project) profile adds
-    known = sorted({p.schedule_policy for p in run.profiles.all() if p.schedule_policy} | set(PLUGIN_SCHEDULE_POLICIES))
+    known = run.from_profiles(_known)
     if policy is None:
         if resource == NPU_RESOURCE:
             path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)

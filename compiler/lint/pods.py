@@ -1,0 +1,152 @@
+"""The pod templates of an object as rules read them (:class:`PodSet`, :class:`Container`), and the small readers
+they share: a field of the wrong type reads as absent (the schema check reports the type error).
+
+Answers that rules ask for again and again are worked out once and kept (:class:`once`, and the
+``_``-prefixed slots): the data of a run never changes while it is linted.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar
+
+from ..findings import Path
+from ..vocabulary import NPU_RESOURCE_PREFIX
+
+T = TypeVar("T")
+
+
+class once(Generic[T]):
+    """A property computed on first use and then kept in the instance (rules ask the same things many times).
+
+    Like :func:`functools.cached_property` without its lock (taken on every first use before Python 3.12:
+    a few percent of a bulk lint).  An object of the run is read by one thread.
+    """
+
+    def __init__(self, compute: Callable[[Any], T]):
+        self._compute = compute
+        self._name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: Any, name: str) -> None:
+        self._name = name
+
+    def __get__(self, instance: Any, owner: Any = None) -> T:
+        if instance is None:
+            return self  # type: ignore[return-value]
+        value = instance.__dict__[self._name] = self._compute(instance)
+        return value
+
+
+def as_dict(value: Any) -> Dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> List[Any]:
+    return value if isinstance(value, list) else []
+
+
+def as_int(value: Any) -> Optional[int]:
+    """An int from an int or an integer string ("8"), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        return int(value)
+    return None
+
+
+class Container:
+    """One container of a pod set: its path (relative to the object), its data, its index."""
+
+    __slots__ = ("path", "data", "index", "_npu_request", "_amounts", "_env")
+
+    def __init__(self, path: Path, data: Dict[str, Any], index: int):
+        self.path = path
+        self.data = data
+        self.index = index
+        self._npu_request: Optional[Tuple[Optional[str], int]] = None
+        self._amounts: Dict[str, Dict[str, Any]] = {}  # npu_amounts by section (rules ask often; never changed)
+        self._env: Optional[List[Tuple[int, Dict[str, Any]]]] = None
+
+    @property
+    def name(self) -> str:
+        name = self.data.get("name")
+        return name if isinstance(name, str) else ""
+
+    def npu_amounts(self, section: str) -> Dict[str, Any]:
+        """``huawei.com/*`` entries of ``resources.requests`` or ``resources.limits``."""
+        found = self._amounts.get(section)
+        if found is None:
+            amounts = as_dict(as_dict(self.data.get("resources")).get(section))
+            found = self._amounts[section] = {k: v for k, v in amounts.items()
+                                              if isinstance(k, str) and k.startswith(NPU_RESOURCE_PREFIX)}
+        return found
+
+    def npu_request(self) -> Tuple[Optional[str], int]:
+        """(first ``huawei.com/*`` resource requested, its count) as the operator reads it."""
+        if self._npu_request is None:
+            self._npu_request = self._first_npu_amount()
+        return self._npu_request
+
+    def _first_npu_amount(self) -> Tuple[Optional[str], int]:
+        for name, value in self.npu_amounts("requests").items():
+            return name, as_int(value) or 0
+        for name, value in self.npu_amounts("limits").items():  # limits alone default the request
+            return name, as_int(value) or 0
+        return None, 0
+
+    def env(self) -> List[Tuple[int, Dict[str, Any]]]:
+        if self._env is None:
+            self._env = [(i, e) for i, e in enumerate(as_list(self.data.get("env"))) if isinstance(e, dict)]
+        return self._env
+
+    def env_named(self, name: str) -> Optional[Tuple[int, Dict[str, Any]]]:
+        for i, item in self.env():
+            if item.get("name") == name:
+                return i, item
+        return None
+
+
+class PodSet:
+    """A group of identical pods: an AscendJob replica type, a Volcano task, a Deployment's template."""
+
+    __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "node_selector", "labels",
+                 "_containers", "_npus", "_resource", "_volumes")
+
+    def __init__(self, role: str, role_path: Path, replicas: int, spec_path: Path, spec: Dict[str, Any],
+                 metadata: Dict[str, Any]):
+        self.role = role  # "Master", "Worker", a task name, or the kind for single-template workloads
+        self.role_path = role_path  # the replicaSpecs entry / task item / object root
+        self.replicas = replicas
+        self.spec_path = spec_path  # path of the PodSpec
+        self.spec = spec
+        self.metadata = metadata
+        self.node_selector: Dict[str, Any] = as_dict(spec.get("nodeSelector"))
+        self.labels: Dict[str, Any] = as_dict(metadata.get("labels"))
+        self._containers: Optional[List[Container]] = None
+        self._npus: Optional[int] = None  # computed once: rules ask often, and the data never changes
+        self._resource: Any = False  # npu_resource(), once known
+        self._volumes: Optional[List[Tuple[int, Dict[str, Any]]]] = None
+
+    def containers(self) -> List[Container]:
+        if self._containers is None:
+            self._containers = [Container(self.spec_path + ("containers", i), c, i)
+                                for i, c in enumerate(as_list(self.spec.get("containers"))) if isinstance(c, dict)]
+        return self._containers
+
+    def npus(self) -> int:
+        """NPUs one pod of this set requests (all containers)."""
+        if self._npus is None:
+            self._npus = sum(c.npu_request()[1] for c in self.containers())
+        return self._npus
+
+    def npu_resource(self) -> Optional[str]:
+        if self._resource is False:
+            self._resource = next((name for name, _ in (c.npu_request() for c in self.containers()) if name), None)
+        return self._resource
+
+    def volumes(self) -> List[Tuple[int, Dict[str, Any]]]:
+        if self._volumes is None:
+            self._volumes = [(i, v) for i, v in enumerate(as_list(self.spec.get("volumes"))) if isinstance(v, dict)]
+        return self._volumes
