@@ -35,12 +35,9 @@ class ObjectRef:
         self.order = order  # its place in the run: lookups answer in this order
         self.ignored = ignored  # rules its ascend-compile.io/ignore annotation suppresses
 
-    def __getstate__(self) -> Tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __setstate__(self, state: Tuple[Any, ...]) -> None:
-        for name, value in zip(self.__slots__, state):
-            setattr(self, name, value)
+    def __reduce__(self) -> Tuple[Any, ...]:  # a worker sends one per object: rebuilt by one call
+        return ObjectRef, (self.kind, self.name, self.namespace, self.source, self.labels, self.obj, self.prefix,
+                           self.entry, self.origin, self.order, self.ignored)
 
     def __repr__(self) -> str:
         return f"<ObjectRef {self.obj} in {self.source}>"

@@ -30,12 +30,8 @@ class FileResult:
         self.directives = directives  # suppress.FileDirectives when facts may lead to findings, else None
         self.digest = digest  # of the text the result was made from ("" when not known)
 
-    def __getstate__(self) -> Tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __setstate__(self, state: Tuple[Any, ...]) -> None:
-        for name, value in zip(self.__slots__, state):
-            setattr(self, name, value)
+    def __reduce__(self) -> Tuple[Any, ...]:  # a worker sends one per file: rebuilt by one call
+        return FileResult, (self.source, self.findings, self.refs, self.facts, self.directives, self.digest)
 
 
 def input_errors(source: str, findings: List[Finding], partial: Optional[FileResult] = None) -> FileResult:
