@@ -43,10 +43,10 @@ def check(obj, run):
             requests = container.npu_amounts("requests")
             limits = container.npu_amounts("limits")
             for name, value in requests.items():
-                path = container.path + ("resources", "requests", name)
                 if name not in limits:
-                    yield Problem(path, f"{name} is requested ({value}) but has no limit: Kubernetes requires "
-                                        "a limit for this resource")
+                    yield Problem(container.path + ("resources", "requests", name),
+                                  f"{name} is requested ({value}) but has no limit: Kubernetes requires "
+                                  "a limit for this resource")
                 elif not _same(value, limits[name]):
                     yield Problem(container.path + ("resources", "limits", name),
                                   f"{name} limit {limits[name]} differs from its request {value}: Kubernetes "

@@ -47,9 +47,12 @@ from ._util import npu_containers
 def check(obj, run):
     wanted = RANKTABLE_CONFIGMAP_PREFIX + obj.name
     needs = obj.uses_file_ranktable()
+    by_pod_set = {}
+    for pod_set, i, volume in obj.ranktable_volumes():
+        by_pod_set.setdefault(id(pod_set), []).append((i, volume))
     for pod_set in obj.pod_sets():
         ranktable_volumes = []
-        for i, volume in pod_set.volumes():
+        for i, volume in by_pod_set.get(id(pod_set), ()):
             cm_name = as_dict(volume.get("configMap")).get("name")
             if isinstance(cm_name, str) and cm_name.startswith(RANKTABLE_CONFIGMAP_PREFIX):
                 if obj.name and cm_name != wanted:
@@ -57,7 +60,7 @@ def check(obj, run):
                                   f"volume {volume.get('name')!r} uses ConfigMap {cm_name}, but the operator "
                                   f"writes this job's ranktable into {wanted}")
                 ranktable_volumes.append(volume.get("name"))
-            elif volume.get("name") == RANKTABLE_HOSTPATH_VOLUME:
+            else:  # the other kind of ranktable volume: named so
                 ranktable_volumes.append(RANKTABLE_HOSTPATH_VOLUME)
         containers = npu_containers(pod_set)
         if not containers:
