@@ -78,28 +78,30 @@ class _Reader:
 
     def _here(self, number: int, path: str) -> FileResult:
         """One file in this process: from the cache, else linted (and stored)."""
-        text = None
+        text, digest = None, ""
         if self.cache is not None:
-            text, cached = self._cached(path, number)
+            text, digest, cached = self._cached(path, number)
             if cached is not None:
                 return cached
-        result = self._lint_here(number, path, text)
+        result = self._lint_here(number, path, text, digest)
         if self.cache is not None and result.digest:
             self.cache.put(result.digest, result)
         return result
 
-    def _cached(self, path: str, number: int) -> Tuple[Optional[str], Optional[FileResult]]:
+    def _cached(self, path: str, number: int) -> Tuple[Optional[str], str, Optional[FileResult]]:
+        """(the text, its digest, the stored result or None)."""
         try:
             text = read_text(path, self.limit)
         except InputError as exc:  # not read again: standard input can be read once
-            return None, FileResult(display_name(path), list(exc.findings), [], [])
-        result = self.cache.get(text_digest(text), display_name(path), number)
+            return None, "", FileResult(display_name(path), list(exc.findings), [], [])
+        digest = text_digest(text)
+        result = self.cache.get(digest, display_name(path), number)
         if result is not None and result.facts:
             self.texts[result.source] = text  # to place cross-object findings (stdin cannot be read again)
-        return text, result
+        return text, digest, result
 
-    def _lint_here(self, number: int, path: str, text: Optional[str]) -> FileResult:
-        result, text = lint_file_at(self.linter, path, number, self.limit, text, digest=self.cache is not None)
+    def _lint_here(self, number: int, path: str, text: Optional[str], digest: str) -> FileResult:
+        result, text = lint_file_at(self.linter, path, number, self.limit, text, digest)
         if result.facts and text is not None:
             self.texts[result.source] = text
         return result
@@ -118,8 +120,8 @@ def _worker_share(state: Tuple[Linter, int, Any], part: List[Tuple[int, str]]) -
 
     With a result cache the worker looks each file up in its own copy of it (forked from the parent's),
     so a warm run reads and digests its files on every core too; what the parent stores are the new
-    results and the old entries used again (their time is written anew).  Every result carries its
-    digest: the parent may read the file again to place a cross-object finding.
+    results and the old entries used again (their time is written anew).  A result whose objects have
+    facts carries its text's digest: the parent may read the file again to place a cross-object finding.
     """
     linter, limit, cache = state
     out: List[Tuple[int, FileResult, bool]] = []
@@ -136,14 +138,21 @@ def _worker_share(state: Tuple[Linter, int, Any], part: List[Tuple[int, str]]) -
             if cached is not None:
                 out.append((number, cached, cache.touched(digest)))
                 continue
-        result = lint_file_at(linter, path, number, limit, text, digest=True)[0]
-        out.append((number, result, cache is not None and bool(result.digest)))
+            result = lint_file_at(linter, path, number, limit, text, digest)[0]
+            out.append((number, result, bool(result.digest)))
+            continue
+        result = lint_file_at(linter, path, number, limit, text, "", digest_if_facts=True)[0]
+        out.append((number, result, False))
     return out
 
 
-def lint_file_at(linter: Linter, path: str, number: int, limit: int, text: Optional[str],
-                 digest: bool) -> Tuple[FileResult, Optional[str]]:
-    """Read, parse and lint one file: its result (and its text, None if it could not be read)."""
+def lint_file_at(linter: Linter, path: str, number: int, limit: int, text: Optional[str], digest: str,
+                 digest_if_facts: bool = False) -> Tuple[FileResult, Optional[str]]:
+    """Read, parse and lint one file: its result (and its text, None if it could not be read).
+
+    The result carries ``digest`` (the text's, when the caller knows it), or with ``digest_if_facts`` the
+    text's digest when its objects have facts (only those files may be read again, to place a finding).
+    """
     name = display_name(path)
     try:
         if text is None:
@@ -158,7 +167,9 @@ def lint_file_at(linter: Linter, path: str, number: int, limit: int, text: Optio
     except InputError as exc:
         errors = list(exc.findings)  # the documents before the error are still linted
     entries = [(doc.data, doc, (number, entry)) for entry, doc in enumerate(docs)]
-    result = linter.lint_file(name, entries, text, digest=text_digest(text) if digest else "")
+    result = linter.lint_file(name, entries, text, digest=digest)
+    if digest_if_facts and result.facts and not digest:
+        result.digest = text_digest(text)
     result.findings.extend(errors)
     return result, text
 
