@@ -322,8 +322,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC407", "plugins", ERROR, (VOLCANO_JOB,),
           "use the Volcano job plugins ssh, env, svc (or tensorflow, mpi, pytorch, ray)"),
     _lint("AC408", "fault-retry-policies", WARNING, (VOLCANO_JOB,),
-          "with fault-retry-times use policies [{event: PodFailed, action: Ignore}]; with pod-rescheduling alone "
-          "remove spec.policies"),
+          "remove the policy: with fault-retry-times or pod-rescheduling the Ascend plugin handles failed pods "
+          "and a Volcano Job needs no policies"),
     _lint("AC409", "scheduler-name", ERROR, JOBS,
           f"set schedulerName: {SCHEDULER_NAME}, or leave it out (the job's and every pod template's)"),
     _lint("AC501", "ranktable-configmap", WARNING, JOBS,

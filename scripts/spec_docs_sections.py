@@ -108,7 +108,7 @@ inconsistent one; `lint` reports the same rules on manifests (see [rules.md](rul
 | Field | Emits | Upstream source | Rules |
 |---|---|---|---|
 | `faultScheduling` | label `fault-scheduling` | `ascend-for-volcano/internal/rescheduling/reschedule.go` updateNewFaultJobAttr: rescheduling runs for grace/force only | AC311, AC313 |
-| `faultRetryTimes` | label `fault-retry-times`; `restartPolicy: Never`; Volcano Job policy `PodFailed -> Ignore` | `rescheduling/job.go` setFaultRetryTimeOfJob, isFailedTask; `ascend-operator/pkg/controllers/v1/ascendjob_controller.go` setFaultRetryTimesToBackoffLimits; YAML reference rows `spec.policies`, `restartPolicy` | AC311, AC312, AC408 |
+| `faultRetryTimes` | label `fault-retry-times`; `restartPolicy: Never`; a Volcano Job without policies | `rescheduling/job.go` setFaultRetryTimeOfJob, isFailedTask; `ascend-operator/pkg/controllers/v1/ascendjob_controller.go` setFaultRetryTimesToBackoffLimits; YAML reference rows `spec.policies`, `restartPolicy` | AC311, AC312, AC408 |
 | `podRescheduling` | label `pod-rescheduling: "on"`, TaskD port and `POD_IP`, `reset-config-<job>`; a Volcano Job without policies | `ascend-common/api/consts.go` PodScheduleLabel; `ascend-for-volcano/plugin/job.go` updateResetConfigMap | AC311, AC408, AC505 |
 | `processRecovery` | annotations `recover-strategy`, `wait-reschedule-timeout`; `reset-config-<job>` and its mount; TaskD port and `POD_IP`; with `dump` MindIO's `ttp-port` and `TTP_PORT` | `ascend-operator/pkg/controllers/v1/job.go` addPgProcessRecoverLabel, `env.go` addProcessRecoverEnv; `ascend-device-plugin/pkg/common/file_manager.go` GenResetDirName; `taskd/.../constant/const.go` ResetConfigPath | AC311, AC313, AC505 |
 | `subHealthyStrategy` | label `subHealthyStrategy` (hotSwitch: TaskD port and `POD_IP`; graceExit: `reset-config-<job>`) | `plugin/job.go` setJobSubHealthyStrategy; `ascend-operator/.../env.go` addSubHealthyEnv; `rescheduling/reschedule.go` updateResetConfigMapWithGraceExit | AC311, AC313 |
@@ -119,10 +119,17 @@ inconsistent one; `lint` reports the same rules on manifests (see [rules.md](rul
 `podRescheduling` or `subHealthyStrategy` is set; grace with `processRecovery` (the YAML reference asks
 grace for process-level recovery; its samples also run force, which the code accepts).
 
-The Volcano Job policy `PodFailed -> Ignore` is what upstream's YAML reference requires with
-`fault-retry-times`. MindCluster's Volcano build teaches the job controller the `Ignore` action
-(`ascend-for-volcano/build/build.sh`) and its Volcano deployment installs no admission webhook; a vanilla
-Volcano with its admission webhook refuses the action.
+A Volcano Job with `faultRetryTimes` gets no policies. Upstream's YAML reference asks for the policy
+`PodFailed -> Ignore`, but `Ignore` is no Volcano action: Volcano's admission webhook refuses the job, and
+on MindCluster's own Volcano v1.12 and v1.15 (deployed without the webhook) it is the same as no policy,
+since the edit of `ascend-for-volcano/build/build.sh` that teaches the job controller `Ignore` matches
+only Volcano v1.9's code. On the simulated cluster the job without policies runs and a failed pod is
+retried by the plugin (new pods, one retry fewer, Volcano's `retryCount` untouched). When all the job's
+pods fail at once, Volcano marks the job Failed before the plugin can retry it, with or without
+`Ignore`, except on MindCluster's Volcano v1.9, whose job controller does act on `Ignore` and leaves the
+job to the plugin; on such a cluster add the policy with `jobPatch`. A `RestartJob` policy on `PodEvicted`
+or `PodFailed` (the samples' `PodEvicted -> RestartJob`) would make every failure a Volcano restart too,
+counted against `maxRetry` (lint AC408).
 """
 
 OUT_OF_SCOPE = """\

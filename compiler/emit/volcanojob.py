@@ -6,9 +6,17 @@ read; with ``ranktable: none`` (inference) there is neither.
 
 Failed pods: by default Volcano restarts the whole job when a pod is evicted and the kubelet restarts
 failed containers in place (``OnFailure``), as upstream's samples.  With ``fault-retry-times`` the pods
-must fail instead (``Never``) and Volcano must leave them to the Ascend plugin (``PodFailed -> Ignore``);
-with Pod-level rescheduling alone the job gets no policies.  Both as upstream's YAML reference says
-(``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``, rows ``spec.policies`` and ``restartPolicy``).
+must fail instead (``Never``) and the job gets no policies, as with Pod-level rescheduling: the Ascend
+plugin retries a failed pod by deleting the job's pods, and Volcano, with no policy for the deletions,
+makes new ones (shown on the simulated cluster); a ``RestartJob`` policy on ``PodEvicted`` or
+``PodFailed`` would make each failure a Volcano restart too, counted against ``maxRetry`` (lint AC408).
+Upstream's YAML reference (``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``, row
+``spec.policies``) asks for ``{event: PodFailed, action: Ignore}`` instead, which is no Volcano action:
+Volcano's admission webhook refuses the job, and MindCluster's own Volcano v1.12 and v1.15 builds (no
+webhook) treat it as no policy, because the ``build.sh`` edit that would teach the job controller
+``Ignore`` matches only Volcano v1.9's ``running.go``.  Only there does ``Ignore`` do more: Volcano then
+leaves a job whose pods all failed at once to the plugin instead of marking it Failed (elsewhere such a
+job is Failed and not retried); add it with ``jobPatch`` on such a cluster.
 """
 from __future__ import annotations
 
@@ -25,8 +33,6 @@ DEFAULT_MAX_RETRY = 3
 DEFAULT_RESTART_POLICY = "OnFailure"
 FAULT_RETRY_RESTART_POLICY = "Never"
 DEFAULT_POLICIES = ({"event": "PodEvicted", "action": "RestartJob"},)
-#: Volcano does nothing with the failed pod (MindCluster's Volcano build adds the Ignore action, build.sh)
-FAULT_RETRY_POLICIES = ({"event": "PodFailed", "action": "Ignore"},)
 
 
 def _env(spec: Spec) -> List[Dict[str, Any]]:
@@ -45,9 +51,8 @@ def _env(spec: Spec) -> List[Dict[str, Any]]:
 
 
 def _policies(spec: Spec) -> List[Dict[str, str]]:
-    if spec.resilience.fault_retry_times:
-        return [dict(p) for p in FAULT_RETRY_POLICIES]
-    if spec.resilience.pod_rescheduling:
+    """None when the Ascend plugin handles failed pods (fault-retry-times) or faulty pods (pod-rescheduling)."""
+    if spec.resilience.fault_retry_times or spec.resilience.pod_rescheduling:
         return []
     return [dict(p) for p in DEFAULT_POLICIES]
 

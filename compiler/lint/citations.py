@@ -94,7 +94,7 @@ CITATIONS: Dict[str, Citation] = {
     "AC406": _c("validatePolicies", "pkg/webhooks/admission/jobs/validate/util.go", VC,
                 "duplicate event %v  across different policy"),
     "AC407": _c("validateJobCreate", _VCJ, VC, "unable to find job plugin: %s;"),
-    "AC408": _c("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (spec.policies)", MC),
+    "AC408": _c("Execute", "pkg/controllers/job/state/running.go", VC),
     "AC409": _c("setGangScheduleInfo", _OP + "pod.go", MC,
                 "Another job scheduler is specified when gang-scheduling is enabled and it will not be overwritten"),
     "AC501": _c("saveRankTableConfigmap", _OP + "pod.go", MC),

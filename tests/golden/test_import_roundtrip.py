@@ -128,6 +128,23 @@ def test_imported_specs_are_short() -> None:
     assert longer == []
 
 
+def test_a_fault_retry_volcano_job_with_the_ignore_policy_imports_to_fault_retry_times(tmp_path: Path) -> None:
+    """The policy {event: PodFailed, action: Ignore} that upstream's YAML reference asks for (and this compiler
+    emitted before) no longer comes from faultRetryTimes: such a manifest still imports to faultRetryTimes, the
+    policy kept in the job patch, and compiles back to itself."""
+    docs = [d for d in yaml.safe_load_all((ROOT / "golden" / "showcase" / "pytorch-fault-retry-vcjob.yaml")
+                                          .read_text(encoding="utf-8")) if d]
+    job = docs[-1]
+    assert job["kind"] == "Job" and "policies" not in job["spec"]
+    job["spec"] = {**job["spec"], "policies": [{"event": "PodFailed", "action": "Ignore"}]}
+    path = tmp_path / "with-ignore.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
+    [imported] = import_documents(read_documents([str(path)]))
+    assert imported.spec["spec"]["faultRetryTimes"] == 3
+    assert imported.spec["spec"]["jobPatch"]["spec"]["policies"][-1] == {"event": "PodFailed", "action": "Ignore"}
+    same_objects(docs, roundtrip(path))
+
+
 INFERRED = ("resources", "labels", "podLabels", "annotations", "podAnnotations", "replicaTypes", "ports")
 
 

@@ -18,12 +18,10 @@ and exitCode simultaneously", "either event and exitCode should be specified",
 (Volcano ``v1.12.0``), called from ``validateJobCreate`` (``admit_job.go``)
 for the job's list and each task's.
 The MindCluster samples use ``{event: PodEvicted,
-action: RestartJob}``; with ``fault-retry-times`` upstream's YAML reference
-requires ``{event: PodFailed, action: Ignore}``: MindCluster's Volcano build
-adds the ``Ignore`` action to the job controller (``MC: component/
-ascend-for-volcano/build/build.sh``) and its Volcano deployment
-(``build/volcano-v*.yaml``) installs no admission webhook. A vanilla Volcano
-with its webhook refuses ``Ignore``.
+action: RestartJob}``. ``Ignore``, which upstream's YAML reference asks for
+with ``fault-retry-times``, is refused by the webhook too, but MindCluster's
+Volcano deployments run without one: AC408 (a warning) says what it does
+where.
 
 **How to fix.** Use a listed event and action (case matters).
 
@@ -44,7 +42,7 @@ from ..rule import Problem
 
 EVENTS = ("*", "PodFailed", "PodEvicted", "PodPending", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")
 ANY_EVENT = "*"
-#: Volcano's actions, and MindCluster's Ignore (fault-retry-times)
+#: Volcano's actions, and MindCluster's Ignore (fault-retry-times; AC408 judges it)
 ACTIONS = ("AbortJob", "RestartJob", "RestartTask", "RestartPod", "TerminateJob", "CompleteJob", "ResumeJob",
            "Ignore")
 
