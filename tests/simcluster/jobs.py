@@ -77,14 +77,14 @@ def label_pods(sim: SimCluster, namespace: str, pods: List[Dict[str, Any]], exit
     sim.kubectl("label", "pods", "-n", namespace, "--overwrite", *names, f"{EXIT_LABEL}={exit_code}")
 
 
-def remaining_retries(sim: SimCluster, namespace: str, name: str) -> Optional[int]:
-    """The AscendJob's remaining fault retries as the Ascend plugin recorded them for the operator, or None.
+def remaining_retries(sim: SimCluster, namespace: str, name: str, kind: str = "AscendJob") -> Optional[int]:
+    """The job's remaining fault retries as the Ascend plugin recorded them (for the operator), or None.
 
     The plugin writes them (``remain-retry-times`` in ``volcano-system/vcjob-fault-npu-cm``, keyed by the
     job's PodGroup, ``<namespace>/<name>-<uid>``) at the close of the first scheduling session that finds
     the job's PodGroup Running, about a second after its pods were bound.
     """
-    uid = job_object(sim, namespace, "AscendJob", name)["metadata"]["uid"]
+    uid = job_object(sim, namespace, kind, name)["metadata"]["uid"]
     out = sim.kubectl("get", "configmap", "-n", VOLCANO_NAMESPACE, RETRY_CM, "-o", "json", check=False)
     if out.returncode != 0:
         return None
@@ -97,8 +97,8 @@ def remaining_retries(sim: SimCluster, namespace: str, name: str) -> Optional[in
 
 
 def fail_pods_under_retry(sim: SimCluster, namespace: str, name: str, pods: List[Dict[str, Any]],
-                          exit_code: int = 1, timeout: float = 60) -> Dict[str, Any]:
-    """Fail pods of an AscendJob with ``fault-retry-times`` in the order a real cluster sees it; the job's status.
+                          exit_code: int = 1, timeout: float = 60, kind: str = "AscendJob") -> Dict[str, Any]:
+    """Fail pods of a job with ``fault-retry-times`` in the order a real cluster sees it; the job's status.
 
     Two upstream components react to the failed pod.  The operator, within milliseconds of the pod update:
     it counts the pod as failed (only while it exists without a deletion timestamp), reads the job's
@@ -109,21 +109,25 @@ def fail_pods_under_retry(sim: SimCluster, namespace: str, name: str, pods: List
     simulated cluster's two shared cores it sometimes did not (the flaky restart tests).  So, as on a real
     cluster: the failure comes after the plugin recorded the job's retries (a second after it ran; a real
     training pod fails minutes later), and the scheduler is held while the pod fails and the operator
-    reacts, then let go to restart the job.
+    reacts, then let go to restart the job.  A Volcano Job (``kind`` ``Job``) has no operator: there the
+    scheduler is held until Volcano's job controller has counted the failed pods or left the Running
+    phase (as it does within milliseconds on a real cluster).
     """
-    wait_for(lambda: remaining_retries(sim, namespace, name) is not None, timeout=timeout, sim=sim,
+    wait_for(lambda: remaining_retries(sim, namespace, name, kind) is not None, timeout=timeout, sim=sim,
              what=f"the Ascend plugin to record the remaining fault retries of {name} ({RETRY_CM})")
 
     def reacted() -> Optional[Dict[str, Any]]:
-        status = job_object(sim, namespace, "AscendJob", name).get("status") or {}
+        status = job_object(sim, namespace, kind, name).get("status") or {}
+        if kind != "AscendJob":
+            phase = (status.get("state") or {}).get("phase")
+            return status if (status.get("failed") or 0) >= len(pods) or phase not in ("Pending", "Running") else None
         types = {c.get("type") for c in status.get("conditions") or []}
         return status if types & {"Restarting", "Failed"} else None
 
     with sim.paused("vc-scheduler"):
         label_pods(sim, namespace, pods, exit_code)
-        return wait_for(reacted, timeout=timeout, what=f"the operator to restart or fail {name}", sim=sim,
-                        last=lambda: json.dumps(job_object(sim, namespace, "AscendJob", name).get("status"),
-                                                indent=1))
+        return wait_for(reacted, timeout=timeout, what=f"{name}'s controller to see the failed pods", sim=sim,
+                        last=lambda: json.dumps(job_object(sim, namespace, kind, name).get("status"), indent=1))
 
 
 def job_object(sim: SimCluster, namespace: str, kind: str, name: str) -> Dict[str, Any]:

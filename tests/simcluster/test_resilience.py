@@ -54,13 +54,6 @@ def _running(sim, name: str, kind: str, count: int, avoid: "set[str]" = frozense
                     last=lambda: jobs.describe_namespace(sim, NAMESPACE))
 
 
-#: the simulated cluster installs Volcano's admission webhooks, MindCluster's Volcano deployment
-#: (ascend-for-volcano/build/volcano-v*.yaml) installs none: the webhook refuses the action Ignore
-WEBHOOK = ("the simulated cluster runs Volcano's job admission webhook, which refuses the policy action Ignore "
-           "that upstream's YAML reference requires with fault-retry-times; MindCluster's Volcano deployment "
-           "installs no admission webhook")
-
-
 def test_process_recovery_objects_are_accepted_by_the_operator(sim, ns, tmp_path):
     name = "process-recovery"
     _apply(sim, tmp_path, name, faultRetryTimes=3, podRescheduling=True,
@@ -85,7 +78,6 @@ NOT_SIMULATED = {
                         "resource-level-config ('topology label does not match config')",
     "pytorch-ranktable-pvc-acjob": "no PersistentVolume controller runs, so the job's claim never binds",
 }
-XFAIL = {"pytorch-fault-retry-vcjob": WEBHOOK}
 #: run in CI: a resumable-training AscendJob, a pod-rescheduling Volcano Job, a sub-health 16-NPU module job
 REPRESENTATIVE = {"llm-resumable-training-acjob", "pytorch-pod-rescheduling-vcjob", "tensorflow-box16-subhealth-acjob"}
 
@@ -102,8 +94,6 @@ def _showcase() -> List[Any]:
                                               f"{nodes.UNSIMULATED[profile.name]}"), pytest.mark.simcluster_full]
         if path.stem in NOT_SIMULATED:
             marks += [pytest.mark.skip(reason=NOT_SIMULATED[path.stem]), pytest.mark.simcluster_full]
-        if path.stem in XFAIL:
-            marks.append(pytest.mark.xfail(strict=True, reason=XFAIL[path.stem]))
         params.append(pytest.param(path, marks=marks, id=path.stem))
     return params
 

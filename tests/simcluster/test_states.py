@@ -2,7 +2,8 @@
 
 AscendJob: Created (its pods cannot all be placed yet), Running, Restarting (a pod fails and the job
 has ``faultRetryTimes``), Succeeded, Failed (a pod fails, no retries).  Volcano Job: Pending, Running,
-Restarting (a pod is evicted under the ``PodEvicted: RestartJob`` policy), Completed, Failed.
+Restarting (a pod is evicted under the ``PodEvicted: RestartJob`` policy), Completed, Failed; with
+``faultRetryTimes`` (no policies) a failed pod is retried by the Ascend plugin while the job stays Running.
 
 Transient states (Restarting) are caught with ``ascend-compile status --watch`` and a polling Python
 client running while the failure is injected; each test asserts the state it names.
@@ -170,17 +171,45 @@ def test_ascendjob_fault_retry_times_alone_restarts(sim, states_ns, tmp_path):
     _wait_state(sim, name, kind, "Running")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "product defect: a Volcano Job with faultRetryTimes compiles to the policy PodFailed -> Ignore; Volcano "
-    "v1.12.0's admission webhook refuses it ('spec.policies: Invalid value: \"Ignore\": invalid policy action'), "
-    "and upstream's build.sh edit that teaches the controller 'Ignore' matches nothing in v1.12.0's running.go "
-    "(MindCluster's bundled Volcano manifest deploys no admission webhook, which is why it goes unnoticed there)"))
-def test_volcano_job_fault_retry_times_is_admitted(sim, states_ns, tmp_path):
+def test_volcano_job_fault_retry_times_is_admitted_and_the_plugin_retries_it(sim, states_ns, tmp_path):
+    # the compiled job has no policies (Volcano's webhook refuses the PodFailed -> Ignore of upstream's YAML
+    # reference): it is admitted, and a failed pod is retried by the Ascend plugin (it deletes the job's pods,
+    # Volcano makes new ones), not restarted by Volcano (retryCount stays 0)
     name, kind = "vcjob-retry", "Job"
-    path = _spec(tmp_path, name, target="VolcanoJob", faultRetryTimes=2)
-    out = run_cli("apply", str(path), "--kubeconfig", str(sim.kubeconfig))
-    assert out.returncode == 0, out.stderr
-    _running_pods(sim, name, kind, 2)
+    _apply(sim, _spec(tmp_path, name, target="VolcanoJob", faultRetryTimes=2))
+    assert "policies" not in jobs.job_object(sim, NAMESPACE, kind, name)["spec"]
+    pods = _running_pods(sim, name, kind, 2)
+    status = jobs.fail_pods_under_retry(sim, NAMESPACE, name, pods[:1], kind=kind)
+    assert (status["state"]["phase"], status["failed"]) == ("Running", 1)
+    old = {p["metadata"]["uid"] for p in pods}
+
+    def new_pods_running():
+        new = [p for p in jobs.pods_of(sim, NAMESPACE, kind, name)
+               if p["metadata"]["uid"] not in old and p["status"].get("phase") == "Running"]
+        return new if len(new) == 2 else None
+
+    wait_for(new_pods_running, timeout=120, what=f"2 new running pods of {name}", sim=sim,
+             last=lambda: jobs.describe_namespace(sim, NAMESPACE))
+    wait_for(lambda: jobs.remaining_retries(sim, NAMESPACE, name, kind) == 1, timeout=30, sim=sim,
+             what=f"the plugin to take one retry off {name}")
+    status = jobs.job_object(sim, NAMESPACE, kind, name)["status"]
+    assert status.get("retryCount", 0) == 0, status
+    _wait_state(sim, name, kind, "Running")
+
+
+def test_volcano_job_whose_pods_all_fail_at_once_is_failed_not_retried(sim, states_ns, tmp_path):
+    # what docs/spec.md tells users: Volcano's job controller marks the job Failed as soon as every pod has
+    # ended (and deletes its PodGroup) before the plugin's next session, so faultRetryTimes does not help; on
+    # MindCluster's Volcano v1.9 the Ignore policy would keep the job (not simulated here)
+    name, kind = "vcjob-retry-all", "Job"
+    _apply(sim, _spec(tmp_path, name, target="VolcanoJob", faultRetryTimes=2))
+    pods = _running_pods(sim, name, kind, 2)
+    status = jobs.fail_pods_under_retry(sim, NAMESPACE, name, pods, kind=kind)
+    assert status["state"]["phase"] == "Failed"
+    time.sleep(5)  # several scheduling sessions of the plugin
+    assert jobs.phases(jobs.pods_of(sim, NAMESPACE, kind, name)) == ["Failed", "Failed"]
+    assert jobs.get_json(sim, "podgroups.scheduling.volcano.sh", "-n", NAMESPACE)["items"] == []
+    assert _cli_state(sim, name, kind)["state"] == "Failed"
 
 
 def test_ascendjob_failed_when_a_pod_fails_without_retries(sim, states_ns, tmp_path):
