@@ -41,7 +41,8 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
 @click.option("--strict/--no-strict", default=True, show_default=True,
               help="Report fields the schemas do not define (typos) as errors.")
 @click.option("--volcano-version", default=None, metavar="X.Y",
-              help="Check Volcano objects against this release's schema (1.9 or 1.15; default the newest).")
+              help="The cluster's Volcano release (1.9 or 1.15; default the newest): the schemas Volcano objects are "
+                   "checked against, and whether the policy action Ignore works there (AC408).")
 @click.option("--include", "include", multiple=True, metavar="GLOB",
               help="In directories, read files matching this glob (repeatable; default *.yaml, *.yml).")
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",

@@ -227,9 +227,11 @@ class RunContext:
     ``judge`` (see :mod:`ascend_compile.lint.rule`); ``check`` sees one object at a time.
     """
 
-    def __init__(self, profiles: Any, config: Any = None):
+    def __init__(self, profiles: Any, config: Any = None, volcano_version: Optional[str] = None):
         self.profiles = profiles  # ascend_compile.profiles.ProfileRegistry
         self.config = config
+        #: the cluster's Volcano release as ``--volcano-version`` names it ('1.9', '1.15'), None when not given
+        self.volcano_version = volcano_version
         self._by_signals: Dict[HardwareSignals, Tuple[Any, ...]] = {}  # candidates: jobs repeat their signals
         self._from_profiles: Dict[Any, Any] = {}  # from_profiles() and by_signals(), by their function
 

@@ -75,7 +75,7 @@ class Linter:
         self.severity = {(catalogue.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
         self._rules: Optional[List[Rule]] = None  # every rule unit, imported when something asks for them all
         self._by_kind: Dict[str, List[Tuple[Rule, Any, Any]]] = {}  # each kind's (rule, facts or None, check)
-        self._run = RunContext(self.profiles, self.config)
+        self._run = RunContext(self.profiles, self.config, volcano_version)
         self._schemas: Any = None  # the schemas module, imported on first use
 
     # ------------------------------------------------------------------ runs

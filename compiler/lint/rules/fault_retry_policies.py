@@ -37,7 +37,8 @@ restarts the whole job instead of rescheduling the faulty pod (upstream's
 YAML reference).
 
 **How to fix.** Remove the policies named. Keep ``Ignore`` only on a cluster
-that runs MindCluster's Volcano v1.9 (suppress the finding there).
+that runs MindCluster's Volcano v1.9: lint with ``--volcano-version 1.9`` and
+``Ignore`` is not reported (the other findings are).
 
 Failing::
 
@@ -60,6 +61,8 @@ from ..rule import Problem
 from ._resilience import job_label, retry_times
 
 IGNORE = "Ignore"
+#: the ``--volcano-version`` releases whose MindCluster build acts on Ignore (its build.sh edit matches their running.go)
+IGNORE_ACTED_ON = ("1.9",)
 #: the events on which Volcano sees a pod fail or be deleted (the plugin's retry deletes the job's pods)
 FAILURE_EVENTS = ("PodFailed", "PodEvicted", "*")
 RESTARTS = ("RestartJob", "RestartTask", "RestartPod")
@@ -70,7 +73,7 @@ IGNORE_MESSAGE = ("policy action Ignore is not a Volcano action: Volcano's admis
                   "acts on it (a job whose pods all fail at once is left to the Ascend plugin's retry instead of "
                   "being failed)")
 IGNORE_HINT = ("remove the policy (the Ascend plugin retries failed pods without it); keep it only on MindCluster's "
-               "Volcano v1.9")
+               "Volcano v1.9, and lint with --volcano-version 1.9 there")
 
 
 def _policy_lists(obj):
@@ -99,6 +102,7 @@ def _against_retry(action, triggers, max_retry):
 
 def check(obj, run):
     retry = retry_times(obj) > 0
+    ignore_works = run.volcano_version in IGNORE_ACTED_ON
     max_retry = obj.spec.get("maxRetry", 3)
     for base, policies in _policy_lists(obj):
         for i, policy in enumerate(policies):
@@ -107,7 +111,8 @@ def check(obj, run):
             action = policy.get("action")
             where = base + (i, "action") if "action" in policy else base + (i,)
             if action == IGNORE:
-                yield Problem(where, IGNORE_MESSAGE, IGNORE_HINT)
+                if not ignore_works:
+                    yield Problem(where, IGNORE_MESSAGE, IGNORE_HINT)
             elif retry and action in RESTARTS + ENDS and _failure_triggers(policy):
                 yield Problem(where, _against_retry(action, _failure_triggers(policy), max_retry),
                               "remove the policy: with fault-retry-times the Ascend plugin retries the job, and "
