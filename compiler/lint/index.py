@@ -59,8 +59,10 @@ class CrossRun(RunContext):
         With ``near``, objects from the same file as ``near`` come first and hide
         same-named objects elsewhere (a directory of samples reuses names).
         """
-        found = [ref for ref in self._by_name.get((kind, name), ())
-                 if namespace is None or ref.namespace is None or ref.namespace == namespace]
+        named = self._by_name.get((kind, name))
+        if named is None:
+            return []  # most lookups (a ConfigMap's job is looked for under every workload kind)
+        found = [ref for ref in named if namespace is None or ref.namespace is None or ref.namespace == namespace]
         if near is not None:
             same_file = [ref for ref in found if ref.source == near.source]
             if same_file:
