@@ -62,6 +62,16 @@ class ResultCache:
             self._shard(digest)[digest] = (self._now, entry)
             self._touch(digest, entry)
 
+    def stored(self) -> bool:
+        """Whether this key's directory holds any shard (an empty cache answers nothing: no file need be looked up)."""
+        if not usable(self.directory, create=False):
+            return False
+        try:
+            with os.scandir(self.directory) as entries:
+                return any(entry.name.endswith(".cache") for entry in entries)
+        except OSError:
+            return False
+
     def touched(self, digest: str) -> bool:
         """Whether :meth:`get` found the entry old and marked it to be written again (with this run's time)."""
         return digest in self._dirty.get(_shard_of(digest), {})

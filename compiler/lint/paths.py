@@ -58,28 +58,52 @@ class _Reader:
         from ..yamlio import STDIN
 
         results: List[Optional[FileResult]] = [None] * len(paths)
-        files = [(number, path) for number, path in enumerate(paths) if path != STDIN]
-        workers = workers_for(len(files), jobs)
+        todo = list(enumerate(paths))
+        known: Dict[int, Tuple[str, str]] = {}  # number -> (text, digest) of a file this process looked up
+        if self.cache is not None and self.cache.stored():
+            todo = self._look_up(todo, results, known)
+        files = [(number, path) for number, path in todo if path != STDIN]
+        workers = workers_for(len(files), jobs) if files else 1
         if workers > 1:
             _preload(self.linter)
-        done = fork_map(_worker_share, chunks(files, workers), workers, (self.linter, self.limit, self.cache)) \
-            if workers > 1 else None
-        todo = list(enumerate(paths))
+        done = fork_map(_worker_share, chunks(files, workers), workers,
+                        (self.linter, self.limit, self.cache, known)) if workers > 1 else None
         if done is not None:
             todo = [(number, path) for number, path in todo if path == STDIN]  # only this process can read our stdin
             for part in done:
                 for number, result, store in part:
                     results[number] = result
+                    if result.facts and number in known:  # to place cross-object findings without reading it again
+                        self.texts[result.source] = known[number][0]
                     if store:
                         self.cache.put(result.digest, result)
         for number, path in todo:
-            results[number] = self._here(number, path)
+            results[number] = self._here(number, path, known.get(number))
         return [result for result in results if result is not None]
 
-    def _here(self, number: int, path: str) -> FileResult:
-        """One file in this process: from the cache, else linted (and stored)."""
-        text, digest = None, ""
-        if self.cache is not None:
+    def _look_up(self, todo: List[Tuple[int, str]], results: List[Optional[FileResult]],
+                 known: Dict[int, Tuple[str, str]]) -> List[Tuple[int, str]]:
+        """Answer from the cache what it holds, here; return what is left to lint (with its text in ``known``).
+
+        Only when the cache holds something: a warm run then reads and digests its files in this
+        process, which costs less than starting workers and sending every result back; the files
+        left to lint are handed to the workers (forked: they inherit the texts read here).
+        """
+        left = []
+        for number, path in todo:
+            text, digest, cached = self._cached(path, number)
+            if cached is not None:
+                results[number] = cached
+                continue
+            left.append((number, path))
+            if text is not None:
+                known[number] = (text, digest)
+        return left
+
+    def _here(self, number: int, path: str, known: Optional[Tuple[str, str]] = None) -> FileResult:
+        """One file in this process: from the cache, else linted (and stored).  ``known``: its (text, digest), looked up already."""
+        text, digest = known if known is not None else (None, "")
+        if self.cache is not None and known is None:
             text, digest, cached = self._cached(path, number)
             if cached is not None:
                 return cached
@@ -115,18 +139,25 @@ def _preload(linter: Linter) -> None:
         profiles()
 
 
-def _worker_share(state: Tuple[Linter, int, Any], part: List[Tuple[int, str]]) -> List[Tuple[int, FileResult, bool]]:
+def _worker_share(state: Tuple[Linter, int, Any, Dict[int, Tuple[str, str]]],
+                  part: List[Tuple[int, str]]) -> List[Tuple[int, FileResult, bool]]:
     """A worker's share: (number, result, whether the parent should store it) of each file.
 
     With a result cache the worker looks each file up in its own copy of it (forked from the parent's),
-    so a warm run reads and digests its files on every core too; what the parent stores are the new
-    results and the old entries used again (their time is written anew).  A result whose objects have
+    so a run that fills an empty cache reads and digests its files on every core; a file the parent
+    looked up already (``known``: its text and digest) is only linted.  What the parent stores are the
+    new results and the old entries used again (their time is written anew).  A result whose objects have
     facts carries its text's digest: the parent may read the file again to place a cross-object finding.
     """
-    linter, limit, cache = state
+    linter, limit, cache, known = state
     out: List[Tuple[int, FileResult, bool]] = []
     for number, path in part:
         text = None
+        if number in known:
+            text, digest = known[number]
+            result = lint_file_at(linter, path, number, limit, text, digest)[0]
+            out.append((number, result, bool(result.digest)))
+            continue
         if cache is not None:
             try:
                 text = read_text(path, limit)

@@ -11,6 +11,7 @@ import pytest
 
 from tests.checkout import ROOT, run_cli
 from tests.lint.conftest import CASES, SAMPLES, needs_shared
+from ascend_compile import parallel
 from ascend_compile.lint import paths as lint_run
 from ascend_compile.report import catalogue_rules, render
 
@@ -105,7 +106,12 @@ def test_findings_are_the_same_in_one_process_in_several_and_from_the_cache(corp
 
     monkeypatch.setattr(lint_run, "lint_file_at", must_not_lint)
     assert _lint([corpus], jobs=1, cache_dir=cache) == alone  # ...as this run proves
-    assert _lint([corpus], jobs=2, cache_dir=cache) == alone  # ...and this one, whose workers look it up
+
+    def must_not_fork(*_args, **_kwargs):
+        raise AssertionError("a run answered wholly from the cache started worker processes")
+
+    monkeypatch.setattr(parallel, "fork_map", must_not_fork)
+    assert _lint([corpus], jobs=2, cache_dir=cache) == alone  # ...and this one: looked up here, nothing forked
 
 
 def _bench_corpus(folder: Path, files: int) -> Path:
