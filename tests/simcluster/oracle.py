@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import re
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -304,6 +305,27 @@ def _observe(item: _Tracked, snap: _Snapshot) -> Tuple[str, Any]:
     return "pending", (status.get("state") or {}).get("phase") or len(pods)
 
 
+_CLAUSE = re.compile(r"[,;]|\.\.\.|Reason:|(?=task<)")
+_WORD = re.compile(r"[A-Za-z]+|[0-9]+")
+
+
+def _same_words(message: str) -> Tuple[Tuple[str, ...], ...]:
+    """A message as its clauses, each a sorted tuple of its words, in sorted order.
+
+    The scheduler and the Ascend plugin build some messages by walking Go maps and sets (which task,
+    which node, which ``Reason:`` comes first), so a pending job's unchanged reason is worded in another
+    order from one scheduling cycle to the next; compared this way it is the same message, while a
+    changed count or node stays a change (each count is in the clause of its reason).
+    """
+    return tuple(sorted(tuple(sorted(_WORD.findall(clause))) for clause in _CLAUSE.split(message)))
+
+
+def _state(item: _Tracked, snap: _Snapshot) -> Tuple[Any, ...]:
+    """What has to stay the same for ``quiet`` seconds before a round ends."""
+    reason, message, _ = _pending_reasons(item, snap)
+    return _observe(item, snap), reason, _same_words(message)
+
+
 def _settle(sim: SimCluster, items: List[_Tracked], *, quiet: float, timeout: float) -> _Snapshot:
     """Poll until no job changed for ``quiet`` seconds (or ``timeout``); returns the last snapshot."""
     namespaces = sorted({ns for item in items for ns in item.ns_map.values()})
@@ -311,7 +333,7 @@ def _settle(sim: SimCluster, items: List[_Tracked], *, quiet: float, timeout: fl
     previous: Optional[List[Any]] = None
     while True:
         snap = _snapshot(sim, namespaces)
-        state = [(_observe(item, snap), _pending_reasons(item, snap)[:2]) for item in items]
+        state = [_state(item, snap) for item in items]
         now = time.monotonic()
         if state != previous:
             previous, last_change = state, now
