@@ -15,7 +15,11 @@ def _first(pods: Optional[PodSet]) -> Dict[str, Any]:
 
 
 def _names(items: Any) -> Set[Any]:
-    return {i.get("name") for i in as_list(items) if isinstance(i, dict)}
+    return {i.get("name") for i in as_list(items) if isinstance(i, dict) and not isinstance(i.get("name"), _UNHASHABLE)}
+
+
+#: what YAML gives that cannot be in a set: such a name is nobody's (the schema check reports it)
+_UNHASHABLE = (list, dict)
 
 
 def _own(job: ObjectContext, generated: ObjectContext, shared: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
@@ -32,8 +36,8 @@ def _own(job: ObjectContext, generated: ObjectContext, shared: Dict[str, Any]) -
             "env": {e["name"]: e["value"] for e in as_list(mine.get("env"))
                     if isinstance(e, dict) and set(e) == {"name", "value"} and isinstance(e["name"], str)
                     and isinstance(e["value"], str) and e["name"] not in written_env},
-            "ports": [p for p in as_list(mine.get("ports")) if isinstance(p, dict) and p.get("name") not in
-                      written_ports],
+            "ports": [p for p in as_list(mine.get("ports")) if isinstance(p, dict) and (
+                      isinstance(p.get("name"), _UNHASHABLE) or p.get("name") not in written_ports)],
             "resources": pod_resources(pods)}
     return out
 

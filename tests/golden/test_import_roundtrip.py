@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ascend_compile.api import read_documents
@@ -206,6 +206,7 @@ def _mutate(job: Dict[str, Any], choice: int, key: str, value: Any, delete: bool
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.sampled_from(["name", "extra", "$patch", "labels"]), _VALUES, st.booleans())
+@example(choice=878, key="name", value=[], delete=False)  # a port named by a list: the importer crashed
 def test_a_random_manifest_imports_exactly_or_fails_loudly(choice: int, key: str, value: Any, delete: bool) -> None:
     job = _mutate(BASE[-1], choice, key, value, delete)
     text = yaml.safe_dump_all([*BASE[:-1], job], sort_keys=False)
