@@ -65,9 +65,10 @@ def _run_parallel(paths: Sequence[str], workers: int, *args: object) -> List[Fin
         context = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: spawn would re-import everything, not worth it
         return _check_files(paths, *args)  # type: ignore[arg-type]
-    chunks = [list(paths[i::workers]) for i in range(workers)]
+    from .parallel import chunks
+
     with context.Pool(workers) as pool:
-        parts = pool.starmap(_check_files, [(chunk, *args) for chunk in chunks])
+        parts = pool.starmap(_check_files, [(chunk, *args) for chunk in chunks(paths, workers)])
     return [finding for part in parts for finding in part]
 
 
