@@ -6,13 +6,10 @@ parsing, not validation, is the cost: about 96% of the time per document).
 """
 from __future__ import annotations
 
-import os
 from typing import List, Optional, Sequence, Tuple
 
 from .findings import ERROR, Finding
-
-#: below this many files a second process costs more than it saves
-PARALLEL_MIN_FILES = 64
+from .parallel import workers_for
 
 
 def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano_version: Optional[str],
@@ -50,14 +47,6 @@ def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano
     return findings
 
 
-def _workers(files: int, jobs: Optional[int]) -> int:
-    if jobs is not None:
-        return max(1, jobs)
-    if files < PARALLEL_MIN_FILES:
-        return 1
-    return max(1, min(os.cpu_count() or 1, files // (PARALLEL_MIN_FILES // 2)))
-
-
 def _run_parallel(paths: Sequence[str], workers: int, *args: object) -> List[Finding]:
     import multiprocessing
 
@@ -90,7 +79,7 @@ def validate_paths(paths: Sequence[str], strict: bool = True, strict_kinds: bool
     files = [p for p in found.paths if p != STDIN]
     if STDIN in found.paths:  # only this process can read our stdin
         findings.extend(_check_files([STDIN], *args))
-    workers = _workers(len(files), jobs)
+    workers = workers_for(len(files), jobs)
     if workers > 1:
         findings.extend(_run_parallel(files, workers, *args))
     else:

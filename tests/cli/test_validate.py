@@ -259,7 +259,8 @@ def test_validate_works_with_networking_disabled(monkeypatch, clean_file):
 
 def test_large_runs_use_several_processes_and_find_the_same_problems(tmp_path):
     """validate splits many files over worker processes; the findings are those of a serial run."""
-    from ascend_compile.validation import PARALLEL_MIN_FILES, validate_paths
+    from ascend_compile.parallel import PARALLEL_MIN_FILES
+    from ascend_compile.validation import validate_paths
 
     good = open(os.path.join(REPO, "golden", "pytorch-module-910b-8.yaml"), encoding="utf-8").read()
     bad = good.replace("restartPolicy: Never", "restartPolicy: 7", 1)
