@@ -20,6 +20,8 @@ EXIT_INTERNAL = 3
 EXIT_TOO_LARGE = 2
 #: exit code when the user interrupts a run (Ctrl-C): 128 + SIGINT, as shells report it
 EXIT_INTERRUPTED = 130
+#: exit code when the reader of our output goes away (piped into ``head``): 128 + SIGPIPE, as shells report it
+EXIT_BROKEN_PIPE = 141
 #: set to print the Python traceback of an internal error (for bug reports)
 ENV_TRACEBACK = "ASCEND_COMPILE_TRACEBACK"
 #: the cyclic collector's thresholds in a process of our own (Python's are 700, 10, 10): a run
@@ -58,6 +60,9 @@ def _main(args: List[str]) -> None:
         # report a SIGINT (writers leave no partial file)
         sys.stderr.write("ascend-compile: interrupted\n")
         sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:  # the reader went away (e.g. piped into head): stop quietly, as a SIGPIPE would
+        _silence_stdout()
+        sys.exit(EXIT_BROKEN_PIPE)
     except MemoryError:  # the input is too big for the memory this process may use: the user's to split
         sys.stderr.write("ascend-compile: error: out of memory: the input is too large to process in the memory "
                          "available; split it into smaller files, or lower --max-bytes to refuse such files "
@@ -71,6 +76,16 @@ def _main(args: List[str]) -> None:
     except Exception as exc:  # noqa: BLE001 - any other escape is our bug: exit 3, never 1, no traceback
         _internal(f"{type(exc).__name__}: {exc}. This is a bug in ascend-compile; please report it with the "
                   f"command and its input (set {ENV_TRACEBACK}=1 for the traceback)")
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush has nowhere to fail."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file behind stdout: nothing is left to flush there
+        pass
 
 
 def _internal(message: str) -> None:
