@@ -212,6 +212,28 @@ def test_volcano_job_whose_pods_all_fail_at_once_is_failed_not_retried(sim, stat
     assert _cli_state(sim, name, kind)["state"] == "Failed"
 
 
+def test_volcano_job_fault_retry_with_a_restart_policy_fails_at_the_first_failure(sim, states_ns, tmp_path):
+    # what AC408 warns about: with faultRetryTimes, a RestartJob policy on PodFailed makes Volcano restart the
+    # job itself and count the restart against maxRetry, before the plugin's retry: with maxRetry 1 the first
+    # failed pod fails the job, whatever faultRetryTimes (2) allows
+    name, kind = "vcjob-retry-restart", "Job"
+    path = _spec(tmp_path, name, target="VolcanoJob", faultRetryTimes=2, retries=1,
+                 jobPatch={"spec": {"policies": [{"event": "PodFailed", "action": "RestartJob"}]}})
+    compiled = run_cli("compile", str(path))
+    assert compiled.returncode == 0, compiled.stderr
+    manifest = tmp_path / "compiled.yaml"
+    manifest.write_text(compiled.stdout, encoding="utf-8")
+    linted = run_cli("lint", str(manifest), "--format", "json")
+    found = [(f["rule"], f["severity"]) for f in json.loads(linted.stdout)["findings"]]
+    assert found == [("AC408", "warning")], linted.stdout
+    _apply(sim, path)
+    pods = _running_pods(sim, name, kind, 2)
+    jobs.fail_pods_under_retry(sim, NAMESPACE, name, pods[:1], kind=kind)
+    state = _wait_state(sim, name, kind, "Failed")
+    assert state["terminal"] is True and state["succeeded"] is False
+    assert jobs.job_object(sim, NAMESPACE, kind, name)["status"].get("retryCount", 0) == 1
+
+
 def test_ascendjob_failed_when_a_pod_fails_without_retries(sim, states_ns, tmp_path):
     name, kind = "acjob-fail", "AscendJob"
     _apply(sim, _spec(tmp_path, name))
