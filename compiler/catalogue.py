@@ -342,7 +342,7 @@ _ENTRIES: Tuple[Entry, ...] = (
           "set fieldPath to metadata.annotations['<the requested huawei.com resource>']"),
     _lint("AC602", "ranktable-env", INFO, (VOLCANO_JOB,),
           "add env XDL_IP (fieldRef status.hostIP) and POD_UID (fieldRef metadata.uid)"),
-    _lint("AC603", "hccl-if-ip", WARNING, (ASCEND_JOB,),
+    _lint("AC603", "hccl-if-ip", INFO, (ASCEND_JOB,),
           "add env HCCL_IF_IP with valueFrom.fieldRef.fieldPath: status.hostIP"),
     _lint("AC604", "framework-env", INFO, (VOLCANO_JOB,),
           "set env framework to PyTorch, MindSpore or Tensorflow"),

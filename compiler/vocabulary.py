@@ -255,6 +255,8 @@ VISIBLE_DEVICES_ENV = "ASCEND_VISIBLE_DEVICES"
 XDL_IP_ENV = "XDL_IP"
 POD_UID_ENV = "POD_UID"
 HCCL_IF_IP_ENV = "HCCL_IF_IP"
+#: the other way to tell HCCL which host interface to use (a name instead of an IP)
+HCCL_SOCKET_IFNAME_ENV = "HCCL_SOCKET_IFNAME"
 #: the env the ranktable start scripts branch on (values: :data:`FRAMEWORK_ENV_VALUES`)
 FRAMEWORK_ENV = "framework"
 #: fieldRef paths the Ascend env reads: the node's IP (XDL_IP, HCCL_IF_IP) and the pod's UID (POD_UID)

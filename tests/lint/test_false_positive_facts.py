@@ -189,3 +189,41 @@ def test_replicas_selecting_different_servers_are_not_checked_against_one_profil
     findings = lint_text(job, "mixed.yaml")
     assert [f.rule for f in findings if f.severity == "error"] == []
     assert "AC308" in [f.rule for f in findings if f.severity == "warning"]
+
+
+# A 910B job that selects no server type: pods on the host network, labelled ascend-910b.
+UNTYPED_910B = ACJOB.replace("ring-controller.atlas: ascend-910}", "ring-controller.atlas: ascend-910b}").replace(
+    "        spec:\n          containers:", "        spec:\n          hostNetwork: true\n          containers:")
+
+
+def _of(findings, rule):
+    return [(f.severity, f.message) for f in findings if f.rule == rule]
+
+
+def test_ring_controller_of_a_job_naming_no_server_type_is_not_compared_with_the_default_handler():
+    """factory.go get910CardHandlerName gives a job without accelerator-type the Atlas 800 handler, but nothing
+    keeps its pods off 910B nodes: ascend-910b is no mismatch there (AC305 notes the missing selector)."""
+    findings = lint_text(UNTYPED_910B, "fp.yaml")
+    assert _of(findings, "AC215") == []
+    assert [f.severity for f in findings if f.rule == "AC305"] == ["info"]
+
+
+def test_ring_controller_of_a_job_naming_its_server_type_is_still_compared():
+    typed = UNTYPED_910B.replace("          hostNetwork: true\n",
+                                 "          hostNetwork: true\n          nodeSelector: {accelerator-type: module}\n")
+    assert [severity for severity, _ in _of(lint_text(typed, "fp.yaml"), "AC215")] == ["warning"]
+
+
+def test_host_network_without_hccl_if_ip_is_a_note():
+    """ascend-operator env.go sets no HCCL_IF_IP and HCCL picks an interface itself; upstream's AscendJob samples
+    with hostNetwork set it in their start scripts, not in the pod spec."""
+    findings = lint_text(UNTYPED_910B, "fp.yaml")
+    assert [severity for severity, _ in _of(findings, "AC603")] == ["info", "info"]
+    assert _loud(findings) == []
+
+
+def test_hccl_socket_ifname_names_the_interface_as_well():
+    env = ("            env:\n            - {name: HCCL_SOCKET_IFNAME, value: enp189s0f0}\n"
+           "            resources:")
+    by_name = UNTYPED_910B.replace("            resources:", env)
+    assert _of(lint_text(by_name, "fp.yaml"), "AC603") == []

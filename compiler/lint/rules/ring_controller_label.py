@@ -3,7 +3,12 @@
 **What.** Where set, ``ring-controller.atlas`` must be one of ``ascend-910``,
 ``ascend-910b``, ``ascend-310``, ``ascend-310P``, ``ascend-npu``; the pod
 templates must carry the same value as the job; and it should match the
-hardware profile the job lands on (e.g. ``ascend-910b`` for every A2/A3 profile).
+hardware profile the job lands on (e.g. ``ascend-910b`` for every A2/A3 profile)
+when the job names its hardware (``accelerator-type``, a schedule policy or
+``sp-block``). A ``huawei.com/Ascend910`` job that names none gets the default
+Atlas 800 handler but may land on any node offering the resource, so its label
+is not compared with that handler's (``accelerator-type-missing`` notes the
+missing selector).
 
 A Volcano Job that mounts a ``rings-config-*`` ConfigMap needs the label (a
 warning: without it, or a volume named ``ranktable``, the operator writes no
@@ -36,6 +41,7 @@ Passing::
 """
 from ..context import as_dict
 from ...findings import WARNING
+from ...profiles import NO_ACCELERATOR_TYPE
 from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_CONTROLLER_VALUES, RING_LABEL,
                            VOLCANO_JOB)
 from ..rule import Problem
@@ -56,6 +62,13 @@ def _unlabelled_ranktable_volume(obj):
             if found is None and isinstance(name, str) and name.startswith(RANKTABLE_CONFIGMAP_PREFIX):
                 found = pod_set.spec_path + ("volumes", i, "configMap", "name")
     return found
+
+
+def _hardware_unnamed(candidates, signals):
+    """Whether only the default handler's profile (no accelerator-type, no policy, no sp-block) is known:
+    its pods land on any node offering the resource, so the label, not the handler, says the chip."""
+    return bool(candidates) and not signals.selected_types() and all(
+        p.fallback == NO_ACCELERATOR_TYPE for p in candidates)
 
 
 def check(obj, run):
@@ -81,7 +94,8 @@ def check(obj, run):
                                 f"but the job {job_value}")
     candidates = run.candidate_profiles(obj)
     expected = sorted({p.ring_controller for p in candidates})
-    if candidates and job_value in KNOWN and job_value not in expected:
+    if candidates and job_value in KNOWN and job_value not in expected and not _hardware_unnamed(
+            candidates, run.signals(obj)):
         names = ", ".join(p.name for p in candidates)
         yield Problem(("metadata", "labels", RING_LABEL),
                       f"{RING_LABEL} is {job_value} but the job runs on {names}, "
