@@ -353,7 +353,7 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC703", "uniform-npu-count", WARNING, JOBS,
           "request the same number of NPUs in every NPU pod of the job"),
     _lint("AC704", "dns-name", ERROR, ALL_KINDS,
-          "use lower-case letters, digits and '-' (a job name must start with a letter and have no dots)"),
+          "use lower-case letters, digits and '-' (a job's name that a Service takes: a letter first, no dots)"),
     _lint("AC705", "pod-name-length", ERROR, JOBS,
           "shorten the job or task name so that <job>-<task>-<index> fits in 63 characters"),
     _lint("AC706", "volume-mount", ERROR, WORKLOADS,

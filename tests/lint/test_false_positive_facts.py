@@ -283,3 +283,15 @@ def test_without_the_policy_the_same_job_still_fails():
     findings = lint_text(POD_POLICY_VCJOB.replace(
         "\n        annotations: {huawei.com/schedule_policy: chip8-node16}", ""), "no-policy.yaml")
     assert "AC301" in [f.rule for f in findings if f.severity == "error"]
+
+
+def test_a_volcano_job_without_a_service_may_have_dots_or_a_leading_digit_in_its_name():
+    """Volcano's admission checks a job's name and its pod names as qualified names only (admit_job.go
+    validateJobName, validateK8sPodNameLength); only the svc plugin (added for tensorflow, mpi and pytorch:
+    mutate_job.go) names a Service and the pods' subdomain after the job."""
+    for name in ("qwen2.5-sft", "7b-sft"):
+        job = VNPU.replace("name: vnpu", f"name: {name}")
+        assert [f for f in lint_text(job, "name.yaml") if f.rule == "AC704"] == [], name
+        for plugin in ("svc", "pytorch"):
+            with_service = job.replace("  queue: default\n", f"  queue: default\n  plugins: {{{plugin}: []}}\n")
+            assert [f.severity for f in lint_text(with_service, "name.yaml") if f.rule == "AC704"] == ["error"]

@@ -2,16 +2,24 @@
 
 **What.** ``metadata.name`` must be a DNS-1123 subdomain (lower-case letters,
 digits, ``-`` and ``.``, at most 253 characters); ``metadata.namespace`` a
-DNS-1123 label. AscendJob and Volcano Job names must moreover be DNS-1035
-labels (start with a letter, no dots), because they become part of Service
-names (``<job>-master-0``; the Volcano ``svc`` plugin's headless Service).
+DNS-1123 label. The name of a job that gets a Service must moreover be a
+DNS-1035 label (start with a letter, no dots): every AscendJob (the operator's
+``<job>-master-0``), and a Volcano Job with the ``svc`` plugin (its headless
+Service is the job's name, and its pods' subdomain), which the ``tensorflow``,
+``mpi`` and ``pytorch`` plugins add.
 
 **Why.** The API server rejects invalid names ("a lowercase RFC 1123
 subdomain must consist of ..."); a job name that is valid but not a DNS label
 is accepted, and then the operator or Volcano fails to create its Services,
-so the job never starts. Source: Kubernetes API conventions
-(``apimachinery/pkg/util/validation``) (Service ``<job>-<leader>-0``)
-and §4.5.
+so the job never starts. A Volcano Job without the ``svc`` plugin creates no
+Service: Volcano's admission checks its name and pod names only as qualified
+names (``validateJobName``, ``validateK8sPodNameLength`` in
+``VC: pkg/webhooks/admission/jobs/validate/admit_job.go``), so ``qwen2.5-sft``
+or ``7b-sft`` is fine there. Source: Kubernetes API conventions
+(``apimachinery/pkg/util/validation``) (Service ``<job>-<leader>-0``),
+``VC: pkg/controllers/job/plugins/svc/svc.go`` and
+``pkg/webhooks/admission/jobs/mutate/mutate_job.go`` (the plugins that add
+``svc``).
 
 **How to fix.** Use lower-case letters, digits and ``-``, starting with a letter.
 
@@ -25,15 +33,26 @@ Passing::
     metadata:
       name: resnet50-job
 """
-from ...vocabulary import DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, JOBS
+from ..context import as_dict
+from ...vocabulary import DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, JOBS, VOLCANO_JOB
 from ..rule import Problem
+
+
+#: Volcano job plugins that give the job a Service named after it (svc, and those Volcano adds svc for)
+SERVICE_PLUGINS = ("svc", "tensorflow", "mpi", "pytorch")
+
+
+def _gets_a_service(obj):
+    if obj.kind == VOLCANO_JOB:
+        return any(name in SERVICE_PLUGINS for name in as_dict(obj.spec.get("plugins")))
+    return obj.kind in JOBS
 
 
 def check(obj, run):
     meta = obj.metadata
     name = meta.get("name")
     if isinstance(name, str) and name:
-        if obj.kind in JOBS:
+        if _gets_a_service(obj):
             if not DNS1035_LABEL.match(name) or len(name) > 63:
                 yield Problem(("metadata", "name"),
                               f"job name {name!r} is not a DNS-1035 label (lower-case letters, digits and '-', "
