@@ -295,3 +295,15 @@ def test_a_volcano_job_without_a_service_may_have_dots_or_a_leading_digit_in_its
         for plugin in ("svc", "pytorch"):
             with_service = job.replace("  queue: default\n", f"  queue: default\n  plugins: {{{plugin}: []}}\n")
             assert [f.severity for f in lint_text(with_service, "name.yaml") if f.rule == "AC704"] == ["error"]
+
+
+def test_only_the_leader_service_name_of_an_ascendjob_must_fit_a_dns_label():
+    """ascend-operator creates one Service, <job>-<leader>-0 (jobinfo.go getOrCreateSvc), and sets no host
+    name on its pods: a Worker pod named <job>-worker-10 may pass 63 characters."""
+    def ac705(name):
+        job = ACJOB.replace("  name: fp\n", f"  name: {name}\n").replace(
+            "    Worker:\n      replicas: 1", "    Worker:\n      replicas: 11")
+        return [f.message for f in lint_text(job, "long.yaml") if f.rule == "AC705"]
+
+    assert ac705("a" * 54) == []  # aaa...-master-0 has 63 characters, aaa...-worker-10 has 64
+    assert len(ac705("a" * 55)) == 1  # the Service name has 64

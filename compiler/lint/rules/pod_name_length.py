@@ -1,15 +1,20 @@
 """A job's generated pod or Service names would be longer than 63 characters.
 
-**What.** Volcano names pods ``<job>-<task>-<index>``; ascend-operator names
-pods and the leader's Service ``<job>-<replica type, lower case>-<index>``.
-These names must fit in 63 characters.
+**What.** Volcano names pods ``<job>-<task>-<index>``, and these must fit in
+63 characters. ascend-operator names pods ``<job>-<replica type, lower
+case>-<index>`` and the leader's Service (Master, Scheduler or Chief)
+``<job>-<leader>-0``; that Service name must fit in 63 characters (a Worker
+pod's name may be longer: a pod name is a DNS subdomain).
 
 **Why.** Volcano's admission webhook rejects the job when a pod name exceeds
 a DNS label (pod names become host names with the ``svc`` plugin); a Service
 name must be a DNS label, so the operator cannot create the leader's Service
-and the workers never learn MASTER_ADDR. Source:
+and the workers never learn MASTER_ADDR. The operator creates no other
+Service (``getOrCreateSvc`` takes the master role only) and sets no host
+name on its pods. Source:
 ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``;
-``MC: component/ascend-operator/pkg/controllers/v1/service.go`` and §4.5.
+``MC: component/ascend-operator/pkg/controllers/v1/service.go``,
+``jobinfo.go`` (getOrCreateSvc) and §4.5.
 
 **How to fix.** Shorten the job (or task) name.
 
@@ -27,7 +32,7 @@ Passing::
     metadata:
       name: resnet50-baseline-1128
 """
-from ...vocabulary import ASCEND_JOB, VOLCANO_JOB
+from ...vocabulary import ASCEND_JOB, VOLCANO_JOB, WORKER
 from ..rule import Problem
 
 LIMIT = 63
@@ -37,7 +42,7 @@ def check(obj, run):
     if not obj.name:
         return
     for pod_set in obj.pod_sets():
-        if pod_set.replicas <= 0:
+        if pod_set.replicas <= 0 or (obj.kind == ASCEND_JOB and pod_set.role == WORKER):
             continue
         middle = pod_set.role.lower() if obj.kind == ASCEND_JOB else pod_set.role
         longest = f"{obj.name}-{middle}-{pod_set.replicas - 1}"
