@@ -307,3 +307,15 @@ def test_only_the_leader_service_name_of_an_ascendjob_must_fit_a_dns_label():
 
     assert ac705("a" * 54) == []  # aaa...-master-0 has 63 characters, aaa...-worker-10 has 64
     assert len(ac705("a" * 55)) == 1  # the Service name has 64
+
+
+def test_a_mindspore_worker_npu_in_limits_alone_is_not_counted_by_the_operator():
+    """ascendjob_validate.go jobTotalRequest counts the ascend container's resources.requests as written in the
+    AscendJob (utils.go getContainerResourceReq); the API server defaults requests from limits in the pods only."""
+    master, worker = ACJOB.split("    Worker:\n")
+    job = ("    Worker:\n" + worker).replace("              requests: {huawei.com/Ascend910: 8}\n", "")
+    job = master.split("    Master:\n")[0].replace("framework: pytorch", "framework: mindspore") + job
+    assert [f for f in lint_text(job, "ms.yaml") if f.rule == "AC212"] == []
+    requested = job.replace("            resources:\n", "            resources:\n"
+                            "              requests: {huawei.com/Ascend910: 8}\n")
+    assert [f.severity for f in lint_text(requested, "ms.yaml") if f.rule == "AC212"] == ["error"]

@@ -2,14 +2,17 @@
 
 **What.** Without a ``Scheduler`` replica, the Workers of a ``framework:
 mindspore`` job may request at most one NPU in total (Σ NPUs per Worker pod ×
-Worker replicas ≤ 1).
+Worker replicas ≤ 1). The operator counts the ``resources.requests`` of the
+``ascend`` container as written in the AscendJob: an NPU given in ``limits``
+alone is not counted (the API server defaults requests from limits in the pods
+only, after this check).
 
 **Why.** ascend-operator refuses the job: "replicaSpec is not valid: when
 scheduler not found, the req num must be 1" (reason ``InvalidReplicaSpec``);
 MindSpore's distributed start-up needs the Scheduler, even on one node (the
 upstream docs say: for 1×8 use the multi-node YAML with Worker replicas 1).
 Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(jobTotalRequest).
+(jobTotalRequest, getReplicaSpecRequestRes; ``utils.go`` getContainerResourceReq).
 
 **How to fix.** Add a ``Scheduler`` replica (``replicas: 1``, no NPU request)
 and set ``schedulingPolicy.minAvailable`` to include it.
@@ -34,10 +37,20 @@ Passing::
           template: {spec: {containers: [{name: ascend, image: ms:2.3}]}}
         Worker: {...}
 """
-from ..context import as_dict
+from ..context import as_dict, as_int
 from ...vocabulary import MINDSPORE, SCHEDULER, WORKER
 from ..rule import Problem
-from ._util import framework, npu_request_path
+from ._util import ascend_container, framework, npu_request_path
+
+
+def _requested(pod_set):
+    """NPUs the operator counts for one pod: the first huawei.com/* request of the ascend container."""
+    container = ascend_container(pod_set)
+    if container is None:
+        return 0
+    for value in container.npu_amounts("requests").values():
+        return as_int(value) or 0
+    return 0
 
 
 def check(obj, run):
@@ -46,7 +59,7 @@ def check(obj, run):
     specs = as_dict(obj.spec.get("replicaSpecs"))
     if not specs or SCHEDULER in specs:
         return
-    total = sum(p.npus() * max(p.replicas, 0) for p in obj.pod_sets() if p.role == WORKER)
+    total = sum(_requested(p) * max(p.replicas, 0) for p in obj.pod_sets() if p.role == WORKER)
     if total > 1:
         worker = next(p for p in obj.pod_sets() if p.role == WORKER)
         yield Problem(npu_request_path(worker),
