@@ -44,6 +44,7 @@ class ObjectContext:
         self.source = source
         self.index = index
         self.kind = kind_of(data)
+        self._read_metadata(data)  # every object's name, namespace, labels and annotations are read (its ref)
         self._pod_sets: Optional[List[PodSet]] = None
         self._candidates: Optional[Tuple[Any, ...]] = None  # RunContext.candidate_profiles
         self._signals: Optional[HardwareSignals] = None  # RunContext.signals
@@ -65,28 +66,15 @@ class ObjectContext:
             parts.append(self.name)
         return "/".join(parts)
 
-    # ---------------------------------------------------------------- metadata (read once: rules ask often)
-    @once
-    def metadata(self) -> Dict[str, Any]:
-        return as_dict(self.data.get("metadata"))
-
-    @once
-    def name(self) -> str:
+    # ---------------------------------------------------------------- metadata (read in __init__: every run asks)
+    def _read_metadata(self, data: Dict[str, Any]) -> None:
+        self.metadata: Dict[str, Any] = as_dict(data.get("metadata"))
         name = self.metadata.get("name")
-        return name if isinstance(name, str) else ""
-
-    @once
-    def namespace(self) -> Optional[str]:
+        self.name: str = name if isinstance(name, str) else ""
         namespace = self.metadata.get("namespace")
-        return namespace if isinstance(namespace, str) and namespace else None
-
-    @once
-    def labels(self) -> Dict[str, Any]:
-        return as_dict(self.metadata.get("labels"))
-
-    @once
-    def annotations(self) -> Dict[str, Any]:
-        return as_dict(self.metadata.get("annotations"))
+        self.namespace: Optional[str] = namespace if isinstance(namespace, str) and namespace else None
+        self.labels: Dict[str, Any] = as_dict(self.metadata.get("labels"))
+        self.annotations: Dict[str, Any] = as_dict(self.metadata.get("annotations"))
 
     @once
     def spec(self) -> Dict[str, Any]:
@@ -257,7 +245,7 @@ class RunContext:
         raise RuntimeError("check() sees one object: a rule that looks at other objects defines facts() and "
                            "judge() (see ascend_compile.lint.rule)")
 
-    exists_beside = find
+    exists_beside = find_any = find
 
     def signals(self, obj: ObjectContext) -> HardwareSignals:
         """What ``obj`` tells the scheduler about the hardware it wants."""

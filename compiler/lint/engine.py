@@ -74,7 +74,7 @@ class Linter:
         self.disabled = {(catalogue.resolve(d) or d.upper()) for d in (*lint_cfg.disable, *disable)}
         self.severity = {(catalogue.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
         self._rules: Optional[List[Rule]] = None  # every rule unit, imported when something asks for them all
-        self._by_kind: Dict[str, List[Tuple[Rule, Any, Any]]] = {}  # each kind's (rule, facts or None, check)
+        self._by_kind: Dict[str, Tuple[List[Tuple[Rule, Any]], List[Tuple[Rule, Any]]]] = {}  # see _units
         self._run = RunContext(self.profiles, self.config, volcano_version)
         self._schemas: Any = None  # the schemas module, imported on first use
 
@@ -143,34 +143,43 @@ class Linter:
         self._by_kind.clear()
 
     def rules_for(self, kind: str) -> List[Rule]:
-        return [rule for rule, _, _ in self._units(kind)]
+        checks, facts = self._units(kind)
+        return sorted([rule for rule, _ in checks] + [rule for rule, _ in facts], key=lambda rule: rule.id)
 
-    def _units(self, kind: str) -> List[Tuple[Rule, Any, Any]]:
+    def _units(self, kind: str) -> Tuple[List[Tuple[Rule, Any]], List[Tuple[Rule, Any]]]:
+        """The rules that look at ``kind``: (rule, check) of the per-object ones, (rule, facts) of the cross-object ones."""
         units = self._by_kind.get(kind)
         if units is None:
             found = self._rules if self._rules is not None else _registry.rules_for(kind)
-            units = self._by_kind[kind] = [(r, r.facts if r.cross else None, r.check) for r in found
-                                           if r.id not in self.disabled and ("*" in r.kinds or kind in r.kinds)]
+            mine = [r for r in found if r.id not in self.disabled and ("*" in r.kinds or kind in r.kinds)]
+            units = self._by_kind[kind] = ([(r, r.check) for r in mine if not r.cross],
+                                           [(r, r.facts) for r in mine if r.cross])
         return units
 
     def _check_object(self, obj: ObjectContext, facts: List[Fact], ref_index: int) -> List[Tuple[Finding, Any]]:
         run = self._run
         out: List[Tuple[Finding, Any]] = []
-        for rule, facts_of, check in self._units(obj.kind):
+        checks, facts_of = self._units(obj.kind)
+        for rule, check in checks:
+            before = len(out)
             try:
-                if facts_of is not None:
-                    fact = facts_of(obj)
-                    if fact is not None:
-                        facts.append((rule.id, ref_index, fact))
-                    continue
-                problems = list(check(obj, run))
+                for problem in check(obj, run):
+                    out.append((self._finding(rule, obj, problem), obj))
             except InputError:
                 raise  # the input or config cannot be read: not a finding about this object
             except Exception as exc:  # noqa: BLE001 - a rule bug must not hide every other finding
+                del out[before:]  # what it yielded before it broke is not trusted either
+                out.append((self._finding(rule, obj, _crash(rule, exc), internal=True), obj))
+        for rule, facts_from in facts_of:
+            try:
+                fact = facts_from(obj)
+            except InputError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - see above
                 out.append((self._finding(rule, obj, _crash(rule, exc), internal=True), obj))
                 continue
-            for problem in problems:
-                out.append((self._finding(rule, obj, problem), obj))
+            if fact is not None:
+                facts.append((rule.id, ref_index, fact))
         out.extend((f, obj) for f in self._annotation_problems(obj))
         return out
 

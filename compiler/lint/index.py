@@ -8,7 +8,7 @@ that the run does not include (``exists_beside``, see :mod:`.beside`).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..findings import Path
 from .context import RunContext
@@ -49,8 +49,10 @@ class CrossRun(RunContext):
     def __init__(self, refs: Sequence[ObjectRef], profiles: Any, config: Any = None, beside: Any = None):
         super().__init__(profiles, config)
         self._by_name: Dict[Tuple[str, str], List[ObjectRef]] = {}
+        self._kinds_named: Dict[str, Set[str]] = {}  # the kinds of the objects of each name
         for ref in sorted(refs, key=_order):
             self._by_name.setdefault((ref.kind, ref.name), []).append(ref)
+            self._kinds_named.setdefault(ref.name, set()).add(ref.kind)
         self._beside = beside  # a beside.Beside, or None: nothing is looked up outside the run
 
     def find(self, kind: str, name: str, namespace: Optional[str], near: Any = None) -> List[ObjectRef]:
@@ -68,6 +70,13 @@ class CrossRun(RunContext):
             if same_file:
                 return same_file
         return found
+
+    def find_any(self, kinds: Sequence[str], name: str, namespace: Optional[str], near: Any = None) -> List[ObjectRef]:  # type: ignore[override]
+        """:meth:`find` for each of ``kinds`` in turn, joined (one lookup when no object has the name)."""
+        present = self._kinds_named.get(name)
+        if present is None:
+            return []
+        return [ref for kind in kinds if kind in present for ref in self.find(kind, name, namespace, near)]
 
     def exists_beside(self, kind: str, name: str, namespace: Optional[str], near: Any) -> bool:  # type: ignore[override]
         """Whether a YAML file next to ``near``'s file, not linted in this run, defines the object.

@@ -80,3 +80,20 @@ def test_rule_crash_becomes_a_finding(monkeypatch):
 
     assert findings[0].internal and exit_code(findings) == EXIT_INTERNAL  # our bug: 3, never 1 ("findings")
     assert registry.get("AC204").check is not boom
+
+
+def test_rule_that_crashes_after_yielding_reports_only_the_crash():
+    """What a rule yielded before it broke is not trusted: the crash alone is reported for that rule."""
+    from ascend_compile.lint.engine import Linter
+    from ascend_compile.lint.rule import Problem
+
+    linter = Linter()
+    rule = next(r for r in linter.rules if r.id == "AC204")
+
+    def half_done(obj, run):
+        yield Problem(("metadata", "name"), "a problem found before the rule broke")
+        raise ValueError("broken")
+
+    linter.rules = [rule._replace(check=half_done)]
+    findings = linter.run(objects=[(_job(), "")])
+    assert len(findings) == 1 and findings[0].internal and "ValueError: broken" in findings[0].message

@@ -34,17 +34,23 @@ from ..rule import Problem
 from ._util import npu_request_path
 
 
-def _miscased(name, resources):
-    return next((r for r in resources if r.lower() == name.lower() and r != name), None)
+def _miscased(name, by_lower):
+    """The first resource a profile offers that is ``name`` but for case (None when there is none)."""
+    return next((r for r in by_lower.get(name.lower(), ()) if r != name), None)
 
 
 def _resources(profiles):
-    """(every resource a profile offers, sorted; the sorted resources of each accelerator-type's nodes)"""
+    """(every resource a profile offers, sorted; those resources by their lower-case spelling; the sorted
+    resources of each accelerator-type's nodes)"""
     by_type = {}
     for profile in profiles:
         if isinstance(profile.accelerator_type, str):
             by_type.setdefault(profile.accelerator_type, set()).add(profile.resource)
-    return sorted({p.resource for p in profiles}), {value: sorted(found) for value, found in by_type.items()}
+    resources = sorted({p.resource for p in profiles})
+    by_lower = {}
+    for resource in resources:
+        by_lower.setdefault(resource.lower(), []).append(resource)
+    return resources, by_lower, {value: sorted(found) for value, found in by_type.items()}
 
 
 def _other_chip(pod_set, resource, by_type):
@@ -57,12 +63,12 @@ def _other_chip(pod_set, resource, by_type):
 def check(obj, run):
     if run.profiles is None:
         return
-    resources, by_type = run.from_profiles(_resources)
+    resources, by_lower, by_type = run.from_profiles(_resources)
     for pod_set in obj.pod_sets():
         resource = pod_set.npu_resource()
         if not resource or pod_set.replicas <= 0:
             continue
-        right = _miscased(resource, resources)
+        right = _miscased(resource, by_lower)
         if right:
             yield Problem(npu_request_path(pod_set), f"{pod_set.role}: NPU resource {resource} is spelled "
                           f"{right} by the device plugin; no node offers {resource}, the pods never fit",

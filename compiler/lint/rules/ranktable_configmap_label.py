@@ -49,7 +49,7 @@ def judge(configmap, fact, run):
     value, label_path, no_key, data_path = fact
     name = configmap.name
     job_name = name[len(RANKTABLE_CONFIGMAP_PREFIX):]
-    jobs = [j for kind in WORKLOADS for j in run.find(kind, job_name, configmap.namespace, near=configmap)]
+    jobs = run.find_any(WORKLOADS, job_name, configmap.namespace, near=configmap)
     same_file = [j for j in jobs if j.source == configmap.source]
     jobs = same_file or jobs
     if not jobs:
