@@ -296,6 +296,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           f"use {HOST_ARCH_LABEL}: {' or '.join(HOST_ARCH_VALUES)} (the labels of your nodes), or leave it out"),
     _lint("AC316", "npu-resource", ERROR, WORKLOADS,
           "spell the NPU resource as the device plugin does, and request the chip of the nodes you select"),
+    _lint("AC317", "handler-node-size", WARNING, WORKLOADS,
+          f"use the {SCHEDULE_POLICY_ANNOTATION} of the servers you select (see ascend-compile profiles), or select "
+          "the servers the policy is for"),
     _lint("AC305", "accelerator-type-missing", INFO, WORKLOADS,
           f"nothing to do for Atlas 800 (910) servers; for other servers add their nodeSelector "
           f"{ACCELERATOR_TYPE_LABEL} to every pod template, or the annotation {SCHEDULE_POLICY_ANNOTATION}"),

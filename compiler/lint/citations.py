@@ -86,6 +86,8 @@ CITATIONS: Dict[str, Citation] = {
     "AC315": _c("Filter", "pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", K8S,
                 "node(s) didn't match Pod's node affinity/selector"),
     "AC316": _c("fitsRequest", "pkg/scheduler/framework/plugins/noderesources/fit.go", K8S, "Insufficient %v"),
+    "AC317": _c("GetUsableTopFromNode", "component/ascend-for-volcano/internal/npu/base/node.go", MC,
+                "node npu top<%v> is invalid"),
     "AC401": _c("validateJobCreate", _VCJ, VC, "job 'minAvailable' should not be greater than total replicas in tasks;"),
     "AC402": _c("validateJobCreate", _VCJ, VC, "'maxRetry' cannot be less than zero."),
     "AC403": _c("validateJobCreate", _VCJ, VC, "No task specified in job spec"),

@@ -1,0 +1,64 @@
+"""The schedule policy's handler takes no node as large as the nodes the pods select.
+
+**What.** A job whose ``huawei.com/schedule_policy`` names the policy of
+smaller servers than the ones its ``accelerator-type`` node selector names:
+e.g. ``chip1-node2`` (the generic card handler, servers of at most 8 NPUs)
+on a job whose pods select ``module-a3-16`` nodes (16 NPUs each).
+
+**Why.** The policy picks the scheduler's handler, and each handler has a
+node limit: the most NPUs a node it takes may have (the largest server it
+serves). It reads a node's free NPUs from the node's annotation and refuses
+a node with more than that ("node npu top<...> is invalid",
+``GetUsableTopFromNode``), so every idle node of the selected type is
+refused and the job stays Pending. It fits only on a node where other jobs
+already hold enough NPUs to leave at most the limit free, and then runs
+under the rules of another server. The simulated cluster shows the job
+Pending on idle nodes. A warning, not an error: whether a node qualifies
+depends on what else runs on it. Source:
+``MC: component/ascend-for-volcano/internal/npu/base/node.go``
+(``GetUsableTopFromNode``) and the handlers' ``SetMaxNodeNPUNum`` /
+``WithMaxNodeNum`` in ``internal/npu/factory.go`` and each handler's
+``frame.go``.
+
+**How to fix.** Use the schedule policy of the servers you select
+(``ascend-compile profiles``), or select the servers the policy is for.
+
+Failing::
+
+    metadata:
+      annotations: {huawei.com/schedule_policy: chip1-node2}
+    ...
+          nodeSelector: {accelerator-type: module-a3-16}
+
+Passing::
+
+    metadata:
+      annotations: {huawei.com/schedule_policy: chip2-node16}
+    ...
+          nodeSelector: {accelerator-type: module-a3-16}
+"""
+from ...targeting import handler_family, handler_node_limit, node_profile
+from ...vocabulary import ACCELERATOR_TYPE_LABEL
+from ..rule import Problem
+
+
+def check(obj, run):
+    policy = obj.schedule_policy
+    if policy is None or run.profiles is None:
+        return
+    chosen = [p for p in run.candidate_profiles(obj) if p.schedule_policy == policy]
+    if not chosen:
+        return  # the policy is not what picks the handler (unknown, or another resource)
+    every = run.profiles.all()
+    limit = handler_node_limit(every, chosen)
+    resource = obj.npu_resource()
+    for pod_set in obj.npu_pod_sets():
+        value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
+        nodes = node_profile(every, resource, value)
+        if nodes is None or nodes.npus_per_node <= limit:
+            continue
+        served = ", ".join(p.name for p in handler_family(every, chosen))
+        yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
+                      f"{pod_set.role}: schedule_policy {policy} picks the scheduler's handler for {served}, which "
+                      f"refuses a node with more than {limit} free NPUs; {ACCELERATOR_TYPE_LABEL}={value} selects "
+                      f"{nodes.name} nodes with {nodes.npus_per_node}: an idle one never takes the pods")
