@@ -48,6 +48,7 @@ class ObjectContext:
         self._pod_sets: Optional[List[PodSet]] = None
         self._candidates: Optional[Tuple[Any, ...]] = None  # RunContext.candidate_profiles
         self._signals: Optional[HardwareSignals] = None  # RunContext.signals
+        self._job_annotations: Dict[str, Optional[Tuple[Any, Path]]] = {}  # job_annotation(), by key
         #: what rules that share one computation keep for each other (keyed by the helper that computes it)
         self.shared: Dict[str, Any] = {}
 
@@ -146,10 +147,31 @@ class ObjectContext:
         return bool(self._npu_pod_sets)
 
     # ---------------------------------------------------------------- scheduling hints
+    def job_annotation(self, key: str) -> Optional[Tuple[Any, Path]]:
+        """(value, where) of an annotation the scheduler plugin reads for the whole job (schedule_policy, sp-block,
+        ra-block, affinity-config): the job's own (its PodGroup gets them), else a pod template's; None if none.
+
+        The plugin takes a key the PodGroup lacks from a pod of the job (``getJobAnnotationFromJobInfo`` in
+        ``plugin/job.go``, the keys of ``annotationKeysForPodGroup``): one task's pod, in map order; here the
+        first pod template that carries it.
+        """
+        if key not in self._job_annotations:
+            self._job_annotations[key] = self._find_job_annotation(key)
+        return self._job_annotations[key]
+
+    def _find_job_annotation(self, key: str) -> Optional[Tuple[Any, Path]]:
+        if key in self.annotations:
+            return self.annotations[key], ("metadata", "annotations", key)
+        for pod_set in self.pod_sets():
+            annotations = as_dict(pod_set.metadata.get("annotations"))
+            if key in annotations:
+                return annotations[key], pod_set.spec_path[:-1] + ("metadata", "annotations", key)
+        return None
+
     @property
     def schedule_policy(self) -> Optional[str]:
-        value = self.annotations.get(SCHEDULE_POLICY_ANNOTATION)
-        return value if isinstance(value, str) and value else None
+        found = self.job_annotation(SCHEDULE_POLICY_ANNOTATION)
+        return found[0] if found is not None and isinstance(found[0], str) and found[0] else None
 
     def accelerator_type(self) -> Optional[str]:
         """The first ``accelerator-type`` node selector of any pod set."""
@@ -171,10 +193,9 @@ class ObjectContext:
         return tuple(seen.values())
 
     def block(self, name: str) -> Tuple[bool, Optional[int]]:
-        """(annotation present, its integer value) for ``sp-block`` / ``ra-block``."""
-        if name not in self.annotations:
-            return False, None
-        return True, as_int(self.annotations.get(name))
+        """(annotation present, its integer value) for ``sp-block`` / ``ra-block`` (see :meth:`job_annotation`)."""
+        found = self.job_annotation(name)
+        return (False, None) if found is None else (True, as_int(found[0]))
 
     def ranktable_volumes(self) -> List[Tuple[PodSet, int, Dict[str, Any]]]:
         """Volumes that carry a ranktable: a ``rings-config-*`` ConfigMap, or a volume named ``ranktable``."""

@@ -28,3 +28,22 @@ def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
 def needs_shared(path: str) -> None:
     if not os.path.exists(path):
         pytest.skip(f"{path} is not available (the shared research folder is not checked out here)")
+
+
+def one_pod_acjob(job_annotations: str = "", template_annotations: str = "", selector: str = "module-a3-16",
+                  npus: int = 8, resource: str = "huawei.com/Ascend910") -> str:
+    """A standalone PyTorch AscendJob (one Master pod) that passes every rule but what the arguments change:
+    annotations (YAML flow-mapping content) on the job and on its pod template, the accelerator-type it
+    selects (None: no selector), its NPUs per pod and their resource."""
+    job = f"  annotations: {{{job_annotations}}}\n" if job_annotations else ""
+    template = f"        metadata:\n          annotations: {{{template_annotations}}}\n" if template_annotations else ""
+    select = f"          nodeSelector: {{accelerator-type: {selector}}}\n" if selector else ""
+    return ("apiVersion: mindxdl.gitee.com/v1\nkind: AscendJob\nmetadata:\n  name: j\n"
+            "  labels: {framework: pytorch, ring-controller.atlas: ascend-910b}\n" + job +
+            "spec:\n  runPolicy:\n    schedulingPolicy: {queue: default}\n  replicaSpecs:\n"
+            "    Master:\n      replicas: 1\n      restartPolicy: Never\n      template:\n" + template +
+            "        spec:\n" + select +
+            "          containers:\n          - name: ascend\n            image: x/y:1\n"
+            "            ports: [{name: ascendjob-port, containerPort: 2222}]\n"
+            f"            resources:\n              requests: {{{resource}: {npus}}}\n"
+            f"              limits: {{{resource}: {npus}}}\n")

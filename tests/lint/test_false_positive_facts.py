@@ -263,14 +263,6 @@ spec:
 POD_POLICY_NPU = POD_POLICY_VCJOB.replace("chip8-node16", "chip8-node8-ra64-sp").replace(
     "huawei.com/Ascend910: 16", "huawei.com/npu: 8")
 
-_POD_ANNOTATIONS = pytest.mark.xfail(strict=True, reason=(
-    "lint/context.py reads schedule_policy and sp-block from the object's own metadata only; the plugin also "
-    "takes them from a pod when the PodGroup lacks them (plugin/job.go getJobAnnotationFromJobInfo, "
-    "plugin/type.go annotationKeysForPodGroup). The fix belongs in ObjectContext.schedule_policy and .block, "
-    "not changed here while lint/context.py is being reworked for speed."))
-
-
-@_POD_ANNOTATIONS
 @pytest.mark.parametrize("text", [POD_POLICY_VCJOB, POD_POLICY_DEPLOYMENT, POD_POLICY_NPU],
                          ids=["vcjob", "deployment", "npu-vcjob"])
 def test_a_schedule_policy_on_the_pod_template_counts(text):

@@ -12,7 +12,7 @@ import pytest
 from ascend_compile.profiles import ProfileRegistry
 from ascend_compile.targeting import handler_node_limit
 
-from .conftest import lint_text
+from .conftest import lint_text, one_pod_acjob
 
 #: MaxNodeNPUNum of the handler each built-in policy picks (mind-cluster 22bb3d98, ascend-for-volcano:
 #: internal/npu/factory.go WithMaxNodeNum for the card, half and module-910b-8 handlers; nodeNPUNumber /
@@ -30,17 +30,8 @@ def test_each_policys_node_limit_is_its_handlers():
         assert handler_node_limit(profiles, chosen) == limit, policy
 
 
-def _job(policy, selector, npus=8):
-    note = f"  annotations: {{huawei.com/schedule_policy: {policy}}}\n" if policy else ""
-    select = f"          nodeSelector: {{accelerator-type: {selector}}}\n" if selector else ""
-    return ("apiVersion: mindxdl.gitee.com/v1\nkind: AscendJob\nmetadata:\n  name: h\n"
-            "  labels: {framework: pytorch, ring-controller.atlas: ascend-910b}\n" + note +
-            "spec:\n  runPolicy:\n    schedulingPolicy: {queue: default}\n  replicaSpecs:\n"
-            "    Master:\n      replicas: 1\n      restartPolicy: Never\n      template:\n        spec:\n" + select +
-            "          containers:\n          - name: ascend\n            image: x/y:1\n"
-            "            ports: [{name: ascendjob-port, containerPort: 2222}]\n"
-            f"            resources:\n              requests: {{huawei.com/Ascend910: {npus}}}\n"
-            f"              limits: {{huawei.com/Ascend910: {npus}}}\n")
+def _job(policy, selector):
+    return one_pod_acjob(f"huawei.com/schedule_policy: {policy}" if policy else "", selector=selector)
 
 
 def _ac317(text):

@@ -44,13 +44,12 @@ SKIP_ANNOTATION = "huawei.com/skip-ascend-plugin"
 def check(obj, run):
     if obj.schedule_policy != MULTILEVEL_POLICY:
         return
-    value = obj.annotations.get(AFFINITY_CONFIG_ANNOTATION)
+    value, where = obj.job_annotation(AFFINITY_CONFIG_ANNOTATION) or (None, None)
     if not isinstance(value, str) or not value:
-        yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
+        yield Problem(obj.job_annotation(SCHEDULE_POLICY_ANNOTATION)[1],
                       f"schedule_policy multilevel without the {AFFINITY_CONFIG_ANNOTATION} annotation: the "
                       "scheduler has no levels to place the job by and refuses it")
         return
-    where = ("metadata", "annotations", AFFINITY_CONFIG_ANNOTATION)
     levels, why = hardware.parse_multi_level(value)
     if levels is None:
         yield Problem(where, f"{AFFINITY_CONFIG_ANNOTATION} {value!r}: {why}; the scheduler refuses the job")

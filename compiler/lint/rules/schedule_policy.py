@@ -3,7 +3,9 @@
 **What.** Jobs requesting ``huawei.com/npu`` (Ascend 950/850/350) must carry
 the job annotation ``huawei.com/schedule_policy`` with a policy the scheduler
 knows (e.g. ``chip8-node8-ra64-sp``). For other resources an unknown policy is
-ignored and the scheduler falls back to the node selectors (warning).
+ignored and the scheduler falls back to the node selectors (warning). A pod
+template's annotation counts too: the plugin reads a pod's when the PodGroup
+has none (``getJobAnnotationFromJobInfo``, ``plugin/job.go``).
 
 The known policies are the 17 keys of the plugin's ``policy910HandlerMap``
 (``chip1-node2`` ... ``chip8-node8-ra64-sp``, ``module-a3-16``,
@@ -54,7 +56,8 @@ def check(obj, run):
     resource = obj.npu_resource()
     if resource is None or run.profiles is None:
         return
-    policy = obj.annotations.get(SCHEDULE_POLICY_ANNOTATION)
+    found = obj.job_annotation(SCHEDULE_POLICY_ANNOTATION)
+    policy, where = found if found is not None else (None, None)
     known = run.from_profiles(_known)
     if policy is None:
         if resource == NPU_RESOURCE:
@@ -67,10 +70,8 @@ def check(obj, run):
     close = _close(str(policy), known, n=1)
     hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
     if resource == NPU_RESOURCE:
-        yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
-                      f"schedule_policy {policy!r} is unknown: the scheduler has no handler for this "
-                      f"{NPU_RESOURCE} job", hint=hint)
+        yield Problem(where, f"schedule_policy {policy!r} is unknown: the scheduler has no handler for this "
+                             f"{NPU_RESOURCE} job", hint=hint)
     else:
-        yield Problem(("metadata", "annotations", SCHEDULE_POLICY_ANNOTATION),
-                      f"schedule_policy {policy!r} is unknown; the scheduler ignores it and falls back "
+        yield Problem(where, f"schedule_policy {policy!r} is unknown; the scheduler ignores it and falls back "
                       "to the node selectors", hint=hint, severity=WARNING)

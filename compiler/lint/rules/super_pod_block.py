@@ -47,6 +47,9 @@ def _min_available(obj):
     return as_int(policy.get("minAvailable") if obj.kind == ASCEND_JOB else obj.spec.get("minAvailable"))
 
 
+_ANNOTATION = ("metadata", "annotations")  # where a missing sp-block / ra-block would go
+
+
 def scheduled_layout(obj):
     """The NPU layout as the plugin sees it: its job total is the PodGroup's minResources, the NPUs of the
     job's first minAvailable pods (``GetVCJobReqNPUTypeFromJobInfo``), when every pod asks the same count."""
@@ -67,14 +70,14 @@ def check(obj, run):
         return
     sp_present, sp_block = obj.block(SP_BLOCK_ANNOTATION)
     ra_present, ra_block = obj.block(RA_BLOCK_ANNOTATION)
-    sp_path = ("metadata", "annotations", SP_BLOCK_ANNOTATION)
-    ra_path = ("metadata", "annotations", RA_BLOCK_ANNOTATION)
+    sp_value, sp_path = obj.job_annotation(SP_BLOCK_ANNOTATION) or (None, _ANNOTATION + (SP_BLOCK_ANNOTATION,))
+    ra_value, ra_path = obj.job_annotation(RA_BLOCK_ANNOTATION) or (None, _ANNOTATION + (RA_BLOCK_ANNOTATION,))
     if sp_present and sp_block is None:
-        yield Problem(sp_path, f"sp-block {obj.annotations.get(SP_BLOCK_ANNOTATION)!r} is not an integer",
+        yield Problem(sp_path, f"sp-block {sp_value!r} is not an integer",
                       hint='write it as a quoted integer, e.g. sp-block: "16"')
         return
     if ra_present and ra_block is None:
-        yield Problem(ra_path, f"ra-block {obj.annotations.get(RA_BLOCK_ANNOTATION)!r} is not an integer",
+        yield Problem(ra_path, f"ra-block {ra_value!r} is not an integer",
                       hint='write it as a quoted integer, e.g. ra-block: "8"')
         ra_present = False
     found = [hardware.check_super_pod(p, layout, sp_block, ra_block if ra_present else None) for p in profiles]
