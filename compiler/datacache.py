@@ -15,10 +15,11 @@ Like Python's bytecode cache it is used whatever the command line says; it is sa
 never trusted across versions, and anything unexpected in it (or a directory that other users may
 write) makes it step aside: the run is the same, only slower.
 
-Each key's directory is named ``<version>-<key>`` (:func:`key_directory`).  When a run makes a new
-one, it removes the key directories beside it that another version wrote (:func:`prune_other_versions`):
-no version reads another's, so they would only grow the folder.  Directories of this version under
-other keys (another project config, changed code) stay.
+Each key's directory is named ``<version>-<key>`` (:func:`key_directory`).  A run that writes to the
+cache removes the key directories beside it that another version wrote and no run has written to for
+a week (:func:`prune_other_versions`): no version reads another's, so they would only grow the
+folder, but two versions in use on one machine (pre-commit's and the project's, say) keep theirs.
+Directories of this version under other keys (another project config, changed code) stay.
 """
 from __future__ import annotations
 
@@ -71,8 +72,14 @@ def key_directory(parent: str, key: str) -> str:
 _KEY_NAME = r"(?:(.+)-)?[0-9a-f]{40}"
 
 
+#: another version's key directory is removed once no run has written to it for this long (a cache in use
+#: is written at least daily: the lint cache writes a used entry's time again once it is a day old)
+UNUSED_SECONDS = 7 * 24 * 3600
+
+
 def prune_other_versions(parent: str) -> None:
-    """Remove the key directories in ``parent`` that another version of the tool wrote.
+    """Remove the key directories in ``parent`` that another version of the tool wrote and no run has
+    written to (their modification time) for :data:`UNUSED_SECONDS`.
 
     Only ours: ``parent`` and each directory must be ours and writable by no one else (:func:`usable`),
     named as :func:`key_directory` names them (or a bare digest, as earlier versions did), and not a
@@ -80,6 +87,7 @@ def prune_other_versions(parent: str) -> None:
     """
     import re
     import shutil
+    import time
 
     from ._version import __version__
 
@@ -89,24 +97,18 @@ def prune_other_versions(parent: str) -> None:
         entries = list(os.scandir(parent))
     except OSError:
         return
+    unused_since = time.time() - UNUSED_SECONDS
     for entry in entries:
         match = re.fullmatch(_KEY_NAME, entry.name)
         if match is None or match.group(1) == __version__:
             continue
         try:
-            if entry.is_symlink() or not entry.is_dir(follow_symlinks=False) or not usable(entry.path, create=False):
+            if entry.is_symlink() or not entry.is_dir(follow_symlinks=False) or not usable(entry.path, create=False) \
+                    or entry.stat(follow_symlinks=False).st_mtime > unused_since:
                 continue
         except OSError:
             continue
         shutil.rmtree(entry.path, ignore_errors=True)
-
-
-def made(directory: str) -> Optional[bool]:
-    """Make ``directory`` (see :func:`usable`): None when it cannot be used, else whether this call made it."""
-    existed = os.path.isdir(directory)
-    if not usable(directory, create=True):
-        return None
-    return not existed
 
 
 class Store:
@@ -135,11 +137,9 @@ class Store:
     def save(self) -> None:
         if not self._changed or self._entries is None:
             return
-        new = made(os.path.dirname(self._path))
-        if new is None:
+        if not usable(os.path.dirname(self._path), create=True):
             return
-        if new:
-            prune_other_versions(os.path.dirname(os.path.dirname(self._path)))
+        prune_other_versions(os.path.dirname(os.path.dirname(self._path)))
         temporary = f"{self._path}.{os.getpid()}.tmp"
         try:
             with open(temporary, "wb") as handle:

@@ -12,8 +12,8 @@ Layout: ``<root>/lint/<version>-<key>/<shard>.cache``, 64 shards by digest, so t
 reads and writes one small shard.  Each shard is a :mod:`marshal` dump of plain data (loading it
 runs no code); anything unexpected in it, a directory that other users may write, or any error
 reading or writing makes the cache step aside: the run is the same, only slower.  The directory
-is safe to delete at any time; a run that makes a new key's directory removes those of other
-versions (:func:`~ascend_compile.datacache.prune_other_versions`).
+is safe to delete at any time; a run that writes to it removes the directories other versions have
+not written to for a week (:func:`~ascend_compile.datacache.prune_other_versions`).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..datacache import key_directory, made, prune_other_versions, usable
+from ..datacache import key_directory, prune_other_versions, usable
 from ..findings import Finding
 from .index import ObjectRef
 from .results import FileResult
@@ -80,11 +80,9 @@ class ResultCache:
         """Write the shards this run changed (merged with what other runs wrote meanwhile)."""
         if not self._dirty:
             return
-        new = made(self.directory)
-        if new is None:
+        if not usable(self.directory, create=True):
             return
-        if new:
-            prune_other_versions(os.path.dirname(self.directory))
+        prune_other_versions(os.path.dirname(self.directory))
         for number, changes in self._dirty.items():
             path = self._path(number)
             entries = _read_shard(path)

@@ -78,16 +78,37 @@ def test_a_damaged_or_foreign_store_is_ignored(cache_root):
     assert profiles.ProfileRegistry().all() == want
 
 
-def test_a_new_version_starts_a_new_store_and_removes_the_old_one(cache_root, monkeypatch):
+def _age(path: Path, days: float = 8) -> None:
+    """Make ``path`` look unwritten for ``days`` (its modification time)."""
+    import time
+
+    then = time.time() - days * 24 * 3600
+    os.utime(path, (then, then))
+
+
+def test_a_new_version_starts_a_new_store_and_removes_the_old_one_once_unused(cache_root, monkeypatch):
     from ascend_compile import _version
 
     profiles.ProfileRegistry().all()
     old, = _stores(cache_root)
+    _age(old.parent)
     monkeypatch.setattr(_version, "__version__", _version.__version__ + ".post1")
     profiles.ProfileRegistry().all()
     new, = _stores(cache_root)
     assert new != old and not old.parent.exists()
     assert new.parent.name.startswith(_version.__version__ + "-")
+
+
+def test_two_versions_in_use_keep_each_others_store(cache_root, monkeypatch):
+    """pre-commit's version and the project's, say: neither removes the other's store, so both stay warm."""
+    from ascend_compile import _version
+
+    profiles.ProfileRegistry().all()
+    old, = _stores(cache_root)
+    _age(old.parent, days=6)  # used this week
+    monkeypatch.setattr(_version, "__version__", _version.__version__ + ".post1")
+    profiles.ProfileRegistry().all()
+    assert old.exists() and len(_stores(cache_root)) == 2
 
 
 # --------------------------------------------------------------------------- pruning other versions
@@ -103,19 +124,24 @@ def _folder(path: Path, mode: int = 0o700) -> Path:
 
 
 def _cache_folders(parent: Path, outside: Path) -> dict:
-    """Key directories of other versions and of this one, and things that are not key directories."""
+    """Key directories of other versions and of this one, and things that are not key directories; all
+    unwritten for a week but one other version's."""
     from ascend_compile._version import __version__
 
     (outside / "keep").mkdir(parents=True)
     folders = {
         "earlier layout": _folder(parent / HEX),
         "other version": _folder(parent / f"0.0.9-{HEX}"),
+        "other version, used this week": _folder(parent / f"0.0.6-{HEX}"),
         "this version, other key": _folder(parent / f"{__version__}-{HEX.replace('0', 'f')}"),
         "not a key": _folder(parent / "notes"),
         "others may write": _folder(parent / f"0.0.8-{HEX}", 0o777),
     }
     (parent / f"0.0.7-{HEX}").symlink_to(outside / "keep", target_is_directory=True)
     (parent / "README").write_text("mine")
+    for what, path in folders.items():
+        if what != "other version, used this week":
+            _age(path)
     return folders
 
 
@@ -123,7 +149,7 @@ def _left(folders: dict) -> list:
     return sorted(what for what, path in folders.items() if path.exists())
 
 
-KEPT = ["not a key", "others may write", "this version, other key"]
+KEPT = ["not a key", "other version, used this week", "others may write", "this version, other key"]
 
 
 def test_a_new_store_removes_the_stores_of_other_versions_and_nothing_else(cache_root, tmp_path):
@@ -135,16 +161,23 @@ def test_a_new_store_removes_the_stores_of_other_versions_and_nothing_else(cache
     assert len(_stores(cache_root)) == 1
 
 
-def test_a_run_that_makes_no_new_key_directory_removes_nothing(cache_root, tmp_path):
+def test_a_run_that_writes_nothing_removes_nothing(cache_root, tmp_path):
+    profiles.ProfileRegistry().all()
+    folders = _cache_folders(cache_root / "startup", tmp_path / "outside")
+    profiles.ProfileRegistry().all()  # the store holds every profile: nothing to write
+    assert _left(folders) == sorted(folders)
+
+
+def test_a_run_that_writes_to_its_store_removes_unused_stores_of_other_versions(cache_root, tmp_path):
     profiles.ProfileRegistry().all()
     folders = _cache_folders(cache_root / "startup", tmp_path / "outside")
     store, = _stores(cache_root)
     store.unlink()  # written again, into the directory that exists
     profiles.ProfileRegistry().all()
-    assert store.exists() and _left(folders) == sorted(folders)
+    assert store.exists() and _left(folders) == KEPT
 
 
-def test_a_new_lint_cache_removes_the_lint_caches_of_other_versions(cache_root, tmp_path):
+def test_a_lint_run_that_fills_its_cache_removes_unused_lint_caches_of_other_versions(cache_root, tmp_path):
     from ascend_compile.lint.paths import lint_paths
 
     folders = _cache_folders(cache_root / "lint", tmp_path / "outside")
