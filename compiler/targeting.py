@@ -30,7 +30,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 from .profiles import NO_ACCELERATOR_TYPE, NODE_SELECTOR, SP_BLOCK, Profile
 from .records import NamedTuple
-from .vocabulary import CARD_ACCELERATOR_MARK, MULTILEVEL_POLICY, SOFT_SHARE_POLICY
+from .vocabulary import ASCEND_910, CARD_ACCELERATOR_MARK, MULTILEVEL_POLICY, NPU_RESOURCE, SOFT_SHARE_POLICY
 
 
 class HardwareSignals(NamedTuple):
@@ -53,6 +53,11 @@ class HardwareSignals(NamedTuple):
         return len(self.selected_types()) > 1
 
 
+#: the resources whose handler the schedule_policy annotation picks (``InitPolicyHandler`` in the plugin's
+#: ``internal/npu/factory.go``: the 910 card handlers; the 310 and 310P ones go by their own labels)
+POLICY_RESOURCES = (ASCEND_910, NPU_RESOURCE)
+
+
 def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) -> Tuple[Profile, ...]:
     """Every profile whose handler the scheduler could give a job that says ``signals`` (in ``profiles`` order)."""
     if signals.resource is None:
@@ -62,7 +67,7 @@ def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) ->
         return ()
     if signals.schedule_policy == MULTILEVEL_POLICY:  # the hardware is what the node selectors name, if anything
         return tuple(selected_profiles(every, signals))
-    if signals.schedule_policy:
+    if signals.schedule_policy and signals.resource in POLICY_RESOURCES:
         by_policy = [p for p in every if p.schedule_policy == signals.schedule_policy]
         if by_policy:  # the policy map is shared by the 910 and npu resources
             named = [p for p in by_policy if p.accelerator_type == signals.accelerator_type and not signals.mixed]

@@ -61,7 +61,7 @@ def test_old_atlas_800_job_without_accelerator_type_is_not_a_warning():
     assert all("module-910b" not in (f.hint or "") for f in notes)
 
 
-def _profile_dir(tmp_path, allowed):
+def _profile_dir(tmp_path, allowed, accelerator_type="other-card"):
     folder = tmp_path / "profiles"
     folder.mkdir()
     (folder / "other-card.yaml").write_text(f"""\
@@ -74,10 +74,10 @@ spec:
   chip: Ascend910B
   resource: huawei.com/Ascend910
   ringController: ascend-910b
-  acceleratorType: other-card
+  acceleratorType: {accelerator_type}
   schedulePolicy: chip1-node2
   hostArch: huawei-arm
-  npusPerNode: 4
+  npusPerNode: 16
   npusPerPod:
     singlePod: {allowed}
     multiPod: {allowed}
@@ -91,16 +91,17 @@ spec:
 
 POLICY_JOB = ACJOB.replace("  labels: {framework: pytorch, ring-controller.atlas: ascend-910}",
                            "  labels: {framework: pytorch, ring-controller.atlas: ascend-910b}\n"
-                           "  annotations: {huawei.com/schedule_policy: chip1-node2}").replace(": 8}", ": 4}")
+                           "  annotations: {huawei.com/schedule_policy: chip1-node2}").replace(": 8}", ": 9}")
 
 
 def test_a_count_one_candidate_profile_accepts_is_not_reported(tmp_path):
-    """A policy shared by profiles: 4 per pod is refused by card-910 and card-910b-2 but taken by other-card."""
+    """A policy shared by profiles and no selector: the pods may land on any server the card handler takes.
+    9 per pod is refused by every built-in card profile (the handler takes 1 to 8) but taken by other-card."""
     from ascend_compile.profiles import ProfileRegistry
 
     builtin = lint_text(POLICY_JOB, "fp.yaml")
     assert [f.rule for f in builtin if f.severity == "error"] == ["AC301", "AC301"]
-    widened = lint_text(POLICY_JOB, "fp.yaml", registry=ProfileRegistry([_profile_dir(tmp_path, [1, 2, 4])]))
+    widened = lint_text(POLICY_JOB, "fp.yaml", registry=ProfileRegistry([_profile_dir(tmp_path, [1, 2, 4, 9])]))
     assert [f for f in widened if f.rule == "AC301"] == []
 
 
@@ -109,6 +110,29 @@ def test_a_count_every_candidate_refuses_is_reported(tmp_path):
 
     narrowed = lint_text(POLICY_JOB, "fp.yaml", registry=ProfileRegistry([_profile_dir(tmp_path, [1, 2])]))
     assert [f.rule for f in narrowed if f.severity == "error"] == ["AC301", "AC301"]
+
+
+def test_a_policy_without_a_selector_is_held_to_its_handler_not_to_one_servers_nodes():
+    """chip1-node2 with 8 NPUs per pod and no accelerator-type runs on an 8-NPU server (the card handler takes
+    1 to 8 per pod and nodes of up to 8; tests/simcluster/test_policy_without_selector.py shows it); naming
+    the 2-NPU card servers it never fits.  Upstream's a300t Deployment samples give the policy this way."""
+    eight = POLICY_JOB.replace(": 9}", ": 8}")
+    assert [f for f in lint_text(eight, "fp.yaml") if f.severity == "error"] == []
+    bound = eight.replace("        spec:\n", "        spec:\n          nodeSelector: {accelerator-type: card-910b-2}\n")
+    assert [f.rule for f in lint_text(bound, "fp.yaml") if f.severity == "error"] == ["AC301", "AC301"]
+
+
+def test_a_schedule_policy_does_not_pick_the_handler_of_a_310p_job():
+    """The plugin picks a 310P job's handler by its labels (InitPolicyHandler: init310PCardPolicyHandler): a 910
+    policy on it changes nothing, and lint does not hold it to the 910 card servers."""
+    job = VNPU.replace("huawei.com/npu-core: 4", "huawei.com/Ascend310P: 1")
+    with_policy = job.replace("  labels: {ring-controller.atlas: ascend-310P}",
+                              "  labels: {ring-controller.atlas: ascend-310P}\n"
+                              "  annotations: {huawei.com/schedule_policy: chip1-node2}")
+    assert with_policy != job
+    def summary(text):
+        return sorted((f.rule, f.severity) for f in lint_text(text, "p.yaml") if f.rule not in ("AC307",))
+    assert summary(with_policy) == summary(job)
 
 
 VNPU = """\
@@ -174,7 +198,7 @@ def test_a_350_job_is_not_checked_against_atlas_800_rules():
     """factory.go policy910HandlerMap sends chip4-node8 to the Ascend 350 4p-8 handler (chip4nodex), whose
     checkJobMode takes up to 8 NPUs per pod: no profile of ours describes it, so nothing is guessed."""
     job = POLICY_JOB.replace("chip1-node2", "chip4-node8").replace("ascend-910b", "ascend-npu").replace(
-        "huawei.com/Ascend910: 4", "huawei.com/npu: 3")
+        "huawei.com/Ascend910: 9", "huawei.com/npu: 3")
     findings = lint_text(job, "350.yaml")
     assert _loud(findings) == []
 

@@ -83,12 +83,13 @@ def test_following_the_hint_fixes_the_job(case):
 
 
 def test_a_count_hint_offers_only_counts_every_candidate_accepts(tmp_path):
-    """With a policy two profiles share, the hint's counts are allowed on both."""
+    """With a policy and nodes two profiles share, the hint's counts are allowed on both."""
     from ascend_compile.profiles import ProfileRegistry
 
     from .test_false_positive_facts import POLICY_JOB, _profile_dir
 
-    registry = ProfileRegistry([_profile_dir(tmp_path, [1, 2, 8])])
-    job = POLICY_JOB.replace(": 4}", ": 3}")
+    registry = ProfileRegistry([_profile_dir(tmp_path, [1, 2, 8], accelerator_type="card-910b-2")])
+    job = POLICY_JOB.replace(": 9}", ": 3}").replace(
+        "        spec:\n", "        spec:\n          nodeSelector: {accelerator-type: card-910b-2}\n")
     finding = next(f for f in lint_text(job, "j.yaml", registry=registry) if f.rule == "AC301")
     assert "request one of 1, 2 NPUs per pod" in finding.hint, finding.hint  # multiPod [1, 2] on card-910*

@@ -17,7 +17,12 @@ policy picks the handler while each pod lands on the nodes its own
 ``accelerator-type`` names, and pod templates that select different types
 get the handler of the joined selector (the card handler when one contains
 ``card``). Then a count is checked against the handler's widest rules (every
-server it serves) and against the node size of the pod's own selection.
+server it serves) and against the node size of the pod's own selection. A
+policy with no ``accelerator-type`` selector keeps the pods off no node its
+handler takes: only the handler's widest rules apply (``chip1-node2``, the
+card handler, with 8 NPUs per pod runs on an 8-NPU server; the simulated
+cluster shows it). The policy picks the handler of ``huawei.com/Ascend910``
+and ``huawei.com/npu`` jobs only; 310 and 310P jobs go by their own labels.
 A pod that names an NPU resource but asks for 0 is refused by every handler
 (a MindSpore Scheduler may, on A3 servers).
 
@@ -67,7 +72,8 @@ def handler_rules(obj, run):
     Usually the candidates: their per-pod lists are the handler's rules on their own nodes.  When the
     pods may land on another profile's nodes (a schedule policy with another profile's accelerator-type,
     or pod templates selecting different types), the handler's rules are the widest of every server it
-    serves, and each pod must also fit the nodes its own selector names.
+    serves, and each pod must also fit the nodes its own selector names.  A schedule policy without any
+    accelerator-type selector keeps the pods off no node the handler takes: its widest rules apply alone.
     """
     return run.by_signals(_handler_rules, obj)
 
@@ -77,6 +83,8 @@ def _handler_rules(run, obj):
     signals, every = run.signals(obj), run.profiles.all()
     policy = signals.schedule_policy
     by_policy = [p for p in candidates if policy and p.schedule_policy == policy]
+    if by_policy and not signals.selected_types():
+        return handler_family(every, by_policy), True  # no selector: any node the handler takes may hold the pods
     if by_policy and len(by_policy) < len(candidates):
         return handler_family(every, by_policy), True
     if candidates and (signals.mixed or any(p not in candidates for p in selected_profiles(every, signals))):
