@@ -305,12 +305,19 @@ def test_a_volcano_job_without_a_service_may_have_dots_or_a_leading_digit_in_its
     """Volcano's admission checks a job's name and its pod names as qualified names only (admit_job.go
     validateJobName, validateK8sPodNameLength); only the svc plugin (added for tensorflow, mpi and pytorch:
     mutate_job.go) names a Service and the pods' subdomain after the job."""
-    for name in ("qwen2.5-sft", "7b-sft"):
+    def ac704(name, plugins=()):
         job = VNPU.replace("name: vnpu", f"name: {name}")
-        assert [f for f in lint_text(job, "name.yaml") if f.rule == "AC704"] == [], name
-        for plugin in ("svc", "pytorch"):
-            with_service = job.replace("  queue: default\n", f"  queue: default\n  plugins: {{{plugin}: []}}\n")
-            assert [f.severity for f in lint_text(with_service, "name.yaml") if f.rule == "AC704"] == ["error"]
+        if plugins:
+            job = job.replace("  queue: default\n", "  queue: default\n  plugins: {%s}\n"
+                              % ", ".join(f"{p}: []" for p in plugins))
+        return [f.severity for f in lint_text(job, "name.yaml") if f.rule == "AC704"]
+
+    for name in ("qwen2.5-sft", "7b-sft"):
+        assert ac704(name) == ac704(name, ["env"]) == [], name
+        assert ac704(name, ["svc"]) == ac704(name, ["pytorch"]) == ["error"], name
+    # the ssh plugin's volume <job>-ssh is a DNS-1123 label: no dots (the simulated cluster refuses the pods)
+    assert ac704("qwen2.5-sft", ["ssh", "env"]) == ["error"]
+    assert ac704("7b-sft", ["ssh", "env"]) == []
 
 
 def test_only_the_leader_service_name_of_an_ascendjob_must_fit_a_dns_label():

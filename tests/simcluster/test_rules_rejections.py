@@ -1,14 +1,16 @@
 """Lint's verdict on single-field mutations of a golden matches upstream's, on the simulated cluster.
 
-Each case changes one field of the module-910b-8 goldens (a job that runs as written) and names the
-lint rule it trips.  An error-level finding must mean upstream rejects the job or never schedules it;
-a warning must mean the job is accepted and runs (the consequence is elsewhere: no ranktable, a pod a
-real kubelet could not start).  All cases share one oracle run.
+Each case changes one field of the module-910b-8 goldens (a job that runs as written), or renames the
+job, and names the lint rule it trips (or, with no severity, a rule that must stay silent).  An
+error-level finding must mean upstream rejects the job or never schedules it; a warning (or no finding)
+must mean the job is accepted and runs (the consequence is elsewhere: no ranktable, a pod a real kubelet
+could not start).  All cases share one oracle run.
 """
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Dict, List, Tuple
+import json
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import pytest
 import yaml
@@ -74,9 +76,19 @@ def _configmap_renamed(docs: Docs) -> None:
     next(d for d in docs if d["kind"] == "ConfigMap")["metadata"]["name"] = "rings-config-other"
 
 
+def _renamed(new: str, drop: Tuple[str, ...] = ()) -> Callable[[Docs], None]:
+    """The job renamed everywhere its name appears (as a user would), without the Volcano plugins ``drop``."""
+    def mutate(docs: Docs) -> None:
+        old = _job(docs)["metadata"]["name"]
+        docs[:] = json.loads(json.dumps(docs).replace(old, new))
+        for plugin in drop:
+            del _job(docs)["spec"]["plugins"][plugin]
+    return mutate
+
+
 VC, AC = "pytorch-module-910b-8-vcjob", "pytorch-module-910b-8-acjob"
-#: case -> (golden, mutation, the rule lint reports, its severity)
-CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, str]] = {
+#: case -> (golden, mutation, the rule lint reports, its severity; None: the rule stays silent and the job runs)
+CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "vc-mount-without-volume": (VC, _bad_mount, "AC706", "error"),
     "ac-mount-without-volume": (AC, _bad_mount, "AC706", "error"),
     "vc-event-in-two-policies": (VC, _duplicate_event, "AC406", "error"),
@@ -88,6 +100,9 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, str]] = {
     "ac-pod-scheduler-name": (AC, _pod_scheduler, "AC409", "error"),
     "vc-no-ring-controller-label": (VC, _no_ring_label, "AC215", "warning"),
     "vc-configmap-under-another-name": (VC, _configmap_renamed, "AC501", "warning"),
+    "vc-dotted-name-with-svc": (VC, _renamed("qwen2.5-sft"), "AC704", "error"),
+    "vc-dotted-name-with-ssh": (VC, _renamed("qwen2.5-sft", drop=("svc",)), "AC704", "error"),
+    "vc-dotted-name-without-svc-ssh": (VC, _renamed("qwen2.5-sft", drop=("svc", "ssh")), "AC704", None),
 }
 
 
@@ -109,7 +124,7 @@ def test_each_mutation_trips_its_rule_only_at_its_severity():
         assert [f for f in _lint(_golden(golden)) if f.severity in ("error", "warning")] == [], golden
     for case, (golden, mutate, rule, severity) in CASES.items():
         findings = _lint(_mutated(golden, mutate))
-        assert {f.severity for f in findings if f.rule == rule} == {severity}, case
+        assert {f.severity for f in findings if f.rule == rule} == ({severity} if severity else set()), case
         assert [f.rule for f in findings if f.severity == "error" and f.rule != rule] == [], case
 
 
@@ -121,7 +136,7 @@ def verdicts(sim):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_upstream_agrees_with_the_severity(verdicts, case):
-    """error <=> rejected, refused or pending where nothing else runs; warning <=> runs."""
+    """error <=> rejected, refused or pending where nothing else runs; warning (or no finding) <=> runs."""
     verdict = verdicts[case]
     severity = CASES[case][3]
     if severity == "error":

@@ -6,7 +6,9 @@ DNS-1123 label. The name of a job that gets a Service must moreover be a
 DNS-1035 label (start with a letter, no dots): every AscendJob (the operator's
 ``<job>-master-0``), and a Volcano Job with the ``svc`` plugin (its headless
 Service is the job's name, and its pods' subdomain), which the ``tensorflow``,
-``mpi`` and ``pytorch`` plugins add.
+``mpi`` and ``pytorch`` plugins add. A Volcano Job with the ``ssh`` plugin
+(and no ``svc``) needs a DNS-1123 label (no dots): the plugin adds a volume
+named ``<job>-ssh`` to every pod.
 
 **Why.** The API server rejects invalid names ("a lowercase RFC 1123
 subdomain must consist of ..."); a job name that is valid but not a DNS label
@@ -14,8 +16,10 @@ is accepted, and then the operator or Volcano fails to create its Services,
 so the job never starts. A Volcano Job without the ``svc`` plugin creates no
 Service: Volcano's admission checks its name and pod names only as qualified
 names (``validateJobName``, ``validateK8sPodNameLength`` in
-``VC: pkg/webhooks/admission/jobs/validate/admit_job.go``), so ``qwen2.5-sft``
-or ``7b-sft`` is fine there. Source: Kubernetes API conventions
+``VC: pkg/webhooks/admission/jobs/validate/admit_job.go``), so ``7b-sft`` is
+fine there, and ``qwen2.5-sft`` too without the ``ssh`` plugin (with it the
+API server refuses every pod: "spec.volumes[6].name: Invalid value:
+"qwen2.5-sft-ssh": must not contain dots", on the simulated cluster). Source: Kubernetes API conventions
 (``apimachinery/pkg/util/validation``) (Service ``<job>-<leader>-0``),
 ``VC: pkg/controllers/job/plugins/svc/svc.go`` and
 ``pkg/webhooks/admission/jobs/mutate/mutate_job.go`` (the plugins that add
@@ -40,6 +44,8 @@ from ..rule import Problem
 
 #: Volcano job plugins that give the job a Service named after it (svc, and those Volcano adds svc for)
 SERVICE_PLUGINS = ("svc", "tensorflow", "mpi", "pytorch")
+#: the Volcano job plugin that adds a volume named <job>-ssh to every pod (``VC: pkg/controllers/job/plugins/ssh``)
+SSH_PLUGIN = "ssh"
 
 
 def _gets_a_service(obj):
@@ -57,6 +63,11 @@ def check(obj, run):
                 yield Problem(("metadata", "name"),
                               f"job name {name!r} is not a DNS-1035 label (lower-case letters, digits and '-', "
                               "starting with a letter, at most 63 characters): its Services cannot be created")
+        elif obj.kind == VOLCANO_JOB and SSH_PLUGIN in as_dict(obj.spec.get("plugins")) \
+                and not DNS1123_LABEL.match(name):
+            yield Problem(("metadata", "name"),
+                          f"job name {name!r} is not a DNS-1123 label (lower-case letters, digits and '-'): the ssh "
+                          f"plugin's volume {name}-ssh is refused, so no pod is created")
         elif len(name) > 253 or not DNS1123_SUBDOMAIN.match(name):
             yield Problem(("metadata", "name"), f"name {name!r} is not a valid DNS-1123 subdomain")
     namespace = meta.get("namespace")
