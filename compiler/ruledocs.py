@@ -335,11 +335,14 @@ Passing::
     resources:
       requests: {memory: 16Gi}""",
     "AC106": """\
-**What.** There is no built-in schema for this apiVersion and kind, so the object was not checked
-(a warning; ``validate --strict-kinds`` makes it an error).
+**What.** There is no built-in schema for this apiVersion and kind, so the object was not checked:
+an info for Kubernetes' own kinds (``apps/v1`` Deployment, ``v1`` Service, Secret, ...), a warning for
+any other kind; ``validate --strict-kinds`` makes either an error.
 
 **Why.** ascend-compile ships schemas for AscendJob, Volcano Job/PodGroup/Queue, ConfigMap,
-Namespace and its own spec; other kinds pass unchecked, which may hide a typo in apiVersion or kind.
+Namespace and its own spec; other kinds pass unchecked. For a Deployment or a Service that is only
+a note (a repository of real jobs holds hundreds); an unknown kind may be a typo in the apiVersion
+or kind of a job, which the cluster would refuse.
 
 **How to fix.** Check the apiVersion and kind for typos (``mindxdl.gitee.com/v1`` AscendJob,
 ``batch.volcano.sh/v1alpha1`` Job). For other kinds, exclude their files with ``--exclude`` or

@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 from typing import Any, List, Optional, Tuple
 
-from .findings import ERROR, WARNING, Finding, Path, format_path
+from .findings import ERROR, INFO, WARNING, Finding, Path, format_path
+from .vocabulary import KUBERNETES_KINDS
 from .schema_registry import VOLCANO_VERSIONS, Registry, normalize_volcano_version, registry
 from .schema_text import (ARTICLE, BAD_FORMAT, MISSING_REQUIRED, NOT_ALLOWED_VALUE, NOT_AN_OBJECT, SCHEMA_RULES,
                           UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, SchemaError, kind_of)
@@ -71,7 +72,7 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
         return out
     validator = reg.validator_for(api_version, kind, strict, volcano_version)
     if validator is None:
-        severity = ERROR if strict_kinds else WARNING
+        severity = ERROR if strict_kinds else INFO if (api_version, kind) in KUBERNETES_KINDS else WARNING
         known = ", ".join(reg.kinds())
         out.append((UNKNOWN_KIND, severity, prefix + ("kind",) if prefix else ("kind",),
                     f"no built-in schema for {api_version} {kind}; the object was not checked",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from types import MappingProxyType
-from typing import Mapping, Tuple
+from typing import FrozenSet, Mapping, Tuple
 
 # --------------------------------------------------------------------------- API groups and kinds
 
@@ -50,6 +50,22 @@ JOBS: Tuple[str, ...] = (ASCEND_JOB, VOLCANO_JOB)
 SCHEDULER_NAME = "volcano"
 #: the AscendJob ``successPolicy`` the operator accepts besides "" (``MC: pkg/api/v1/common.go``)
 SUCCESS_POLICY_ALL_WORKERS = "AllWorkers"
+
+#: Kubernetes' own kinds (apiVersion, kind) that ascend-compile has no schema for: they are skipped with an info
+#: (AC106); any other unknown kind, perhaps a typo of one of ours, with a warning
+KUBERNETES_KINDS: FrozenSet[Tuple[str, str]] = frozenset(
+    [("v1", kind) for kind in ("Pod", "Service", "Secret", "ServiceAccount", "PersistentVolumeClaim",
+                               "PersistentVolume", "Endpoints", "LimitRange", "ResourceQuota", "ReplicationController",
+                               "PodTemplate", "Event", "Node")]
+    + [("apps/v1", kind) for kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ControllerRevision")]
+    + [("batch/v1", "Job"), ("batch/v1", "CronJob"), ("policy/v1", "PodDisruptionBudget"),
+       ("autoscaling/v1", "HorizontalPodAutoscaler"), ("autoscaling/v2", "HorizontalPodAutoscaler"),
+       ("storage.k8s.io/v1", "StorageClass"), ("scheduling.k8s.io/v1", "PriorityClass"),
+       ("coordination.k8s.io/v1", "Lease"), ("apiextensions.k8s.io/v1", "CustomResourceDefinition")]
+    + [("networking.k8s.io/v1", kind) for kind in ("Ingress", "IngressClass", "NetworkPolicy")]
+    + [("rbac.authorization.k8s.io/v1", kind) for kind in ("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding")]
+    + [("admissionregistration.k8s.io/v1", kind)
+       for kind in ("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")])
 
 # --------------------------------------------------------------------------- job labels and annotations
 

@@ -176,7 +176,7 @@ DEFECTIVE = {
     # RunPolicy fields written directly under spec instead of spec.runPolicy.
     "component__ascend-operator__examples__tensorflow-standalone-acjob.yaml": {
         (UNKNOWN_FIELD, 8, 3), (UNKNOWN_FIELD, 9, 3), (UNKNOWN_FIELD, 10, 3)},
-    # Not defective, but a Deployment has no built-in schema: a warning only.
+    # Not defective, but a Deployment has no built-in schema: an info only.
     "samples__train__basic-training__ranktable__yaml__910b__a800_pytorch_deployment.yaml": {(UNKNOWN_KIND, 15, 7)},
 }
 
@@ -296,6 +296,13 @@ def test_unknown_kind_is_a_warning_unless_strict_kinds():
     (finding,) = _negative("unknown-kind.yaml")
     assert finding.severity == WARNING
     (finding,) = _negative("unknown-kind.yaml", strict_kinds=True)
+    assert finding.severity == ERROR
+
+
+def test_a_kubernetes_kind_without_a_schema_is_an_info_unless_strict_kinds():
+    (finding,) = _negative("kubernetes-kind.yaml")
+    assert (finding.rule, finding.severity) == (UNKNOWN_KIND, "info")
+    (finding,) = _negative("kubernetes-kind.yaml", strict_kinds=True)
     assert finding.severity == ERROR
 
 
