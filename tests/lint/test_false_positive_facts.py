@@ -287,6 +287,7 @@ spec:
 POD_POLICY_NPU = POD_POLICY_VCJOB.replace("chip8-node16", "chip8-node8-ra64-sp").replace(
     "huawei.com/Ascend910: 16", "huawei.com/npu: 8")
 
+
 @pytest.mark.parametrize("text", [POD_POLICY_VCJOB, POD_POLICY_DEPLOYMENT, POD_POLICY_NPU],
                          ids=["vcjob", "deployment", "npu-vcjob"])
 def test_a_schedule_policy_on_the_pod_template_counts(text):
