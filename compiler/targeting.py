@@ -108,10 +108,11 @@ def handler_family(profiles: Iterable[Profile], chosen: Sequence[Profile]) -> Tu
     return tuple(p for p in profiles if p in chosen or (handler_key(p), p.resource) in keys)
 
 
-def handler_node_limit(profiles: Iterable[Profile], chosen: Sequence[Profile]) -> int:
-    """The most NPUs a node may have for the handler that takes ``chosen``'s jobs: the largest server it serves
-    (each handler refuses a node with more free NPUs than its ``MaxNodeNPUNum``, ``GetUsableTopFromNode``)."""
-    return max(p.npus_per_node for p in handler_family(profiles, chosen))
+def handler_node_limit(family: Sequence[Profile]) -> int:
+    """The most NPUs a node may have for the handler that serves ``family`` (:func:`handler_family`): the largest
+    server it serves (each handler refuses a node with more free NPUs than its ``MaxNodeNPUNum``,
+    ``GetUsableTopFromNode``)."""
+    return max(p.npus_per_node for p in family)
 
 
 def selected_profiles(profiles: Iterable[Profile], signals: HardwareSignals) -> List[Profile]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from ascend_compile.profiles import ProfileRegistry
-from ascend_compile.targeting import handler_node_limit
+from ascend_compile.targeting import handler_family, handler_node_limit
 
 from .conftest import lint_text, one_pod_acjob
 
@@ -27,7 +27,7 @@ def test_each_policys_node_limit_is_its_handlers():
     assert policies == set(UPSTREAM_LIMITS), "a built-in policy without its upstream limit here"
     for policy, limit in UPSTREAM_LIMITS.items():
         chosen = [p for p in profiles if p.schedule_policy == policy]
-        assert handler_node_limit(profiles, chosen) == limit, policy
+        assert handler_node_limit(handler_family(profiles, chosen)) == limit, policy
 
 
 def _job(policy, selector):

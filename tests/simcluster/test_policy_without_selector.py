@@ -5,6 +5,7 @@ pods may land on any node that handler takes.
 with 8 NPUs per pod and no node selector runs on an 8-NPU server, so lint reports no error for it (it did:
 "8 NPUs per pod is not allowed on card-910", as if the pods had to land on the 2-NPU card servers the
 policy was written for). With the card servers' selector the same job never fits, and lint still says so.
+And a handler refuses idle nodes larger than the servers it serves (AC317, a warning).
 """
 from __future__ import annotations
 
@@ -83,5 +84,28 @@ def test_a_policy_without_a_selector_runs_on_any_node_its_handler_takes(sim):
                           last=lambda: jobs.describe_namespace(sim, NAMESPACE))
         print(reason)
         assert all(not p["spec"].get("nodeName") for p in jobs.pods_of(sim, NAMESPACE, "Job", "bound"))
+    finally:
+        jobs.clean_namespace(sim, NAMESPACE)
+
+
+def test_a_policy_whose_handler_refuses_the_selected_nodes_stays_pending_on_idle_nodes(sim):
+    """AC317: chip1-node2 (the card handler, nodes of up to 8 NPUs) on pods selecting the 16-NPU module-a3-16
+    nodes: every idle one is refused ("node npu top<...> is invalid"), and lint warns."""
+    jobs.create_namespace(sim, NAMESPACE)
+    try:
+        docs = _job("big-nodes", selector=True)
+        job = next(d for d in docs if d["kind"] == "Job")
+        job["spec"]["tasks"][0]["template"]["spec"]["nodeSelector"]["accelerator-type"] = "module-a3-16"
+        from ascend_compile.lint.engine import lint_objects
+
+        found = [(f.rule, f.severity) for f in lint_objects(docs) if f.severity in ("error", "warning")]
+        assert ("AC317", "warning") in found and not [f for f in found if f[1] == "error"], found
+        sim.apply_objects(docs)
+        reason = wait_for(lambda: _unschedulable(sim, "big-nodes"), timeout=90, sim=sim,
+                          what="the scheduler's reason for the job on nodes larger than its handler takes",
+                          last=lambda: jobs.describe_namespace(sim, NAMESPACE))
+        print(reason)
+        assert "is invalid" in reason
+        assert all(not p["spec"].get("nodeName") for p in jobs.pods_of(sim, NAMESPACE, "Job", "big-nodes"))
     finally:
         jobs.clean_namespace(sim, NAMESPACE)

@@ -50,14 +50,15 @@ def check(obj, run):
     if not chosen:
         return  # the policy is not what picks the handler (unknown, or another resource)
     every = run.profiles.all()
-    limit = handler_node_limit(every, chosen)
+    family = handler_family(every, chosen)
+    limit = handler_node_limit(family)
     resource = obj.npu_resource()
     for pod_set in obj.npu_pod_sets():
         value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
         nodes = node_profile(every, resource, value)
         if nodes is None or nodes.npus_per_node <= limit:
             continue
-        served = ", ".join(p.name for p in handler_family(every, chosen))
+        served = ", ".join(p.name for p in family)
         yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
                       f"{pod_set.role}: schedule_policy {policy} picks the scheduler's handler for {served}, which "
                       f"refuses a node with more than {limit} free NPUs; {ACCELERATOR_TYPE_LABEL}={value} selects "
