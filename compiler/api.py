@@ -21,12 +21,13 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import ProjectConfig
-from .errors import ArgumentError, CompileError, InputError
+from .discovery import read_documents
+from .errors import ArgumentError, CompileError
 from .findings import Finding
 from .pipeline import CompiledJob, compile_specs
 from .profiles import Profile, ProfileNotFoundError, ProfileRegistry
 from .jobspec import API_VERSION, KIND
-from .yamlio import DEFAULT_MAX_BYTES, Document, display_name, load_documents, read_text
+from .yamlio import DEFAULT_MAX_BYTES, Document
 
 
 #: A path as the API accepts it.
@@ -38,23 +39,6 @@ Object = Dict[str, Any]
 
 
 # --------------------------------------------------------------------------- building blocks (CLI shares)
-
-
-def read_documents(paths: Sequence[str], max_bytes: int = DEFAULT_MAX_BYTES) -> List[Document]:
-    """Read files, directories (searched for YAML) and ``-``; collect every input error before raising."""
-    from .discovery import discover
-
-    found = discover(paths)
-    docs: List[Document] = []
-    problems: List[Finding] = list(found.findings)
-    for path in found.paths:
-        try:
-            docs.extend(load_documents(read_text(path, max_bytes), display_name(path)))
-        except InputError as exc:
-            problems.extend(exc.findings)
-    if problems:
-        raise InputError(problems)
-    return docs
 
 
 def compile_paths(paths: Sequence[str], config: Optional[ProjectConfig] = None,

@@ -13,13 +13,15 @@
 
 The order is deterministic: command-line order, and sorted names inside each
 directory.  A file reached twice (e.g. through two arguments) is read once.
+
+:func:`read_documents` discovers and reads in one step (what ``compile`` and ``import`` read).
 """
 from __future__ import annotations
 
 import fnmatch
 import errno
 import os
-from typing import Iterable, List, Sequence, Set, Tuple
+from typing import Any, Iterable, List, Sequence, Set, Tuple
 
 from .catalogue import INPUT_ERROR
 from .findings import ERROR, Finding
@@ -160,3 +162,23 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
                     here = here or os.path.realpath(directory)
                     add(path, os.path.join(here, entry.name))
         stack.extend(reversed(subdirs))
+
+
+def read_documents(paths: Sequence[str], max_bytes: int = 0) -> List[Any]:
+    """The YAML documents of ``paths`` (files, directories searched for YAML, ``-``); every input error is
+    collected before one :class:`~ascend_compile.errors.InputError` is raised.  ``max_bytes``: the size
+    limit (0: the default)."""
+    from .errors import InputError
+    from .yamlio import DEFAULT_MAX_BYTES, display_name, load_documents, read_text
+
+    found = discover(paths)
+    docs: List[Any] = []
+    problems: List[Finding] = list(found.findings)
+    for path in found.paths:
+        try:
+            docs.extend(load_documents(read_text(path, max_bytes or DEFAULT_MAX_BYTES), display_name(path)))
+        except InputError as exc:
+            problems.extend(exc.findings)
+    if problems:
+        raise InputError(problems)
+    return docs

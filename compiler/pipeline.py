@@ -7,7 +7,6 @@ write anything when one spec fails.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .catalogue import NOT_A_SPEC, PATCH_CONFLICT, SPEC_INVALID
@@ -16,11 +15,12 @@ from .errors import CompileError, InputError, InternalError
 from .findings import ERROR, WARNING, Finding
 from .profiles import ProfileRegistry
 from .jobspec import API_VERSION, KIND, Spec, is_spec, resolve
+from .records import record
 from .yamlio import Document
 
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CompiledJob:
     spec: Spec
     objects: List[Dict[str, Any]]

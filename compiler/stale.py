@@ -16,7 +16,6 @@ import difflib
 import errno
 import os
 import stat
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .pipeline import CompiledJob
@@ -29,14 +28,14 @@ _KINDS = ((stat.S_ISLNK, "a symlink"), (stat.S_ISDIR, "a directory"), (stat.S_IS
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
 
 
-@dataclass
 class CheckReport:
     """What ``--check`` found: file paths in DIR, and one unified diff per stale or missing file."""
 
-    stale: List[str] = field(default_factory=list)
-    missing: List[str] = field(default_factory=list)
-    orphans: List[str] = field(default_factory=list)
-    diffs: List[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.stale: List[str] = []
+        self.missing: List[str] = []
+        self.orphans: List[str] = []
+        self.diffs: List[str] = []
 
     @property
     def up_to_date(self) -> bool:

@@ -3,7 +3,7 @@
 Each subcommand lives in its own module under ``compiler/cli/`` and is only
 imported when it runs, so ``ascend-compile lint`` never pays for what
 ``apply`` or ``compile`` need.  ``--version`` is answered before click loads,
-and a plain ``lint`` or ``validate`` runs without it (:mod:`._fast`).
+and a plain ``lint``, ``validate`` or ``compile`` runs without it (:mod:`._fast`).
 """
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""The fast path: a plain ``lint`` or ``validate`` command line runs without loading click.
+"""The fast path: a plain ``lint``, ``validate`` or ``compile`` command line runs without loading click.
 
 Importing click costs more than reading and checking a manifest (about 11 ms of a 60 ms run), and
-pre-commit starts ``ascend-compile lint FILE...`` on every commit.  The options a hook or a CI step
-commonly passes are read here, into the same parameters click would give the command, and the
-command's body (:mod:`._plain`) runs.  Any other command line (``--help``, ``-v``, ``--config``,
+pre-commit starts ``ascend-compile lint FILE...`` (and ``compile --check``) on every commit.  The options
+a hook or a CI step commonly passes are read here, into the same parameters click would give the
+command, and the command's body (:mod:`._plain`, :mod:`._compiling`) runs.  Any other command line (``--help``, ``-v``, ``--config``,
 an unknown option, a bad value, a usage error found by the body) is left to click, which parses
 and reports it as it always did.  ``tests/cli/test_fast_path.py`` checks that both read every
 command line the same.
@@ -29,6 +29,11 @@ _VALIDATE: Dict[str, Tuple[str, Any]] = {
     "--format": ("fmt", _FORMATS), "--include": ("include", _MANY), "--exclude": ("exclude", _MANY),
     "--max-bytes": ("max_bytes", _INT),
 }
+_COMPILE: Dict[str, Tuple[str, Any]] = {
+    "-o": ("output_dir", _TEXT), "--output-dir": ("output_dir", _TEXT), "--check": ("check", _FLAG),
+    "--no-lint": ("no_lint", _FLAG), "--set": ("overrides", _MANY), "--no-config": ("no_config", _FLAG),
+    "--format": ("fmt", _FORMATS), "--max-bytes": ("max_bytes", _INT),
+}
 
 
 def _lint_defaults() -> Dict[str, Any]:
@@ -46,11 +51,25 @@ def _validate_defaults() -> Dict[str, Any]:
             "volcano_version": None, "max_bytes": None, "quiet": False}
 
 
+def _compile_defaults() -> Dict[str, Any]:
+    from ..yamlio.common import DEFAULT_MAX_BYTES
+
+    return {"output_dir": None, "check": False, "overrides": (), "no_lint": False, "config_path": None,
+            "no_config": False, "profile_dirs": (), "max_bytes": DEFAULT_MAX_BYTES, "fmt": "text",
+            "verbose": False, "show_config": False}
+
+
+#: command -> (its options, its default parameters)
+_COMMANDS = {"lint": (_LINT, _lint_defaults), "validate": (_VALIDATE, _validate_defaults),
+             "compile": (_COMPILE, _compile_defaults)}
+
+
 def parse(args: Sequence[str]) -> Optional[Tuple[str, List[str], Dict[str, Any]]]:
     """(command, paths, parameters) of a command line this path runs, else None (click reads it)."""
-    if not args or args[0] not in ("lint", "validate"):
+    if not args or args[0] not in _COMMANDS:
         return None
-    table, params = (_LINT, _lint_defaults()) if args[0] == "lint" else (_VALIDATE, _validate_defaults())
+    table, defaults = _COMMANDS[args[0]]
+    params = defaults()
     paths: List[str] = []
     rest = list(args[1:])
     while rest:
@@ -70,7 +89,20 @@ def parse(args: Sequence[str]) -> Optional[Tuple[str, List[str], Dict[str, Any]]
         value = attached if equals else (rest.pop(0) if rest and not rest[0].startswith("-") else None)
         if not value or not _store(params, param, takes, value):
             return None
+    if args[0] == "compile" and not _compile_line(paths, params):
+        return None
     return args[0], paths, params
+
+
+def _compile_line(specs: List[str], params: Dict[str, Any]) -> bool:
+    """Whether this path may run a compile line: click takes it as it is (a SPEC given, no file where the output
+    directory goes), and a ``--set`` found wrong after standard input was read needs no second reading."""
+    import os
+
+    output_dir = params["output_dir"]
+    if output_dir is not None and os.path.exists(output_dir) and not os.path.isdir(output_dir):
+        return False
+    return bool(specs) and not ("-" in specs and params["overrides"])
 
 
 def _store(params: Dict[str, Any], param: str, takes: Any, value: str) -> bool:
@@ -102,6 +134,10 @@ def run(args: Sequence[str]) -> Optional[int]:
     from . import _plain
 
     try:
+        if command == "compile":
+            from ._compiling import compile_specs
+
+            return compile_specs(paths, params)
         return _plain.lint(paths, params) if command == "lint" else _plain.validate(paths, params)
     except _plain.Usage:
         return None  # click says what is wrong, in its words

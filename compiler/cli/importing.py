@@ -41,7 +41,7 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     with a note on stderr: they stay manifests.
     Each spec is compiled before it is written and must give back the same objects.
     """
-    from .. import api
+    from ..discovery import read_documents
     from ..errors import AscendCompileError
     from ..importer import import_documents
     from ..importer.render import render, render_all
@@ -51,7 +51,7 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
         raise click.BadParameter(f"unknown profile {profile!r} (see 'ascend-compile profiles')", param_hint="--profile")
     skipped: List[Finding] = []
     try:
-        imported = import_documents(api.read_documents(list(manifests), ctx.max_bytes), ctx.registry, ctx.config,
+        imported = import_documents(read_documents(list(manifests), ctx.max_bytes), ctx.registry, ctx.config,
                                     profile, skipped)
     except AscendCompileError as exc:
         report_and_exit(exc.findings, ctx, stream=sys.stderr)

@@ -7,10 +7,10 @@ a document into a :class:`Spec`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 from ..profiles import NODE_SELECTOR, Profile
+from ..records import field, record
 from ..vocabulary import (DRIVER_VOLUME, DUMP_STRATEGY, FRAMEWORK_ENV, HCCL_IF_IP_ENV, LOCALTIME_VOLUME, POD_UID_ENV,
                           RANKTABLE_CONFIGMAP_VOLUME, RANKTABLE_HOSTPATH_VOLUME, RESET_VOLUME, SHM_VOLUME,
                           SUB_HEALTHY_HOT_SWITCH, VISIBLE_DEVICES_ENV, XDL_IP_ENV)
@@ -19,7 +19,7 @@ API_VERSION = "ascend-compile.io/v1alpha1"
 KIND = "TrainingJob"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Volume:
     name: str
     mount_path: str
@@ -28,7 +28,7 @@ class Volume:
     sub_path: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Port:
     name: str
     container_port: int
@@ -41,7 +41,7 @@ class Port:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Replica:
     """The settings of one replica type over the shared ones (``spec.replicaTypes.<type>``)."""
 
@@ -60,7 +60,7 @@ class Replica:
 NO_REPLICA_SETTINGS = Replica()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Resilience:
     """Fault tolerance as the spec resolved it (every label and annotation the scheduler and operator read)."""
 
@@ -85,7 +85,7 @@ class Resilience:
         return DUMP_STRATEGY in self.recover_strategies
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Spec:
     """A checked spec with every default resolved: all that emission needs."""
 

@@ -8,13 +8,13 @@ at the line and column of the offending field.
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 from ..config import ProjectConfig
 from ..errors import CompileError
 from ..findings import ERROR
 from ..profiles import NODE_SELECTOR, Profile, ProfileRegistry
+from ..records import record
 from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, PORT_NAME, POD_IP_ENV, TASKD_PORT, TASKD_PORT_NAME, TTP_PORT,
                           TTP_PORT_ENV, TTP_PORT_NAME)
 from ..yamlio import Document
@@ -26,7 +26,7 @@ from .model import Port, Replica, Resilience, Spec, Volume
 _INTEGER_FIELDS = ("npus", "pods", "npusPerPod", "retries", "faultRetryTimes", "terminationGracePeriodSeconds")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Parts:
     """What the steps resolved, before the defaults are filled in."""
 

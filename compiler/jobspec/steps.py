@@ -7,7 +7,6 @@ pod, against the profile), the volumes, the env.  Each step reports every proble
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -15,6 +14,7 @@ from .. import hardware
 from ..catalogue import PROFILE_UNKNOWN, PROFILE_UNSUPPORTED, SPEC_INVALID
 from ..findings import ERROR, Finding, PathElement
 from ..profiles import Profile, ProfileNotFoundError, ProfileRegistry
+from ..records import record
 from ..targeting import candidate_profiles, signals_of_profile
 from ..vocabulary import ASCEND_JOB, VOLCANO_JOB
 from ..yamlio import Document
@@ -70,7 +70,7 @@ def profile(registry: ProfileRegistry, fields: Fields, problems: Problems) -> Op
         return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Choices:
     """What a spec chose, with defaults applied: the target, the scheduling dialect, the ranktable mode."""
 

@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ascend_compile.api import read_documents
+from ascend_compile.discovery import read_documents
 from ascend_compile.importer import ImportRefused, import_documents
 from ascend_compile.importer.mergediff import canonical
 from ascend_compile.importer.render import render

@@ -102,12 +102,12 @@ def test_an_escaped_exception_is_exit_3_without_a_traceback(tmp_path: Path, monk
 
 
 def test_memory_error_anywhere_is_exit_2(tmp_path: Path, monkeypatch, capsys) -> None:
-    import ascend_compile.api as api
+    import ascend_compile.discovery as discovery
 
     def exhausted(*_args, **_kwargs):
         raise MemoryError()
 
-    monkeypatch.setattr(api, "read_documents", exhausted)  # the first step of compile
+    monkeypatch.setattr(discovery, "read_documents", exhausted)  # the first step of compile
     code, text = _main_exit(["compile", str(tmp_path / "x.yaml")], capsys)
     assert code == 2 and "out of memory" in text and "Traceback" not in text, text
 

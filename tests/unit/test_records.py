@@ -24,6 +24,22 @@ SAMPLES = {
 }
 
 
+def _compiled():
+    """The records compile builds, from compiling a shipped example."""
+    from ascend_compile.api import compile_paths
+    from ascend_compile.jobspec import model, steps
+
+    job = compile_paths([str(ROOT / "examples" / "pytorch-module-910b-8.yaml")])[0]
+    spec = job.spec
+    return {type(job): [job], model.Spec: [spec], model.Volume: list(spec.volumes)[:2],
+            model.Port: [model.Port("http", 8080), model.Port("x", 1, "UDP")],
+            model.Replica: [model.Replica(), *spec.replica_types.values()], model.Resilience: [spec.resilience],
+            steps.Choices: [steps.Choices("ascendjob", "volcano", "file", None)]}
+
+
+SAMPLES.update(_compiled())
+
+
 def twin(cls):
     """The real frozen dataclass of ``cls``'s fields, defaults and methods."""
     namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
@@ -85,6 +101,20 @@ def test_linting_a_clean_file_imports_no_dataclasses(tmp_path):
             "    print('exit', exc.code, 'dataclasses' in sys.modules)\n")
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=checkout_env())
     assert proc.stdout.strip().endswith("exit 0 False"), proc.stdout + proc.stderr
+
+
+def test_compile_check_of_an_up_to_date_folder_imports_no_dataclasses(tmp_path):
+    spec = ROOT / "examples" / "pytorch-module-910b-8.yaml"
+    out = tmp_path / "out"
+    code = ("import sys; from ascend_compile.cli import main\n"
+            "try:\n    main(['compile', sys.argv[1], '-o', sys.argv[2], *sys.argv[3:]])\nexcept SystemExit as exc:\n"
+            "    print('exit', exc.code, 'dataclasses' in sys.modules)\n")
+    write = subprocess.run([sys.executable, "-c", code, str(spec), str(out)], capture_output=True, text=True,
+                           env=checkout_env())
+    assert write.stdout.strip().endswith("exit 0 False"), write.stdout + write.stderr
+    check = subprocess.run([sys.executable, "-c", code, str(spec), str(out), "--check"], capture_output=True,
+                           text=True, env=checkout_env())
+    assert check.stdout.strip().endswith("exit 0 False"), check.stdout + check.stderr
 
 
 def _root():

@@ -1,0 +1,131 @@
+"""What ``compile`` does once its command line is read: no click here.
+
+The click command (:mod:`.compile`) and the fast path (:mod:`._fast`) both call :func:`compile_specs`, so
+the ``compile --check`` pre-commit hook runs without loading click.  A usage problem raises
+:class:`~._plain.Usage` (or :class:`BadParameter`, about one value) before anything is written or printed:
+click reports it (the fast path hands such a command line to click).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Dict, List, Sequence, Tuple
+
+from ._plain import Usage
+
+
+class BadParameter(Usage):
+    """One parameter's value is wrong (a ``--set``): ``hint`` names it as click's message would."""
+
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
+def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> int:
+    """Run ``compile`` with its parsed options (the click parameter names); return the exit code."""
+    from ..errors import AscendCompileError
+    from ..findings import EXIT_INPUT
+    from ..writer import render_jobs, write_outputs
+    from ._context import load_context, report_and_exit
+
+    output_dir, check = options.get("output_dir"), bool(options.get("check"))
+    if check and not output_dir:
+        raise Usage("--check compares against files on disk: give --output-dir too")
+    overrides = _parse_overrides(options.get("overrides") or ())
+    ctx = load_context(options)
+    jobs, files = _compile(specs, overrides, ctx)
+    if not jobs:
+        sys.stderr.write("ascend-compile compile: no job specs (kind: TrainingJob) in the given paths\n")
+        return EXIT_INPUT
+    if not options.get("no_lint"):
+        _lint_output(jobs, ctx, files)
+    if output_dir is None:
+        sys.stdout.write(render_jobs(jobs))
+        return 0
+    try:
+        if check:
+            return _check(jobs, output_dir, ctx)
+        written = write_outputs(jobs, output_dir)
+    except AscendCompileError as exc:
+        report_and_exit(exc.findings, ctx, stream=sys.stderr)
+        return EXIT_INPUT
+    for path in written:
+        sys.stderr.write(f"wrote {path}\n")
+    return 0
+
+
+def _parse_overrides(arguments: Sequence[str]) -> List[Any]:
+    from .. import overrides
+
+    try:
+        return [overrides.parse(argument) for argument in arguments]
+    except overrides.OverrideError as exc:
+        raise _bad(exc) from None
+
+
+def _bad(exc: Exception) -> BadParameter:
+    hint, _, message = str(exc).partition(": ")
+    return BadParameter(message, hint)
+
+
+def _compile(specs: Sequence[str], parsed: List[Any], ctx: Any) -> Tuple[List[Any], int]:
+    """The compiled jobs and the number of files read, with every --set applied to every spec (findings about
+    a --set name it)."""
+    from .. import overrides
+    from ..discovery import read_documents
+    from ..errors import AscendCompileError
+    from ..jobspec import is_spec
+    from ..pipeline import compile_specs as compile_documents
+    from ._context import report_and_exit
+
+    files = None
+    try:
+        docs = read_documents(list(specs), ctx.max_bytes)
+        files = len({doc.source for doc in docs})
+        docs = [overrides.apply(doc, parsed) if is_spec(doc.data) else doc for doc in docs]
+        return compile_documents(docs, ctx.registry, ctx.config), files
+    except overrides.OverrideError as exc:
+        raise _bad(exc) from None
+    except AscendCompileError as exc:
+        report_and_exit(overrides.blame(exc.findings, parsed), ctx, stream=sys.stderr, files_checked=files)
+        raise
+
+
+def _lint_output(jobs: List[Any], ctx: Any, files: int) -> None:
+    """Lint the compiled objects: warnings go to stderr, an error refuses the output (nothing written)."""
+    from ..findings import ERROR
+    from ..pipeline import lint_output
+    from ._context import report, report_and_exit
+
+    findings = lint_output(jobs, ctx.registry, ctx.config)
+    if any(f.severity == ERROR for f in findings):
+        report_and_exit(findings, ctx, stream=sys.stderr, files_checked=files)
+    if findings:
+        report(findings, ctx, stream=sys.stderr, files_checked=files)
+
+
+def _check(jobs: List[Any], output_dir: str, ctx: Any) -> int:
+    """``--check``: the diff (or one JSON document) on stdout, a summary on stderr; 1 unless up to date."""
+    from ..safetext import printable
+    from ..stale import check_outputs
+
+    report = check_outputs(jobs, output_dir, ctx.max_bytes)
+    if ctx.fmt == "json":
+        import json
+
+        sys.stdout.write(json.dumps(report.as_dict(), indent=2) + "\n")
+    else:
+        for diff in report.diffs:
+            sys.stdout.write(diff)
+    if report.up_to_date:
+        return 0
+    parts = [f"{len(report.stale)} stale" if report.stale else "", f"{len(report.missing)} missing"
+             if report.missing else "", f"{len(report.orphans)} orphan" if report.orphans else ""]
+    sys.stdout.flush()
+    say = sys.stderr.write
+    say(f"{output_dir} is not what compile would write: {', '.join(p for p in parts if p)} file(s)\n")
+    for path in report.orphans:
+        say(f"orphan: {printable(path)} was generated by ascend-compile, but no spec produces it any more; "
+            f"delete it (or restore its spec)\n")
+    say("run ascend-compile compile without --check to update the others\n")
+    return 1
