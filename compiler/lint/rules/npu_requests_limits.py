@@ -1,7 +1,8 @@
-"""A ``huawei.com/*`` NPU resource has no limit, or its request differs from its limit.
+"""A ``huawei.com/*`` NPU resource has no limit, its request differs from its limit, or an AscendJob gives it in limits only.
 
 **What.** For every ``huawei.com/*`` resource of a container, ``limits`` must
-be set and ``requests`` (if set) must equal it.
+be set and ``requests`` (if set) must equal it. An AscendJob's ``ascend``
+container should also give the count in ``requests``.
 
 **Why.** NPUs are extended resources, which Kubernetes cannot overcommit: the
 API server rejects the pod ("must be equal to huawei.com/Ascend910 limit",
@@ -10,6 +11,16 @@ Volcano Job the job is accepted but no pod is ever created. The MindCluster
 docs require the same ("limits需要和requests的芯片名称和数量保持一致"). Source:
 kubernetes ``pkg/apis/core/validation/validation.go``
 (ValidateResourceRequirements), ``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``.
+
+Limits alone are valid (Kubernetes copies them into the pod's requests), so the
+pods run, but ascend-operator reads an AscendJob's templates before that: it counts
+the NPUs of the ``ascend`` container's *requests*, finds none, and then sets none of
+the framework's rank env (``MASTER_ADDR``, ``RANK``, ``WORLD_SIZE`` for PyTorch,
+``MS_*`` for MindSpore, ``CM_*`` for TensorFlow) and no ``ASCEND_VISIBLE_DEVICES``.
+The training runs, but not as the distributed job it was meant to be: a warning.
+Source: ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
+(getContainerNPUResourceNameAndReq reads requests), ``pod.go`` (setEnv stops when the
+count is 0), ``env.go`` (setAscendVisibleDevicesEnv).
 
 
 **How to fix.** Give requests and limits the same NPU count.
@@ -26,6 +37,8 @@ Passing::
       requests: {huawei.com/Ascend910: 8}
       limits: {huawei.com/Ascend910: 8}
 """
+from ...findings import WARNING
+from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
 from ..context import as_int
 from ..rule import Problem
 
@@ -51,3 +64,11 @@ def check(obj, run):
                     yield Problem(container.path + ("resources", "limits", name),
                                   f"{name} limit {limits[name]} differs from its request {value}: Kubernetes "
                                   "requires them to be equal")
+            if limits and not requests and obj.kind == ASCEND_JOB and container.name == CONTAINER_NAME:
+                name = next(iter(limits))
+                yield Problem(container.path + ("resources", "limits", name),
+                              f"{name} is set in limits only: ascend-operator counts an AscendJob's NPUs from "
+                              "the ascend container's requests, so it sets none of the framework's rank env "
+                              "(MASTER_ADDR, RANK, WORLD_SIZE; MS_*; CM_*) and no ASCEND_VISIBLE_DEVICES",
+                              hint=f"add requests: {{{name}: {limits[name]}}} (the same count as the limit)",
+                              severity=WARNING)
