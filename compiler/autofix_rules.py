@@ -8,7 +8,8 @@
   mechanical.
 * AC213 (ascendjob-port), a leader's ``ascend`` container declaring ports, none ``ascendjob-port``: that
   port with 2222 added, which is what the operator's defaulting adds anyway, so the job runs as before and
-  the file says so.  Left alone when a declared port already uses 2222 (then renaming that port is the fix).
+  the file says so.  Left alone when a declared port already uses 2222 (AC217 reports that leader instead:
+  renaming that port is the fix).
 * AC601 (visible-devices), ``ASCEND_VISIBLE_DEVICES`` reading another resource's annotation: the annotation
   of the resource the container requests (the rule names it).
 * AC215 (ring-controller-label), a Volcano Job mounting a ranktable ConfigMap without the label: the label

@@ -269,6 +269,8 @@ _ENTRIES: Tuple[Entry, ...] = (
           "use restartPolicy: Never (or Always, OnFailure; an AscendJob replica also ExitCode)"),
     _lint("AC216", "scheduling-min-available", ERROR, (ASCEND_JOB,),
           "set spec.runPolicy.schedulingPolicy.minAvailable to the number of pods, or leave it out"),
+    _lint("AC217", "leader-service-port", ERROR, (ASCEND_JOB,),
+          f"give each port of the leader's {CONTAINER_NAME} container a name and number of its own, or leave ports out"),
     _lint("AC215", "ring-controller-label", WARNING, JOBS,
           f"use the {RING_LABEL} value of the hardware profile on the job and on every pod template"),
     _lint(NPU_COUNT, "npu-count", ERROR, WORKLOADS,
@@ -361,6 +363,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           "shorten the job or task name so that <job>-<task>-<index> fits in 63 characters"),
     _lint("AC706", "volume-mount", ERROR, WORKLOADS,
           "add the volume to the pod template's volumes, or mount a volume it defines"),
+    _lint("AC707", "requests-over-limits", ERROR, WORKLOADS, "request at most the limit, or leave the request out"),
+    _lint("AC708", "env-field-ref", ERROR, WORKLOADS,
+          "use a fieldPath Kubernetes gives env (metadata.name, metadata.annotations['<key>'], status.hostIP, ...)"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
 )

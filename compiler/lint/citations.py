@@ -85,6 +85,7 @@ CITATIONS: Dict[str, Citation] = {
                 "check share device job(%s) valid failed, aicoreQuota: %v not in range [1,100]"),
     "AC315": _c("Filter", "pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", K8S,
                 "node(s) didn't match Pod's node affinity/selector"),
+    "AC217": _c("validateServicePort", _K8V, K8S, "spec.ports[%d].name: Required value"),
     "AC316": _c("fitsRequest", "pkg/scheduler/framework/plugins/noderesources/fit.go", K8S, "Insufficient %v"),
     "AC317": _c("GetUsableTopFromNode", "component/ascend-for-volcano/internal/npu/base/node.go", MC,
                 "node npu top<%v> is invalid"),
@@ -116,5 +117,7 @@ CITATIONS: Dict[str, Citation] = {
     "AC705": _c("validateK8sPodNameLength", _VCJ, VC, "create pod with name %s validate failed %v;"),
     "AC706": _c("validateTaskTemplate", _VCJ, VC, "spec.task[%d].template.spec.containers[%d].volumeMounts[%d].name: "
                                                   "Not found: \"%s\"; spec.volumes[%d].name: Duplicate value"),
+    "AC707": _c("validateResourceRequirements", _K8V, K8S, "must be less than or equal to %s limit of %s"),
+    "AC708": _c("validateObjectFieldSelector", _K8V, K8S, "Unsupported value: %q: supported values: %v"),
     "AC801": _c("", "no upstream rule: Kubernetes Secrets documentation (a security convention)", NONE),
 }

@@ -86,6 +86,36 @@ def _renamed(new: str, drop: Tuple[str, ...] = ()) -> Callable[[Docs], None]:
     return mutate
 
 
+def _leader_port(name: Optional[str], number: int) -> Callable[[Docs], None]:
+    """The Master's ascend container's one port: ``name`` (None: no name) on ``number``."""
+    def mutate(docs: Docs) -> None:
+        port: Dict[str, Any] = {"containerPort": number}
+        if name:
+            port["name"] = name
+        _job(docs)["spec"]["replicaSpecs"]["Master"]["template"]["spec"]["containers"][0]["ports"] = [port]
+    return mutate
+
+
+def _cpu_over_limit(docs: Docs) -> None:
+    resources = _templates(_job(docs))[-1]["spec"]["containers"][0]["resources"]
+    resources["requests"]["cpu"], resources["limits"]["cpu"] = "16", "8"
+
+
+def _field_path_typo(docs: Docs) -> None:
+    for template in _templates(_job(docs)):
+        for env in template["spec"]["containers"][0].get("env") or []:
+            ref = (env.get("valueFrom") or {}).get("fieldRef") or {}
+            if ref.get("fieldPath", "").startswith("metadata.annotations["):
+                ref["fieldPath"] = ref["fieldPath"].replace("annotations", "annotation", 1)
+
+
+def _resource_910b(docs: Docs) -> None:
+    for template in _templates(_job(docs)):
+        resources = template["spec"]["containers"][0]["resources"]
+        for part in ("requests", "limits"):
+            resources[part]["huawei.com/Ascend910B"] = resources[part].pop("huawei.com/Ascend910")
+
+
 VC, AC = "pytorch-module-910b-8-vcjob", "pytorch-module-910b-8-acjob"
 #: case -> (golden, mutation, the rule lint reports, its severity; None: the rule stays silent and the job runs)
 CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
@@ -103,6 +133,14 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "vc-dotted-name-with-svc": (VC, _renamed("qwen2.5-sft"), "AC704", "error"),
     "vc-dotted-name-with-ssh": (VC, _renamed("qwen2.5-sft", drop=("svc",)), "AC704", "error"),
     "vc-dotted-name-without-svc-ssh": (VC, _renamed("qwen2.5-sft", drop=("svc", "ssh")), "AC704", None),
+    "ac-leader-port-without-name": (AC, _leader_port(None, 2222), "AC217", "error"),
+    "ac-leader-port-2222-other-name": (AC, _leader_port("rendezvous", 2222), "AC217", "error"),
+    "ac-leader-port-other-name-and-number": (AC, _leader_port("master", 29500), "AC217", None),
+    "vc-cpu-request-over-limit": (VC, _cpu_over_limit, "AC707", "error"),
+    "ac-cpu-request-over-limit": (AC, _cpu_over_limit, "AC707", "error"),
+    "vc-env-field-path-typo": (VC, _field_path_typo, "AC708", "error"),
+    "ac-env-field-path-typo": (AC, _field_path_typo, "AC708", "error"),
+    "vc-resource-named-after-the-chip": (VC, _resource_910b, "AC316", "error"),
 }
 
 

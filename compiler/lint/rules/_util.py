@@ -5,7 +5,7 @@ from typing import Optional, Tuple
 
 from ...findings import Path
 from ...vocabulary import CONTAINER_NAME, FRAMEWORK_LABEL, FRAMEWORKS, LEADERS
-from ..context import Container, ObjectContext, PodSet
+from ..context import Container, ObjectContext, PodSet, as_list
 
 
 def framework(obj: ObjectContext) -> Optional[str]:
@@ -51,3 +51,11 @@ def replica_key(obj: ObjectContext, rtype: str) -> Path:
 def leader_of(obj: ObjectContext) -> Tuple[Optional[str], Optional[str]]:
     fw = framework(obj)
     return fw, (LEADERS.get(fw) if fw else None)
+
+
+def pod_containers(pod_set: PodSet):
+    """(path, container mapping) of every init container and container of a pod set's pods."""
+    for section in ("initContainers", "containers"):
+        for index, container in enumerate(as_list(pod_set.spec.get(section))):
+            if isinstance(container, dict):
+                yield pod_set.spec_path + (section, index), container

@@ -8,7 +8,9 @@ Chief) lists ``ports`` but none is named ``ascendjob-port``.
 every replica that lacks it, and builds the leader's Service and MASTER_PORT /
 MS_SCHED_PORT / CM_CHIEF_PORT from that port. So a port declared under another
 name (say ``master: 29500``) is not the one the operator advertises: the job
-runs, with the rendezvous on 2222. A convention note, hence info.
+runs, with the rendezvous on 2222. A convention note, hence info. A port
+without a name, or one on 2222 under another name, is another matter: the
+leader's Service cannot be created (AC217, an error).
 Source: ``setDefaultPort`` in ``component/ascend-operator/pkg/api/v1/defaults.go``
 (mind-cluster ``22bb3d98``); the operator reports nothing.
 
@@ -34,22 +36,15 @@ Passing::
             image: torch:2.1
             ports: [{name: ascendjob-port, containerPort: 29500}]
 """
-from ..context import as_list
-from ...vocabulary import PORT_NAME, WORKER
+from ...vocabulary import PORT_NAME
 from ..rule import Problem
-from ._util import ascend_container
+from .leader_service_port import leader_ports, service_problem
 
 
 def check(obj, run):
-    for pod_set in obj.pod_sets():
-        if pod_set.role == WORKER:
-            continue
-        container = ascend_container(pod_set)
-        if container is None:
-            continue  # AC210
-        ports = [p for p in as_list(container.data.get("ports")) if isinstance(p, dict)]
-        if not ports or any(p.get("name") == PORT_NAME for p in ports):
-            continue  # the operator adds the port when it is missing
+    for pod_set, container, ports in leader_ports(obj):
+        if not ports or any(p.get("name") == PORT_NAME for p in ports) or service_problem(ports):
+            continue  # the operator adds the port when it is missing; AC217 reports a Service it cannot create
         yield Problem(container.path + ("ports",),
                       f"the ascend container of {pod_set.role} declares ports but none named {PORT_NAME}; the "
                       f"operator adds {PORT_NAME} (2222) and its Service and MASTER_PORT use that one", key=True)

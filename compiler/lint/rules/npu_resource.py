@@ -1,7 +1,10 @@
 """A pod asks for an NPU resource no node it can land on offers.
 
-**What.** Two mistakes: an NPU resource name spelled in another case than
+**What.** Three mistakes: an NPU resource name spelled in another case than
 the device plugin's (``huawei.com/ascend910`` for ``huawei.com/Ascend910``),
+a resource named after the chip model or spelled with a hyphen
+(``huawei.com/Ascend910B``, ``huawei.com/Ascend-910``: the device plugin
+offers every 910 chip, 910B and A3 included, as ``huawei.com/Ascend910``),
 and a resource of another chip than the nodes the ``accelerator-type``
 selector names carry (``accelerator-type: card`` nodes offer
 ``huawei.com/Ascend910``, not ``huawei.com/Ascend310P``).
@@ -9,7 +12,7 @@ selector names carry (``accelerator-type: card`` nodes offer
 **Why.** Resource names are case-sensitive and every node offers only its
 own chip's resource: no node has both, so the pods never fit and the job
 stays Pending ("Insufficient huawei.com/Ascend310P", or the PodGroup is never
-ready: "0/0 tasks in gang unschedulable"). The simulated cluster shows both.
+ready: "0/0 tasks in gang unschedulable"). The simulated cluster shows all three.
 Only the built-in profiles' main resources count as another chip's: the
 vNPU resources (``huawei.com/npu-core``, ``huawei.com/Ascend910-4c``, ...)
 are offered by the same nodes and are not reported.
@@ -37,6 +40,19 @@ from ._util import npu_request_path
 def _miscased(name, by_lower):
     """The first resource a profile offers that is ``name`` but for case (None when there is none)."""
     return next((r for r in by_lower.get(name.lower(), ()) if r != name), None)
+
+
+def _chip_model(name, resources):
+    """The resource a profile offers that ``name`` spells as a chip model (``huawei.com/Ascend910B``,
+    ``huawei.com/Ascend310P3``: the resource and letters or digits after it) or with a hyphen inside
+    (``huawei.com/Ascend-910``); None otherwise.  vNPU resources (``huawei.com/Ascend910-4c``,
+    ``huawei.com/npu-core``) keep their hyphen after the resource and are not taken for either."""
+    lower = name.lower()
+    if "-" in name:
+        return next((r for r in resources if lower.replace("-", "") == r.lower()), None)
+    longest = sorted((r for r in resources if lower.startswith(r.lower()) and lower[len(r):].isalnum()),
+                     key=len, reverse=True)
+    return longest[0] if longest else None
 
 
 def _resources(profiles):
@@ -69,7 +85,12 @@ def check(obj, run):
         if not resource or pod_set.replicas <= 0:
             continue
         right = _miscased(resource, by_lower)
-        if right:
+        model = None if right or resource in resources else _chip_model(resource, resources)
+        if model:
+            yield Problem(npu_request_path(pod_set), f"{pod_set.role}: no device plugin offers {resource}; "
+                          f"every chip of that family is offered as {model}, so the pods never fit",
+                          hint=f"request {model}")
+        elif right:
             yield Problem(npu_request_path(pod_set), f"{pod_set.role}: NPU resource {resource} is spelled "
                           f"{right} by the device plugin; no node offers {resource}, the pods never fit",
                           hint=f"request {right}")

@@ -36,6 +36,7 @@ import re
 from ..context import as_dict
 from ...vocabulary import VISIBLE_DEVICES_ENV, visible_devices_field_path
 from ..rule import Problem
+from .env_field_ref import valid_env_field_path
 
 ENV = VISIBLE_DEVICES_ENV
 _ANNOTATION = re.compile(r"""^metadata\.annotations\[['"]([^'"]+)['"]\]$""")
@@ -50,8 +51,8 @@ def check(obj, run):
                 continue
             index, item = found
             field_path = as_dict(as_dict(as_dict(item.get("valueFrom")).get("fieldRef"))).get("fieldPath")
-            if not isinstance(field_path, str):
-                continue
+            if not isinstance(field_path, str) or not valid_env_field_path(field_path):
+                continue  # AC708: Kubernetes refuses the pod
             match = _ANNOTATION.match(field_path.strip())
             annotation = match.group(1) if match else None
             if annotation != resource:

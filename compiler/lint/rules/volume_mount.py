@@ -36,8 +36,7 @@ Passing::
 """
 from ..context import as_list
 from ..rule import Problem
-
-_CONTAINER_LISTS = ("initContainers", "containers")
+from ._util import pod_containers
 
 
 def _duplicates(pod_set):
@@ -54,13 +53,10 @@ def check(obj, run):
     for pod_set in obj.pod_sets():
         yield from _duplicates(pod_set)
         names = {v.get("name") for _, v in pod_set.volumes() if isinstance(v.get("name"), str)}
-        for section in _CONTAINER_LISTS:
-            for c, container in enumerate(as_list(pod_set.spec.get(section))):
-                if not isinstance(container, dict):
-                    continue
-                for m, mount in enumerate(as_list(container.get("volumeMounts"))):
-                    name = mount.get("name") if isinstance(mount, dict) else None
-                    if isinstance(name, str) and name not in names:
-                        path = pod_set.spec_path + (section, c, "volumeMounts", m, "name")
-                        yield Problem(path, f"container {container.get('name')!r} of {pod_set.role} mounts volume "
-                                            f"{name!r}, which the pod template's volumes do not define")
+        for where, container in pod_containers(pod_set):
+            for m, mount in enumerate(as_list(container.get("volumeMounts"))):
+                name = mount.get("name") if isinstance(mount, dict) else None
+                if isinstance(name, str) and name not in names:
+                    yield Problem(where + ("volumeMounts", m, "name"),
+                                  f"container {container.get('name')!r} of {pod_set.role} mounts volume "
+                                  f"{name!r}, which the pod template's volumes do not define")

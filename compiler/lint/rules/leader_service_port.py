@@ -1,0 +1,96 @@
+"""An AscendJob leader's ``ascend`` container has ports the operator cannot put into the leader's Service.
+
+**What.** The ``ascend`` container of the leader (Master, Scheduler, Chief)
+declares a port without a name, or a port on the number of another of its
+ports, counting the ``ascendjob-port`` (2222) the operator adds when none is
+named so.
+
+**Why.** The operator's defaulting adds ``{name: ascendjob-port,
+containerPort: 2222}`` to the ``ascend`` container when no port has that
+name, then builds the leader's Service with one port per container port name.
+Kubernetes refuses a Service with more than one port when a port has no name
+(``spec.ports[0].name: Required value``), and two ports on the same number
+(``Duplicate value``). Without the Service the operator creates no pod of the
+job: it stays Pending with an empty PodGroup, as the simulated cluster shows
+(``ports: [{containerPort: 2222}]`` on a Master). Workers' ports do not count:
+only the leader gets a Service.
+
+**How to fix.** Name the rendezvous port ``ascendjob-port``, give every other
+port a name and a number of its own, or leave ``ports`` out.
+
+Failing::
+
+    Master:
+      template:
+        spec:
+          containers:
+          - name: ascend
+            image: torch:2.1
+            ports: [{containerPort: 2222}]
+
+Passing::
+
+    Master:
+      template:
+        spec:
+          containers:
+          - name: ascend
+            image: torch:2.1
+            ports: [{name: ascendjob-port, containerPort: 2222}]
+"""
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..context import as_int, as_list
+from ...vocabulary import DEFAULT_PORT, PORT_NAME, WORKER
+from ..rule import Problem
+from ._util import ascend_container
+
+
+def service_ports(ports: List[Dict[str, Any]]) -> Dict[str, Optional[int]]:
+    """The leader Service's ports (name -> number) the operator builds from the ascend container's ``ports``,
+    after its defaulting adds ``ascendjob-port`` when no port has that name."""
+    found: Dict[str, Optional[int]] = {}
+    for port in ports:
+        name = port.get("name")
+        found[name if isinstance(name, str) else ""] = as_int(port.get("containerPort"))
+    found.setdefault(PORT_NAME, DEFAULT_PORT)
+    return found
+
+
+def service_problem(ports: List[Dict[str, Any]]) -> Optional[Tuple[int, str]]:
+    """(index of the offending port, why the Service is refused), or None when it is valid."""
+    service = service_ports(ports)
+    names = [p.get("name") if isinstance(p.get("name"), str) else "" for p in ports]
+    if len(service) > 1 and "" in service:
+        return names.index(""), "has no name, and a Service with more than one port needs a name on each"
+    seen: Dict[int, str] = {}
+    for name, number in service.items():
+        if number is None:
+            continue
+        if number not in seen:
+            seen[number] = name
+            continue
+        mine, other = (name, seen[number]) if name in names else (seen[number], name)
+        added = "" if other in names else " (the one the operator adds)"
+        return names.index(mine), f"is on {number}, as is {other}{added}, and a Service takes each number once"
+    return None
+
+
+def leader_ports(obj):
+    """(pod set, ascend container, its port mappings) of every leader replica."""
+    for pod_set in obj.pod_sets():
+        if pod_set.role == WORKER:
+            continue
+        container = ascend_container(pod_set)
+        if container is not None:
+            yield pod_set, container, [p for p in as_list(container.data.get("ports")) if isinstance(p, dict)]
+
+
+def check(obj, run):
+    for pod_set, container, ports in leader_ports(obj):
+        found = service_problem(ports)
+        if found:
+            index, why = found
+            yield Problem(container.path + ("ports", index),
+                          f"{pod_set.role}: this port of the ascend container {why}: Kubernetes refuses the "
+                          "leader's Service, so the operator creates no pod")
