@@ -97,13 +97,18 @@ def _npu_requests_differ(objs: Objects, ctx: Context) -> bool:
 
 @mutation("npu-limits-only", "NPU containers give the NPU count in limits only (requests default to limits)")
 def _npu_limits_only(objs: Objects, ctx: Context) -> bool:
+    return npu_in_one_part(objs, "limits", "requests")
+
+
+def npu_in_one_part(objs: Objects, keep: str, drop: str) -> bool:
+    """Every NPU container's NPU count in resources ``keep`` only, none in ``drop``."""
     found = s.npu_containers(s.job_of(objs))
     for container in found:
         resource, count = s.npu_of(container) or ("", 0)
-        container["resources"].setdefault("limits", {})[resource] = count
-        container["resources"].get("requests", {}).pop(resource, None)
-        if not container["resources"].get("requests"):
-            container["resources"].pop("requests", None)
+        container["resources"].setdefault(keep, {})[resource] = count
+        container["resources"].get(drop, {}).pop(resource, None)
+        if not container["resources"].get(drop):
+            container["resources"].pop(drop, None)
     return bool(found)
 
 
@@ -123,17 +128,17 @@ def _npu_uneven(objs: Objects, ctx: Context) -> bool:
 
 @mutation("resource-lowercase", "the NPU resource name is spelled in lower case (huawei.com/ascend910)")
 def _resource_lower(objs: Objects, ctx: Context) -> bool:
-    return _rename_resource(objs, lambda name: name.lower())
+    return rename_resource(objs, lambda name: name.lower())
 
 
 @mutation("resource-other-chip", "the NPU resource names another chip (Ascend910 <-> Ascend310P)")
 def _resource_other(objs: Objects, ctx: Context) -> bool:
     swap = {"huawei.com/Ascend910": "huawei.com/Ascend310P", "huawei.com/Ascend310P": "huawei.com/Ascend910",
             "huawei.com/Ascend310": "huawei.com/Ascend310P"}
-    return _rename_resource(objs, lambda name: swap.get(name, name))
+    return rename_resource(objs, lambda name: swap.get(name, name))
 
 
-def _rename_resource(objs: Objects, rename: Callable[[str], str]) -> bool:
+def rename_resource(objs: Objects, rename: Callable[[str], str]) -> bool:
     changed = False
     for container in s.npu_containers(s.job_of(objs)):
         for part in ("limits", "requests"):
@@ -292,3 +297,4 @@ def _set_ring(objs: Objects, swap: Optional[Dict[str, str]]) -> bool:
 
 
 from tests.fidelity import mutations_job  # noqa: E402,F401  (registers the job-level mutations, in order)
+from tests.fidelity import mutations_user  # noqa: E402,F401  (then the hand-written-YAML mistakes)
