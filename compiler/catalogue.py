@@ -205,8 +205,7 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(PROFILE_UNSUPPORTED, "profile-unsupported", SPEC,
           "A job spec asks a profile for a framework, target or scheduling dialect that upstream does not support "
           "on it.", kinds=SPEC_KINDS),
-    _meta(NOT_A_SPEC, "not-a-spec", SPEC, "compile was given a document that is not a TrainingJob spec.",
-          kinds=SPEC_KINDS),
+    _meta(NOT_A_SPEC, "not-a-spec", SPEC, "compile was given a document that is not a TrainingJob spec.", kinds=SPEC_KINDS),
     _meta(GENERATED_KEY, "generated-key", SPEC,
           "A spec's free-form labels or annotations set a key the compiler generates; the message names the spec "
           "field that sets it.", kinds=SPEC_KINDS),
@@ -366,6 +365,7 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC707", "requests-over-limits", ERROR, WORKLOADS, "request at most the limit, or leave the request out"),
     _lint("AC708", "env-field-ref", ERROR, WORKLOADS,
           "use a fieldPath Kubernetes gives env (metadata.name, metadata.annotations['<key>'], status.hostIP, ...)"),
+    _lint("AC709", "pod-template-fields", ERROR, WORKLOADS, "correct the name, number or value as the message says"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
 )

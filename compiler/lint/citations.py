@@ -119,5 +119,8 @@ CITATIONS: Dict[str, Citation] = {
                                                   "Not found: \"%s\"; spec.volumes[%d].name: Duplicate value"),
     "AC707": _c("validateResourceRequirements", _K8V, K8S, "must be less than or equal to %s limit of %s"),
     "AC708": _c("validateObjectFieldSelector", _K8V, K8S, "Unsupported value: %q: supported values: %v"),
+    "AC709": _c("validateTaskTemplate", _VCJ, VC, "spec.task[%d].template.spec.volumes[%d].name: Invalid value: "
+                                                  "\"%s\": a lowercase RFC 1123 label must consist of lower case "
+                                                  "alphanumeric characters or '-' (and the other pod template checks)"),
     "AC801": _c("", "no upstream rule: Kubernetes Secrets documentation (a security convention)", NONE),
 }

@@ -116,6 +116,44 @@ def _resource_910b(docs: Docs) -> None:
             resources[part]["huawei.com/Ascend910B"] = resources[part].pop("huawei.com/Ascend910")
 
 
+def _first_container(docs: Docs) -> Dict[str, Any]:
+    return _templates(_job(docs))[-1]["spec"]["containers"][0]
+
+
+def _volume_renamed(new: str) -> Callable[[Docs], None]:
+    """The first volume of the last pod template (and its mounts) renamed ``new``."""
+    def mutate(docs: Docs) -> None:
+        spec = _templates(_job(docs))[-1]["spec"]
+        old = spec["volumes"][0]["name"]
+        spec["volumes"][0]["name"] = new
+        for container in spec["containers"]:
+            for mount in container.get("volumeMounts", []):
+                if mount["name"] == old:
+                    mount["name"] = new
+    return mutate
+
+
+def _port_named(name: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        _first_container(docs).setdefault("ports", []).append({"name": name, "containerPort": 29500})
+    return mutate
+
+
+def _env_named(name: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        _first_container(docs).setdefault("env", []).append({"name": name, "value": "1"})
+    return mutate
+
+
+def _pull_policy(docs: Docs) -> None:
+    _first_container(docs)["imagePullPolicy"] = "always"
+
+
+def _mount_path_twice(docs: Docs) -> None:
+    mounts = _first_container(docs)["volumeMounts"]
+    mounts.append({"name": mounts[0]["name"], "mountPath": mounts[0]["mountPath"]})
+
+
 VC, AC = "pytorch-module-910b-8-vcjob", "pytorch-module-910b-8-acjob"
 #: case -> (golden, mutation, the rule lint reports, its severity; None: the rule stays silent and the job runs)
 CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
@@ -141,6 +179,16 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "vc-env-field-path-typo": (VC, _field_path_typo, "AC708", "error"),
     "ac-env-field-path-typo": (AC, _field_path_typo, "AC708", "error"),
     "vc-resource-named-after-the-chip": (VC, _resource_910b, "AC316", "error"),
+    # Kubernetes' pod template checks: Volcano's webhook runs them on each task, the API server on the pods
+    "vc-volume-name-with-slash": (VC, _volume_renamed("huawei.com/npu-config"), "AC709", "error"),
+    "ac-volume-name-with-slash": (AC, _volume_renamed("huawei.com/npu-config"), "AC709", "error"),
+    "vc-port-name-too-long": (VC, _port_named("distributed-port"), "AC709", "error"),
+    "ac-port-name-too-long": (AC, _port_named("distributed-port"), "AC709", "error"),
+    "vc-pull-policy-lower-case": (VC, _pull_policy, "AC709", "error"),
+    "ac-mount-path-twice": (AC, _mount_path_twice, "AC709", "error"),
+    "vc-env-name-digit-first": (VC, _env_named("1st_rank"), "AC709", "error"),
+    "ac-env-name-digit-first": (AC, _env_named("1st_rank"), "AC709", "warning"),  # Kubernetes 1.32 accepts it
+    "vc-env-name-dotted": (VC, _env_named("RANK.ID"), "AC709", None),
 }
 
 
