@@ -112,7 +112,7 @@ class PodSet:
     """A group of identical pods: an AscendJob replica type, a Volcano task, a Deployment's template."""
 
     __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "node_selector", "labels",
-                 "_containers", "_npus", "_resource", "_volumes")
+                 "_containers", "_all_containers", "_npus", "_resource", "_volumes")
 
     def __init__(self, role: str, role_path: Path, replicas: int, spec_path: Path, spec: Dict[str, Any],
                  metadata: Dict[str, Any]):
@@ -125,6 +125,7 @@ class PodSet:
         self.node_selector: Dict[str, Any] = as_dict(spec.get("nodeSelector"))
         self.labels: Dict[str, Any] = as_dict(metadata.get("labels"))
         self._containers: Optional[List[Container]] = None
+        self._all_containers: Optional[List[Tuple[Path, Dict[str, Any]]]] = None
         self._npus: Optional[int] = None  # computed once: rules ask often, and the data never changes
         self._resource: Any = False  # npu_resource(), once known
         self._volumes: Optional[List[Tuple[int, Dict[str, Any]]]] = None
@@ -134,6 +135,13 @@ class PodSet:
             self._containers = [Container(self.spec_path + ("containers", i), c, i)
                                 for i, c in enumerate(as_list(self.spec.get("containers"))) if isinstance(c, dict)]
         return self._containers
+
+    def all_containers(self) -> List[Tuple[Path, Dict[str, Any]]]:
+        """(path, data) of every init container, then every container (the checks Kubernetes makes on all)."""
+        if self._all_containers is None:
+            self._all_containers = [(self.spec_path + (section, i), c) for section in ("initContainers", "containers")
+                                    for i, c in enumerate(as_list(self.spec.get(section))) if isinstance(c, dict)]
+        return self._all_containers
 
     def npus(self) -> int:
         """NPUs one pod of this set requests (all containers)."""

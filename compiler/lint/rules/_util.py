@@ -5,7 +5,7 @@ from typing import Optional, Tuple
 
 from ...findings import Path
 from ...vocabulary import CONTAINER_NAME, FRAMEWORK_LABEL, FRAMEWORKS, LEADERS
-from ..context import Container, ObjectContext, PodSet, as_list
+from ..context import Container, ObjectContext, PodSet
 
 
 def framework(obj: ObjectContext) -> Optional[str]:
@@ -55,7 +55,4 @@ def leader_of(obj: ObjectContext) -> Tuple[Optional[str], Optional[str]]:
 
 def pod_containers(pod_set: PodSet):
     """(path, container mapping) of every init container and container of a pod set's pods."""
-    for section in ("initContainers", "containers"):
-        for index, container in enumerate(as_list(pod_set.spec.get(section))):
-            if isinstance(container, dict):
-                yield pod_set.spec_path + (section, index), container
+    return pod_set.all_containers()

@@ -33,7 +33,6 @@ Passing::
     - name: ASCEND_VISIBLE_DEVICES
       valueFrom: {fieldRef: {fieldPath: "metadata.annotations['huawei.com/Ascend910']"}}
 """
-from ..context import as_dict, as_list
 from ..rule import Problem
 from ._util import pod_containers
 
@@ -56,15 +55,20 @@ def valid_env_field_path(path: str) -> bool:
 def check(obj, run):
     for pod_set in obj.pod_sets():
         for where, container in pod_containers(pod_set):
-            for index, env in enumerate(as_list(container.get("env"))):
-                ref = as_dict(as_dict(as_dict(env).get("valueFrom")).get("fieldRef"))
+            env = container.get("env")
+            if not isinstance(env, list):
+                continue
+            for index, item in enumerate(env):
+                source = item.get("valueFrom") if isinstance(item, dict) else None
+                ref = source.get("fieldRef") if isinstance(source, dict) else None
+                if not isinstance(ref, dict):
+                    continue  # most env: a plain value
                 path, version = ref.get("fieldPath"), ref.get("apiVersion", "v1")
-                at = where + ("env", index, "valueFrom", "fieldRef")
-                if isinstance(path, str) and not valid_env_field_path(path):
-                    yield Problem(at + ("fieldPath",),
-                                  f"env {as_dict(env).get('name')!r} of {pod_set.role} reads {path!r}, which "
+                if isinstance(path, str) and path not in ENV_FIELD_PATHS and not valid_env_field_path(path):
+                    yield Problem(where + ("env", index, "valueFrom", "fieldRef", "fieldPath"),
+                                  f"env {item.get('name')!r} of {pod_set.role} reads {path!r}, which "
                                   "Kubernetes does not expose to env: it refuses the pod")
-                elif isinstance(version, str) and version != "v1":
-                    yield Problem(at + ("apiVersion",),
-                                  f"env {as_dict(env).get('name')!r} of {pod_set.role} reads a fieldRef of "
+                elif version != "v1" and isinstance(version, str):
+                    yield Problem(where + ("env", index, "valueFrom", "fieldRef", "apiVersion"),
+                                  f"env {item.get('name')!r} of {pod_set.role} reads a fieldRef of "
                                   f"apiVersion {version!r}; Kubernetes takes only v1 and refuses the pod")

@@ -44,14 +44,14 @@ import re
 
 from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, DNS1123_LABEL, VOLCANO_JOB
-from ..context import as_dict, as_int, as_list
+from ..context import as_int
 from ..rule import Problem
 
-_CONTAINER_LISTS = ("initContainers", "containers")
 _PORT_NAME = re.compile(r"^[-a-z0-9]+$")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _PROTOCOLS = ("TCP", "UDP", "SCTP")
 _PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+_LABEL = "is not a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)"
 
 
 def _refused(obj):
@@ -61,6 +61,10 @@ def _refused(obj):
     if obj.kind == ASCEND_JOB:
         return "the API server refuses the pods, so the job never runs"
     return "Kubernetes refuses it"
+
+
+def _label_problem(name):
+    return None if len(name) <= 63 and DNS1123_LABEL.match(name) else _LABEL
 
 
 def _port_name_problem(name):
@@ -81,78 +85,125 @@ def _env_name_problem(name):
     return "is not a valid env var name (letters, digits, '_', '-' and '.', not starting with a digit)"
 
 
-def _container(obj, path, container, refused):
+#: names each judge found nothing wrong with: a run's jobs repeat their names (bounded, whatever the input)
+_VALID = {_label_problem: set(), _port_name_problem: set(), _env_name_problem: set()}
+
+
+def _problem(judge, name):
+    """``judge(name)`` for a non-empty string name, else None (the schema check reports other types)."""
+    if not isinstance(name, str) or not name:
+        return None
+    valid = _VALID[judge]
+    if name in valid:
+        return None
+    found = judge(name)
+    if found is None and len(valid) < 8192:
+        valid.add(name)
+    return found
+
+
+def _all_valid(judge, items):
+    """Whether every item's name is one ``judge`` found nothing wrong with before (one set difference: most
+    runs repeat their names); False sends the caller through the items one by one."""
+    try:
+        return {item["name"] for item in items} <= _VALID[judge]
+    except (KeyError, TypeError):  # an item without a name, or not a mapping: one by one
+        return False
+
+
+def _container(obj, path, container, refused, out):
     name = container.get("name")
-    if isinstance(name, str) and name and (len(name) > 63 or not DNS1123_LABEL.match(name)):
-        yield Problem(path + ("name",), f"container name {name!r} is not a DNS-1123 label (lower-case letters, "
-                                        f"digits and '-', at most 63 characters): {refused}")
+    if _problem(_label_problem, name):
+        out.append(Problem(path + ("name",), f"container name {name!r} {_LABEL}: {refused}"))
     policy = container.get("imagePullPolicy")
-    if isinstance(policy, str) and policy not in _PULL_POLICIES:
-        yield Problem(path + ("imagePullPolicy",), f"imagePullPolicy {policy!r} is not one of "
-                                                   f"{', '.join(_PULL_POLICIES)}: {refused}")
-    yield from _ports(path, container, refused)
-    for i, item in enumerate(as_list(container.get("env"))):
-        env_name = as_dict(item).get("name")
-        why = _env_name_problem(env_name) if isinstance(env_name, str) and env_name else None
-        if why:
+    if policy is not None and isinstance(policy, str) and policy not in _PULL_POLICIES:
+        out.append(Problem(path + ("imagePullPolicy",), f"imagePullPolicy {policy!r} is not one of "
+                                                        f"{', '.join(_PULL_POLICIES)}: {refused}"))
+    ports = container.get("ports")
+    if ports:
+        _ports(path, ports, refused, out)
+    env = container.get("env")
+    if isinstance(env, list) and not _all_valid(_env_name_problem, env):
+        for i, item in enumerate(env):
+            env_name = item.get("name") if isinstance(item, dict) else None
+            why = _problem(_env_name_problem, env_name)
+            if why is None:
+                continue
             if obj.kind == VOLCANO_JOB:
-                yield Problem(path + ("env", i, "name"), f"env {env_name!r} {why}: {refused}")
+                out.append(Problem(path + ("env", i, "name"), f"env {env_name!r} {why}: {refused}"))
             else:
-                yield Problem(path + ("env", i, "name"), f"env {env_name!r} {why}: Kubernetes before 1.32 "
-                                                         "refuses the pod (later ones accept it)", severity=WARNING)
-    seen = set()
-    for i, mount in enumerate(as_list(container.get("volumeMounts"))):
-        mount_path = as_dict(mount).get("mountPath")
-        if isinstance(mount_path, str) and mount_path:
-            if mount_path in seen:
-                yield Problem(path + ("volumeMounts", i, "mountPath"),
-                              f"container {name!r} mounts {mount_path} twice: {refused}")
-            seen.add(mount_path)
+                out.append(Problem(path + ("env", i, "name"), f"env {env_name!r} {why}: Kubernetes before 1.32 "
+                                                              "refuses the pod (later ones accept it)",
+                                   severity=WARNING))
+    mounts = container.get("volumeMounts")
+    if isinstance(mounts, list) and len(mounts) > 1 and len(_paths(mounts)) < len(mounts):
+        seen = set()
+        for i, mount in enumerate(mounts):
+            mount_path = mount.get("mountPath") if isinstance(mount, dict) else None
+            if isinstance(mount_path, str) and mount_path:
+                if mount_path in seen:
+                    out.append(Problem(path + ("volumeMounts", i, "mountPath"),
+                                       f"container {name!r} mounts {mount_path} twice: {refused}"))
+                seen.add(mount_path)
 
 
-def _ports(path, container, refused):
+def _paths(mounts):
+    """The distinct mount paths; an empty set (look one by one) when a mount is odd (the schema reports it)."""
+    try:
+        return {m["mountPath"] for m in mounts}
+    except (KeyError, TypeError):
+        return set()
+
+
+def _ports(path, ports, refused, out):
+    if not isinstance(ports, list):
+        return
     names = set()
-    for i, port in enumerate(as_list(container.get("ports"))):
-        port = as_dict(port)
-        where = path + ("ports", i)
+    for i, port in enumerate(ports):
+        if not isinstance(port, dict):
+            continue
         name = port.get("name")
-        if isinstance(name, str) and name:
-            why = _port_name_problem(name)
-            if why:
-                yield Problem(where + ("name",), f"port name {name!r} {why} (an IANA service name): {refused}")
-            elif name in names:
-                yield Problem(where + ("name",), f"port name {name!r} is used twice in one container: {refused}")
+        why = _problem(_port_name_problem, name)
+        if why:
+            out.append(Problem(path + ("ports", i, "name"), f"port name {name!r} {why} (an IANA service name): "
+                                                            f"{refused}"))
+        elif isinstance(name, str) and name:
+            if name in names:
+                out.append(Problem(path + ("ports", i, "name"),
+                                   f"port name {name!r} is used twice in one container: {refused}"))
             names.add(name)
         for key in ("containerPort", "hostPort"):
-            number = as_int(port.get(key))
+            number = port.get(key)
+            if number is None or (number.__class__ is int and 0 < number < 65536):
+                continue  # most ports: an int in range, or no host port
+            number = as_int(number)
             if number is not None and not 1 <= number <= 65535 and not (key == "hostPort" and number == 0):
-                yield Problem(where + (key,), f"{key} {number} is not between 1 and 65535: {refused}")
+                out.append(Problem(path + ("ports", i, key), f"{key} {number} is not between 1 and 65535: {refused}"))
         protocol = port.get("protocol")
         if isinstance(protocol, str) and protocol not in _PROTOCOLS:
-            yield Problem(where + ("protocol",), f"protocol {protocol!r} is not one of {', '.join(_PROTOCOLS)} "
-                                                 f"(upper case): {refused}")
+            out.append(Problem(path + ("ports", i, "protocol"), f"protocol {protocol!r} is not one of "
+                                                                f"{', '.join(_PROTOCOLS)} (upper case): {refused}"))
 
 
 def check(obj, run):
     refused = _refused(obj)
+    out = []
     for pod_set in obj.pod_sets():
-        spec = pod_set.spec
         names = set()
-        for section in _CONTAINER_LISTS:
-            for c, container in enumerate(as_list(spec.get(section))):
-                if not isinstance(container, dict):
-                    continue
-                path = pod_set.spec_path + (section, c)
-                yield from _container(obj, path, container, refused)
-                name = container.get("name")
-                if isinstance(name, str) and name:
-                    if name in names:
-                        yield Problem(path + ("name",), f"the {pod_set.role} pods have two containers named "
-                                                        f"{name!r}: {refused}")
-                    names.add(name)
-        for i, volume in pod_set.volumes():
+        for path, container in pod_set.all_containers():
+            _container(obj, path, container, refused, out)
+            name = container.get("name")
+            if isinstance(name, str) and name:
+                if name in names:
+                    out.append(Problem(path + ("name",), f"the {pod_set.role} pods have two containers named "
+                                                         f"{name!r}: {refused}"))
+                names.add(name)
+        volumes = pod_set.volumes()
+        if _all_valid(_label_problem, [volume for _, volume in volumes]):
+            continue
+        for i, volume in volumes:
             name = volume.get("name")
-            if isinstance(name, str) and name and (len(name) > 63 or not DNS1123_LABEL.match(name)):
-                yield Problem(pod_set.spec_path + ("volumes", i, "name"),
-                              f"volume name {name!r} is not a DNS-1123 label (lower-case letters, digits and '-', "
-                              f"at most 63 characters): {refused}")
+            if _problem(_label_problem, name):
+                out.append(Problem(pod_set.spec_path + ("volumes", i, "name"), f"volume name {name!r} {_LABEL}: "
+                                                                              f"{refused}"))
+    return out

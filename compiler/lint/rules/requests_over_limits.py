@@ -42,6 +42,8 @@ def check(obj, run):
             for name, value in as_dict(resources.get("requests")).items():
                 if not isinstance(name, str) or name.startswith(NPU_RESOURCE_PREFIX) or name not in limits:
                     continue  # NPUs: AC701
+                if value == limits[name] and type(value) is type(limits[name]):
+                    continue  # the same quantity, written the same way (most jobs)
                 asked, limit = parse(value), parse(limits[name])
                 if asked is not None and limit is not None and asked > limit:
                     yield Problem(where + ("resources", "requests", name),
