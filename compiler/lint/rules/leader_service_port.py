@@ -13,7 +13,10 @@ Kubernetes refuses a Service with more than one port when a port has no name
 (``Duplicate value``). Without the Service the operator creates no pod of the
 job: it stays Pending with an empty PodGroup, as the simulated cluster shows
 (``ports: [{containerPort: 2222}]`` on a Master). Workers' ports do not count:
-only the leader gets a Service.
+only the leader gets a Service. Source: ``setDefaultPort`` in
+``component/ascend-operator/pkg/api/v1/defaults.go``, ``genServicePorts`` in
+``pkg/controllers/v1/service.go`` and ``getOrCreateSvc`` in
+``pkg/controllers/v1/jobinfo.go`` (mind-cluster ``22bb3d98``).
 
 **How to fix.** Name the rendezvous port ``ascendjob-port``, give every other
 port a name and a number of its own, or leave ``ports`` out.
