@@ -45,6 +45,12 @@ POD = "Pod"
 #: kinds with pod templates (batch/v1 ``Job`` is "Job"; Volcano's is "VolcanoJob")
 WORKLOADS: Tuple[str, ...] = (ASCEND_JOB, VOLCANO_JOB, "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
                               "Job", POD)
+#: kinds whose own metadata annotations the Ascend scheduler plugin reads: the operator and Volcano's job
+#: controller copy a job's annotations to its PodGroup, and a Pod is its own template. For the kinds Kubernetes'
+#: controllers turn into pods (Deployment, StatefulSet, ...) Volcano's PodGroup takes only the volcano.sh/
+#: annotations of the owner (``VC: pkg/controllers/podgroup/pg_controller_handler.go`` inheritUpperAnnotations),
+#: so the plugin sees only what the pod template carries.
+OWN_ANNOTATIONS_READ: Tuple[str, ...] = (ASCEND_JOB, VOLCANO_JOB, POD)
 JOBS: Tuple[str, ...] = (ASCEND_JOB, VOLCANO_JOB)
 #: the scheduler every Ascend job names (``spec.schedulerName``)
 SCHEDULER_NAME = "volcano"

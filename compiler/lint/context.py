@@ -11,8 +11,8 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 from .. import hardware
 from ..findings import Path
 from ..targeting import HardwareSignals, candidate_profiles
-from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP, POD,
-                          RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_LABEL,
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP,
+                          OWN_ANNOTATIONS_READ, POD, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_LABEL,
                           SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
 from .pods import T, Container, PodSet, as_dict, as_int, as_list, once  # noqa: F401 - rules import these from here
 
@@ -149,7 +149,8 @@ class ObjectContext:
     # ---------------------------------------------------------------- scheduling hints
     def job_annotation(self, key: str) -> Optional[Tuple[Any, Path]]:
         """(value, where) of an annotation the scheduler plugin reads for the whole job (schedule_policy, sp-block,
-        ra-block, affinity-config): the job's own (its PodGroup gets them), else a pod template's; None if none.
+        ra-block, affinity-config): the job's own (its PodGroup gets them; not a Deployment's, see
+        :meth:`unread_annotation`), else a pod template's; None if none.
 
         The plugin takes a key the PodGroup lacks from a pod of the job (``getJobAnnotationFromJobInfo`` in
         ``plugin/job.go``, the keys of ``annotationKeysForPodGroup``): one task's pod, in map order; here the
@@ -160,13 +161,20 @@ class ObjectContext:
         return self._job_annotations[key]
 
     def _find_job_annotation(self, key: str) -> Optional[Tuple[Any, Path]]:
-        if key in self.annotations:
+        if key in self.annotations and self.kind in OWN_ANNOTATIONS_READ:
             return self.annotations[key], ("metadata", "annotations", key)
         for pod_set in self.pod_sets():
             annotations = as_dict(pod_set.metadata.get("annotations"))
             if key in annotations:
                 return annotations[key], pod_set.spec_path[:-1] + ("metadata", "annotations", key)
         return None
+
+    def unread_annotation(self, key: str) -> Optional[Path]:
+        """Where the object's own metadata sets ``key`` when the scheduler never reads it there (a Deployment's, a
+        StatefulSet's, ...: :data:`~ascend_compile.vocabulary.OWN_ANNOTATIONS_READ`) and no pod template has it."""
+        if key not in self.annotations or self.kind in OWN_ANNOTATIONS_READ or self.job_annotation(key) is not None:
+            return None
+        return ("metadata", "annotations", key)
 
     @property
     def schedule_policy(self) -> Optional[str]:

@@ -5,7 +5,11 @@ the job annotation ``huawei.com/schedule_policy`` with a policy the scheduler
 knows (e.g. ``chip8-node8-ra64-sp``). For other resources an unknown policy is
 ignored and the scheduler falls back to the node selectors (warning). A pod
 template's annotation counts too: the plugin reads a pod's when the PodGroup
-has none (``getJobAnnotationFromJobInfo``, ``plugin/job.go``).
+has none (``getJobAnnotationFromJobInfo``, ``plugin/job.go``). A Deployment's (or
+StatefulSet's, ...) own annotation does not: Volcano's PodGroup for its pods takes
+only the owner's ``volcano.sh/`` annotations (``inheritUpperAnnotations``,
+``VC: pkg/controllers/podgroup/pg_controller_handler.go``), so the policy must be in
+its pod template (an error for ``huawei.com/npu``, a warning otherwise).
 
 The known policies are the 17 keys of the plugin's ``policy910HandlerMap``
 (``chip1-node2`` ... ``chip8-node8-ra64-sp``, ``module-a3-16``,
@@ -60,7 +64,18 @@ def check(obj, run):
     policy, where = found if found is not None else (None, None)
     known = run.from_profiles(_known)
     if policy is None:
-        if resource == NPU_RESOURCE:
+        unread = obj.unread_annotation(SCHEDULE_POLICY_ANNOTATION)
+        if unread is not None:
+            said = (f"{SCHEDULE_POLICY_ANNOTATION} is on the {obj.kind}'s own metadata, which Volcano does not pass "
+                    "to the pods' PodGroup (it passes volcano.sh/ annotations only)")
+            hint = "move it to spec.template.metadata.annotations"
+            if resource == NPU_RESOURCE:
+                yield Problem(unread, f"{said}: the scheduler has no handler for this {NPU_RESOURCE} job", hint=hint,
+                              key=True)
+            else:
+                yield Problem(unread, f"{said}: the scheduler never sees it, the node selectors decide", hint=hint,
+                              key=True, severity=WARNING)
+        elif resource == NPU_RESOURCE:
             path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)
             yield Problem(path, f"the job requests {NPU_RESOURCE} but has no {SCHEDULE_POLICY_ANNOTATION} "
                                 "annotation: the scheduler has no handler for it", key=True)
