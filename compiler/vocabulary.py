@@ -206,6 +206,9 @@ APP_LABEL = "app"
 #: every device-plugin resource starts so; the operator and the plugin read the first such request
 NPU_RESOURCE_PREFIX = "huawei.com/"
 ASCEND_910 = "huawei.com/Ascend910"
+#: Atlas 300 and 300I (Duo): their handler comes from the job labels npu-310-strategy and duo, not a policy
+ASCEND310_RESOURCE = "huawei.com/Ascend310"
+ASCEND310P_RESOURCE = "huawei.com/Ascend310P"
 #: the 950/850/350 resource: it has no handler without a schedule policy
 NPU_RESOURCE = "huawei.com/npu"
 

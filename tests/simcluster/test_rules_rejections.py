@@ -154,7 +154,51 @@ def _mount_path_twice(docs: Docs) -> None:
     mounts.append({"name": mounts[0]["name"], "mountPath": mounts[0]["mountPath"]})
 
 
+def _host_port_twice(docs: Docs) -> None:
+    """The last pod's first container and a new sidecar both ask for host port 18080 (TCP, any IP)."""
+    spec = _templates(_job(docs))[-1]["spec"]
+    spec["containers"][0].setdefault("ports", []).append({"name": "metrics", "containerPort": 18080,
+                                                          "hostPort": 18080})
+    spec["containers"].append({"name": "exporter", "image": "busybox", "command": ["sleep", "infinity"],
+                               "ports": [{"name": "exporter", "containerPort": 18080, "hostPort": 18080}]})
+
+
+def _toleration(operator: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        for template in _templates(_job(docs)):
+            template["spec"].setdefault("tolerations", []).append(
+                {"key": "node.kubernetes.io/unreachable", "operator": operator, "effect": "NoExecute"})
+    return mutate
+
+
+def _host_arch_key(key: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        for template in _templates(_job(docs)):
+            selector = template["spec"]["nodeSelector"]
+            selector[key] = selector.pop("host-arch", "huawei-arm")
+    return mutate
+
+
+def _strategy_310(value: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        _job(docs)["metadata"]["labels"]["npu-310-strategy"] = value
+    return mutate
+
+
+def _npus_310p(count: int, duo: bool) -> Callable[[Docs], None]:
+    """Every pod asks for ``count`` NPUs; without ``duo``, the job loses its duo: "true" label."""
+    def mutate(docs: Docs) -> None:
+        job = _job(docs)
+        if not duo:
+            del job["metadata"]["labels"]["duo"]
+        for template in _templates(job):
+            for part in ("requests", "limits"):
+                template["spec"]["containers"][0]["resources"][part]["huawei.com/Ascend310P"] = count
+    return mutate
+
+
 VC, AC = "pytorch-module-910b-8-vcjob", "pytorch-module-910b-8-acjob"
+AC310, AC310P = "pytorch-310-acjob", "pytorch-310p-acjob"
 #: case -> (golden, mutation, the rule lint reports, its severity; None: the rule stays silent and the job runs)
 CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "vc-mount-without-volume": (VC, _bad_mount, "AC706", "error"),
@@ -189,6 +233,17 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "vc-env-name-digit-first": (VC, _env_named("1st_rank"), "AC709", "error"),
     "ac-env-name-digit-first": (AC, _env_named("1st_rank"), "AC709", "warning"),  # Kubernetes 1.32 accepts it
     "vc-env-name-dotted": (VC, _env_named("RANK.ID"), "AC709", None),
+    "vc-host-port-twice": (VC, _host_port_twice, "AC709", "error"),
+    "ac-host-port-twice": (AC, _host_port_twice, "AC709", "error"),
+    "vc-toleration-operator-lower-case": (VC, _toleration("exists"), "AC709", "error"),
+    "ac-toleration-operator-lower-case": (AC, _toleration("exists"), "AC709", "error"),
+    "vc-toleration-operator-exists": (VC, _toleration("Exists"), "AC709", None),
+    "ac-host-arch-key-with-underscore": (AC, _host_arch_key("host_arch"), "AC315", "error"),
+    # Atlas 300: npu-310-strategy names the plugin's handler (chip or card)
+    "ac-310-strategy-unknown": (AC310, _strategy_310("cards"), "AC307", "error"),
+    # Atlas 300I: the Duo handler (duo: "true") takes 1 or 2 NPUs a pod, the generic 310P handler any that fit
+    "ac-310p-duo-4-npus": (AC310P, _npus_310p(4, duo=True), "AC301", "error"),
+    "ac-310p-without-duo-4-npus": (AC310P, _npus_310p(4, duo=False), "AC301", None),
 }
 
 

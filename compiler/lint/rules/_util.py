@@ -1,10 +1,10 @@
 """Small helpers shared by the rule units (no rule lives here)."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ...findings import Path
-from ...vocabulary import CONTAINER_NAME, FRAMEWORK_LABEL, FRAMEWORKS, LEADERS
+from ...vocabulary import CONTAINER_NAME, FRAMEWORK_LABEL, FRAMEWORKS, JOBS, LEADERS
 from ..context import Container, ObjectContext, PodSet
 
 
@@ -56,3 +56,25 @@ def leader_of(obj: ObjectContext) -> Tuple[Optional[str], Optional[str]]:
 def pod_containers(pod_set: PodSet):
     """(path, container mapping) of every init container and container of a pod set's pods."""
     return pod_set.all_containers()
+
+
+#: the job label that picks an Atlas 300 / 300I Duo handler, and the values the plugin has one for
+STRATEGY_310 = "npu-310-strategy"
+STRATEGIES_310 = ("chip", "card")
+
+
+def label_holders(obj: ObjectContext) -> List[Tuple[Path, Dict[str, Any]]]:
+    """(path, labels) of every label set the scheduler plugin reads for a job: the job's own (its PodGroup gets
+    them) and its pod templates' (``getJobLabelFromVcJob`` merges the pods' labels in)."""
+    holders = [(("metadata", "labels"), obj.labels)] if obj.kind in JOBS else []
+    holders += [(pod_set.spec_path[:-1] + ("metadata", "labels"), pod_set.labels) for pod_set in obj.pod_sets()]
+    return holders
+
+
+def duo_handler(obj: ObjectContext) -> bool:
+    """Whether the plugin gives a huawei.com/Ascend310P job an Atlas 300I Duo handler (card310px2 or chip310px2):
+    labelled ``duo: "true"``, with no npu-310-strategy or a known one (``get310PCardHandlerName``); any other
+    job gets the generic 310P handler, without the Duo's per-pod NPU counts."""
+    holders = label_holders(obj)
+    return (any(labels.get("duo") == "true" for _, labels in holders)
+            and all(labels.get(STRATEGY_310, "chip") in STRATEGIES_310 for _, labels in holders))

@@ -1,12 +1,14 @@
-"""A ``host-arch`` node selector names a value MindCluster nodes are not labelled with.
+"""A ``host-arch`` node selector names a value (or a key) MindCluster nodes are not labelled with.
 
 **What.** Where a pod template selects ``host-arch``, the value is
-``huawei-arm`` or ``huawei-x86``.
+``huawei-arm`` or ``huawei-x86``, and the key is spelt ``host-arch`` (not
+``host_arch``, ``hostArch`` or ``Host-Arch``).
 
 **Why.** No upstream code reads the label (the plugin at the pinned commit has
 no host-arch check); it is an ordinary node selector, and MindCluster's
 installation guide labels the nodes ``host-arch=huawei-arm`` or
 ``host-arch=huawei-x86``. A pod selecting any other value matches no such node
+(and a pod selecting a misspelt key, which no node carries, matches none at all)
 and stays Pending ("node(s) didn't match Pod's node affinity/selector", from
 Kubernetes' NodeAffinity filter run by Volcano's predicates). Lint cannot see
 your nodes: if yours carry another value on purpose, set this rule's severity
@@ -15,12 +17,13 @@ documentation and the samples (mindcluster-deploy ``b9331e14``); the predicate
 ``pkg/scheduler/framework/plugins/nodeaffinity`` (Kubernetes) via
 ``pkg/scheduler/plugins/predicates`` (Volcano ``v1.12.0``).
 
-**How to fix.** Use ``huawei-arm`` or ``huawei-x86`` (what your nodes carry), or
-drop the selector.
+**How to fix.** Use ``huawei-arm`` or ``huawei-x86`` (what your nodes carry) under
+the key ``host-arch``, or drop the selector.
 
 Failing::
 
     nodeSelector: {host-arch: arm64}
+    nodeSelector: {host_arch: huawei-arm}
 
 Passing::
 
@@ -30,10 +33,36 @@ from ...vocabulary import HOST_ARCH_LABEL, HOST_ARCH_VALUES
 from ..rule import Problem
 
 
+#: the label key's length give or take a character (host_arch, hostArch, host.arch, host-arch-): the keys worth
+#: normalising; any other length cannot be a misspelling this rule knows
+_NEAR = range(len(HOST_ARCH_LABEL) - 1, len(HOST_ARCH_LABEL) + 2)
+_BARE = HOST_ARCH_LABEL.replace("-", "")
+
+
+#: selector keys found not to be a misspelling (bounded): most runs repeat their keys, one set operation a pod set
+_FINE = set()
+
+
+def _misspelt(key):
+    return (isinstance(key, str) and len(key) in _NEAR and key != HOST_ARCH_LABEL
+            and key.lower().replace("-", "").replace("_", "").replace(".", "") == _BARE)
+
+
 def check(obj, run):
     for pod_set in obj.pod_sets():
-        value = pod_set.node_selector.get(HOST_ARCH_LABEL)
+        selector = pod_set.node_selector
+        value = selector.get(HOST_ARCH_LABEL)
         if isinstance(value, str) and value not in HOST_ARCH_VALUES:
             yield Problem(pod_set.spec_path + ("nodeSelector", HOST_ARCH_LABEL),
                           f"{HOST_ARCH_LABEL} {value!r} is not a value MindCluster nodes are labelled with "
                           f"({', '.join(HOST_ARCH_VALUES)}): no node matches and the pods stay Pending")
+        if selector.keys() <= _FINE:
+            continue
+        for key in selector:
+            if not _misspelt(key):
+                if len(_FINE) < 4096:
+                    _FINE.add(key)
+                continue
+            yield Problem(pod_set.spec_path + ("nodeSelector", key),
+                          f"node selector key {key!r} is not {HOST_ARCH_LABEL!r}, the key MindCluster nodes "
+                          f"are labelled with: no node matches and the pods stay Pending")

@@ -23,6 +23,12 @@ handler takes: only the handler's widest rules apply (``chip1-node2``, the
 card handler, with 8 NPUs per pod runs on an 8-NPU server; the simulated
 cluster shows it). The policy picks the handler of ``huawei.com/Ascend910``
 and ``huawei.com/npu`` jobs only; 310 and 310P jobs go by their own labels.
+The 310P counts (1 or 2) are the Atlas 300I Duo handlers': a 310P job not
+labelled ``duo: "true"``, or with an ``npu-310-strategy`` other than ``chip``
+or ``card``, gets the plugin's generic 310P handler, which takes any count
+that fits a node, so no per-pod count is checked (``get310PCardHandlerName``,
+``init310PCardPolicyHandler`` in ``internal/npu/factory.go``; the simulated
+cluster runs such a job with 4 or 8 NPUs in one pod).
 A pod that names an NPU resource but asks for 0 is refused by every handler
 (a MindSpore Scheduler may, on A3 servers).
 
@@ -60,10 +66,10 @@ Passing::
 from ... import hardware
 from ...catalogue import NPU_COUNT
 from ...targeting import handler_family, node_profile, selected_profiles
-from ...vocabulary import (ACCELERATOR_TYPE_LABEL, SCHEDULER_TASK_SPEC, SKIP_ASCEND_PLUGIN_ANNOTATION,
-                            SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
+from ...vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND310P_RESOURCE, SCHEDULER_TASK_SPEC,
+                            SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
 from ..rule import Problem
-from ._util import npu_request_path
+from ._util import duo_handler, npu_request_path
 
 
 def handler_rules(obj, run):
@@ -75,6 +81,8 @@ def handler_rules(obj, run):
     serves, and each pod must also fit the nodes its own selector names.  A schedule policy without any
     accelerator-type selector keeps the pods off no node the handler takes: its widest rules apply alone.
     """
+    if obj.npu_resource() == ASCEND310P_RESOURCE and not duo_handler(obj):
+        return (), False  # the generic 310P handler: no per-pod counts of its own
     return run.by_signals(_handler_rules, obj)
 
 

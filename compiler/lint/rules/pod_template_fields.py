@@ -9,7 +9,12 @@
   and ``hostPort`` are 1 to 65535; ``protocol`` is ``TCP``, ``UDP`` or ``SCTP``;
 - volume names are DNS-1123 labels; a container mounts each path once;
 - ``imagePullPolicy`` is ``Always``, ``IfNotPresent`` or ``Never``;
-- env var names are letters, digits, ``_``, ``-`` and ``.``, not starting with a digit.
+- env var names are letters, digits, ``_``, ``-`` and ``.``, not starting with a digit;
+- no two containers of a pod ask for the same ``hostPort`` (with the same protocol and
+  ``hostIP``; an init container's ports are checked on their own, init containers run one by one);
+- a toleration's ``operator`` is ``Equal`` or ``Exists`` (an empty key needs ``Exists``, which
+  takes no value), its ``effect`` ``NoSchedule``, ``PreferNoSchedule`` or ``NoExecute``, and
+  ``tolerationSeconds`` comes only with ``NoExecute``.
 
 (Resources are AC701 and AC707's, an env ``fieldRef`` AC708's, volume mounts AC706's.)
 
@@ -21,7 +26,8 @@ since Kubernetes 1.32 the API server accepts any printable ASCII env name but ``
 (RelaxedEnvironmentVariableValidation), so outside a Volcano Job a strict-form violation is a
 warning (refused by older clusters); Volcano's webhook always uses the strict form. Sources:
 kubernetes ``pkg/apis/core/validation/validation.go`` (validateContainerCommon,
-validateContainerPorts, ValidateEnv, ValidateVolumeMounts, validateVolumes),
+validateContainerPorts, ValidateEnv, ValidateVolumeMounts, validateVolumes,
+AccumulateUniqueHostPorts, ValidateTolerations),
 ``VC: pkg/webhooks/admission/jobs/validate/admit_job.go`` (validateTaskTemplate).
 
 **How to fix.** Rename or correct the field as the message says.
@@ -32,6 +38,8 @@ Failing::
     - name: Trainer_1
       ports:
       - {name: distributed-port, containerPort: 2222, protocol: tcp}
+    tolerations:
+    - {key: dedicated, operator: exists, effect: NoSchedule}
 
 Passing::
 
@@ -39,6 +47,8 @@ Passing::
     - name: trainer-1
       ports:
       - {name: dist-port, containerPort: 2222, protocol: TCP}
+    tolerations:
+    - {key: dedicated, operator: Exists, effect: NoSchedule}
 """
 import re
 
@@ -51,6 +61,8 @@ _PORT_NAME = re.compile(r"^[-a-z0-9]+$")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _PROTOCOLS = ("TCP", "UDP", "SCTP")
 _PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+_OPERATORS = ("Equal", "Exists", "")
+_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute", "")
 _LABEL = "is not a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)"
 
 
@@ -111,7 +123,7 @@ def _all_valid(judge, items):
         return False
 
 
-def _container(obj, path, container, refused, out):
+def _container(obj, path, container, refused, out, host):
     name = container.get("name")
     if _problem(_label_problem, name):
         out.append(Problem(path + ("name",), f"container name {name!r} {_LABEL}: {refused}"))
@@ -121,7 +133,7 @@ def _container(obj, path, container, refused, out):
                                                         f"{', '.join(_PULL_POLICIES)}: {refused}"))
     ports = container.get("ports")
     if ports:
-        _ports(path, ports, refused, out)
+        _ports(path, ports, refused, out, host)
     env = container.get("env")
     if isinstance(env, list) and not _all_valid(_env_name_problem, env):
         for i, item in enumerate(env):
@@ -155,7 +167,8 @@ def _paths(mounts):
         return set()
 
 
-def _ports(path, ports, refused, out):
+def _ports(path, ports, refused, out, host):
+    """The ports' own checks; every port with a host port goes into ``host`` as (path, protocol/IP/port)."""
     if not isinstance(ports, list):
         return
     names = set()
@@ -183,21 +196,64 @@ def _ports(path, ports, refused, out):
         if isinstance(protocol, str) and protocol not in _PROTOCOLS:
             out.append(Problem(path + ("ports", i, "protocol"), f"protocol {protocol!r} is not one of "
                                                                 f"{', '.join(_PROTOCOLS)} (upper case): {refused}"))
+        if port.get("hostPort"):
+            host.append((path + ("ports", i, "hostPort"),
+                         f"{protocol or 'TCP'}/{port.get('hostIP') or ''}/{as_int(port['hostPort'])}"))
+
+
+def _host_conflicts(host, refused, out):
+    """Kubernetes' AccumulateUniqueHostPorts: a protocol/hostIP/hostPort a second time."""
+    seen = set()
+    for path, key in host:
+        if key in seen:
+            out.append(Problem(path, f"host port {key} is asked for twice in one pod: {refused}"))
+        seen.add(key)
+
+
+def _tolerations(path, tolerations, refused, out):
+    for i, item in enumerate(tolerations):
+        if not isinstance(item, dict):
+            continue
+        at = path + ("tolerations", i)
+        operator, effect = item.get("operator") or "", item.get("effect") or ""
+        if operator not in _OPERATORS:
+            out.append(Problem(at + ("operator",), f"toleration operator {operator!r} is not Equal or Exists: "
+                                                   f"{refused}"))
+        elif not item.get("key") and operator != "Exists":
+            out.append(Problem(at + ("operator",), f"a toleration without a key needs operator Exists: {refused}"))
+        elif operator == "Exists" and item.get("value"):
+            out.append(Problem(at + ("value",), f"a toleration with operator Exists takes no value: {refused}"))
+        if effect not in _EFFECTS:
+            out.append(Problem(at + ("effect",), f"toleration effect {effect!r} is not one of "
+                                                 f"{', '.join(_EFFECTS[:3])}: {refused}"))
+        elif item.get("tolerationSeconds") is not None and effect != "NoExecute":
+            out.append(Problem(at + ("tolerationSeconds",), f"tolerationSeconds needs effect NoExecute: {refused}"))
 
 
 def check(obj, run):
     refused = _refused(obj)
     out = []
     for pod_set in obj.pod_sets():
-        names = set()
+        names, host = set(), []
         for path, container in pod_set.all_containers():
-            _container(obj, path, container, refused, out)
+            if path[-2] == "containers":
+                _container(obj, path, container, refused, out, host)
+            else:  # init containers run one by one: each one's host ports on their own
+                own = []
+                _container(obj, path, container, refused, out, own)
+                if len(own) > 1:
+                    _host_conflicts(own, refused, out)
             name = container.get("name")
             if isinstance(name, str) and name:
                 if name in names:
                     out.append(Problem(path + ("name",), f"the {pod_set.role} pods have two containers named "
                                                          f"{name!r}: {refused}"))
                 names.add(name)
+        if len(host) > 1:
+            _host_conflicts(host, refused, out)
+        tolerations = pod_set.spec.get("tolerations")
+        if tolerations and isinstance(tolerations, list):
+            _tolerations(pod_set.spec_path, tolerations, refused, out)
         volumes = pod_set.volumes()
         if _all_valid(_label_problem, [volume for _, volume in volumes]):
             continue

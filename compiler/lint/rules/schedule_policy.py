@@ -24,8 +24,19 @@ policy is skipped and the node selectors decide. Source:
 ``component/ascend-for-volcano/internal/npu/factory.go`` (mind-cluster
 ``22bb3d98``).
 
+Atlas 300 (``huawei.com/Ascend310``) jobs pick their handler by the label
+``npu-310-strategy`` instead: ``chip`` (the default when the label is absent) or
+``card``, on the job or a pod template (the plugin reads the PodGroup's labels and
+the pods'). Any other value names no handler and the job never schedules, with the
+same ``NotSupportPolicy`` reason (``init310CardPolicyHandler``). For
+``huawei.com/Ascend310P`` jobs labelled ``duo: "true"`` (Atlas 300I Duo) the label
+picks the Duo handler the same way, but an unknown value falls back to the generic
+310P handler, which schedules without the Duo's per-pod NPU counts (a warning;
+``get310PCardHandlerName``, ``init310PCardPolicyHandler``).
+
 **How to fix.** Add the annotation with the policy of your servers
-(``ascend-compile profiles``).
+(``ascend-compile profiles``); for Atlas 300 use ``npu-310-strategy: chip`` or
+``card``, or leave the label out.
 
 Failing::
 
@@ -41,8 +52,10 @@ Passing::
         huawei.com/schedule_policy: chip8-node8-ra64-sp
 """
 from ...findings import WARNING
-from ...vocabulary import NPU_RESOURCE, PLUGIN_SCHEDULE_POLICIES, SCHEDULE_POLICY_ANNOTATION
+from ...vocabulary import (ASCEND310_RESOURCE, ASCEND310P_RESOURCE, NPU_RESOURCE, PLUGIN_SCHEDULE_POLICIES,
+                            SCHEDULE_POLICY_ANNOTATION)
 from ..rule import Problem
+from ._util import STRATEGIES_310, STRATEGY_310, label_holders
 
 
 def _close(word, options, n=1):
@@ -56,8 +69,29 @@ def _known(profiles):
     return sorted({p.schedule_policy for p in profiles if p.schedule_policy} | set(PLUGIN_SCHEDULE_POLICIES))
 
 
+def _strategy_310(obj, resource):
+    """The npu-310-strategy labels the plugin reads (the job's, which its PodGroup gets, and the pods'), where
+    no handler has that name: none at all for Ascend310, the generic one for an Atlas 300I Duo job."""
+    holders = label_holders(obj)
+    if resource == ASCEND310P_RESOURCE and not any(labels.get("duo") == "true" for _, labels in holders):
+        return  # without duo: "true" no label value names a handler; the generic one schedules it
+    for path, labels in holders:
+        value = labels.get(STRATEGY_310)
+        if value is None or value in STRATEGIES_310:
+            continue
+        if resource == ASCEND310_RESOURCE:
+            yield Problem(path + (STRATEGY_310,), f"{STRATEGY_310} {value!r} is not chip or card: the scheduler has no "
+                                                  f"handler for this {ASCEND310_RESOURCE} job", hint="use chip or card")
+        else:
+            yield Problem(path + (STRATEGY_310,), f"{STRATEGY_310} {value!r} is not chip or card: the scheduler gives "
+                                                  "this Atlas 300I Duo job its generic 310P handler, not the Duo's",
+                          hint="use chip or card", severity=WARNING)
+
+
 def check(obj, run):
     resource = obj.npu_resource()
+    if resource == ASCEND310_RESOURCE or resource == ASCEND310P_RESOURCE:
+        yield from _strategy_310(obj, resource)
     if resource is None or run.profiles is None:
         return
     found = obj.job_annotation(SCHEDULE_POLICY_ANNOTATION)
