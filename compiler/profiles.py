@@ -163,7 +163,7 @@ def _default_dialects(spec: Dict[str, Any]) -> Tuple[str, ...]:
 #: the modules that read and check a profile file, and the schema: the key of the start-up cache of checked
 #: profile data (tests/unit/test_datacache.py checks that it names every module loading a profile uses)
 PROFILE_CODE = ("_version.py", "datacache.py", "profiles.py", "records.py", "findings.py", "catalogue.py",
-                "vocabulary.py", "errors.py", "schemas.py", "schema_registry.py", "schema_validator.py",
+                "rule_ids.py", "vocabulary.py", "errors.py", "schemas.py", "schema_registry.py", "schema_validator.py",
                 "schema_keywords.py", "schema_text.py", "resources.py", "yamlio/__init__.py", "yamlio/common.py",
                 "yamlio/fastload.py", "yamlio/parsing.py", "yamlio/reading.py", "yamlio/locations.py", "yamlio/guards.py",
                 "yamlio/blockload.py", "yamlio/scalars.py", "yamlio/loader.py")
