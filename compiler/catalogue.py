@@ -53,7 +53,8 @@ from .rule_ids import (INPUT_ERROR as INPUT_ERROR, INPUT_TOO_LARGE as INPUT_TOO_
 from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
                          PORT_NAME, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_INITIAL, RANKTABLE_KEY,
                          RANKTABLE_MOUNT_PATH, RESET_CONFIGMAP_PREFIX, RESET_INITIAL, RESET_KEY, RESET_LABEL, RING_LABEL,
-                         SCHEDULER_NAME, HOST_ARCH_LABEL, HOST_ARCH_VALUES, SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS)
+                         SCHEDULER_NAME, HOST_ARCH_LABEL, HOST_ARCH_VALUES, SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS,
+                         POD_CONTROLLERS)
 
 INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = "input", "config", "output", "spec", "schema", "engine", "lint"
 ORIGINS = (INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT)
@@ -282,6 +283,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC317", "handler-node-size", WARNING, WORKLOADS,
           f"use the {SCHEDULE_POLICY_ANNOTATION} of the servers you select (see ascend-compile profiles), or select "
           "the servers the policy is for"),
+    _lint("AC318", "workload-annotations", WARNING, POD_CONTROLLERS,
+          "move the annotation to spec.template.metadata.annotations"),
     _lint("AC305", "accelerator-type-missing", INFO, WORKLOADS,
           f"nothing to do for Atlas 800 (910) servers; for other servers add their nodeSelector "
           f"{ACCELERATOR_TYPE_LABEL} to every pod template, or the annotation {SCHEDULE_POLICY_ANNOTATION}"),

@@ -51,6 +51,8 @@ WORKLOADS: Tuple[str, ...] = (ASCEND_JOB, VOLCANO_JOB, "Deployment", "StatefulSe
 #: annotations of the owner (``VC: pkg/controllers/podgroup/pg_controller_handler.go`` inheritUpperAnnotations),
 #: so the plugin sees only what the pod template carries.
 OWN_ANNOTATIONS_READ: Tuple[str, ...] = (ASCEND_JOB, VOLCANO_JOB, POD)
+#: kinds whose pods Kubernetes' own controllers create: their metadata annotations never reach the scheduler
+POD_CONTROLLERS: Tuple[str, ...] = tuple(kind for kind in WORKLOADS if kind not in OWN_ANNOTATIONS_READ)
 JOBS: Tuple[str, ...] = (ASCEND_JOB, VOLCANO_JOB)
 #: the scheduler every Ascend job names (``spec.schedulerName``)
 SCHEDULER_NAME = "volcano"
@@ -157,6 +159,11 @@ POD_IP_FIELD = "status.podIP"
 #: annotation holding its task levels, ``level1=2,level2=4`` (AffinityConfig)
 MULTILEVEL_POLICY = "multilevel"
 AFFINITY_CONFIG_ANNOTATION = "huawei.com/affinity-config"
+#: the annotations the Ascend plugin reads for a whole job, from its PodGroup or else one of its pods
+#: (``MC: component/ascend-for-volcano/plugin/type.go`` annotationKeysForPodGroup)
+POD_GROUP_ANNOTATIONS: Tuple[str, ...] = (SP_BLOCK_ANNOTATION, RA_BLOCK_ANNOTATION, SCHEDULE_POLICY_ANNOTATION, "sp-fit",
+                                          "huawei.com/schedule_minAvailable", "huawei.com/recover_policy_path",
+                                          "huawei.com/infer_service_schedule", AFFINITY_CONFIG_ANNOTATION)
 #: ``level<n>`` keys of the affinity config (``common/util/constants.go`` TopoLevelPrefix)
 LEVEL_PREFIX = "level"
 #: the soft-share device handler: pods request a share of one NPU's AI Cores (``common/util/constants.go``

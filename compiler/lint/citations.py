@@ -89,6 +89,7 @@ CITATIONS: Dict[str, Citation] = {
     "AC316": _c("fitsRequest", "pkg/scheduler/framework/plugins/noderesources/fit.go", K8S, "Insufficient %v"),
     "AC317": _c("GetUsableTopFromNode", "component/ascend-for-volcano/internal/npu/base/node.go", MC,
                 "node npu top<%v> is invalid"),
+    "AC318": _c("getJobAnnotationFromJobInfo", _PL + "plugin/job.go", MC),
     "AC401": _c("validateJobCreate", _VCJ, VC, "job 'minAvailable' should not be greater than total replicas in tasks;"),
     "AC402": _c("validateJobCreate", _VCJ, VC, "'maxRetry' cannot be less than zero."),
     "AC403": _c("validateJobCreate", _VCJ, VC, "No task specified in job spec"),

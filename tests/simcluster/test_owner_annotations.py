@@ -5,7 +5,8 @@ The simulated cluster runs no kube-controller-manager, so this test does its par
 and ReplicaSet controllers would: a ReplicaSet carrying the Deployment's annotations, and a pod of its
 template owned by it. Volcano's own controller then makes the PodGroup. Lint reports a policy on a
 Deployment's metadata (AC307): an error for ``huawei.com/npu``, where the policy is the only way to a
-handler; a warning here (a 910 card job: its node selector decides, and it runs).
+handler; a warning here (a 910 card job: its node selector decides, and it runs). The same holds for the
+plugin's other job annotations (sp-block here: AC318).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.simcluster.jobs import wait_for
 
 NAMESPACE = "owner-annotations"
 POLICY = "huawei.com/schedule_policy"
+SP_BLOCK = "sp-block"
 INHERITED = "volcano.sh/example"
 
 
@@ -30,7 +32,7 @@ def _template() -> Dict[str, Any]:
 def _deployment() -> Dict[str, Any]:
     return {"apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": "owned", "namespace": NAMESPACE,
-                         "annotations": {POLICY: "chip1-node2", INHERITED: "yes"}},
+                         "annotations": {POLICY: "chip1-node2", SP_BLOCK: "2", INHERITED: "yes"}},
             "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "owned"}}, "template": _template()}}
 
 
@@ -46,8 +48,8 @@ def test_a_deployments_policy_does_not_reach_the_pod_group(sim):
     from ascend_compile.lint.engine import lint_objects
 
     deployment = _deployment()
-    found = [(f.rule, f.severity) for f in lint_objects([deployment]) if f.rule == "AC307"]
-    assert found == [("AC307", "warning")], found
+    found = sorted((f.rule, f.severity) for f in lint_objects([deployment]) if f.rule in ("AC307", "AC318"))
+    assert found == [("AC307", "warning"), ("AC318", "warning")], found  # the policy, and sp-block
     jobs.create_namespace(sim, NAMESPACE)
     try:
         # what the Deployment controller makes: a ReplicaSet with the Deployment's annotations and template
@@ -68,7 +70,7 @@ def test_a_deployments_policy_does_not_reach_the_pod_group(sim):
                          sim=sim, last=lambda: jobs.describe_namespace(sim, NAMESPACE))
         annotations = group["metadata"].get("annotations") or {}
         assert annotations.get(INHERITED) == "yes", annotations  # the owner's volcano.sh/ keys are inherited
-        assert POLICY not in annotations, annotations  # ... and nothing else
+        assert POLICY not in annotations and SP_BLOCK not in annotations, annotations  # ... and nothing else
 
         def placed():
             return jobs.get_json(sim, "pod", "owned-5d9c-x1", "-n", NAMESPACE)["spec"].get("nodeName")
