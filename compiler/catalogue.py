@@ -299,17 +299,19 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC401", "job-min-available", ERROR, (VOLCANO_JOB,),
           "set spec.minAvailable to the number of pods (the sum of task replicas)", replaces=(BAD_FORMAT,)),
     _lint("AC402", "max-retry", ERROR, (VOLCANO_JOB,),
-          "set maxRetry to 0 or more (3 is the default)", replaces=(BAD_FORMAT,)),
+          "set maxRetry (3 is the default) and ttlSecondsAfterFinished to 0 or more", replaces=(BAD_FORMAT,)),
     _lint("AC403", "tasks-required", ERROR, (VOLCANO_JOB,),
           "add at least one task under spec.tasks", replaces=(MISSING_REQUIRED, BAD_FORMAT)),
     _lint("AC404", "task-replicas", ERROR, (VOLCANO_JOB,),
           "keep task replicas >= 0 and task minAvailable <= replicas", replaces=(BAD_FORMAT,)),
     _lint("AC405", "task-name", ERROR, (VOLCANO_JOB,),
-          "use unique lower-case task names of letters, digits and '-' (at most 63 characters)", replaces=(BAD_FORMAT,)),
+          "use unique lower-case task names of letters, digits and '-' (at most 63 characters); let dependsOn "
+          "name only other tasks of the job, without a circle", replaces=(BAD_FORMAT,)),
     _lint("AC406", "policies", ERROR, (VOLCANO_JOB,),
           "use a valid Volcano event (e.g. PodEvicted) and action (e.g. RestartJob)", replaces=(NOT_ALLOWED_VALUE,)),
     _lint("AC407", "plugins", ERROR, (VOLCANO_JOB,),
-          "use the Volcano job plugins ssh, env, svc (or tensorflow, mpi, pytorch, ray)"),
+          "use the Volcano job plugins ssh, env, svc (or tensorflow, mpi, pytorch, ray; mpi needs its master "
+          "and worker tasks)"),
     _lint("AC408", "fault-retry-policies", WARNING, (VOLCANO_JOB,),
           "remove the policy: with fault-retry-times or pod-rescheduling the Ascend plugin handles failed pods "
           "and a Volcano Job needs no policies"),

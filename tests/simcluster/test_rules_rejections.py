@@ -197,6 +197,34 @@ def _npus_310p(count: int, duo: bool) -> Callable[[Docs], None]:
     return mutate
 
 
+def _vc_spec(key: str, value: Any) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        _job(docs)["spec"][key] = value
+    return mutate
+
+
+def _depends_on(*names: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        _job(docs)["spec"]["tasks"][-1]["dependsOn"] = {"name": list(names)}
+    return mutate
+
+
+def _mpi_plugin(*args: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        _job(docs)["spec"]["plugins"]["mpi"] = list(args)
+    return mutate
+
+
+def _sidecar_without_image(docs: Docs) -> None:
+    _templates(_job(docs))[-1]["spec"]["containers"].append({"name": "exporter", "command": ["sleep", "infinity"]})
+
+
+def _scaleout_type(value: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        _job(docs)["metadata"]["labels"]["scaleout-type"] = value
+    return mutate
+
+
 VC, AC = "pytorch-module-910b-8-vcjob", "pytorch-module-910b-8-acjob"
 AC310, AC310P = "pytorch-310-acjob", "pytorch-310p-acjob"
 #: case -> (golden, mutation, the rule lint reports, its severity; None: the rule stays silent and the job runs)
@@ -239,6 +267,15 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "ac-toleration-operator-lower-case": (AC, _toleration("exists"), "AC709", "error"),
     "vc-toleration-operator-exists": (VC, _toleration("Exists"), "AC709", None),
     "ac-host-arch-key-with-underscore": (AC, _host_arch_key("host_arch"), "AC315", "error"),
+    "vc-sidecar-without-image": (VC, _sidecar_without_image, "AC709", "error"),
+    "ac-sidecar-without-image": (AC, _sidecar_without_image, "AC709", "error"),
+    # Volcano's webhook: a task dependsOn a task the job lacks (no DAG), mpi without its tasks, a negative TTL
+    "vc-depends-on-unknown-task": (VC, _depends_on("launcher"), "AC405", "error"),
+    "vc-mpi-plugin-without-master-task": (VC, _mpi_plugin(), "AC407", "error"),
+    "vc-mpi-plugin-naming-its-tasks": (VC, _mpi_plugin("--master=worker", "--worker=worker"), "AC407", None),
+    "vc-ttl-negative": (VC, _vc_spec("ttlSecondsAfterFinished", -1), "AC402", "error"),
+    # the operator upper-cases scaleout-type before it checks it
+    "ac-scaleout-type-lower-case": (AC, _scaleout_type("roce"), "AC202", None),
     # Atlas 300: npu-310-strategy names the plugin's handler (chip or card)
     "ac-310-strategy-unknown": (AC310, _strategy_310("cards"), "AC307", "error"),
     # Atlas 300I: the Duo handler (duo: "true") takes 1 or 2 NPUs a pod, the generic 310P handler any that fit

@@ -1,12 +1,14 @@
-"""A Volcano Job's ``maxRetry`` is negative.
+"""A Volcano Job's ``maxRetry`` (or ``ttlSecondsAfterFinished``) is negative.
 
-**What.** ``spec.maxRetry`` must be ≥ 0 (the default is 3).
+**What.** ``spec.maxRetry`` must be ≥ 0 (the default is 3), and so must
+``spec.ttlSecondsAfterFinished`` where set.
 
 **Why.** Volcano's admission webhook rejects the job: "'maxRetry' cannot be
-less than zero.". Source:
+less than zero.", "'ttlSecondsAfterFinished' cannot be less than zero.". Source:
 ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``
 
-**How to fix.** Use ``maxRetry: 3`` (the samples' value) or another non-negative number.
+**How to fix.** Use ``maxRetry: 3`` (the samples' value) or another non-negative number; leave
+``ttlSecondsAfterFinished`` out to keep a finished job.
 
 Failing::
 
@@ -23,6 +25,7 @@ from ..rule import Problem
 
 
 def check(obj, run):
-    value = as_int(obj.spec.get("maxRetry"))
-    if value is not None and value < 0:
-        yield Problem(("spec", "maxRetry"), f"maxRetry cannot be less than zero (got {value})")
+    for key in ("maxRetry", "ttlSecondsAfterFinished"):
+        value = as_int(obj.spec.get(key))
+        if value is not None and value < 0:
+            yield Problem(("spec", key), f"{key} cannot be less than zero (got {value}): Volcano rejects the job")

@@ -4,12 +4,19 @@
 ``ssh``, ``env``, ``svc`` (used by every MindCluster sample), or the
 distributed-framework plugins ``tensorflow``, ``mpi``, ``pytorch``, ``ray``.
 
+With ``mpi``, the job needs the tasks the plugin names: ``master`` and
+``worker`` unless its arguments say otherwise (``--master=<task>``,
+``--worker=<task>``).
+
 **Why.** Volcano's admission webhook rejects the job: "unable to find job
-plugin: %s;". Source: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``,
-``pkg/controllers/job/plugins/`` (The framework plugins depend on
+plugin: %s;", and for ``mpi`` without those tasks "The specified mpi master
+task was not found" (or worker). Source: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``,
+``pkg/controllers/job/plugins/``, ``distributed-framework/mpi/mpi.go`` (The framework plugins depend on
 the Volcano release; ``ray`` is newer than v1.9.)
 
-**How to fix.** Fix the plugin name, or remove it.
+**How to fix.** Fix the plugin name, or remove it; remove ``mpi`` from an
+Ascend job (MindCluster's samples use ``ssh``, ``env`` and ``svc``), or name
+its tasks.
 
 Failing::
 
@@ -24,7 +31,7 @@ Passing::
       env: []
       svc: []
 """
-from ..context import as_dict
+from ..context import as_dict, as_list
 from ..rule import Problem
 
 KNOWN = ("ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "ray")
@@ -36,8 +43,28 @@ def _close(word, options, n=1):
     return difflib.get_close_matches(word, options, n=n)
 
 
+def _mpi_roles(args):
+    """The task names the mpi plugin looks for: its --master / --worker flags (Go's flag forms), else the defaults."""
+    roles = {"master": "master", "worker": "worker"}
+    args = [a for a in as_list(args) if isinstance(a, str)]
+    for i, arg in enumerate(args):
+        flag, _, value = arg.lstrip("-").partition("=")
+        if flag in roles and arg.startswith("-"):
+            roles[flag] = value if "=" in arg else (args[i + 1] if i + 1 < len(args) else roles[flag])
+    return roles
+
+
 def check(obj, run):
-    for name in as_dict(obj.spec.get("plugins")):
+    plugins = as_dict(obj.spec.get("plugins"))
+    for name in plugins:
+        if name == "mpi":
+            tasks = {t.get("name") for t in as_list(obj.spec.get("tasks")) if isinstance(t, dict)}
+            for role, task in _mpi_roles(plugins[name]).items():
+                if task not in tasks:
+                    yield Problem(("spec", "plugins", name), f"the mpi plugin's {role} task {task!r} is not among "
+                                                             "the job's tasks: Volcano rejects the job",
+                                  hint="remove the mpi plugin (MindCluster's samples use ssh, env and svc)")
+                    break
         if name in KNOWN:
             continue
         close = _close(str(name), KNOWN, n=1)

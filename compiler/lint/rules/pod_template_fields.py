@@ -4,6 +4,8 @@
 
 - container names are DNS-1123 labels (lower-case letters, digits and ``-``, at most 63
   characters), unique among the pod's containers and init containers;
+- every container and init container names an ``image`` (a template is checked as a pod is;
+  an AscendJob's ``ascend`` container is AC210's);
 - port names are IANA service names (at most 15 lower-case letters, digits and ``-``, at least
   one letter, no ``--``, no ``-`` at either end), unique in their container; ``containerPort``
   and ``hostPort`` are 1 to 65535; ``protocol`` is ``TCP``, ``UDP`` or ``SCTP``;
@@ -53,7 +55,7 @@ Passing::
 import re
 
 from ...findings import WARNING
-from ...vocabulary import ASCEND_JOB, DNS1123_LABEL, VOLCANO_JOB
+from ...vocabulary import ASCEND_JOB, CONTAINER_NAME, DNS1123_LABEL, VOLCANO_JOB
 from ..context import as_int
 from ..rule import Problem
 
@@ -127,6 +129,10 @@ def _container(obj, path, container, refused, out, host):
     name = container.get("name")
     if _problem(_label_problem, name):
         out.append(Problem(path + ("name",), f"container name {name!r} {_LABEL}: {refused}"))
+    image = container.get("image")
+    if (image is None or image == "") and not (obj.kind == ASCEND_JOB and name == CONTAINER_NAME
+                                               and path[-2] == "containers"):
+        out.append(Problem(path + ("image",), f"container {name!r} has no image: {refused}"))
     policy = container.get("imagePullPolicy")
     if policy is not None and isinstance(policy, str) and policy not in _PULL_POLICIES:
         out.append(Problem(path + ("imagePullPolicy",), f"imagePullPolicy {policy!r} is not one of "

@@ -1,15 +1,22 @@
-"""A Volcano task name is repeated or not a DNS-1123 label.
+"""A Volcano task name is repeated or not a DNS-1123 label, or a task depends on one the job lacks.
 
 **What.** Task names must be unique within the job and valid DNS-1123 labels
 (lower-case letters, digits and ``-``, starting and ending alphanumeric, at
-most 63 characters).
+most 63 characters). A task's ``dependsOn.name`` may list only other tasks of
+the job, each once, and the dependencies must not go round in a circle.
 
 **Why.** Volcano's admission webhook rejects the job: "duplicated task name
 %s;" and the DNS-1123 message for the task name; the name becomes part of pod
-names and (with the ``svc`` plugin) host names. Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``
+names and (with the ``svc`` plugin) host names. For ``dependsOn`` it sorts the
+tasks by their dependencies, counting one for every name listed; a task that
+depends on a name no task has (a typo), on itself, on a name twice, or on a
+circle of tasks is never reached, and the webhook refuses the job: "job has
+dependencies between tasks, but doesn't form a directed acyclic graph(DAG)".
+Sources: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``,
+``VC@v1.12.0: pkg/webhooks/admission/jobs/validate/util.go`` (topoSort, makeGraph).
 
-**How to fix.** Rename the task, e.g. ``default_test`` to ``default-test``.
+**How to fix.** Rename the task, e.g. ``default_test`` to ``default-test``;
+make ``dependsOn`` name tasks of the job (once each), with no circle.
 
 Failing::
 
@@ -27,8 +34,48 @@ from ..rule import Problem
 
 
 def check(obj, run):
+    tasks = as_list(obj.spec.get("tasks"))
+    yield from _names(tasks)
+    if any(isinstance(task, dict) and task.get("dependsOn") is not None for task in tasks):
+        names = [task.get("name") if isinstance(task, dict) else None for task in tasks]
+        listed = [as_list((task.get("dependsOn") or {}).get("name")) if isinstance(task, dict)
+                  and isinstance(task.get("dependsOn") or {}, dict) else [] for task in tasks]
+        if all(isinstance(n, str) for n in names) and all(isinstance(n, str) for each in listed for n in each):
+            yield from _depends_on(names, listed)  # other types are the schema check's
+
+
+def _depends_on(names, listed):
+    """Volcano's makeGraph and topoSort: every task that a topological sort never reaches."""
+    waiting = {name: 0 for name in names}
+    after = {}
+    for name, firsts in zip(names, listed):
+        for first in firsts:
+            after.setdefault(first, set()).add(name)
+            waiting[name] += 1
+    ready = [name for name, count in waiting.items() if count == 0]
+    done = set()
+    while ready:
+        name = ready.pop()
+        done.add(name)
+        for later in after.get(name, ()):
+            waiting[later] -= 1
+            if waiting[later] == 0:
+                ready.append(later)
+    for i, (name, firsts) in enumerate(zip(names, listed)):
+        if name in done:
+            continue
+        unknown = [n for n in firsts if n not in waiting]
+        twice = [n for n in firsts if firsts.count(n) > 1]
+        why = (f"depends on {unknown[0]!r}, which is no task of the job" if unknown
+               else f"lists {twice[0]!r} twice in dependsOn" if twice
+               else "waits on a circle of dependsOn")
+        yield Problem(("spec", "tasks", i, "dependsOn"), f"task {name!r} {why}: the tasks' dependencies do not "
+                                                         "form a directed acyclic graph and Volcano rejects the job")
+
+
+def _names(tasks):
     seen = {}
-    for i, task in enumerate(as_list(obj.spec.get("tasks"))):
+    for i, task in enumerate(tasks):
         if not isinstance(task, dict) or "name" not in task:
             continue
         name = task.get("name")
