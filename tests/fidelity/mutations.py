@@ -299,3 +299,4 @@ def _set_ring(objs: Objects, swap: Optional[Dict[str, str]]) -> bool:
 from tests.fidelity import mutations_job  # noqa: E402,F401  (registers the job-level mutations, in order)
 from tests.fidelity import mutations_user  # noqa: E402,F401  (then the hand-written-YAML mistakes)
 from tests.fidelity import mutations_user2  # noqa: E402,F401  (round two of those)
+from tests.fidelity import mutations_user3  # noqa: E402,F401  (round three)
