@@ -225,6 +225,12 @@ def _scaleout_type(value: str) -> Callable[[Docs], None]:
     return mutate
 
 
+def _annotated(key: str, value: str) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        _job(docs)["metadata"].setdefault("annotations", {})[key] = value
+    return mutate
+
+
 VC, AC = "pytorch-module-910b-8-vcjob", "pytorch-module-910b-8-acjob"
 AC310, AC310P = "pytorch-310-acjob", "pytorch-310p-acjob"
 #: case -> (golden, mutation, the rule lint reports, its severity; None: the rule stays silent and the job runs)
@@ -274,6 +280,9 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "vc-mpi-plugin-without-master-task": (VC, _mpi_plugin(), "AC407", "error"),
     "vc-mpi-plugin-naming-its-tasks": (VC, _mpi_plugin("--master=worker", "--worker=worker"), "AC407", None),
     "vc-ttl-negative": (VC, _vc_spec("ttlSecondsAfterFinished", -1), "AC402", "error"),
+    # plugin labels given as annotations are never read: the job runs without them
+    "vc-fault-retry-times-annotation": (VC, _annotated("fault-retry-times", "3"), "AC313", "warning"),
+    "ac-tor-affinity-annotation": (AC, _annotated("tor-affinity", "normal-schema"), "AC309", "warning"),
     # the operator upper-cases scaleout-type before it checks it
     "ac-scaleout-type-lower-case": (AC, _scaleout_type("roce"), "AC202", None),
     # Atlas 300: npu-310-strategy names the plugin's handler (chip or card)

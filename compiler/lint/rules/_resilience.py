@@ -5,7 +5,7 @@ The Volcano plugin reads a job's labels as the PodGroup's labels together with i
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ...findings import Path
 from ...vocabulary import FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_ON
@@ -35,6 +35,14 @@ def _job_labels(obj: ObjectContext) -> Dict[Any, Tuple[Any, Path]]:
                     if key not in found:
                         found[key] = (value, where)
     return found
+
+
+def annotated_only(obj: ObjectContext, keys: Tuple[str, ...]) -> List[str]:
+    """The label keys among ``keys`` the job gives as annotations and nowhere as labels (the plugin reads labels
+    only: the PodGroup's and its pods', ``plugin/job.go`` getJobLabelFromVcJob)."""
+    if not obj.annotations:
+        return []
+    return [key for key in keys if key in obj.annotations and key not in _job_labels(obj)]
 
 
 def retry_times(obj: ObjectContext) -> int:

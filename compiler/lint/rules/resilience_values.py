@@ -7,7 +7,8 @@ also ``pause``); ``subHealthyStrategy`` is ``ignore``, ``graceExit``,
 ``forceExit`` or ``hotSwitch``; each entry of the ``recover-strategy``
 annotation is ``retry``, ``recover``, ``recover-in-place``,
 ``elastic-training``, ``dump`` or ``exit``; ``wait-reschedule-timeout`` an
-integer from 30 to 270.
+integer from 30 to 270. The labels are labels: given as annotations of the job
+(and not as labels), upstream never sees them.
 
 **Why.** Upstream quietly treats other values as "off": the plugin takes a
 ``fault-retry-times`` it cannot parse as 0 (``MC: component/ascend-for-volcano/
@@ -20,7 +21,9 @@ negative. (Upstream's API table gives 0-100 for ``fault-retry-times`` while its
 inference docs use 10000; the code takes any int32, so only what it cannot use
 is reported.) Ranges: ``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``.
 (``external-force``/``external-grace`` are for inference workloads, not jobs.)
-The job runs without the fault tolerance its author meant.
+The plugin and the operator read these keys from the job's (and its pods') labels
+only, never from annotations (``plugin/job.go`` getJobLabelFromVcJob). The job runs
+without the fault tolerance its author meant.
 
 **How to fix.** Use one of the listed values.
 
@@ -39,7 +42,7 @@ from ...vocabulary import (FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAUL
                            RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_LABEL, SUB_HEALTHY_STRATEGIES,
                            WAIT_RESCHEDULE_TIMEOUT_ANNOTATION)
 from ..rule import Problem
-from ._resilience import job_label
+from ._resilience import annotated_only, job_label
 
 INT32_MAX = 2147483647
 LABELS = (
@@ -58,7 +61,14 @@ def _integer_in(value, low, high):
     return low <= number <= high
 
 
+#: the labels above and fault-retry-times: labels upstream reads, never annotations
+LABEL_KEYS = tuple(key for key, _ in LABELS) + (FAULT_RETRY_TIMES_LABEL,)
+
+
 def check(obj, run):
+    for key in annotated_only(obj, LABEL_KEYS):
+        yield Problem(("metadata", "annotations", key), f"{key} is given as an annotation: upstream reads it from the "
+                                                        "job's labels only, so it is off", key=True)
     for key, allowed in LABELS:
         value, where = job_label(obj, key)
         if value is not None and value not in allowed:

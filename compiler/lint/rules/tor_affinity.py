@@ -9,7 +9,12 @@ affinity label check failed,tor-affinity label value is %s". Source:
 (The cluster also needs the ``basic-tor-node-cm`` ConfigMap, which
 only a cluster can tell.)
 
-**How to fix.** Use one of the three values, or remove the label.
+Given as an annotation of the job (and not as a label) it is a warning: the
+plugin reads the job's labels only (``plugin/job.go`` getJobLabelFromVcJob), so
+the job runs without switch affinity.
+
+**How to fix.** Use one of the three values, or remove the label; make an
+annotation ``tor-affinity`` a label.
 
 Failing::
 
@@ -23,14 +28,20 @@ Passing::
       labels:
         tor-affinity: large-model-schema
 """
+from ...findings import WARNING
 from ...vocabulary import TOR_AFFINITY_LABEL
 from ..rule import Problem
+from ._resilience import annotated_only
 
 ALLOWED = ("large-model-schema", "normal-schema", "null")
 
 
 def check(obj, run):
     if TOR_AFFINITY_LABEL not in obj.labels:
+        if TOR_AFFINITY_LABEL in obj.annotations and annotated_only(obj, (TOR_AFFINITY_LABEL,)):
+            yield Problem(("metadata", "annotations", TOR_AFFINITY_LABEL),
+                          f"{TOR_AFFINITY_LABEL} is given as an annotation: the scheduler reads the job's labels only, "
+                          "so the job runs without switch affinity", severity=WARNING, key=True)
         return
     value = obj.labels.get(TOR_AFFINITY_LABEL)
     if value not in ALLOWED:
