@@ -49,8 +49,20 @@ class Violation(NamedTuple):
     subject: str = ""
 
 
+#: a run of at least this many consecutive counts is written by its ends ("1-64"): the generic handlers' lists
+_LONG_RUN = 10
+
+
 def _fmt(values: Sequence[int]) -> str:
-    return ", ".join(str(v) for v in values)
+    parts: List[str] = []
+    start = 0
+    for end in range(1, len(values) + 1):
+        if end < len(values) and values[end] == values[end - 1] + 1:
+            continue
+        run = values[start:end]
+        parts += [f"{run[0]}-{run[-1]}"] if len(run) >= _LONG_RUN else [str(v) for v in run]
+        start = end
+    return ", ".join(parts)
 
 
 def check_pods(profile: Profile, layout: NpuLayout) -> List[Violation]:

@@ -54,6 +54,9 @@ class Profile:
     super_pod: Optional[SuperPod] = None
     fallback: Optional[str] = None
     job_labels: Mapping[str, str] = field(default_factory=dict)
+    #: the most NPUs per pod the plugin's generic handler of the resource takes, for jobs whose labels pick
+    #: none of its own (the 310P Duo handlers need duo: "true"); None: the resource has no such handler
+    generic_max_per_pod: Optional[int] = None
     ranktable_version: str = "1.0"
     frameworks: Tuple[str, ...] = FRAMEWORKS
     targets: Tuple[str, ...] = JOBS
@@ -64,6 +67,17 @@ class Profile:
 
     def allowed_per_pod(self, pods: int) -> Tuple[int, ...]:
         return self.single_pod if pods <= 1 else self.multi_pod
+
+    def generic_handler(self) -> Optional["Profile"]:
+        """The rules of the plugin's generic handler for this profile's resource (``genericHandlerMaxNpusPerPod``):
+        any count from 1 to its maximum, in any job; None when the resource has no such handler."""
+        if not self.generic_max_per_pod:
+            return None
+        from dataclasses import replace  # only for such jobs (records.py: lint avoids importing it)
+
+        counts = tuple(range(1, self.generic_max_per_pod + 1))
+        return replace(self, name=f"{self.name} generic handler", single_pod=counts, multi_pod=counts,
+                       multi_pod_recommended=())
 
     @property
     def default_dialect(self) -> str:
@@ -102,6 +116,8 @@ class Profile:
             out["fallback"] = self.fallback
         if self.job_labels:
             out["jobLabels"] = dict(self.job_labels)
+        if self.generic_max_per_pod:
+            out["genericHandlerMaxNpusPerPod"] = self.generic_max_per_pod
         if self.notes:
             out["notes"] = self.notes
         if self.sources:
@@ -142,6 +158,7 @@ def _profile_from_data(data: Dict[str, Any], source: str) -> Profile:
                           bool(sp.get("singlePodBlockIsTotal", False))) if sp else None,
         fallback=spec.get("fallback"),
         job_labels=dict(spec.get("jobLabels") or {}),
+        generic_max_per_pod=spec.get("genericHandlerMaxNpusPerPod"),
         ranktable_version=str(spec.get("ranktableVersion", "1.0")),
         frameworks=tuple(spec.get("frameworks") or Profile.frameworks),
         targets=tuple(spec.get("targets") or Profile.targets),

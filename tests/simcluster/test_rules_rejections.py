@@ -197,6 +197,40 @@ def _npus_310p(count: int, duo: bool) -> Callable[[Docs], None]:
     return mutate
 
 
+def _pod_labels(**labels: str) -> Callable[[Docs], None]:
+    """Every pod template gets ``labels`` (keys with ``_`` for ``-``), the job's own labels unchanged."""
+    def mutate(docs: Docs) -> None:
+        for template in _templates(_job(docs)):
+            template.setdefault("metadata", {}).setdefault("labels", {}).update(
+                {key.replace("_", "-"): value for key, value in labels.items()})
+    return mutate
+
+
+def _then(*mutations: Callable[[Docs], None]) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        for mutation in mutations:
+            mutation(docs)
+    return mutate
+
+
+def _vc_310(job_value: Optional[str], pod_value: Optional[str]) -> Callable[[Docs], None]:
+    """The module-910b-8 Volcano Job as an Atlas 300 job (4 x Ascend310 a pod, no accelerator-type), with
+    npu-310-strategy ``job_value`` on the job and ``pod_value`` on its pod templates (None: no label)."""
+    def mutate(docs: Docs) -> None:
+        text = json.dumps(docs).replace("huawei.com/Ascend910", "huawei.com/Ascend310")
+        docs[:] = json.loads(text.replace("ascend-910b", "ascend-310"))
+        job = _job(docs)
+        if job_value is not None:
+            job["metadata"]["labels"]["npu-310-strategy"] = job_value
+        for template in _templates(job):
+            del template["spec"]["nodeSelector"]["accelerator-type"]
+            if pod_value is not None:
+                template["metadata"]["labels"]["npu-310-strategy"] = pod_value
+            for part in ("requests", "limits"):
+                template["spec"]["containers"][0]["resources"][part]["huawei.com/Ascend310"] = 4
+    return mutate
+
+
 def _vc_spec(key: str, value: Any) -> Callable[[Docs], None]:
     def mutate(docs: Docs) -> None:
         _job(docs)["spec"][key] = value
@@ -290,6 +324,19 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     # Atlas 300I: the Duo handler (duo: "true") takes 1 or 2 NPUs a pod, the generic 310P handler any that fit
     "ac-310p-duo-4-npus": (AC310P, _npus_310p(4, duo=True), "AC301", "error"),
     "ac-310p-without-duo-4-npus": (AC310P, _npus_310p(4, duo=False), "AC301", None),
+    # ... up to 64 a pod: more is refused (InvalidResourceRequest)
+    "ac-310p-without-duo-65-npus": (AC310P, _npus_310p(65, duo=False), "AC301", "error"),
+    # the plugin joins the job's npu-310-strategy and the pods' with "|" where they differ (case aside): the
+    # joined value names no 310 handler; for a Duo job it means the generic 310P handler
+    "vc-310-strategy-on-job": (VC, _vc_310("card", None), "AC307", None),
+    "vc-310-strategy-on-pods": (VC, _vc_310(None, "card"), "AC307", None),
+    "vc-310-strategy-case-variant-on-pods": (VC, _vc_310("card", "Card"), "AC307", None),
+    "vc-310-strategy-joined": (VC, _vc_310("card", "chip"), "AC307", "error"),
+    "ac-310-strategy-joined": (AC310, _pod_labels(npu_310_strategy="chip"), "AC307", "error"),
+    "ac-310p-strategy-joined-4-npus": (AC310P, _then(_pod_labels(npu_310_strategy="chip"), _npus_310p(4, duo=True)),
+                                       "AC307", "warning"),
+    "ac-310p-duo-joined-4-npus": (AC310P, _then(_pod_labels(duo="false"), _npus_310p(4, duo=True)), "AC307",
+                                  "warning"),
 }
 
 

@@ -98,3 +98,24 @@ def test_super_pod_arithmetic(name, pods, per_pod, sp_block, ra_block, problems)
 ])
 def test_layout_from_pod_sets(pod_sets, counts, pods, total):
     assert NpuLayout.from_pod_sets(pod_sets) == NpuLayout(counts, pods, total)
+
+
+def test_the_generic_310p_handler_takes_1_to_64_per_pod_in_any_job():
+    """The plugin's generic 310P handler (base ValidNPUJob, MaxNodeNPUNum 64): the 310p profile's data."""
+    generic = profile("310p").generic_handler()
+    assert generic is not None and generic.single_pod == generic.multi_pod == tuple(range(1, 65))
+    assert check_pods(generic, NpuLayout((64,), 2, 128)) == []
+    (refused,) = check_pods(generic, NpuLayout((65,), 1, 65))
+    assert refused.rule == "AC301" and refused.message.endswith("allowed: 1-64")
+    assert profile("310").generic_handler() is None  # an Atlas 300 job without a handler never schedules
+    assert profile("310p").to_dict()["genericHandlerMaxNpusPerPod"] == 64
+
+
+@pytest.mark.parametrize("values,text", [
+    ((1, 2), "1, 2"),
+    ((1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16), "1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16"),  # short runs stay
+    (tuple(range(1, 12)) + (16,), "1-11, 16"),
+    ((), ""),
+])
+def test_long_runs_of_counts_are_written_by_their_ends(values, text):
+    assert hardware._fmt(values) == text

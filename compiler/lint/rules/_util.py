@@ -61,6 +61,8 @@ def pod_containers(pod_set: PodSet):
 #: the job label that picks an Atlas 300 / 300I Duo handler, and the values the plugin has one for
 STRATEGY_310 = "npu-310-strategy"
 STRATEGIES_310 = ("chip", "card")
+#: the job label that asks for an Atlas 300I Duo handler (when it is exactly "true")
+DUO_LABEL = "duo"
 
 
 def label_holders(obj: ObjectContext) -> List[Tuple[Path, Dict[str, Any]]]:
@@ -71,10 +73,31 @@ def label_holders(obj: ObjectContext) -> List[Tuple[Path, Dict[str, Any]]]:
     return holders
 
 
+def label_values(obj: ObjectContext, key: str) -> List[Tuple[Path, Any]]:
+    """(path, value) of each label ``key`` the plugin reads for a job, the job's own first (as it joins them)."""
+    return [(path + (key,), labels[key]) for path, labels in label_holders(obj) if key in labels]
+
+
+def joined_label(values: List[Tuple[Path, Any]]) -> Optional[str]:
+    """The job label the plugin ends up with from ``values`` (:func:`label_values`), None when none is set: the
+    PodGroup's (the job's) first, then each pod's not already in it, compared ignoring case, joined with ``|``
+    (``getJobLabelFromVcJob``, ``isSelectorContains`` in ``plugin/job.go``).  The plugin takes the pods in map
+    order; this takes them in document order."""
+    joined: Optional[str] = None
+    for _, value in values:
+        value = str(value)
+        if joined is None:
+            joined = value
+        elif value.lower() not in joined.lower().split("|"):
+            joined += "|" + value
+    return joined
+
+
 def duo_handler(obj: ObjectContext) -> bool:
     """Whether the plugin gives a huawei.com/Ascend310P job an Atlas 300I Duo handler (card310px2 or chip310px2):
-    labelled ``duo: "true"``, with no npu-310-strategy or a known one (``get310PCardHandlerName``); any other
-    job gets the generic 310P handler, without the Duo's per-pod NPU counts."""
-    holders = label_holders(obj)
-    return (any(labels.get("duo") == "true" for _, labels in holders)
-            and all(labels.get(STRATEGY_310, "chip") in STRATEGIES_310 for _, labels in holders))
+    its joined ``duo`` label is exactly ``true`` and its joined npu-310-strategy absent or a known one
+    (``get310PCardHandlerName``); any other job gets the generic 310P handler, without the Duo's per-pod NPU
+    counts."""
+    if joined_label(label_values(obj, DUO_LABEL)) != "true":
+        return False
+    return joined_label(label_values(obj, STRATEGY_310)) in (None,) + STRATEGIES_310

@@ -23,12 +23,15 @@ handler takes: only the handler's widest rules apply (``chip1-node2``, the
 card handler, with 8 NPUs per pod runs on an 8-NPU server; the simulated
 cluster shows it). The policy picks the handler of ``huawei.com/Ascend910``
 and ``huawei.com/npu`` jobs only; 310 and 310P jobs go by their own labels.
-The 310P counts (1 or 2) are the Atlas 300I Duo handlers': a 310P job not
-labelled ``duo: "true"``, or with an ``npu-310-strategy`` other than ``chip``
-or ``card``, gets the plugin's generic 310P handler, which takes any count
-that fits a node, so no per-pod count is checked (``get310PCardHandlerName``,
-``init310PCardPolicyHandler`` in ``internal/npu/factory.go``; the simulated
-cluster runs such a job with 4 or 8 NPUs in one pod).
+The 310P counts (1 or 2) are the Atlas 300I Duo handlers': a 310P job whose
+joined labels are not ``duo: "true"`` with an ``npu-310-strategy`` of ``chip`` or
+``card`` (absent counts as ``chip``; the plugin joins the job's and the pods'
+differing values with ``|``) gets the plugin's generic 310P handler, which takes
+1 to 64 NPUs per pod (``genericHandlerMaxNpusPerPod`` of the ``310p`` profile) and
+places any count that fits a node: more than 64 is refused
+(``get310PCardHandlerName``, ``init310PCardPolicyHandler`` in
+``internal/npu/factory.go``, base ``ValidNPUJob``; the simulated cluster runs
+such a job with 4 NPUs in one pod, and leaves one with 65 pending).
 A pod that names an NPU resource but asks for 0 is refused by every handler
 (a MindSpore Scheduler may, on A3 servers).
 
@@ -68,6 +71,7 @@ from ...catalogue import NPU_COUNT
 from ...targeting import handler_family, node_profile, selected_profiles
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND310P_RESOURCE, SCHEDULER_TASK_SPEC,
                             SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
+from ..context import ObjectContext
 from ..rule import Problem
 from ._util import duo_handler, npu_request_path
 
@@ -75,18 +79,27 @@ from ._util import duo_handler, npu_request_path
 def handler_rules(obj, run):
     """(profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects).
 
+    A 310P job that no Atlas 300I Duo handler takes gets the generic 310P handler: the candidates'
+    :meth:`~ascend_compile.profiles.Profile.generic_handler` rules.
+
     Usually the candidates: their per-pod lists are the handler's rules on their own nodes.  When the
     pods may land on another profile's nodes (a schedule policy with another profile's accelerator-type,
     or pod templates selecting different types), the handler's rules are the widest of every server it
     serves, and each pod must also fit the nodes its own selector names.  A schedule policy without any
     accelerator-type selector keeps the pods off no node the handler takes: its widest rules apply alone.
     """
-    if obj.npu_resource() == ASCEND310P_RESOURCE and not duo_handler(obj):
-        return (), False  # the generic 310P handler: no per-pod counts of its own
-    return run.by_signals(_handler_rules, obj)
+    return run.by_signals(_handler_rules, obj, _generic(obj))
 
 
-def _handler_rules(run, obj):
+def _generic(obj: ObjectContext) -> bool:
+    """Whether the plugin gives the job its resource's generic handler (the signals do not say: job labels)."""
+    return obj.npu_resource() == ASCEND310P_RESOURCE and not duo_handler(obj)
+
+
+def _handler_rules(run, obj, generic):
+    if generic:
+        found = (p.generic_handler() for p in run.candidate_profiles(obj))
+        return tuple(p for p in found if p is not None), False
     candidates = run.candidate_profiles(obj)
     signals, every = run.signals(obj), run.profiles.all()
     policy = signals.schedule_policy
@@ -152,13 +165,14 @@ def _checked_pod_sets(obj, run):
     if found is None:
         pods = obj.npu_layout().pods
         found = obj.shared["npu_count.checked"] = [
-            (pod_set, npus, run.by_signals(_violations, obj, npus, pods))
+            (pod_set, npus, run.by_signals(_violations, obj, npus, pods, _generic(obj)))
             for pod_set, npus in ((p, p.npus()) for p in obj.pod_sets()) if npus > 0 and pod_set.replicas > 0]
     return found
 
 
-def _violations(run, obj, npus, pods):
-    """Every violation of each profile whose rules apply, for pods of ``npus`` NPUs in a job of ``pods`` pods."""
+def _violations(run, obj, npus, pods, generic):
+    """Every violation of each profile whose rules apply, for pods of ``npus`` NPUs in a job of ``pods`` pods
+    (``generic``, which :func:`handler_rules` works out again, keys the cache: the signals do not say it)."""
     layout = hardware.NpuLayout((npus,), pods, npus * pods)
     return [hardware.check_pods(profile, layout) for profile in handler_rules(obj, run)[0]]
 

@@ -26,17 +26,23 @@ policy is skipped and the node selectors decide. Source:
 
 Atlas 300 (``huawei.com/Ascend310``) jobs pick their handler by the label
 ``npu-310-strategy`` instead: ``chip`` (the default when the label is absent) or
-``card``, on the job or a pod template (the plugin reads the PodGroup's labels and
-the pods'). Any other value names no handler and the job never schedules, with the
-same ``NotSupportPolicy`` reason (``init310CardPolicyHandler``). For
+``card``. The plugin reads the PodGroup's labels (the job's) and the pods', and
+where they differ it joins the values with ``|`` (the job's first; values equal
+but for case count once, the first met kept): a job labelled ``card`` whose pod
+template says ``chip`` asks for the handler ``card|chip``, which does not exist
+(``getJobLabelFromVcJob``, ``plugin/job.go``). A joined value other than ``chip`` or
+``card`` names no handler and the job never schedules, with the same
+``NotSupportPolicy`` reason (``init310CardPolicyHandler``; the simulated cluster
+refuses both a misspelt value and two differing ones). For
 ``huawei.com/Ascend310P`` jobs labelled ``duo: "true"`` (Atlas 300I Duo) the label
-picks the Duo handler the same way, but an unknown value falls back to the generic
-310P handler, which schedules without the Duo's per-pod NPU counts (a warning;
-``get310PCardHandlerName``, ``init310PCardPolicyHandler``).
+picks the Duo handler the same way, but an unknown or joined value falls back to
+the generic 310P handler, which schedules without the Duo's per-pod NPU counts (a
+warning); so does a ``duo`` label whose joined value is not exactly ``true``
+(``get310PCardHandlerName``, ``init310PCardPolicyHandler``).
 
 **How to fix.** Add the annotation with the policy of your servers
 (``ascend-compile profiles``); for Atlas 300 use ``npu-310-strategy: chip`` or
-``card``, or leave the label out.
+``card`` (the same on the job and its pod templates), or leave the label out.
 
 Failing::
 
@@ -55,7 +61,7 @@ from ...findings import WARNING
 from ...vocabulary import (ASCEND310_RESOURCE, ASCEND310P_RESOURCE, NPU_RESOURCE, PLUGIN_SCHEDULE_POLICIES,
                             SCHEDULE_POLICY_ANNOTATION)
 from ..rule import Problem
-from ._util import STRATEGIES_310, STRATEGY_310, label_holders
+from ._util import DUO_LABEL, STRATEGIES_310, STRATEGY_310, joined_label, label_values
 
 
 def _close(word, options, n=1):
@@ -70,22 +76,42 @@ def _known(profiles):
 
 
 def _strategy_310(obj, resource):
-    """The npu-310-strategy labels the plugin reads (the job's, which its PodGroup gets, and the pods'), where
-    no handler has that name: none at all for Ascend310, the generic one for an Atlas 300I Duo job."""
-    holders = label_holders(obj)
-    if resource == ASCEND310P_RESOURCE and not any(labels.get("duo") == "true" for _, labels in holders):
-        return  # without duo: "true" no label value names a handler; the generic one schedules it
-    for path, labels in holders:
-        value = labels.get(STRATEGY_310)
-        if value is None or value in STRATEGIES_310:
-            continue
-        if resource == ASCEND310_RESOURCE:
-            yield Problem(path + (STRATEGY_310,), f"{STRATEGY_310} {value!r} is not chip or card: the scheduler has no "
-                                                  f"handler for this {ASCEND310_RESOURCE} job", hint="use chip or card")
-        else:
-            yield Problem(path + (STRATEGY_310,), f"{STRATEGY_310} {value!r} is not chip or card: the scheduler gives "
-                                                  "this Atlas 300I Duo job its generic 310P handler, not the Duo's",
-                          hint="use chip or card", severity=WARNING)
+    """The npu-310-strategy (and duo) labels the plugin reads (the job's, which its PodGroup gets, and the pods',
+    joined with ``|`` where they differ) when the joined value names no handler: none at all for Ascend310, the
+    generic one for an Atlas 300I Duo job."""
+    duos = label_values(obj, DUO_LABEL)
+    if resource == ASCEND310P_RESOURCE:
+        if not any(value == "true" for _, value in duos):
+            return  # without duo: "true" no label value names a handler; the generic one schedules it
+        duo = joined_label(duos)
+        if duo != "true":
+            at = next((path for path, value in duos if value != "true"), duos[-1][0])
+            yield Problem(at, f"the job's duo labels join into {duo!r}, not \"true\": the scheduler gives this "
+                              "Atlas 300I Duo job its generic 310P handler, not the Duo's",
+                          hint='label the job and its pod templates duo: "true" alike', severity=WARNING)
+            return
+    values = label_values(obj, STRATEGY_310)
+    joined = joined_label(values)
+    if joined is None or joined in STRATEGIES_310:
+        return
+    on_job = values[0][0][0] == "metadata"
+    if not on_job and "|" not in joined and any(value in STRATEGIES_310 for _, value in values):
+        return  # the pods' spellings differ in case only: the one the plugin meets first decides, a known one too
+    if resource == ASCEND310_RESOURCE:
+        said, severity = f"the scheduler has no handler for this {ASCEND310_RESOURCE} job", None
+    else:
+        said, severity = "the scheduler gives this Atlas 300I Duo job its generic 310P handler, not the Duo's", WARNING
+    for path, value in values:
+        if value not in STRATEGIES_310:
+            yield Problem(path, f"{STRATEGY_310} {value!r} is not chip or card: {said}", hint="use chip or card",
+                          severity=severity)
+    known = [(path, value) for path, value in values if value in STRATEGIES_310]
+    for path, value in known[1:]:
+        if value != known[0][1]:
+            where = "on the job" if known[0][0][0] == "metadata" else "on another pod template"
+            yield Problem(path, f"{STRATEGY_310} {value!r} here and {known[0][1]!r} {where} join into {joined!r}, "
+                                f"which names no handler: {said}",
+                          hint=f"give every label set the same {STRATEGY_310}, or only the job", severity=severity)
 
 
 def check(obj, run):
