@@ -351,7 +351,7 @@ _ENTRIES: Tuple[Entry, ...] = (
           "add the volume to the pod template's volumes, or mount a volume it defines"),
     _lint("AC707", "requests-over-limits", ERROR, WORKLOADS, "request at most the limit, or leave the request out"),
     _lint("AC708", "env-field-ref", ERROR, WORKLOADS,
-          "use a fieldPath Kubernetes gives env (metadata.name, metadata.annotations['<key>'], status.hostIP, ...)"),
+          "read a field or resource the downward API offers there, with one source per env var (see the message)"),
     _lint("AC709", "pod-template-fields", ERROR, WORKLOADS, "correct the name, number or value as the message says"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),

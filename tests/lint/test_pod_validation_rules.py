@@ -8,9 +8,10 @@ from fractions import Fraction
 
 import pytest
 
+from ascend_compile.lint.rules._downward import qualified_name, volume_file_path
 from ascend_compile.lint.rules.env_field_ref import valid_env_field_path
 from ascend_compile.lint.rules.leader_service_port import service_problem
-from ascend_compile.quantity import parse
+from ascend_compile.quantity import canonical, parse
 
 from .conftest import lint_text, one_pod_acjob
 
@@ -24,6 +25,44 @@ def test_quantities_as_kubernetes_reads_them(text, value):
 @pytest.mark.parametrize("text", ["32GB", "8 cores", "", "1.2.3", True, None, [1]])
 def test_what_kubernetes_does_not_parse_is_none(text):
     assert parse(text) is None
+
+
+#: text -> resource.ParseQuantity(text).String(), printed by a Go program built on k8s.io/apimachinery v0.32.4
+GO_CANONICAL = {"1m": "1m", "1000m": "1", "0.001": "1m", "1e-3": "1e-3", "1e3": "1e3", "1000": "1k", "1024": "1024",
+                "1024Ki": "1Mi", "0.5Ki": "512", "1e0": "1e0", "1E3": "1E3", "1.0": "1", "0.1": "100m", "1e1": "10",
+                "1000000Ki": "1000000Ki", "1.5Ki": "1536", "0.9765625Ki": "1k", "1000k": "1M", "+1": "+1",
+                "1.024Ki": "1048576m", "20e-1": "2", "1000e0": "1e3", "1e-2": "10e-3", "-1024Ki": "-1Mi",
+                "1e-10": "1e-9", "1.0Ki": "1Ki", "8Ki": "8Ki", "01": "01", "0": "0"}
+
+
+@pytest.mark.parametrize("text,written", sorted(GO_CANONICAL.items()))
+def test_quantities_as_kubernetes_writes_them_back(text, written):
+    assert canonical(text) == written
+
+
+@pytest.mark.parametrize("text", ["1e9999999", "1e" + "9" * 5000, "9" * 5000, 10 ** 5000], ids=range(4))
+def test_absurd_quantities_are_left_alone_at_once(text):
+    assert canonical(text) is None and (parse(text) is None) is not isinstance(text, int)
+
+
+def test_numbers_are_written_back_as_their_json_text():
+    assert (canonical(1024), canonical(0.001), canonical(1), canonical("x"), canonical(True)) == ("1024", "1m", "1",
+                                                                                                  None, None)
+
+
+@pytest.mark.parametrize("key,valid", [("app", True), ("app.kubernetes.io/name", True), ("huawei.com/Ascend910", True),
+                                       ("a_b.C-1", True), ("job name", False), ("-app", False), ("a/b/c", False),
+                                       ("/app", False), ("Example.com/app", False), ("x" * 64, False),
+                                       ("app.", False), ("", False)])
+def test_label_keys_as_kubernetes_checks_them(key, valid):
+    assert qualified_name(key) is valid
+
+
+@pytest.mark.parametrize("path,refused", [("ip", False), ("a/b..c", False), ("x..", False), ("", True), (None, True),
+                                          ("/etc/ip", True), ("../ip", True), ("a/../ip", True), ("..data", True),
+                                          ("..", True)])
+def test_downward_volume_file_paths(path, refused):
+    assert (volume_file_path(path) is not None) is refused
 
 
 @pytest.mark.parametrize("ports,bad", [
@@ -53,14 +92,16 @@ def test_a_port_under_another_name_and_number_stays_an_info():
 
 
 @pytest.mark.parametrize("path", ["metadata.name", "spec.host", "status.podIPs", "metadata.labels['app']",
-                                  "metadata.annotations['huawei.com/Ascend910']"])
+                                  "metadata.annotations['huawei.com/Ascend910']",
+                                  "metadata.annotations['Example.COM/Devices']"])  # annotation keys: lower-cased
 def test_env_field_paths_kubernetes_takes(path):
     assert valid_env_field_path(path)
 
 
 @pytest.mark.parametrize("path", ["metadata.annotation['huawei.com/Ascend910']", 'metadata.annotations["x"]',
                                   "metadata.annotations", "status.hostIp", "spec.restartPolicy", "status.phase",
-                                  "spec['x']"])
+                                  "spec['x']", "metadata.labels['a b']", "metadata.labels['Example.com/x']",
+                                  "metadata.name['x']", "['x']"])
 def test_env_field_paths_kubernetes_refuses(path):
     assert not valid_env_field_path(path)
 

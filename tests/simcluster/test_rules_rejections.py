@@ -109,6 +109,43 @@ def _field_path_typo(docs: Docs) -> None:
                 ref["fieldPath"] = ref["fieldPath"].replace("annotations", "annotation", 1)
 
 
+def _env_from(source: Dict[str, Any], value: Optional[str] = None, name: str = "DOWNWARD") -> Callable[[Docs], None]:
+    """The last pod's first container gets an env var read from ``source`` (and a ``value`` beside it)."""
+    def mutate(docs: Docs) -> None:
+        item: Dict[str, Any] = {"name": name, "valueFrom": source}
+        if value is not None:
+            item["value"] = value
+        _first_container(docs).setdefault("env", []).append(item)
+    return mutate
+
+
+def _downward_files(*items: Dict[str, Any]) -> Callable[[Docs], None]:
+    """The last pod gets a downwardAPI volume of ``items``, mounted in its first container."""
+    def mutate(docs: Docs) -> None:
+        spec = _templates(_job(docs))[-1]["spec"]
+        spec.setdefault("volumes", []).append({"name": "podinfo", "downwardAPI": {"items": list(items)}})
+        spec["containers"][0].setdefault("volumeMounts", []).append({"name": "podinfo", "mountPath": "/etc/podinfo"})
+    return mutate
+
+
+def _downward_valid_forms(docs: Docs) -> None:
+    """Forms AC708 must not flag: whole label and annotation maps in a volume, divisors as Kubernetes takes them."""
+    name = _first_container(docs)["name"]
+    for number, env in enumerate(({"fieldRef": {"fieldPath": "metadata.labels['app.kubernetes.io/name']"}},
+                                  {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}},
+                                  {"resourceFieldRef": {"resource": "requests.cpu", "divisor": "1000m"}},
+                                  {"resourceFieldRef": {"resource": "requests.memory", "divisor": "1Mi"}})):
+        _env_from(env, name=f"DOWNWARD_{number}")(docs)
+    _downward_files({"path": "labels", "fieldRef": {"fieldPath": "metadata.labels"}},
+                    {"path": "meta/annotations", "fieldRef": {"fieldPath": "metadata.annotations"}},
+                    {"path": "devices", "fieldRef": {"fieldPath": "metadata.annotations['Huawei.com/Ascend910']"}},
+                    {"path": "memory", "resourceFieldRef": {"containerName": name, "resource": "limits.memory",
+                                                            "divisor": "1Ki"}})(docs)
+
+
+_NAME = {"fieldRef": {"fieldPath": "metadata.name"}}
+
+
 def _resource_910b(docs: Docs) -> None:
     for template in _templates(_job(docs)):
         resources = template["spec"]["containers"][0]["resources"]
@@ -291,6 +328,34 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "vc-env-field-path-typo": (VC, _field_path_typo, "AC708", "error"),
     "ac-env-field-path-typo": (AC, _field_path_typo, "AC708", "error"),
     "vc-resource-named-after-the-chip": (VC, _resource_910b, "AC316", "error"),
+    # the rest of the downward API as Kubernetes validates it: keys, resources, divisors, sources, volume files
+    "vc-env-label-key-with-space": (VC, _env_from({"fieldRef": {"fieldPath": "metadata.labels['job name']"}}),
+                                    "AC708", "error"),
+    "ac-env-annotation-key-two-slashes": (
+        AC, _env_from({"fieldRef": {"fieldPath": "metadata.annotations['example.com/a/b']"}}), "AC708", "error"),
+    "vc-env-npu-as-resource-field": (VC, _env_from({"resourceFieldRef": {"resource": "limits.huawei.com/Ascend910"}}),
+                                     "AC708", "error"),
+    "ac-env-npu-as-resource-field": (AC, _env_from({"resourceFieldRef": {"resource": "limits.huawei.com/Ascend910"}}),
+                                     "AC708", "error"),
+    "ac-env-cpu-divisor-1k": (AC, _env_from({"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1k"}}),
+                              "AC708", "error"),
+    "vc-env-memory-divisor-1024": (VC, _env_from({"resourceFieldRef": {"resource": "requests.memory",
+                                                                       "divisor": "1024"}}), "AC708", "error"),
+    "vc-env-value-and-value-from": (VC, _env_from(_NAME, value="worker"), "AC708", "error"),
+    "ac-env-value-and-value-from": (AC, _env_from(_NAME, value="worker"), "AC708", "error"),
+    "ac-env-two-sources": (AC, _env_from({**_NAME, "configMapKeyRef": {"name": "c", "key": "k"}}), "AC708", "error"),
+    "vc-downward-pod-ip-in-volume": (VC, _downward_files({"path": "ip", "fieldRef": {"fieldPath": "status.podIP"}}),
+                                     "AC708", "error"),
+    "ac-downward-pod-ip-in-volume": (AC, _downward_files({"path": "ip", "fieldRef": {"fieldPath": "status.podIP"}}),
+                                     "AC708", "error"),
+    "ac-downward-absolute-path": (AC, _downward_files({"path": "/etc/name", **_NAME}), "AC708", "error"),
+    "vc-downward-path-backstep": (VC, _downward_files({"path": "../name", **_NAME}), "AC708", "error"),
+    "ac-downward-resource-without-container": (
+        AC, _downward_files({"path": "cpu", "resourceFieldRef": {"resource": "limits.cpu"}}), "AC708", "error"),
+    "vc-downward-field-and-resource": (VC, _downward_files({"path": "x", **_NAME, "resourceFieldRef": {
+        "containerName": "x", "resource": "limits.cpu"}}), "AC708", "error"),
+    "vc-downward-valid-forms": (VC, _downward_valid_forms, "AC708", None),
+    "ac-downward-valid-forms": (AC, _downward_valid_forms, "AC708", None),
     # Kubernetes' pod template checks: Volcano's webhook runs them on each task, the API server on the pods
     "vc-volume-name-with-slash": (VC, _volume_renamed("huawei.com/npu-config"), "AC709", "error"),
     "ac-volume-name-with-slash": (AC, _volume_renamed("huawei.com/npu-config"), "AC709", "error"),
