@@ -10,6 +10,7 @@ import re
 from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar
 
 from ..findings import Path
+from ..quantity import parse as parse_quantity
 from ..vocabulary import NPU_RESOURCE_PREFIX
 
 T = TypeVar("T")
@@ -56,6 +57,17 @@ def as_int(value: Any) -> Optional[int]:
     return None
 
 
+def npu_count(value: Any) -> int:
+    """An NPU amount as Kubernetes reads the quantity: 8, "8", 8.0 and "8000m" are all 8 NPUs (the API server
+    and the Volcano plugin see 8).  A fraction ("500m"), which the API server refuses for an extended
+    resource, or a value that is no quantity reads as 0."""
+    found = as_int(value)
+    if found is not None:
+        return found
+    exact = parse_quantity(value)
+    return int(exact) if exact is not None and exact.denominator == 1 else 0
+
+
 class Container:
     """One container of a pod set: its path (relative to the object), its data, its index."""
 
@@ -91,9 +103,9 @@ class Container:
 
     def _first_npu_amount(self) -> Tuple[Optional[str], int]:
         for name, value in self.npu_amounts("requests").items():
-            return name, as_int(value) or 0
+            return name, npu_count(value)
         for name, value in self.npu_amounts("limits").items():  # limits alone default the request
-            return name, as_int(value) or 0
+            return name, npu_count(value)
         return None, 0
 
     def env(self) -> List[Tuple[int, Dict[str, Any]]]:

@@ -268,6 +268,24 @@ def _vc_310(job_value: Optional[str], pod_value: Optional[str]) -> Callable[[Doc
     return mutate
 
 
+def _npus_written(value: Any) -> Callable[[Docs], None]:
+    """Every pod's 8 NPUs written as another quantity form (8.0, "8000m") in requests and limits."""
+    def mutate(docs: Docs) -> None:
+        for template in _templates(_job(docs)):
+            for part in ("requests", "limits"):
+                amounts = template["spec"]["containers"][0]["resources"][part]
+                amounts.update({name: value for name in amounts if name.startswith("huawei.com/")})
+    return mutate
+
+
+def _scheduler_first_only(docs: Docs) -> None:
+    """The first pod template names schedulerName volcano; the others name none."""
+    templates = _templates(_job(docs))
+    templates[0]["spec"]["schedulerName"] = "volcano"
+    for template in templates[1:]:
+        template["spec"].pop("schedulerName", None)
+
+
 def _vc_spec(key: str, value: Any) -> Callable[[Docs], None]:
     def mutate(docs: Docs) -> None:
         _job(docs)["spec"][key] = value
@@ -315,6 +333,12 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "ac-job-scheduler-name": (AC, _job_scheduler, "AC409", "error"),
     "vc-pod-scheduler-name": (VC, _pod_scheduler, "AC409", "error"),
     "ac-pod-scheduler-name": (AC, _pod_scheduler, "AC409", "error"),
+    # ascend-operator fills in volcano only when no template names a scheduler; Volcano gives the job's
+    "ac-scheduler-name-on-the-first-template-only": (AC, _scheduler_first_only, "AC409", "error"),
+    "vc-scheduler-name-on-the-first-task-only": (VC, _scheduler_first_only, "AC409", None),
+    # 8.0 and "8000m" are 8 NPUs to the API server and the Volcano plugin
+    "ac-npus-written-8000m": (AC, _npus_written("8000m"), "AC301", None),
+    "vc-npus-written-8.0": (VC, _npus_written(8.0), "AC301", None),
     "vc-no-ring-controller-label": (VC, _no_ring_label, "AC215", "warning"),
     "vc-configmap-under-another-name": (VC, _configmap_renamed, "AC501", "warning"),
     "vc-dotted-name-with-svc": (VC, _renamed("qwen2.5-sft"), "AC704", "error"),

@@ -39,14 +39,19 @@ Passing::
 """
 from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
+from ...quantity import parse
 from ..context import as_int
 from ..rule import Problem
 
 
 def _same(a, b) -> bool:
+    """Equal as Kubernetes compares quantities (8, "8", 8.0 and "8000m" are one amount)."""
     ia, ib = as_int(a), as_int(b)
     if ia is not None and ib is not None:
         return ia == ib
+    qa, qb = parse(a), parse(b)
+    if qa is not None and qb is not None:
+        return qa == qb
     return str(a).strip() == str(b).strip()
 
 

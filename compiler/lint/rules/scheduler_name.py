@@ -16,20 +16,36 @@ without NPU devices). Source: ``setGangScheduleInfo`` in
 ``22bb3d98``); ``createJobPod`` in ``pkg/controllers/job/job_controller_util.go``
 (Volcano ``v1.12.0``).
 
+An AscendJob's pod templates go together: ascend-operator fills in
+``volcano`` for a template without a ``schedulerName`` only when *no*
+template of the job names one (``getSchedulerName`` returns the first name
+it finds, and ``setGangScheduleInfo`` then writes none). A job whose Master
+says ``schedulerName: volcano`` while its Worker leaves it out gets Worker
+pods with Kubernetes' default scheduler: they stay Pending and the gang
+never fills (the simulated cluster shows "1 Pending, 2 minAvailable"). The
+job's own ``spec.schedulerName`` does not help. A Volcano Job has no such
+trap: its job controller gives a template without a name the job's.
+Source: ``getSchedulerName`` in
+``component/ascend-operator/pkg/controllers/v1/utils.go``.
+
 **How to fix.** Use ``schedulerName: volcano`` or leave it out (both
-default to Volcano).
+default to Volcano); in an AscendJob, in every pod template or in none.
 
 Failing::
 
     spec:
       schedulerName: default-scheduler
 
+    replicaSpecs:
+      Master: {template: {spec: {schedulerName: volcano, ...}}}
+      Worker: {template: {spec: {containers: ...}}}
+
 Passing::
 
     spec:
       schedulerName: volcano
 """
-from ...vocabulary import SCHEDULER_NAME
+from ...vocabulary import ASCEND_JOB, SCHEDULER_NAME
 from ..rule import Problem
 
 
@@ -38,9 +54,23 @@ def check(obj, run):
     if isinstance(value, str) and value and value != SCHEDULER_NAME:
         yield Problem(("spec", "schedulerName"), f"schedulerName {value!r}: only {SCHEDULER_NAME} places NPU pods; "
                                                  "the pods stay Pending")
+    named, unnamed = None, []
     for pod_set in obj.pod_sets():
         value = pod_set.spec.get("schedulerName")
-        if isinstance(value, str) and value and value != SCHEDULER_NAME:
+        if not isinstance(value, str) or not value:
+            unnamed.append(pod_set)
+            continue
+        named = named or pod_set
+        if value != SCHEDULER_NAME:
             yield Problem(pod_set.spec_path + ("schedulerName",),
                           f"the {pod_set.role} pods name scheduler {value!r}: only {SCHEDULER_NAME} places NPU pods; "
                           "they stay Pending")
+    if named is None or obj.kind != ASCEND_JOB:
+        return
+    for pod_set in unnamed:
+        if pod_set.replicas > 0:
+            yield Problem(pod_set.spec_path + ("schedulerName",),
+                          f"the {pod_set.role} pod template names no scheduler while the {named.role} template "
+                          f"names one: ascend-operator then fills in none, so the {pod_set.role} pods get the "
+                          "default scheduler and stay Pending",
+                          hint=f"set schedulerName: {SCHEDULER_NAME} in every pod template, or in none")
