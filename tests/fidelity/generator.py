@@ -17,7 +17,7 @@ from tests.fidelity.mutations import DESCRIPTIONS, MUTATIONS, Context
 from tests.fidelity.parents import Parent, load_parents, profiles as load_profiles
 from tests.simcluster import nodes
 
-GENERATOR_VERSION = 6
+GENERATOR_VERSION = 7
 SEED = 14
 #: parents sampled per mutation (fewer when fewer apply)
 PER_MUTATION = 7

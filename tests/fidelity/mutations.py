@@ -300,3 +300,4 @@ from tests.fidelity import mutations_job  # noqa: E402,F401  (registers the job-
 from tests.fidelity import mutations_user  # noqa: E402,F401  (then the hand-written-YAML mistakes)
 from tests.fidelity import mutations_user2  # noqa: E402,F401  (round two of those)
 from tests.fidelity import mutations_user3  # noqa: E402,F401  (round three)
+from tests.fidelity import mutations_user4  # noqa: E402,F401  (round four)

@@ -42,8 +42,16 @@ def npu_of(container: Dict[str, Any]) -> Optional[Tuple[str, int]]:
     for part in ("limits", "requests"):
         for name, value in (res.get(part) or {}).items():
             if str(name).startswith(NPU_PREFIX):
-                return str(name), int(value)
+                return str(name), count_of(value)
     return None
+
+
+def count_of(value: Any) -> int:
+    """An NPU count as Kubernetes reads the quantity (8, "8", 8.0, "8000m"; a fraction rounds up)."""
+    text = str(value).strip()
+    if text.endswith("m") and text[:-1].isdigit():
+        return -(-int(text[:-1]) // 1000)
+    return int(float(text))
 
 
 def npu_containers(job: Dict[str, Any]) -> List[Dict[str, Any]]:
