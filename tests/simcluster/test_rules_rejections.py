@@ -278,6 +278,14 @@ def _npus_written(value: Any) -> Callable[[Docs], None]:
     return mutate
 
 
+def _npus_on_init_only(docs: Docs) -> None:
+    """The last pod template's NPUs move from its first container to a new init container."""
+    spec = _templates(_job(docs))[-1]["spec"]
+    resources = spec["containers"][0].pop("resources")
+    spec["initContainers"] = [{"name": "warmup", "image": spec["containers"][0]["image"], "command": ["true"],
+                               "resources": resources}]
+
+
 def _scheduler_first_only(docs: Docs) -> None:
     """The first pod template names schedulerName volcano; the others name none."""
     templates = _templates(_job(docs))
@@ -339,6 +347,8 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     # 8.0 and "8000m" are 8 NPUs to the API server and the Volcano plugin
     "ac-npus-written-8000m": (AC, _npus_written("8000m"), "AC301", None),
     "vc-npus-written-8.0": (VC, _npus_written(8.0), "AC301", None),
+    # scheduled and run; the kubelet gives the NPUs to the init container, the training container gets none
+    "vc-npus-on-an-init-container-only": (VC, _npus_on_init_only, "AC701", "warning"),
     "vc-no-ring-controller-label": (VC, _no_ring_label, "AC215", "warning"),
     "vc-configmap-under-another-name": (VC, _configmap_renamed, "AC501", "warning"),
     "vc-dotted-name-with-svc": (VC, _renamed("qwen2.5-sft"), "AC704", "error"),

@@ -1,4 +1,4 @@
-"""A ``huawei.com/*`` NPU resource has no limit, its request differs from its limit, or an AscendJob gives it in limits only.
+"""A ``huawei.com/*`` NPU resource has no limit, its request differs from its limit, an AscendJob gives it in limits only, or only an init container asks for it.
 
 **What.** For every ``huawei.com/*`` resource of a container, ``limits`` must
 be set and ``requests`` (if set) must equal it. An AscendJob's ``ascend``
@@ -22,8 +22,17 @@ Source: ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
 (getContainerNPUResourceNameAndReq reads requests), ``pod.go`` (setEnv stops when the
 count is 0), ``env.go`` (setAscendVisibleDevicesEnv).
 
+NPUs asked by an init container while no container of the pod asks any are
+scheduled (the pod's request is the larger of its init containers' and its
+containers'), and the simulated cluster runs such jobs; but the kubelet gives
+devices only to a container that asks for them, so the NPUs go to the init
+container and the training containers that run after it see none (for an
+AscendJob the operator also sets no rank env): a warning. Source: Kubernetes
+``pkg/kubelet/cm/devicemanager`` (devices are allocated per container that
+requests them).
 
-**How to fix.** Give requests and limits the same NPU count.
+**How to fix.** Give requests and limits the same NPU count, in the
+container that trains.
 
 Failing::
 
@@ -40,7 +49,7 @@ Passing::
 from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
 from ...quantity import parse
-from ..context import as_int
+from ..context import Container, as_int, as_list
 from ..rule import Problem
 
 
@@ -55,8 +64,27 @@ def _same(a, b) -> bool:
     return str(a).strip() == str(b).strip()
 
 
+def _npus_on_init_only(pod_set):
+    """The first init container that asks for NPUs, when no container of the pod asks for any."""
+    for i, data in enumerate(as_list(pod_set.spec.get("initContainers"))):
+        if isinstance(data, dict):
+            container = Container(pod_set.spec_path + ("initContainers", i), data, i)
+            name, count = container.npu_request()
+            if name and count > 0:
+                section = "requests" if name in container.npu_amounts("requests") else "limits"
+                yield Problem(container.path + ("resources", section, name),
+                              f"only the init container {container.name!r} of {pod_set.role} asks for NPUs "
+                              f"({name}: {count}): the kubelet gives the devices to it, and the containers "
+                              "that run after it get none",
+                              hint="request the NPUs in the container that trains, not in the init container",
+                              severity=WARNING)
+                return
+
+
 def check(obj, run):
     for pod_set in obj.pod_sets():
+        if "initContainers" in pod_set.spec and pod_set.npu_resource() is None:
+            yield from _npus_on_init_only(pod_set)
         for container in pod_set.containers():
             requests = container.npu_amounts("requests")
             limits = container.npu_amounts("limits")
