@@ -37,6 +37,15 @@ class SuperPod:
 
 
 @record(frozen=True)
+class LabelHandler:
+    """Another handler of the profile's resource, which the scheduler plugin gives jobs by their labels."""
+
+    name: str
+    job_labels: Tuple[Tuple[str, str], ...]  # (key, value) the job's labels must all have; none: any job
+    max_per_pod: int  # it takes any count from 1 to this (base ValidNPUJob: MaxNodeNPUNum)
+
+
+@record(frozen=True)
 class Profile:
     name: str
     description: str
@@ -54,9 +63,8 @@ class Profile:
     super_pod: Optional[SuperPod] = None
     fallback: Optional[str] = None
     job_labels: Mapping[str, str] = field(default_factory=dict)
-    #: the most NPUs per pod the plugin's generic handler of the resource takes, for jobs whose labels pick
-    #: none of its own (the 310P Duo handlers need duo: "true"); None: the resource has no such handler
-    generic_max_per_pod: Optional[int] = None
+    #: the resource's other handlers, for jobs without ``job_labels``: the first whose labels a job has
+    label_handlers: Tuple[LabelHandler, ...] = ()
     ranktable_version: str = "1.0"
     frameworks: Tuple[str, ...] = FRAMEWORKS
     targets: Tuple[str, ...] = JOBS
@@ -68,16 +76,25 @@ class Profile:
     def allowed_per_pod(self, pods: int) -> Tuple[int, ...]:
         return self.single_pod if pods <= 1 else self.multi_pod
 
-    def generic_handler(self) -> Optional["Profile"]:
-        """The rules of the plugin's generic handler for this profile's resource (``genericHandlerMaxNpusPerPod``):
-        any count from 1 to its maximum, in any job; None when the resource has no such handler."""
-        if not self.generic_max_per_pod:
-            return None
-        from dataclasses import replace  # only for such jobs (records.py: lint avoids importing it)
+    def label_keys(self) -> Tuple[str, ...]:
+        """The job labels that pick this profile's handler among its resource's (none: no label does)."""
+        keys = set(self.job_labels) if self.label_handlers else set()
+        return tuple(sorted(keys.union(*({k for k, _ in h.job_labels} for h in self.label_handlers))))
 
-        counts = tuple(range(1, self.generic_max_per_pod + 1))
-        return replace(self, name=f"{self.name} generic handler", single_pod=counts, multi_pod=counts,
-                       multi_pod_recommended=())
+    def handler_for(self, labels: Mapping[str, Optional[str]]) -> Optional["Profile"]:
+        """The rules of the handler the scheduler gives a job of this profile whose labels (as the plugin reads
+        them, defaults applied) are ``labels``: the profile's own when they carry its ``jobLabels``, else the
+        first of its ``labelHandlers`` whose labels they carry (any count from 1 to its maximum), else None."""
+        if all(labels.get(k) == v for k, v in self.job_labels.items()):
+            return self
+        for handler in self.label_handlers:
+            if all(labels.get(k) == v for k, v in handler.job_labels):
+                from dataclasses import replace  # only for such jobs (records.py: lint avoids importing it)
+
+                counts = tuple(range(1, handler.max_per_pod + 1))
+                return replace(self, name=f"{self.name} {handler.name}", single_pod=counts, multi_pod=counts,
+                               multi_pod_recommended=(), job_labels=dict(handler.job_labels), label_handlers=())
+        return None
 
     @property
     def default_dialect(self) -> str:
@@ -116,8 +133,9 @@ class Profile:
             out["fallback"] = self.fallback
         if self.job_labels:
             out["jobLabels"] = dict(self.job_labels)
-        if self.generic_max_per_pod:
-            out["genericHandlerMaxNpusPerPod"] = self.generic_max_per_pod
+        if self.label_handlers:
+            out["labelHandlers"] = [{"handler": h.name, "jobLabels": dict(h.job_labels), "maxNpusPerPod": h.max_per_pod}
+                                    for h in self.label_handlers]
         if self.notes:
             out["notes"] = self.notes
         if self.sources:
@@ -158,7 +176,8 @@ def _profile_from_data(data: Dict[str, Any], source: str) -> Profile:
                           bool(sp.get("singlePodBlockIsTotal", False))) if sp else None,
         fallback=spec.get("fallback"),
         job_labels=dict(spec.get("jobLabels") or {}),
-        generic_max_per_pod=spec.get("genericHandlerMaxNpusPerPod"),
+        label_handlers=tuple(LabelHandler(h["handler"], tuple(sorted((h.get("jobLabels") or {}).items())),
+                                          h["maxNpusPerPod"]) for h in spec.get("labelHandlers") or ()),
         ranktable_version=str(spec.get("ranktableVersion", "1.0")),
         frameworks=tuple(spec.get("frameworks") or Profile.frameworks),
         targets=tuple(spec.get("targets") or Profile.targets),

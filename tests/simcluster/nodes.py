@@ -85,6 +85,14 @@ UNSIMULATED: Dict[str, str] = {
 }
 
 
+#: Node labels a cluster administrator gives a profile's servers, beyond what every node carries: the Atlas 300I
+#: Duo chip handler (chip310px2, ``duo: "true"`` with npu-310-strategy chip or none) places pods only on nodes
+#: labelled ``infer-card-type: card-300i-duo`` (``CheckNodeNPUByTask`` in its ``frame.go``).
+ADMIN_LABELS: Dict[str, Dict[str, str]] = {
+    "310p": {"infer-card-type": "card-300i-duo"},
+}
+
+
 def load_profiles(folder: Path = PROFILES_DIR) -> Dict[str, HardwareProfile]:
     """Every profile file in ``folder`` by name."""
     profiles: Dict[str, HardwareProfile] = {}
@@ -149,6 +157,7 @@ def render_node(profile: HardwareProfile, index: int, *, super_pod_id: Optional[
     }
     if profile.accelerator_type:
         labels["accelerator-type"] = profile.accelerator_type
+    labels.update(ADMIN_LABELS.get(profile.name, {}))
     # CPU and memory of a large training server (the recipes' 96 CPUs / 720Gi are below what real
     # jobs ask for, e.g. examples/pytorch-hostnetwork-ranktable.yaml): only NPUs should limit placement
     resources = {"cpu": "192", "memory": "2Ti", profile.resource: str(count), "pods": "110"}

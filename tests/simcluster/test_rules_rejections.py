@@ -216,9 +216,14 @@ def _host_arch_key(key: str) -> Callable[[Docs], None]:
     return mutate
 
 
-def _strategy_310(value: str) -> Callable[[Docs], None]:
+def _strategy_310(value: Optional[str]) -> Callable[[Docs], None]:
+    """The job's npu-310-strategy label set to ``value`` (None: removed)."""
     def mutate(docs: Docs) -> None:
-        _job(docs)["metadata"]["labels"]["npu-310-strategy"] = value
+        labels = _job(docs)["metadata"]["labels"]
+        if value is None:
+            labels.pop("npu-310-strategy", None)
+        else:
+            labels["npu-310-strategy"] = value
     return mutate
 
 
@@ -425,6 +430,10 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "ac-310p-without-duo-4-npus": (AC310P, _npus_310p(4, duo=False), "AC301", None),
     # ... up to 64 a pod: more is refused (InvalidResourceRequest)
     "ac-310p-without-duo-65-npus": (AC310P, _npus_310p(65, duo=False), "AC301", "error"),
+    # the Duo's chip handler (duo: "true", chip or no strategy) takes 1 to 16 (nodes labelled as 300I Duo)
+    "ac-310p-duo-chip-4-npus": (AC310P, _then(_strategy_310("chip"), _npus_310p(4, duo=True)), "AC301", None),
+    "ac-310p-duo-no-strategy-8-npus": (AC310P, _then(_strategy_310(None), _npus_310p(8, duo=True)), "AC301", None),
+    "ac-310p-duo-chip-17-npus": (AC310P, _then(_strategy_310("chip"), _npus_310p(17, duo=True)), "AC301", "error"),
     # the plugin joins the job's npu-310-strategy and the pods' with "|" where they differ (case aside): the
     # joined value names no 310 handler; for a Duo job it means the generic 310P handler
     "vc-310-strategy-on-job": (VC, _vc_310("card", None), "AC307", None),

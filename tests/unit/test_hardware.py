@@ -100,15 +100,31 @@ def test_layout_from_pod_sets(pod_sets, counts, pods, total):
     assert NpuLayout.from_pod_sets(pod_sets) == NpuLayout(counts, pods, total)
 
 
-def test_the_generic_310p_handler_takes_1_to_64_per_pod_in_any_job():
-    """The plugin's generic 310P handler (base ValidNPUJob, MaxNodeNPUNum 64): the 310p profile's data."""
-    generic = profile("310p").generic_handler()
-    assert generic is not None and generic.single_pod == generic.multi_pod == tuple(range(1, 65))
-    assert check_pods(generic, NpuLayout((64,), 2, 128)) == []
-    (refused,) = check_pods(generic, NpuLayout((65,), 1, 65))
-    assert refused.rule == "AC301" and refused.message.endswith("allowed: 1-64")
-    assert profile("310").generic_handler() is None  # an Atlas 300 job without a handler never schedules
-    assert profile("310p").to_dict()["genericHandlerMaxNpusPerPod"] == 64
+@pytest.mark.parametrize("name,labels,handler,most", [
+    ("310p", {"duo": "true", "npu-310-strategy": "card"}, "310p", 2),  # card310px2: the profile's own
+    ("310p", {"duo": "true", "npu-310-strategy": "chip"}, "310p chip handler", 16),  # chip310px2
+    ("310p", {"duo": None, "npu-310-strategy": "card"}, "310p generic handler", 64),  # base handler
+    ("310p", {"duo": "true", "npu-310-strategy": "card|chip"}, "310p generic handler", 64),
+    ("310", {"npu-310-strategy": "card"}, "310", 4),  # card310x4
+    ("310", {"npu-310-strategy": "chip"}, "310 chip handler", 64),  # chip310x4
+    ("310", {"npu-310-strategy": "cards"}, None, None),  # no handler (AC307)
+])
+def test_the_handler_a_310_job_gets_by_its_labels(name, labels, handler, most):
+    """The 310 and 310P factories pick the handler by the duo and npu-310-strategy labels (profile data)."""
+    found = profile(name).handler_for(labels)
+    assert (found.name if found else None) == handler
+    if found is not None:
+        assert max(found.single_pod) == max(found.multi_pod) == most
+        assert check_pods(found, NpuLayout((most,), 2, 2 * most)) == []
+        assert [v.rule for v in check_pods(found, NpuLayout((most + 1,), 1, most + 1))] == ["AC301"]
+
+
+def test_a_handler_of_1_to_64_is_written_as_a_range():
+    (refused,) = check_pods(profile("310p").handler_for({}), NpuLayout((65,), 1, 65))
+    assert refused.message.endswith("allowed: 1-64")
+    assert profile("310p").to_dict()["labelHandlers"][-1] == {"handler": "generic handler", "jobLabels": {},
+                                                             "maxNpusPerPod": 64}
+    assert profile("module-910b-8").label_keys() == ()
 
 
 @pytest.mark.parametrize("values,text", [

@@ -63,6 +63,9 @@ STRATEGY_310 = "npu-310-strategy"
 STRATEGIES_310 = ("chip", "card")
 #: the job label that asks for an Atlas 300I Duo handler (when it is exactly "true")
 DUO_LABEL = "duo"
+#: the value the plugin takes for a handler-picking job label that no one sets (``init310CardPolicyHandler``,
+#: ``get310PCardHandlerName``: the chip strategy)
+LABEL_DEFAULTS = {STRATEGY_310: "chip"}
 
 
 def label_holders(obj: ObjectContext) -> List[Tuple[Path, Dict[str, Any]]]:
@@ -93,11 +96,11 @@ def joined_label(values: List[Tuple[Path, Any]]) -> Optional[str]:
     return joined
 
 
-def duo_handler(obj: ObjectContext) -> bool:
-    """Whether the plugin gives a huawei.com/Ascend310P job an Atlas 300I Duo handler (card310px2 or chip310px2):
-    its joined ``duo`` label is exactly ``true`` and its joined npu-310-strategy absent or a known one
-    (``get310PCardHandlerName``); any other job gets the generic 310P handler, without the Duo's per-pod NPU
-    counts."""
-    if joined_label(label_values(obj, DUO_LABEL)) != "true":
-        return False
-    return joined_label(label_values(obj, STRATEGY_310)) in (None,) + STRATEGIES_310
+def handler_labels(obj: ObjectContext, keys: Tuple[str, ...]) -> Tuple[Tuple[str, Optional[str]], ...]:
+    """(key, value) of the job labels ``keys`` as the plugin reads them to pick a handler: joined
+    (:func:`joined_label`), with its default where none is set (``LABEL_DEFAULTS``)."""
+    out = []
+    for key in keys:
+        value = joined_label(label_values(obj, key))
+        out.append((key, LABEL_DEFAULTS.get(key) if value is None else value))
+    return tuple(out)

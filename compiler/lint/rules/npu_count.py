@@ -23,15 +23,19 @@ handler takes: only the handler's widest rules apply (``chip1-node2``, the
 card handler, with 8 NPUs per pod runs on an 8-NPU server; the simulated
 cluster shows it). The policy picks the handler of ``huawei.com/Ascend910``
 and ``huawei.com/npu`` jobs only; 310 and 310P jobs go by their own labels.
-The 310P counts (1 or 2) are the Atlas 300I Duo handlers': a 310P job whose
-joined labels are not ``duo: "true"`` with an ``npu-310-strategy`` of ``chip`` or
-``card`` (absent counts as ``chip``; the plugin joins the job's and the pods'
-differing values with ``|``) gets the plugin's generic 310P handler, which takes
-1 to 64 NPUs per pod (``genericHandlerMaxNpusPerPod`` of the ``310p`` profile) and
-places any count that fits a node: more than 64 is refused
-(``get310PCardHandlerName``, ``init310PCardPolicyHandler`` in
-``internal/npu/factory.go``, base ``ValidNPUJob``; the simulated cluster runs
-such a job with 4 NPUs in one pod, and leaves one with 65 pending).
+310 and 310P jobs get one of their resource's handlers by the labels ``duo`` and
+``npu-310-strategy`` (``chip`` when absent), as the plugin joins the job's and
+the pods' values (``|`` where they differ): the profile's own counts when the
+labels are its ``jobLabels`` (``310p``: ``duo: "true"`` and ``card``, 1 or 2 a
+pod; ``310``: ``card``, 1 to 4), else the first of its ``labelHandlers`` that
+matches, which takes 1 to its maximum a pod: ``duo: "true"`` with ``chip`` 16
+(chip310px2), any other 310P job 64 (the generic handler), an Atlas 300 ``chip``
+job 64 (chip310x4); a larger pod is refused (``get310PCardHandlerName``,
+``init310PCardPolicyHandler``, ``init310CardPolicyHandler`` in
+``internal/npu/factory.go``, base ``ValidNPUJob``). The simulated cluster runs a
+310P job of 4 NPUs a pod with the chip or the generic handler, and of 8 with the
+chip handler (its nodes labelled ``infer-card-type: card-300i-duo``, which
+chip310px2 needs), and leaves 17 (chip) or 65 (generic) pending.
 A pod that names an NPU resource but asks for 0 is refused by every handler
 (a MindSpore Scheduler may, on A3 servers).
 
@@ -66,21 +70,24 @@ Passing::
         requests: {huawei.com/Ascend910: 10}
         limits: {huawei.com/Ascend910: 10}
 """
+from typing import FrozenSet, List, Optional, Tuple
+
 from ... import hardware
 from ...catalogue import NPU_COUNT
+from ...profiles import Profile
 from ...targeting import handler_family, node_profile, selected_profiles
-from ...vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND310P_RESOURCE, SCHEDULER_TASK_SPEC,
+from ...vocabulary import (ACCELERATOR_TYPE_LABEL, SCHEDULER_TASK_SPEC,
                             SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
-from ..context import ObjectContext
+from ..context import ObjectContext, RunContext
 from ..rule import Problem
-from ._util import duo_handler, npu_request_path
+from ._util import handler_labels, npu_request_path
 
 
 def handler_rules(obj, run):
     """(profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects).
 
-    A 310P job that no Atlas 300I Duo handler takes gets the generic 310P handler: the candidates'
-    :meth:`~ascend_compile.profiles.Profile.generic_handler` rules.
+    For a resource whose handlers go by job labels (310, 310P), each candidate's
+    :meth:`~ascend_compile.profiles.Profile.handler_for` the job's labels.
 
     Usually the candidates: their per-pod lists are the handler's rules on their own nodes.  When the
     pods may land on another profile's nodes (a schedule policy with another profile's accelerator-type,
@@ -88,17 +95,33 @@ def handler_rules(obj, run):
     serves, and each pod must also fit the nodes its own selector names.  A schedule policy without any
     accelerator-type selector keeps the pods off no node the handler takes: its widest rules apply alone.
     """
-    return run.by_signals(_handler_rules, obj, _generic(obj))
+    return run.by_signals(_handler_rules, obj, _labels(obj, run))
 
 
-def _generic(obj: ObjectContext) -> bool:
-    """Whether the plugin gives the job its resource's generic handler (the signals do not say: job labels)."""
-    return obj.npu_resource() == ASCEND310P_RESOURCE and not duo_handler(obj)
+def _labels(obj: ObjectContext, run: RunContext) -> Tuple[Tuple[str, Optional[str]], ...]:
+    """The job labels that pick the handler among the candidates', as the plugin reads them (the signals do not
+    carry them)."""
+    if obj.npu_resource() not in run.from_profiles(_label_resources):
+        return ()
+    found = obj.shared.get("npu_count.labels")
+    if found is None:
+        keys = run.by_signals(_label_keys, obj)
+        found = obj.shared["npu_count.labels"] = handler_labels(obj, keys) if keys else ()
+    return found
 
 
-def _handler_rules(run, obj, generic):
-    if generic:
-        found = (p.generic_handler() for p in run.candidate_profiles(obj))
+def _label_resources(profiles: List[Profile]) -> FrozenSet[str]:
+    """The resources some of whose profiles' handlers go by job labels."""
+    return frozenset(p.resource for p in profiles if p.label_keys())
+
+
+def _label_keys(run: RunContext, obj: ObjectContext) -> Tuple[str, ...]:
+    return tuple(sorted({key for p in run.candidate_profiles(obj) for key in p.label_keys()}))
+
+
+def _handler_rules(run, obj, labels):
+    if labels:
+        found = (p.handler_for(dict(labels)) for p in run.candidate_profiles(obj))
         return tuple(p for p in found if p is not None), False
     candidates = run.candidate_profiles(obj)
     signals, every = run.signals(obj), run.profiles.all()
@@ -165,14 +188,14 @@ def _checked_pod_sets(obj, run):
     if found is None:
         pods = obj.npu_layout().pods
         found = obj.shared["npu_count.checked"] = [
-            (pod_set, npus, run.by_signals(_violations, obj, npus, pods, _generic(obj)))
+            (pod_set, npus, run.by_signals(_violations, obj, npus, pods, _labels(obj, run)))
             for pod_set, npus in ((p, p.npus()) for p in obj.pod_sets()) if npus > 0 and pod_set.replicas > 0]
     return found
 
 
-def _violations(run, obj, npus, pods, generic):
+def _violations(run, obj, npus, pods, labels):
     """Every violation of each profile whose rules apply, for pods of ``npus`` NPUs in a job of ``pods`` pods
-    (``generic``, which :func:`handler_rules` works out again, keys the cache: the signals do not say it)."""
+    (``labels``, which :func:`handler_rules` works out again, key the cache: the signals do not carry them)."""
     layout = hardware.NpuLayout((npus,), pods, npus * pods)
     return [hardware.check_pods(profile, layout) for profile in handler_rules(obj, run)[0]]
 
