@@ -39,6 +39,31 @@ def write_spec(folder: Path, name: str, namespace: str, **fields: Any) -> Path:
     return path
 
 
+def operator_env_job(name: str, namespace: str) -> List[Dict[str, Any]]:
+    """The compiled PyTorch AscendJob of two 8-NPU pods (module-910b-8) and its companions; its templates leave
+    ASCEND_VISIBLE_DEVICES to the operator, so that a test sees what the operator sets."""
+    from ascend_compile import compile_spec
+
+    objects = compile_spec({"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob",
+                            "metadata": {"name": name, "namespace": namespace},
+                            "spec": {"framework": "pytorch", "profile": "module-910b-8", "npus": 16,
+                                     "image": "pytorch-train:latest"}})
+    for replica in ascend_job(objects)["spec"]["replicaSpecs"].values():
+        for container in replica["template"]["spec"]["containers"]:
+            container["env"] = [e for e in container.get("env", []) if e["name"] != "ASCEND_VISIBLE_DEVICES"]
+    return objects
+
+
+def ascend_job(objects: List[Dict[str, Any]]) -> Dict[str, Any]:
+    return next(o for o in objects if o["kind"] == "AscendJob")
+
+
+def ascend_env(pod: Dict[str, Any]) -> Dict[str, Any]:
+    """The env of a pod's ``ascend`` container: name -> value (or valueFrom)."""
+    container = next(c for c in pod["spec"]["containers"] if c["name"] == "ascend")
+    return {e["name"]: e.get("value", e.get("valueFrom")) for e in container.get("env", [])}
+
+
 def wait_for(check: Callable[[], Optional[T]], *, timeout: float, what: str, sim: Optional[SimCluster] = None,
              interval: float = 1.0, last: Optional[Callable[[], str]] = None) -> T:
     """Call ``check`` until it returns something truthy; on timeout fail with the component logs."""

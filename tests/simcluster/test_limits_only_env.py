@@ -18,16 +18,9 @@ RANK_ENV = ("MASTER_ADDR", "RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "ASCEND_VIS
 
 def _job(name: str, limits_only: bool) -> List[Dict[str, Any]]:
     """Two pods of 8 NPUs; the templates leave ASCEND_VISIBLE_DEVICES to the operator (it sets it from requests)."""
-    from ascend_compile import compile_spec
-
-    objects = compile_spec({"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob",
-                            "metadata": {"name": name, "namespace": NAMESPACE},
-                            "spec": {"framework": "pytorch", "profile": "module-910b-8", "npus": 16,
-                                     "image": "pytorch-train:latest"}})
-    job = next(o for o in objects if o["kind"] == "AscendJob")
-    for replica in job["spec"]["replicaSpecs"].values():
+    objects = jobs.operator_env_job(name, NAMESPACE)
+    for replica in jobs.ascend_job(objects)["spec"]["replicaSpecs"].values():
         for container in replica["template"]["spec"]["containers"]:
-            container["env"] = [e for e in container.get("env", []) if e["name"] != "ASCEND_VISIBLE_DEVICES"]
             if limits_only:
                 resources = container.get("resources", {})
                 requests = {k: v for k, v in resources.get("requests", {}).items() if not k.startswith("huawei.com/")}
@@ -36,11 +29,6 @@ def _job(name: str, limits_only: bool) -> List[Dict[str, Any]]:
                 else:
                     resources.pop("requests", None)
     return objects
-
-
-def _ascend_env(pod: Dict[str, Any]) -> Dict[str, Any]:
-    container = next(c for c in pod["spec"]["containers"] if c["name"] == "ascend")
-    return {e["name"]: e.get("value", e.get("valueFrom")) for e in container.get("env", [])}
 
 
 def test_limits_only_pods_run_without_the_rank_env(sim):
@@ -63,7 +51,7 @@ def test_limits_only_pods_run_without_the_rank_env(sim):
             pods = wait_for(lambda: running(name), timeout=180, what=f"2 running pods of {name}", sim=sim,
                             last=lambda: jobs.describe_namespace(sim, NAMESPACE))
             for pod in pods:
-                env = _ascend_env(pod)
+                env = jobs.ascend_env(pod)
                 present = [key for key in RANK_ENV if key in env]
                 assert present == (list(RANK_ENV) if expect_env else []), (name, sorted(env))
                 limits = next(c for c in pod["spec"]["containers"] if c["name"] == "ascend")["resources"]

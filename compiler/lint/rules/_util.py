@@ -24,9 +24,10 @@ def npu_containers(pod_set: PodSet):
     return [c for c in pod_set.containers() if c.npu_request()[0]]
 
 
-def npu_request_path(pod_set: PodSet) -> Path:
-    """Where a pod set asks for NPUs: its first ``resources.requests.huawei.com/*`` (or limits)."""
-    for container in pod_set.containers():
+def npu_request_path(pod_set: PodSet, one: Optional[Container] = None) -> Path:
+    """Where a pod set (or one of its containers) asks for NPUs: the first ``resources.requests.huawei.com/*``
+    (or limits)."""
+    for container in ([one] if one else pod_set.containers()):
         for section in ("requests", "limits"):
             for name in container.npu_amounts(section):
                 return container.path + ("resources", section, name)

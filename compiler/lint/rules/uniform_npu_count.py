@@ -1,8 +1,9 @@
-"""Replicas or tasks of one job request different NPU counts per pod.
+"""Replicas or tasks of one job request different NPU counts per pod, or an AscendJob pod's NPUs are not all on ``ascend``.
 
 **What.** Every NPU-requesting replica type (AscendJob) or task (Volcano Job)
 of a job should request the same number of NPUs per pod. Pods without NPUs
-(a MindSpore Scheduler) are not counted.
+(a MindSpore Scheduler) are not counted. In an AscendJob, all of a pod's NPUs
+should be requested by its ``ascend`` container.
 
 **Why.** ascend-operator computes ``WORLD_SIZE``/``LOCAL_WORLD_SIZE`` (and the
 MindSpore/TensorFlow equivalents) from the Worker's request for *all* pods,
@@ -12,7 +13,23 @@ job (``ValidNPUJob`` checks each task on its own), so a warning. Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
 (getNpuReqInfoPerPod, getTotalNpuReplicas) ("Implied by env computation").
 
-**How to fix.** Give the leader and the Workers the same NPU count.
+The operator takes that count from the ``ascend`` container's requests only
+(the Worker's; any replica's, picked at random, once a non-Worker ``ascend``
+container asks for NPUs), while the scheduler places the pod's total. A pod
+with 4 NPUs on ``ascend`` and 4 on a second container gets the 8 devices of a
+node (its device annotation, which the operator passes to ``ascend`` as
+``ASCEND_VISIBLE_DEVICES``, lists 8), but ``LOCAL_WORLD_SIZE=4``,
+``WORLD_SIZE=4`` x pods and ``LOCAL_RANK=0,1,2,3`` (``MS_LOCAL_WORKER``/
+``MS_WORKER_NUM``, ``CM_LOCAL_WORKER``/``CM_WORKER_SIZE`` alike); with none on the
+``ascend`` container it reads, it sets no rank env at all. The simulated cluster runs such jobs
+with that env: a warning. Not reported where the operator derives no env from
+the count (soft-share and ``huawei.com/npu-core`` jobs, a MindSpore job with
+Worker replicas only). Source: ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
+(getNpuReqInfoPerPod, getNpuWorkerSpec, checkNonWorkerRplMountChips), ``env.go``
+(setPytorchEnv, setMindSporeEnv, setTensorflowEnv).
+
+**How to fix.** Give the leader and the Workers the same NPU count, and put an
+AscendJob pod's NPUs on its ``ascend`` container.
 
 Failing::
 
@@ -24,13 +41,27 @@ Passing::
     Master: {... requests: {huawei.com/Ascend910: 8}}
     Worker: {... requests: {huawei.com/Ascend910: 8}}
 """
-from ...vocabulary import WORKER
+from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, PYTORCH, SOFT_SHARE_AICORE_LABEL,
+                           SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
+from ..pods import npu_count
 from ..rule import Problem
-from ._util import npu_request_path
+from ._util import ascend_container, framework, npu_request_path
+
+#: the per-pod and job-wide NPU counts ascend-operator writes into the ascend container, by framework
+SIZE_ENV = {PYTORCH: "LOCAL_WORLD_SIZE and WORLD_SIZE", MINDSPORE: "MS_LOCAL_WORKER and MS_WORKER_NUM",
+            TENSORFLOW: "CM_LOCAL_WORKER and CM_WORKER_SIZE"}
+#: a job with all three labels is soft-share: the operator counts 1 NPU per pod whatever the request
+SOFT_SHARE_LABELS = (SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL)
+NPU_CORE = "huawei.com/npu-core"  # a dynamic vNPU request: the operator writes no count env
 
 
 def check(obj, run):
     npu_sets = obj.npu_pod_sets()
+    if obj.kind == ASCEND_JOB:
+        for pod_set in npu_sets:
+            if len(pod_set.containers()) > 1:  # the rare case first: most pods have one container
+                yield from _off_ascend(obj, npu_sets)
+                break
     if len(npu_sets) < 2:
         return
     reference = next((p for p in npu_sets if p.role == WORKER), npu_sets[0])
@@ -39,3 +70,26 @@ def check(obj, run):
             yield Problem(npu_request_path(pod_set),
                           f"{pod_set.role} pods request {pod_set.npus()} NPUs but {reference.role} pods "
                           f"{reference.npus()}; the operator sizes WORLD_SIZE from one count for all pods")
+
+
+def _off_ascend(obj, npu_sets):
+    """NPUs of an AscendJob pod asked by containers other than ``ascend``: the operator does not count them."""
+    fw = framework(obj)
+    if fw is None or all(key in obj.labels for key in SOFT_SHARE_LABELS) or obj.npu_resource() == NPU_CORE:
+        return
+    if fw == MINDSPORE and [p.role for p in obj.pod_sets()] == [WORKER]:
+        return  # the operator sets no env in a MindSpore job of Workers only
+    for pod_set in npu_sets:
+        ascend = ascend_container(pod_set)
+        if ascend is None or (ascend.npu_amounts("limits") and not ascend.npu_amounts("requests")):
+            continue  # AC210 (no ascend container) and AC701 (limits only) say what the operator does then
+        others = [c for c in pod_set.containers() if c is not ascend and c.npu_request()[1] > 0]
+        if not others:
+            continue
+        counted = next((npu_count(v) for v in ascend.npu_amounts("requests").values()), 0)
+        names = ", ".join(repr(c.name) for c in others)
+        yield Problem(npu_request_path(pod_set, others[0]),
+                      f"{pod_set.role} pods ask for {pod_set.npus()} NPUs, {pod_set.npus() - counted} of them in "
+                      f"{names}: ascend-operator counts a pod's NPUs from its {CONTAINER_NAME} container only "
+                      f"({counted} here), so {SIZE_ENV[fw]} leave those out",
+                      hint=f"request all {pod_set.npus()} NPUs in the {CONTAINER_NAME} container and none in {names}")

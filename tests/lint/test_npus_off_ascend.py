@@ -1,0 +1,69 @@
+"""AC703's check of an AscendJob pod whose NPUs are not all on its ``ascend`` container: where the operator derives
+its rank env from the ``ascend`` container's count it warns, and where it derives none, or is not involved (a
+Volcano Job), it stays quiet.  The operator's side is shown by tests/simcluster/test_split_npu_env.py."""
+from __future__ import annotations
+
+import copy
+
+from ascend_compile.lint.engine import lint_objects
+
+NPU = "huawei.com/Ascend910"
+OFF_ASCEND = "from its ascend container only"
+
+
+def _pod(split_on: bool, resource: str = NPU):
+    containers = [{"name": "ascend", "image": "torch:2.1",
+                   "resources": {"requests": {resource: 4 if split_on else 8},
+                                 "limits": {resource: 4 if split_on else 8}}}]
+    if split_on:
+        containers.append({"name": "helper", "image": "torch:2.1",
+                           "resources": {"requests": {resource: 4}, "limits": {resource: 4}}})
+    return {"replicas": 1, "template": {"spec": {"nodeSelector": {"accelerator-type": "module-910b-8"},
+                                                 "containers": containers}}}
+
+
+def _acjob(framework="pytorch", leader="Master", split=("Master", "Worker"), labels=None, resource=NPU):
+    return {"apiVersion": "mindxdl.gitee.com/v1", "kind": "AscendJob",
+            "metadata": {"name": "j", "labels": {"framework": framework, **(labels or {})}},
+            "spec": {"replicaSpecs": {role: _pod(role in split, resource) for role in (leader, "Worker")}}}
+
+
+def _off_ascend(objects):
+    return [(f.path, f.severity, f.message) for f in lint_objects(objects)
+            if f.rule == "AC703" and OFF_ASCEND in f.message]
+
+
+def test_split_pods_warn_with_the_frameworks_env():
+    found = _off_ascend([_acjob()])
+    assert [(path[2], severity) for path, severity, _ in found] == [("Master", "warning"), ("Worker", "warning")]
+    assert "LOCAL_WORLD_SIZE and WORLD_SIZE" in found[1][2] and "(4 here)" in found[1][2]
+    tf = _off_ascend([_acjob("tensorflow", "Chief", split=("Worker",))])
+    assert len(tf) == 1 and "CM_LOCAL_WORKER and CM_WORKER_SIZE" in tf[0][2]
+
+
+def test_only_the_split_replica_is_reported():
+    found = _off_ascend([_acjob(split=("Master",))])
+    assert [path[2] for path, _, _ in found] == ["Master"]
+
+
+def test_all_npus_on_ascend_is_clean():
+    assert _off_ascend([_acjob(split=())]) == []
+
+
+def test_no_warning_where_the_operator_writes_no_count():
+    soft = {"huawei.com/scheduler.softShareDev.aicoreQuota": "50",
+            "huawei.com/scheduler.softShareDev.hbmQuota": "2048",
+            "huawei.com/scheduler.softShareDev.policy": "fixed-share"}
+    assert _off_ascend([_acjob(labels=soft)]) == []
+    assert _off_ascend([_acjob(resource="huawei.com/npu-core")]) == []
+    workers_only = _acjob("mindspore", "Scheduler")
+    del workers_only["spec"]["replicaSpecs"]["Scheduler"]
+    assert _off_ascend([workers_only]) == []
+
+
+def test_not_for_a_volcano_job():
+    pod = copy.deepcopy(_pod(True)["template"])
+    job = {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+           "metadata": {"name": "v", "labels": {"framework": "pytorch"}},
+           "spec": {"schedulerName": "volcano", "tasks": [{"name": "worker", "replicas": 2, "template": pod}]}}
+    assert _off_ascend([job]) == []
