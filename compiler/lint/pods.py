@@ -59,13 +59,31 @@ def as_int(value: Any) -> Optional[int]:
 
 def npu_count(value: Any) -> int:
     """An NPU amount as Kubernetes reads the quantity: 8, "8", 8.0 and "8000m" are all 8 NPUs (the API server
-    and the Volcano plugin see 8).  A fraction ("500m"), which the API server refuses for an extended
-    resource, or a value that is no quantity reads as 0."""
+    and the Volcano plugin see 8).  A fraction ("500m", :func:`refused_amount`), which the API server refuses for
+    an extended resource, or a value that is no quantity reads as 0."""
     found = as_int(value)
     if found is not None:
         return found
+    milli = _milli(value)
+    return 0 if milli is None or milli % 1000 else milli // 1000
+
+
+def refused_amount(value: Any) -> Optional[str]:
+    """Why Kubernetes refuses this amount of an extended resource (``huawei.com/*``), or None: "negative", or
+    "not a whole number" when its value in thousandths, rounded up (``Quantity.MilliValue``), is no multiple of
+    1000 ("500m", 1.5, "1001m").  A value that is no quantity is the schema check's."""
+    found = as_int(value)
+    if found is not None:
+        return "negative" if found < 0 else None
+    milli = _milli(value)
+    if milli is None:
+        return None
+    return "negative" if milli < 0 else "not a whole number" if milli % 1000 else None
+
+
+def _milli(value: Any) -> Optional[int]:
     exact = parse_quantity(value)
-    return int(exact) if exact is not None and exact.denominator == 1 else 0
+    return None if exact is None else -((-exact * 1000) // 1)  # rounded up, as MilliValue does
 
 
 class Container:

@@ -274,7 +274,7 @@ def _vc_310(job_value: Optional[str], pod_value: Optional[str]) -> Callable[[Doc
 
 
 def _npus_written(value: Any) -> Callable[[Docs], None]:
-    """Every pod's 8 NPUs written as another quantity form (8.0, "8000m") in requests and limits."""
+    """Every pod's 8 NPUs written as another amount (8.0, "8000m"; "500m", "-1") in requests and limits."""
     def mutate(docs: Docs) -> None:
         for template in _templates(_job(docs)):
             for part in ("requests", "limits"):
@@ -352,6 +352,10 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     # 8.0 and "8000m" are 8 NPUs to the API server and the Volcano plugin
     "ac-npus-written-8000m": (AC, _npus_written("8000m"), "AC301", None),
     "vc-npus-written-8.0": (VC, _npus_written(8.0), "AC301", None),
+    # no fraction and no negative amount of an extended resource: Volcano's webhook and the API server refuse it
+    "vc-npus-written-500m": (VC, _npus_written("500m"), "AC701", "error"),
+    "ac-npus-written-500m": (AC, _npus_written("500m"), "AC701", "error"),
+    "vc-npus-written-minus-1": (VC, _npus_written("-1"), "AC701", "error"),
     # scheduled and run; the kubelet gives the NPUs to the init container, the training container gets none
     "vc-npus-on-an-init-container-only": (VC, _npus_on_init_only, "AC701", "warning"),
     "vc-no-ring-controller-label": (VC, _no_ring_label, "AC215", "warning"),

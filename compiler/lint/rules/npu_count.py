@@ -79,6 +79,7 @@ from ...targeting import handler_family, node_profile, selected_profiles
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, SCHEDULER_TASK_SPEC,
                             SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
 from ..context import ObjectContext, RunContext
+from ..pods import refused_amount
 from ..rule import Problem
 from ._util import handler_labels, npu_request_path
 
@@ -226,12 +227,19 @@ def _exempt_from_zero(pod_set):
 
 def zero_requests(obj, run):
     """Pod sets that name an NPU resource but ask for 0 of it: every handler's job validation refuses such
-    a task (base ``ValidNPUJob``: ``taskNPU < 1``; the A3 and super-pod handlers unless exempted)."""
+    a task (base ``ValidNPUJob``: ``taskNPU < 1``; the A3 and super-pod handlers unless exempted).  A fraction
+    ("500m") reads as 0 too, but Kubernetes refuses it before the scheduler sees it: AC701 reports that."""
     if not run.candidate_profiles(obj):
         return
     for pod_set in obj.pod_sets():
-        if pod_set.replicas > 0 and pod_set.npu_resource() and pod_set.npus() == 0 and not _exempt_from_zero(pod_set):
+        if pod_set.replicas > 0 and pod_set.npu_resource() and pod_set.npus() == 0 \
+                and not _exempt_from_zero(pod_set) and not _fraction_asked(pod_set):
             yield pod_set
+
+
+def _fraction_asked(pod_set):
+    return any(refused_amount(value) for container in pod_set.containers()
+               for section in ("requests", "limits") for value in container.npu_amounts(section).values())
 
 
 def check(obj, run):

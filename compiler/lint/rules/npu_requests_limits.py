@@ -1,12 +1,16 @@
-"""A ``huawei.com/*`` NPU resource has no limit, its request differs from its limit, an AscendJob gives it in limits only, or only an init container asks for it.
+"""A ``huawei.com/*`` NPU resource has no limit, is no whole number, its request differs from its limit, an AscendJob gives it in limits only, or only an init container asks for it.
 
 **What.** For every ``huawei.com/*`` resource of a container, ``limits`` must
-be set and ``requests`` (if set) must equal it. An AscendJob's ``ascend``
-container should also give the count in ``requests``.
+be set and ``requests`` (if set) must equal it, a whole number (``8``, ``"8"`` or
+``"8000m"``; not ``"500m"``, ``1.5`` or ``-1``). An AscendJob's ``ascend`` container should
+also give the count in ``requests``.
 
 **Why.** NPUs are extended resources, which Kubernetes cannot overcommit: the
 API server rejects the pod ("must be equal to huawei.com/Ascend910 limit",
-"Limit must be set for non overcommitable resources"). For AscendJob and
+"Limit must be set for non overcommitable resources"), and takes no fraction of
+one and no negative amount ("must be an integer": its value in thousandths, rounded
+up, is a multiple of 1000; "must be greater than or equal to 0";
+ValidateResourceQuantityValue). For AscendJob and
 Volcano Job the job is accepted but no pod is ever created. The MindCluster
 docs require the same ("limits需要和requests的芯片名称和数量保持一致"). Source:
 kubernetes ``pkg/apis/core/validation/validation.go``
@@ -50,7 +54,20 @@ from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
 from ...quantity import parse
 from ..context import Container, as_int, as_list
+from ..pods import refused_amount
 from ..rule import Problem
+
+
+def _refused_amounts(container, requests, limits):
+    """A negative or fractional count, once per resource (at its request; at its limit if that differs)."""
+    for section, amounts in (("requests", requests), ("limits", limits)):
+        for name, value in amounts.items():
+            why = refused_amount(value)
+            if why and not (section == "limits" and name in requests and _same(value, requests[name])):
+                yield Problem(container.path + ("resources", section, name),
+                              f"{name} is {value} ({why}): Kubernetes takes only a whole number, 0 or more, of an "
+                              "extended resource, so no pod of this template is created",
+                              hint=f"ask for whole NPUs, e.g. {name}: 1")
 
 
 def _same(a, b) -> bool:
@@ -88,6 +105,7 @@ def check(obj, run):
         for container in pod_set.containers():
             requests = container.npu_amounts("requests")
             limits = container.npu_amounts("limits")
+            yield from _refused_amounts(container, requests, limits)
             for name, value in requests.items():
                 if name not in limits:
                     yield Problem(container.path + ("resources", "requests", name),
