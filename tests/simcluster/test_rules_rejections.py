@@ -333,6 +333,56 @@ def _annotated(key: str, value: str) -> Callable[[Docs], None]:
     return mutate
 
 
+def _pod_spec(**fields: Any) -> Callable[[Docs], None]:
+    """Every pod template's spec gets ``fields``."""
+    def mutate(docs: Docs) -> None:
+        for template in _templates(_job(docs)):
+            template["spec"].update(copy.deepcopy(fields))
+    return mutate
+
+
+def _host_network_port(host_port: Optional[int]) -> Callable[[Docs], None]:
+    """hostNetwork on every pod, whose first container listens on 18080 with ``host_port`` (None: no hostPort)."""
+    def mutate(docs: Docs) -> None:
+        for template in _templates(_job(docs)):
+            template["spec"]["hostNetwork"] = True
+            port = {"name": "metrics", "containerPort": 18080}
+            if host_port is not None:
+                port["hostPort"] = host_port
+            template["spec"]["containers"][0].setdefault("ports", []).append(port)
+    return mutate
+
+
+def _extra_volume(volume: Dict[str, Any]) -> Callable[[Docs], None]:
+    """Every pod template gets ``volume`` too (mounted nowhere)."""
+    return _each_spec(lambda spec: spec["volumes"].append(copy.deepcopy(volume)))
+
+
+def _node_affinity(**affinity: Any) -> Callable[[Docs], None]:
+    """Every pod template gets a node affinity (next to the golden's pod anti-affinity)."""
+    return _each_spec(lambda spec: spec.setdefault("affinity", {}).update(nodeAffinity=copy.deepcopy(affinity)))
+
+
+def _required_node(*expressions: Dict[str, Any]) -> Callable[[Docs], None]:
+    return _node_affinity(requiredDuringSchedulingIgnoredDuringExecution={
+        "nodeSelectorTerms": [{"matchExpressions": list(expressions)}]})
+
+
+def _container_security(**context: Any) -> Callable[[Docs], None]:
+    return _each_spec(lambda spec: spec["containers"][0].update(securityContext=dict(context)))
+
+
+def _each_spec(edit: Callable[[Dict[str, Any]], None]) -> Callable[[Docs], None]:
+    def mutate(docs: Docs) -> None:
+        for template in _templates(_job(docs)):
+            edit(template["spec"])
+    return mutate
+
+
+_CONFIG = {"name": "extra-config", "configMap": {"name": "extra-config", "optional": True}}
+_MODULE = {"key": "accelerator-type", "operator": "In", "values": ["module-910b-8"]}
+
+
 VC, AC = "pytorch-module-910b-8-vcjob", "pytorch-module-910b-8-acjob"
 AC310, AC310P = "pytorch-310-acjob", "pytorch-310p-acjob"
 #: case -> (golden, mutation, the rule lint reports, its severity; None: the rule stays silent and the job runs)
@@ -417,6 +467,52 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "ac-host-arch-key-with-underscore": (AC, _host_arch_key("host_arch"), "AC315", "error"),
     "vc-sidecar-without-image": (VC, _sidecar_without_image, "AC709", "error"),
     "ac-sidecar-without-image": (AC, _sidecar_without_image, "AC709", "error"),
+    # ... and the pod-level ones, after the defaults (an absent hostPort or a volume without a source is filled in)
+    "vc-host-network-host-port-differs": (VC, _host_network_port(18081), "AC709", "error"),
+    "ac-host-network-host-port-differs": (AC, _host_network_port(18081), "AC709", "error"),
+    "vc-host-network-host-port-absent": (VC, _host_network_port(None), "AC709", None),
+    "ac-host-network-host-port-absent": (AC, _host_network_port(None), "AC709", None),
+    "vc-dns-policy-typo": (VC, _pod_spec(dnsPolicy="ClusterFirstWithHostnet"), "AC709", "error"),
+    "ac-dns-none-without-nameservers": (AC, _pod_spec(dnsPolicy="None"), "AC709", "error"),
+    "vc-dns-none-with-nameserver": (VC, _pod_spec(dnsPolicy="None", dnsConfig={"nameservers": ["10.0.0.10"]}),
+                                    "AC709", None),
+    "ac-active-deadline-zero": (AC, _pod_spec(activeDeadlineSeconds=0), "AC709", "error"),
+    "vc-volume-two-sources": (VC, _extra_volume({"name": "scratch", "hostPath": {"path": "/tmp"}, "emptyDir": {}}),
+                              "AC709", "error"),
+    "ac-volume-without-source": (AC, _extra_volume({"name": "scratch"}), "AC709", None),
+    "ac-host-path-type-lower-case": (AC, _extra_volume({"name": "scratch", "hostPath": {"path": "/tmp",
+                                                                                      "type": "directory"}}),
+                                     "AC709", "error"),
+    "vc-host-path-type-directory": (VC, _extra_volume({"name": "scratch", "hostPath": {"path": "/tmp",
+                                                                                     "type": "Directory"}}),
+                                    "AC709", None),
+    "vc-config-map-mode-755-decimal": (VC, _extra_volume({**_CONFIG, "configMap": {**_CONFIG["configMap"],
+                                                                                   "defaultMode": 755}}),
+                                       "AC709", "error"),
+    "ac-config-map-item-absolute-path": (AC, _extra_volume({**_CONFIG, "configMap": {
+        **_CONFIG["configMap"], "items": [{"key": "hccl.json", "path": "/hccl.json"}]}}), "AC709", "error"),
+    "ac-config-map-mode-755-octal": (AC, _extra_volume({**_CONFIG, "configMap": {**_CONFIG["configMap"],
+                                                                                 "defaultMode": 0o755}}),
+                                     "AC709", None),
+    "vc-node-affinity-operator-lower-case": (VC, _required_node({**_MODULE, "operator": "in"}), "AC709", "error"),
+    "ac-node-affinity-exists-with-values": (AC, _required_node({**_MODULE, "operator": "Exists"}), "AC709", "error"),
+    "vc-node-affinity-weight-0": (VC, _node_affinity(preferredDuringSchedulingIgnoredDuringExecution=[
+        {"weight": 0, "preference": {"matchExpressions": [_MODULE]}}]), "AC709", "error"),
+    "ac-node-affinity-valid": (AC, _then(_required_node(_MODULE, {"key": "host-arch", "operator": "Exists"}),
+                                         _node_affinity(preferredDuringSchedulingIgnoredDuringExecution=[
+                                             {"weight": 100, "preference": {"matchExpressions": [_MODULE]}}])),
+                               "AC709", None),
+    "vc-spread-when-unsatisfiable-typo": (VC, _pod_spec(topologySpreadConstraints=[{
+        "maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "doNotSchedule"}]),
+        "AC709", "error"),
+    "ac-spread-max-skew-0": (AC, _pod_spec(topologySpreadConstraints=[{
+        "maxSkew": 0, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway"}]),
+        "AC709", "error"),
+    "vc-privileged-without-escalation": (VC, _container_security(privileged=True, allowPrivilegeEscalation=False),
+                                         "AC709", "error"),
+    "ac-run-as-user-negative": (AC, _container_security(runAsUser=-1), "AC709", "error"),
+    "vc-security-context-valid": (VC, _container_security(allowPrivilegeEscalation=False, runAsUser=0, runAsGroup=0,
+                                                          capabilities={"add": ["NET_ADMIN"]}), "AC709", None),
     # Volcano's webhook: a task dependsOn a task the job lacks (no DAG), mpi without its tasks, a negative TTL
     "vc-depends-on-unknown-task": (VC, _depends_on("launcher"), "AC405", "error"),
     "vc-mpi-plugin-without-master-task": (VC, _mpi_plugin(), "AC407", "error"),

@@ -16,7 +16,20 @@
   ``hostIP``; an init container's ports are checked on their own, init containers run one by one);
 - a toleration's ``operator`` is ``Equal`` or ``Exists`` (an empty key needs ``Exists``, which
   takes no value), its ``effect`` ``NoSchedule``, ``PreferNoSchedule`` or ``NoExecute``, and
-  ``tolerationSeconds`` comes only with ``NoExecute``.
+  ``tolerationSeconds`` comes only with ``NoExecute``;
+- with ``hostNetwork: true`` a container's ``hostPort``, when set, equals its ``containerPort``;
+- ``dnsPolicy`` is ``ClusterFirst``, ``ClusterFirstWithHostNet``, ``Default`` or ``None`` (which needs
+  ``dnsConfig.nameservers``); ``activeDeadlineSeconds`` is at least 1;
+- a volume has one source; a ``hostPath`` ``type`` is ``DirectoryOrCreate``, ``Directory``,
+  ``FileOrCreate``, ``File``, ``Socket``, ``CharDevice`` or ``BlockDevice`` (or empty); a configMap or secret volume's ``defaultMode`` and items' ``mode`` are 0 to 0777 (``755``
+  written in decimal is not), its items' paths relative without ``..``;
+- node affinity match expressions use a known operator (``In``, ``NotIn``, ``Exists``,
+  ``DoesNotExist``, ``Gt``, ``Lt``) with values as it needs (none for ``Exists``, one for ``Gt``), a
+  required node affinity has a term, a preferred one a weight of 1 to 100;
+- a topology spread constraint's ``maxSkew`` is at least 1, its ``whenUnsatisfiable``
+  ``DoNotSchedule`` or ``ScheduleAnyway``;
+- ``runAsUser``, ``runAsGroup``, ``fsGroup`` are 0 to 2147483647; a ``privileged`` container (or
+  one adding ``CAP_SYS_ADMIN``) does not set ``allowPrivilegeEscalation: false``.
 
 (Resources are AC701 and AC707's, an env ``fieldRef`` AC708's, volume mounts AC706's.)
 
@@ -29,7 +42,7 @@ since Kubernetes 1.32 the API server accepts any printable ASCII env name but ``
 warning (refused by older clusters); Volcano's webhook always uses the strict form. Sources:
 kubernetes ``pkg/apis/core/validation/validation.go`` (validateContainerCommon,
 validateContainerPorts, ValidateEnv, ValidateVolumeMounts, validateVolumes,
-AccumulateUniqueHostPorts, ValidateTolerations),
+AccumulateUniqueHostPorts, ValidateTolerations; the pod-level checks' sources in ``_pod_spec.py``),
 ``VC: pkg/webhooks/admission/jobs/validate/admit_job.go`` (validateTaskTemplate).
 
 **How to fix.** Rename or correct the field as the message says.
@@ -42,6 +55,8 @@ Failing::
       - {name: distributed-port, containerPort: 2222, protocol: tcp}
     tolerations:
     - {key: dedicated, operator: exists, effect: NoSchedule}
+    volumes:
+    - {name: hccl, configMap: {name: hccl, defaultMode: 755}}
 
 Passing::
 
@@ -51,6 +66,8 @@ Passing::
       - {name: dist-port, containerPort: 2222, protocol: TCP}
     tolerations:
     - {key: dedicated, operator: Exists, effect: NoSchedule}
+    volumes:
+    - {name: hccl, configMap: {name: hccl, defaultMode: 0755}}
 """
 import re
 
@@ -58,6 +75,7 @@ from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME, DNS1123_LABEL, VOLCANO_JOB
 from ..context import as_int
 from ..rule import Problem
+from ._pod_spec import check_container, check_pod, check_volume, plain_volumes
 
 _PORT_NAME = re.compile(r"^[-a-z0-9]+$")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
@@ -153,6 +171,8 @@ def _container(obj, path, container, refused, out, host):
                 out.append(Problem(path + ("env", i, "name"), f"env {env_name!r} {why}: Kubernetes before 1.32 "
                                                               "refuses the pod (later ones accept it)",
                                    severity=WARNING))
+    if "securityContext" in container:
+        check_container(container, path, refused, out)
     mounts = container.get("volumeMounts")
     if isinstance(mounts, list) and len(mounts) > 1 and len(_paths(mounts)) < len(mounts):
         seen = set()
@@ -260,12 +280,13 @@ def check(obj, run):
         tolerations = pod_set.spec.get("tolerations")
         if tolerations and isinstance(tolerations, list):
             _tolerations(pod_set.spec_path, tolerations, refused, out)
-        volumes = pod_set.volumes()
-        if _all_valid(_label_problem, [volume for _, volume in volumes]):
+        check_pod(pod_set.spec, pod_set.spec_path, refused, out)
+        if plain_volumes(pod_set.spec, _VALID[_label_problem]):
             continue
-        for i, volume in volumes:
+        for i, volume in pod_set.volumes():
+            at = pod_set.spec_path + ("volumes", i)
+            check_volume(volume, at, refused, out)
             name = volume.get("name")
             if _problem(_label_problem, name):
-                out.append(Problem(pod_set.spec_path + ("volumes", i, "name"), f"volume name {name!r} {_LABEL}: "
-                                                                              f"{refused}"))
+                out.append(Problem(at + ("name",), f"volume name {name!r} {_LABEL}: {refused}"))
     return out
