@@ -218,6 +218,11 @@ ASCEND310_RESOURCE = "huawei.com/Ascend310"
 ASCEND310P_RESOURCE = "huawei.com/Ascend310P"
 #: the 950/850/350 resource: it has no handler without a schedule policy
 NPU_RESOURCE = "huawei.com/npu"
+#: HAMi's Ascend device plugin (and Volcano's deviceshare plugin after 1.12) offers each chip model as
+#: huawei.com/Ascend<model> with two companion resources, <resource>-memory (device memory, MiB) and
+#: <resource>-core (a share of the AI cores), asked for beside it in the same container
+HAMI_RESOURCE_PREFIX = "huawei.com/Ascend"
+HAMI_COMPANION_SUFFIXES = ("-memory", "-core")
 
 # --------------------------------------------------------------------------- the ranktable
 

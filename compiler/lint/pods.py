@@ -11,9 +11,17 @@ from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar
 
 from ..findings import Path
 from ..quantity import parse as parse_quantity
-from ..vocabulary import NPU_RESOURCE_PREFIX
+from ..vocabulary import HAMI_COMPANION_SUFFIXES, HAMI_RESOURCE_PREFIX, NPU_RESOURCE_PREFIX
 
 T = TypeVar("T")
+
+
+def hami_companions(names) -> frozenset:
+    """The names among ``names`` (one container's ``huawei.com/*`` resources) that are HAMi vNPU companions
+    of another of them: ``huawei.com/Ascend910B3-memory`` or ``-core`` beside ``huawei.com/Ascend910B3``."""
+    present = set(names)
+    return frozenset(n for n in present if n.startswith(HAMI_RESOURCE_PREFIX) and any(
+        n.endswith(suffix) and n[:-len(suffix)] in present for suffix in HAMI_COMPANION_SUFFIXES))
 
 
 class once(Generic[T]):
@@ -120,10 +128,12 @@ class Container:
         return self._npu_request
 
     def _first_npu_amount(self) -> Tuple[Optional[str], int]:
-        for name, value in self.npu_amounts("requests").items():
-            return name, npu_count(value)
-        for name, value in self.npu_amounts("limits").items():  # limits alone default the request
-            return name, npu_count(value)
+        for section in ("requests", "limits"):  # limits alone default the request
+            amounts = self.npu_amounts(section)
+            companions = hami_companions(amounts) if len(amounts) > 1 else ()
+            for name, value in amounts.items():
+                if name not in companions:  # HAMi's -memory/-core go with the resource they follow
+                    return name, npu_count(value)
         return None, 0
 
     def env(self) -> List[Tuple[int, Dict[str, Any]]]:

@@ -12,6 +12,10 @@ runs, not as intended: a warning. Source:
 (getContainerResourceReq), ``MC: component/ascend-for-volcano/plugin/job.go``
 (GetVCJobReqNPUTypeFromJobInfo) and §4.1.
 
+HAMi's vNPU companions of the resource (``huawei.com/Ascend910B3-memory``,
+``-core`` beside ``huawei.com/Ascend910B3``) are part of one request for
+HAMi's device plugin, not a second resource, and are not reported.
+
 **How to fix.** Keep one NPU resource per container.
 
 Failing::
@@ -23,6 +27,7 @@ Passing::
     requests: {huawei.com/Ascend910: 8}
 """
 from ..rule import Problem
+from ._util import hami_companions
 
 
 def check(obj, run):
@@ -30,6 +35,10 @@ def check(obj, run):
         for container in pod_set.containers():
             for section in ("requests", "limits"):
                 names = list(container.npu_amounts(section))
+                if len(names) < 2:
+                    continue
+                companions = hami_companions(names)
+                names = [name for name in names if name not in companions]
                 for extra in names[1:]:
                     yield Problem(container.path + ("resources", section, extra),
                                   f"container {container.name!r} {section} a second NPU resource {extra} "
