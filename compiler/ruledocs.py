@@ -336,13 +336,17 @@ Passing::
       requests: {memory: 16Gi}""",
     "AC106": """\
 **What.** There is no built-in schema for this apiVersion and kind, so the object was not checked:
-an info for Kubernetes' own kinds (``apps/v1`` Deployment, ``v1`` Service, Secret, ...), a warning for
-any other kind; ``validate --strict-kinds`` makes either an error.
+a warning when the object may be one of ours or one of Kubernetes' own mistyped (its API group is
+ours or Kubernetes', as ``batch.volcano.sh/v1`` Job or ``apps/v1`` Deploymnet, or its kind is ours
+under another group), an info otherwise: Kubernetes' own kinds (``apps/v1`` Deployment, ``v1``
+Service, ...) and other projects' kinds in their own groups (``leaderworkerset.x-k8s.io/v1``
+LeaderWorkerSet, ``kubeflow.org/v1`` PyTorchJob); ``validate --strict-kinds`` makes either an error.
 
 **Why.** ascend-compile ships schemas for AscendJob, Volcano Job/PodGroup/Queue, ConfigMap,
-Namespace and its own spec; other kinds pass unchecked. For a Deployment or a Service that is only
-a note (a repository of real jobs holds hundreds); an unknown kind may be a typo in the apiVersion
-or kind of a job, which the cluster would refuse.
+Namespace and its own spec; other kinds pass unchecked. For a Deployment, a Service or another
+project's workload that is only a note (a repository of real jobs holds hundreds, and the cluster
+checks them against their own CRDs); a kind in our groups that we do not know may be a typo in the
+apiVersion or kind of a job, which the cluster would refuse.
 
 **How to fix.** Check the apiVersion and kind for typos (``mindxdl.gitee.com/v1`` AscendJob,
 ``batch.volcano.sh/v1alpha1`` Job). For other kinds, exclude their files with ``--exclude`` or

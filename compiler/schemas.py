@@ -45,6 +45,22 @@ def describe_object(data: Any) -> str:
     return "/".join(parts)
 
 
+def _group(api_version: str) -> str:
+    """The API group of ``apiVersion`` ("" for the core group's ``v1``)."""
+    return api_version.rpartition("/")[0]
+
+
+def _maybe_a_typo(api_version: str, kind: str, reg: Registry) -> bool:
+    """Whether an object without a schema may be one of ours or one of Kubernetes' own mistyped: its API group
+    is ours or Kubernetes', or its kind is ours under another group.  Another project's kind in its own group
+    (kubeflow.org PyTorchJob, leaderworkerset.x-k8s.io LeaderWorkerSet) is not: the cluster checks it."""
+    if (api_version, kind) in KUBERNETES_KINDS:
+        return False
+    ours = [known.rpartition("/") for known in reg.kinds()]  # "apiVersion/kind"
+    groups = {_group(version) for version, _, _ in ours} | {_group(version) for version, _ in KUBERNETES_KINDS}
+    return _group(api_version) in groups or kind.lower() in {name.lower() for _, _, name in ours}
+
+
 def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
            volcano_version: Optional[str], reg: Registry) -> List[Tuple[str, str, Path, str, str, bool, str]]:
     """Problems as (rule, severity, path, message, hint, at_key, obj)."""
@@ -72,7 +88,7 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
         return out
     validator = reg.validator_for(api_version, kind, strict, volcano_version)
     if validator is None:
-        severity = ERROR if strict_kinds else INFO if (api_version, kind) in KUBERNETES_KINDS else WARNING
+        severity = ERROR if strict_kinds else WARNING if _maybe_a_typo(api_version, kind, reg) else INFO
         known = ", ".join(reg.kinds())
         out.append((UNKNOWN_KIND, severity, prefix + ("kind",) if prefix else ("kind",),
                     f"no built-in schema for {api_version} {kind}; the object was not checked",

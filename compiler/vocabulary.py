@@ -60,7 +60,8 @@ SCHEDULER_NAME = "volcano"
 SUCCESS_POLICY_ALL_WORKERS = "AllWorkers"
 
 #: Kubernetes' own kinds (apiVersion, kind) that ascend-compile has no schema for: they are skipped with an info
-#: (AC106); any other unknown kind, perhaps a typo of one of ours, with a warning
+#: (AC106), as are other projects' kinds in their own groups; an unknown kind in our or Kubernetes' groups, or
+#: one of our kinds under another group, perhaps a typo, with a warning
 KUBERNETES_KINDS: FrozenSet[Tuple[str, str]] = frozenset(
     [("v1", kind) for kind in ("Pod", "Service", "Secret", "ServiceAccount", "PersistentVolumeClaim",
                                "PersistentVolume", "Endpoints", "LimitRange", "ResourceQuota", "ReplicationController",

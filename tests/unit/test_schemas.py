@@ -299,6 +299,24 @@ def test_unknown_kind_is_a_warning_unless_strict_kinds():
     assert finding.severity == ERROR
 
 
+def test_another_projects_kind_is_an_info_unless_strict_kinds():
+    (finding,) = _negative("other-project-kind.yaml")
+    assert (finding.rule, finding.severity) == (UNKNOWN_KIND, "info")
+    (finding,) = _negative("other-project-kind.yaml", strict_kinds=True)
+    assert finding.severity == ERROR
+
+
+@pytest.mark.parametrize("api_version, kind", [
+    ("kubeflow.org/v1", "AscendJob"),  # one of our kinds under another group
+    ("mindxdl.gitee.com/v1", "AscendJobs"),  # another kind in our group
+    ("apps/v1", "Deploymnet"),  # another kind in a Kubernetes group
+    ("v1", "ConfigMaps"),
+])
+def test_an_unknown_kind_that_may_be_a_typo_of_ours_or_kubernetes_is_a_warning(api_version, kind):
+    (finding,) = _findings(f"apiVersion: {api_version}\nkind: {kind}\nmetadata: {{name: x}}\n")
+    assert (finding.rule, finding.severity) == (UNKNOWN_KIND, WARNING)
+
+
 def test_a_kubernetes_kind_without_a_schema_is_an_info_unless_strict_kinds():
     (finding,) = _negative("kubernetes-kind.yaml")
     assert (finding.rule, finding.severity) == (UNKNOWN_KIND, "info")
