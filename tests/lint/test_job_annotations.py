@@ -34,3 +34,15 @@ def test_an_unknown_policy_on_the_pod_template_is_reported_there():
     npu = dict(selector="none", resource="huawei.com/npu", npus=8)
     findings = lint_text(_job(template_annotations="huawei.com/schedule_policy: chip8-node8-ra6", **npu), "p.yaml")
     assert _where(findings, "AC307") == [(15, "huawei.com/schedule_policy", ("spec", "replicaSpecs", "Master"))]
+
+
+def test_a_misspelt_schedule_policy_key_is_named_in_the_hint_and_pointed_at():
+    for where in ("job_annotations", "template_annotations"):
+        findings = lint_text(_job(resource="huawei.com/npu", selector=None,
+                                  **{where: "huawei.com/scheduler-policy: chip8-node8-ra64-sp"}), "m.yaml")
+        (found,) = [f for f in findings if f.rule == "AC307"]
+        assert found.path[-1] == "huawei.com/scheduler-policy"
+        assert found.hint.startswith("rename 'huawei.com/scheduler-policy' to 'huawei.com/schedule_policy'")
+    unrelated = lint_text(_job(resource="huawei.com/npu", selector=None, job_annotations='sp-block: "16"'), "u.yaml")
+    (found,) = [f for f in unrelated if f.rule == "AC307"]
+    assert "rename" not in found.hint

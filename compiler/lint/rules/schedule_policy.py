@@ -41,7 +41,8 @@ warning); so does a ``duo`` label whose joined value is not exactly ``true``
 (``get310PCardHandlerName``, ``init310PCardPolicyHandler``).
 
 **How to fix.** Add the annotation with the policy of your servers
-(``ascend-compile profiles``); for Atlas 300 use ``npu-310-strategy: chip`` or
+(``ascend-compile profiles``; a key spelt otherwise, ``huawei.com/scheduler-policy``
+or ``huawei.com/schedulePolicy``, is not read: the finding points at it); for Atlas 300 use ``npu-310-strategy: chip`` or
 ``card`` (the same on the job and its pod templates), or leave the label out.
 
 Failing::
@@ -68,6 +69,22 @@ def _close(word, options, n=1):
     import difflib  # only when there is something to suggest
 
     return difflib.get_close_matches(word, options, n=n)
+
+
+def _misspelt_key(obj):
+    """The first annotation key of the job or a pod template that is ``huawei.com/schedule_policy`` misspelt
+    (``huawei.com/scheduler-policy``, ``huawei.com/schedulePolicy``), with where it is; None if none."""
+    places = [(("metadata", "annotations"), obj.annotations)] + [
+        (pod_set.spec_path[:-1] + ("metadata", "annotations"), pod_set.metadata.get("annotations"))
+        for pod_set in obj.pod_sets()]
+    for base, annotations in places:
+        if isinstance(annotations, dict):
+            keys = [k for k in annotations if isinstance(k, str) and k != SCHEDULE_POLICY_ANNOTATION]
+            close = _close(SCHEDULE_POLICY_ANNOTATION, [k.lower() for k in keys], n=1) if keys else []
+            if close:
+                key = next(k for k in keys if k.lower() == close[0])
+                return key, base + (key,)
+    return None
 
 
 def _known(profiles):
@@ -137,8 +154,13 @@ def check(obj, run):
                               key=True, severity=WARNING)
         elif resource == NPU_RESOURCE:
             path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)
+            misspelt = _misspelt_key(obj)
+            hint = None
+            if misspelt is not None:
+                path = misspelt[1]
+                hint = f"rename {misspelt[0]!r} to {SCHEDULE_POLICY_ANNOTATION!r}: the scheduler reads that key only"
             yield Problem(path, f"the job requests {NPU_RESOURCE} but has no {SCHEDULE_POLICY_ANNOTATION} "
-                                "annotation: the scheduler has no handler for it", key=True)
+                                "annotation: the scheduler has no handler for it", key=True, hint=hint)
         return
     if policy in known:
         return
