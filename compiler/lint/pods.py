@@ -97,7 +97,7 @@ def _milli(value: Any) -> Optional[int]:
 class Container:
     """One container of a pod set: its path (relative to the object), its data, its index."""
 
-    __slots__ = ("path", "data", "index", "_npu_request", "_amounts", "_env")
+    __slots__ = ("path", "data", "index", "_npu_request", "_amounts", "_env", "_hami")
 
     def __init__(self, path: Path, data: Dict[str, Any], index: int):
         self.path = path
@@ -106,6 +106,7 @@ class Container:
         self._npu_request: Optional[Tuple[Optional[str], int]] = None
         self._amounts: Dict[str, Dict[str, Any]] = {}  # npu_amounts by section (rules ask often; never changed)
         self._env: Optional[List[Tuple[int, Dict[str, Any]]]] = None
+        self._hami: Optional[Path] = None  # where the first HAMi companion resource is, once npu_request() ran
 
     @property
     def name(self) -> str:
@@ -127,10 +128,18 @@ class Container:
             self._npu_request = self._first_npu_amount()
         return self._npu_request
 
+    def hami_companion(self) -> Optional[Path]:
+        """Where the container asks for a HAMi vNPU companion resource (``huawei.com/Ascend910B3-memory`` beside
+        ``huawei.com/Ascend910B3``), the first in its requests, else in its limits; None if it does not."""
+        self.npu_request()
+        return self._hami
+
     def _first_npu_amount(self) -> Tuple[Optional[str], int]:
         for section in ("requests", "limits"):  # limits alone default the request
             amounts = self.npu_amounts(section)
             companions = hami_companions(amounts) if len(amounts) > 1 else ()
+            if companions and self._hami is None:
+                self._hami = self.path + ("resources", section, next(n for n in amounts if n in companions))
             for name, value in amounts.items():
                 if name not in companions:  # HAMi's -memory/-core go with the resource they follow
                     return name, npu_count(value)

@@ -153,6 +153,14 @@ def _resource_910b(docs: Docs) -> None:
             resources[part]["huawei.com/Ascend910B"] = resources[part].pop("huawei.com/Ascend910")
 
 
+def _hami_memory(docs: Docs) -> None:
+    """Every pod also asks for HAMi's vNPU memory resource beside its NPUs, as pods written for HAMi do."""
+    for template in _templates(_job(docs)):
+        resources = template["spec"]["containers"][0]["resources"]
+        for part in ("requests", "limits"):
+            resources[part]["huawei.com/Ascend910-memory"] = 4096
+
+
 def _first_container(docs: Docs) -> Dict[str, Any]:
     return _templates(_job(docs))[-1]["spec"]["containers"][0]
 
@@ -421,6 +429,7 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "vc-env-field-path-typo": (VC, _field_path_typo, "AC708", "error"),
     "ac-env-field-path-typo": (AC, _field_path_typo, "AC708", "error"),
     "vc-resource-named-after-the-chip": (VC, _resource_910b, "AC316", "error"),
+    "ac-hami-vnpu-memory-beside-the-npus": (AC, _hami_memory, "AC316", "error"),
     # the rest of the downward API as Kubernetes validates it: keys, resources, divisors, sources, volume files
     "vc-env-label-key-with-space": (VC, _env_from({"fieldRef": {"fieldPath": "metadata.labels['job name']"}}),
                                     "AC708", "error"),

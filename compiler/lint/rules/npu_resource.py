@@ -15,12 +15,12 @@ stays Pending ("Insufficient huawei.com/Ascend310P", or the PodGroup is never
 ready: "0/0 tasks in gang unschedulable"). The simulated cluster shows all three.
 Only the built-in profiles' main resources count as another chip's: the
 vNPU resources (``huawei.com/npu-core``, ``huawei.com/Ascend910-4c``, ...)
-are offered by the same nodes and are not reported.  Nor is a chip-model
-resource asked for with its HAMi companions (``huawei.com/Ascend910B3`` beside
-``huawei.com/Ascend910B3-memory`` or ``-core``): that pod is written for HAMi's
-device plugin, which offers each chip model under its own name (the simulated
-cluster runs MindCluster's device plugin only, so there it stays Pending: lint
-does not model HAMi clusters and does not claim one that it cannot judge).
+are offered by the same nodes and are not reported.  A pod written for HAMi's
+device plugin (``huawei.com/Ascend910B3`` with ``huawei.com/Ascend910B3-memory``
+or ``-core``) is reported by its companion resource, which MindCluster's device
+plugin never offers: on a MindCluster cluster it stays Pending (the simulated
+cluster shows it), and the message says which device plugin the pod was
+written for rather than calling the chip-model name a misspelling.
 
 **How to fix.** Spell the resource as the profile does (``ascend-compile
 profiles``), and select the nodes of the chip you request.
@@ -39,7 +39,7 @@ Passing::
 """
 from ...vocabulary import ACCELERATOR_TYPE_LABEL
 from ..rule import Problem
-from ._util import hami_companions, npu_request_path
+from ._util import npu_request_path
 
 
 def _miscased(name, by_lower):
@@ -81,9 +81,13 @@ def _other_chip(pod_set, resource, by_type):
     return theirs if theirs and resource not in theirs else []
 
 
-def _for_hami(pod_set):
-    """Whether a container of ``pod_set`` asks for a HAMi vNPU companion resource beside its NPU resource."""
-    return any(hami_companions([*c.npu_amounts("requests"), *c.npu_amounts("limits")]) for c in pod_set.containers())
+def _hami_companion(pod_set, resource):
+    """Where the container that gives ``pod_set`` its NPU ``resource`` asks for a HAMi vNPU companion resource
+    beside it (``huawei.com/Ascend910B3-memory``), or None."""
+    for container in pod_set.containers():
+        if container.npu_request()[0] == resource:
+            return container.hami_companion()
+    return None
 
 
 def check(obj, run):
@@ -96,9 +100,14 @@ def check(obj, run):
             continue
         right = _miscased(resource, by_lower)
         model = None if right or resource in resources else _chip_model(resource, resources)
-        if model and _for_hami(pod_set):
-            continue
-        if model:
+        hami = _hami_companion(pod_set, resource)
+        if hami:
+            offered = resource if resource in resources else model or right or resource
+            yield Problem(hami, f"{pod_set.role}: {hami[-1]} is a resource of HAMi's device plugin (vNPU memory or "
+                          f"cores); MindCluster's device plugin offers no such resource, so on its nodes the pods "
+                          f"never fit", hint=f"for MindCluster request whole NPUs ({offered}) or a vNPU template "
+                          "(ascend-compile profiles); keep the HAMi resources only for a cluster that runs HAMi")
+        elif model:
             yield Problem(npu_request_path(pod_set), f"{pod_set.role}: no device plugin offers {resource}; "
                           f"every chip of that family is offered as {model}, so the pods never fit",
                           hint=f"request {model}")

@@ -14,7 +14,8 @@ runs, not as intended: a warning. Source:
 
 HAMi's vNPU companions of the resource (``huawei.com/Ascend910B3-memory``,
 ``-core`` beside ``huawei.com/Ascend910B3``) are part of one request for
-HAMi's device plugin, not a second resource, and are not reported.
+HAMi's device plugin, not a second resource, and are not reported here
+(AC316 says that MindCluster's nodes offer no such resource).
 
 **How to fix.** Keep one NPU resource per container.
 
