@@ -11,9 +11,10 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 from .. import hardware
 from ..findings import Path
 from ..targeting import HardwareSignals, candidate_profiles
-from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP,
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, JOBS, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP,
                           OWN_ANNOTATIONS_READ, POD, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_LABEL,
-                          SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
+                          SCHEDULE_POLICY_ANNOTATION, SCHEDULER_NAME, VOLCANO_JOB, VOLCANO_JOB_API_GROUP,
+                          VOLCANO_JOB_KIND, WORKLOADS)
 from .pods import T, Container, PodSet, as_dict, as_int, as_list, once  # noqa: F401 - rules import these from here
 
 #: what a rule lists in KINDS to see every object
@@ -145,6 +146,13 @@ class ObjectContext:
 
     def requests_npus(self) -> bool:
         return bool(self._npu_pod_sets)
+
+    def volcano_places(self, pod_set: PodSet) -> bool:
+        """Whether Volcano (so the Ascend plugin) places the pod set's pods. A job's pods default to it
+        (ascend-operator and Volcano's job controller fill it in; a job naming another scheduler is
+        AC409's finding); the pods of a Pod, Deployment, batch Job, ... go to Kubernetes' default
+        scheduler unless their template says ``schedulerName: volcano``."""
+        return self.kind in JOBS or pod_set.spec.get("schedulerName") == SCHEDULER_NAME
 
     # ---------------------------------------------------------------- scheduling hints
     def job_annotation(self, key: str) -> Optional[Tuple[Any, Path]]:

@@ -10,7 +10,10 @@ the ``huawei.com/schedule_policy`` annotation (26.1+ dialect), or carry
 counts 1, 2, 4, 8). That is right for Atlas 800 (910) jobs, which upstream's
 own a800 samples write exactly so; it is wrong only for other servers (a Box16
 job requesting 16 NPUs stays Pending). The manifest does not say which it is,
-so this is a note (info), never a reason to change a correct job. Source:
+so this is a note (info), never a reason to change a correct job. Pods no
+Volcano places (a Pod, Deployment or batch Job without ``schedulerName:
+volcano``) are not reported: Kubernetes' default scheduler only counts the
+resource, and the plugin's handlers never see them. Source:
 ``get910CardHandlerName`` in
 ``component/ascend-for-volcano/internal/npu/factory.go`` (mind-cluster
 ``22bb3d98``); the plugin reports nothing for the choice itself.
@@ -40,7 +43,10 @@ def check(obj, run):
         return
     if obj.accelerator_type():
         return
-    pod_set = obj.npu_pod_sets()[0] if obj.npu_pod_sets() else obj.pod_sets()[0]
+    placed = [pod_set for pod_set in obj.npu_pod_sets() or obj.pod_sets() if obj.volcano_places(pod_set)]
+    if not placed:
+        return
+    pod_set = placed[0]
     where = pod_set.spec_path + ("nodeSelector",)
     yield Problem(where, f"the job requests {ASCEND_910} without {ACCELERATOR_TYPE_LABEL} or "
                          f"{SCHEDULE_POLICY_ANNOTATION}: the scheduler uses its default Atlas 800 (910) handler "
