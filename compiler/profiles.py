@@ -43,6 +43,7 @@ class LabelHandler:
     name: str
     job_labels: Tuple[Tuple[str, str], ...]  # (key, value) the job's labels must all have; none: any job
     max_per_pod: int  # it takes any count from 1 to this (base ValidNPUJob: MaxNodeNPUNum)
+    single_npu_pod_labels: Tuple[Tuple[str, str], ...] = ()  # with these job labels: one NPU pod at most
 
 
 @record(frozen=True)
@@ -65,6 +66,9 @@ class Profile:
     job_labels: Mapping[str, str] = field(default_factory=dict)
     #: the resource's other handlers, for jobs without ``job_labels``: the first whose labels a job has
     label_handlers: Tuple[LabelHandler, ...] = ()
+    #: job labels with which the profile's handler refuses a job of more than one NPU pod (the 310P Duo handlers:
+    #: ``distributed: "true"``)
+    single_npu_pod_labels: Mapping[str, str] = field(default_factory=dict)
     ranktable_version: str = "1.0"
     frameworks: Tuple[str, ...] = FRAMEWORKS
     targets: Tuple[str, ...] = JOBS
@@ -78,8 +82,14 @@ class Profile:
 
     def label_keys(self) -> Tuple[str, ...]:
         """The job labels that pick this profile's handler among its resource's (none: no label does)."""
-        keys = set(self.job_labels) if self.label_handlers else set()
-        return tuple(sorted(keys.union(*({k for k, _ in h.job_labels} for h in self.label_handlers))))
+        keys = set(self.job_labels).union(self.single_npu_pod_labels) if self.label_handlers else set()
+        return tuple(sorted(keys.union(*({k for k, _ in h.job_labels + h.single_npu_pod_labels}
+                                           for h in self.label_handlers))))
+
+    def refuses_pods(self, labels: Mapping[str, Optional[str]], pods: int) -> bool:
+        """Whether the handler refuses a job of ``pods`` NPU pods for its labels (``singleNpuPodLabels``)."""
+        return pods > 1 and bool(self.single_npu_pod_labels) \
+            and all(labels.get(k) == v for k, v in self.single_npu_pod_labels.items())
 
     def handler_for(self, labels: Mapping[str, Optional[str]]) -> Optional["Profile"]:
         """The rules of the handler the scheduler gives a job of this profile whose labels (as the plugin reads
@@ -93,7 +103,8 @@ class Profile:
 
                 counts = tuple(range(1, handler.max_per_pod + 1))
                 return replace(self, name=f"{self.name} {handler.name}", single_pod=counts, multi_pod=counts,
-                               multi_pod_recommended=(), job_labels=dict(handler.job_labels), label_handlers=())
+                               multi_pod_recommended=(), job_labels=dict(handler.job_labels), label_handlers=(),
+                               single_npu_pod_labels=dict(handler.single_npu_pod_labels))
         return None
 
     @property
@@ -134,13 +145,22 @@ class Profile:
         if self.job_labels:
             out["jobLabels"] = dict(self.job_labels)
         if self.label_handlers:
-            out["labelHandlers"] = [{"handler": h.name, "jobLabels": dict(h.job_labels), "maxNpusPerPod": h.max_per_pod}
-                                    for h in self.label_handlers]
+            out["labelHandlers"] = [_label_handler_dict(h) for h in self.label_handlers]
+        if self.single_npu_pod_labels:
+            out["singleNpuPodLabels"] = dict(self.single_npu_pod_labels)
         if self.notes:
             out["notes"] = self.notes
         if self.sources:
             out["sources"] = list(self.sources)
         return {k: v for k, v in out.items() if v is not None}
+
+
+def _label_handler_dict(handler: LabelHandler) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"handler": handler.name, "jobLabels": dict(handler.job_labels),
+                           "maxNpusPerPod": handler.max_per_pod}
+    if handler.single_npu_pod_labels:
+        out["singleNpuPodLabels"] = dict(handler.single_npu_pod_labels)
+    return out
 
 
 def _whole(value: Any) -> Any:
@@ -177,7 +197,9 @@ def _profile_from_data(data: Dict[str, Any], source: str) -> Profile:
         fallback=spec.get("fallback"),
         job_labels=dict(spec.get("jobLabels") or {}),
         label_handlers=tuple(LabelHandler(h["handler"], tuple(sorted((h.get("jobLabels") or {}).items())),
-                                          h["maxNpusPerPod"]) for h in spec.get("labelHandlers") or ()),
+                                          h["maxNpusPerPod"], tuple(sorted((h.get("singleNpuPodLabels") or {}).items())))
+                             for h in spec.get("labelHandlers") or ()),
+        single_npu_pod_labels=dict(spec.get("singleNpuPodLabels") or {}),
         ranktable_version=str(spec.get("ranktableVersion", "1.0")),
         frameworks=tuple(spec.get("frameworks") or Profile.frameworks),
         targets=tuple(spec.get("targets") or Profile.targets),

@@ -256,6 +256,19 @@ def _pod_labels(**labels: str) -> Callable[[Docs], None]:
     return mutate
 
 
+def _distributed_310p(docs: Docs) -> None:
+    """The job gets distributed: "true" and a Worker like its Master: two NPU pods."""
+    _job(docs)["metadata"]["labels"]["distributed"] = "true"
+    _two_pods(docs)
+
+
+def _two_pods(docs: Docs) -> None:
+    """The AscendJob gets a Worker like its Master: two NPU pods."""
+    job = _job(docs)
+    job["spec"]["replicaSpecs"]["Worker"] = copy.deepcopy(job["spec"]["replicaSpecs"]["Master"])
+    job["spec"]["runPolicy"]["schedulingPolicy"]["minAvailable"] = 2
+
+
 def _then(*mutations: Callable[[Docs], None]) -> Callable[[Docs], None]:
     def mutate(docs: Docs) -> None:
         for mutation in mutations:
@@ -543,6 +556,12 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "ac-310p-duo-chip-4-npus": (AC310P, _then(_strategy_310("chip"), _npus_310p(4, duo=True)), "AC301", None),
     "ac-310p-duo-no-strategy-8-npus": (AC310P, _then(_strategy_310(None), _npus_310p(8, duo=True)), "AC301", None),
     "ac-310p-duo-chip-17-npus": (AC310P, _then(_strategy_310("chip"), _npus_310p(17, duo=True)), "AC301", "error"),
+    # both Duo handlers refuse a job labelled distributed: "true" with more than one NPU pod; the generic does not
+    "ac-310p-duo-distributed-2-pods": (AC310P, _distributed_310p, "AC301", "error"),
+    "ac-310p-duo-2-pods": (AC310P, _two_pods, "AC301", None),
+    "ac-310p-duo-chip-distributed-2-pods": (AC310P, _then(_strategy_310("chip"), _distributed_310p), "AC301", "error"),
+    "ac-310p-without-duo-distributed-2-pods": (AC310P, _then(_npus_310p(2, duo=False), _distributed_310p), "AC301",
+                                               None),
     # the plugin joins the job's npu-310-strategy and the pods' with "|" where they differ (case aside): the
     # joined value names no 310 handler; for a Duo job it means the generic 310P handler
     "vc-310-strategy-on-job": (VC, _vc_310("card", None), "AC307", None),

@@ -119,6 +119,19 @@ def test_the_handler_a_310_job_gets_by_its_labels(name, labels, handler, most):
         assert [v.rule for v in check_pods(found, NpuLayout((most + 1,), 1, most + 1))] == ["AC301"]
 
 
+@pytest.mark.parametrize("labels,pods,refused", [
+    ({"duo": "true", "npu-310-strategy": "card", "distributed": "true"}, 2, True),  # card310px2
+    ({"duo": "true", "npu-310-strategy": "chip", "distributed": "true"}, 2, True),  # chip310px2
+    ({"duo": "true", "npu-310-strategy": "chip", "distributed": "true"}, 1, False),  # one NPU pod
+    ({"duo": "true", "npu-310-strategy": "card", "distributed": "false"}, 2, False),
+    ({"duo": None, "npu-310-strategy": "card", "distributed": "true"}, 2, False),  # the generic handler
+])
+def test_the_duo_handlers_take_one_npu_pod_when_distributed(labels, pods, refused):
+    """card310px2 and chip310px2 ValidNPUJob: distributed=true and more than one NPU pod is refused."""
+    assert "distributed" in profile("310p").label_keys()
+    assert profile("310p").handler_for(labels).refuses_pods(labels, pods) is refused
+
+
 def test_a_handler_of_1_to_64_is_written_as_a_range():
     (refused,) = check_pods(profile("310p").handler_for({}), NpuLayout((65,), 1, 65))
     assert refused.message.endswith("allowed: 1-64")

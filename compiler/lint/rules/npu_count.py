@@ -36,6 +36,12 @@ job 64 (chip310x4); a larger pod is refused (``get310PCardHandlerName``,
 310P job of 4 NPUs a pod with the chip or the generic handler, and of 8 with the
 chip handler (its nodes labelled ``infer-card-type: card-300i-duo``, which
 chip310px2 needs), and leaves 17 (chip) or 65 (generic) pending.
+Both Duo handlers (card310px2, chip310px2) refuse a job labelled
+``distributed: "true"`` (as the plugin joins the labels) that has more than one
+NPU pod (``singleNpuPodLabels``; their ``ValidNPUJob``: "job with label of
+distributed=true should have only 1 npu pod"); the generic handler does not.
+The simulated cluster leaves a Duo job of two NPU pods with that label pending
+and runs it without the label, or without ``duo``.
 A pod that names an NPU resource but asks for 0 is refused by every handler
 (a MindSpore Scheduler may, on A3 servers).
 
@@ -76,12 +82,12 @@ from ... import hardware
 from ...catalogue import NPU_COUNT
 from ...profiles import Profile
 from ...targeting import handler_family, node_profile, selected_profiles
-from ...vocabulary import (ACCELERATOR_TYPE_LABEL, SCHEDULER_TASK_SPEC,
+from ...vocabulary import (ACCELERATOR_TYPE_LABEL, JOBS, SCHEDULER_TASK_SPEC,
                             SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
 from ..context import ObjectContext, RunContext
 from ..pods import refused_amount
 from ..rule import Problem
-from ._util import handler_labels, npu_request_path
+from ._util import handler_labels, label_values, npu_request_path
 
 
 def handler_rules(obj, run):
@@ -242,7 +248,30 @@ def _fraction_asked(pod_set):
                for section in ("requests", "limits") for value in container.npu_amounts(section).values())
 
 
+def _single_pod_refusal(obj, run):
+    """(path, message) when every handler the job could get refuses it for having more than one NPU pod with its
+    labels (the Duo handlers with ``distributed: "true"``, ``singleNpuPodLabels``); the plugin counts the NPU
+    pods of the whole job (``setNPUTaskNumInJob``)."""
+    labels = _labels(obj, run) if obj.kind in JOBS else ()
+    pods = obj.npu_layout().pods if labels else 0
+    if pods < 2:
+        return None
+    labels = dict(labels)
+    profiles = handler_rules(obj, run)[0]
+    if not profiles or not all(p.refuses_pods(labels, pods) for p in profiles):
+        return None
+    key, value = next(iter(profiles[0].single_npu_pod_labels.items()))
+    names = ", ".join(p.name for p in profiles)
+    return label_values(obj, key)[0][0], (
+        f"the job is labelled {key}={value} and has {pods} NPU pods; the scheduler's handler for {names} takes "
+        f"only one NPU pod with that label and refuses the job (InvalidResourceRequest): it stays Pending")
+
+
 def check(obj, run):
+    refused = _single_pod_refusal(obj, run)
+    if refused is not None:
+        yield Problem(refused[0], refused[1],
+                      hint=f"give the job one pod that requests NPUs, or remove the label {refused[0][-1]}")
     for pod_set in zero_requests(obj, run):
         yield Problem(npu_request_path(pod_set), f"{pod_set.role}: asks for 0 {pod_set.npu_resource()}; the "
                       "scheduler refuses a task that names an NPU resource but requests none (InvalidResourceRequest)",
