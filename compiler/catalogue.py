@@ -213,7 +213,7 @@ _ENTRIES: Tuple[Entry, ...] = (
           "A value does not match the required pattern, range or format (e.g. a resource quantity).",
           kinds=ALL_KINDS),
     _meta(UNKNOWN_KIND, "unknown-kind", SCHEMA,
-          "No built-in schema for this apiVersion and kind, so the object was not checked.", WARNING, ALL_KINDS),
+          "No built-in schema for this apiVersion and kind, so its fields were not checked.", WARNING, ALL_KINDS),
     _meta(NOT_AN_OBJECT, "not-an-object", SCHEMA, "A document is not a mapping, or lacks apiVersion or kind.",
           kinds=ALL_KINDS),
     # AC2xx ascend-operator, AC3xx Volcano Ascend plugin and hardware profiles, AC4xx Volcano admission,

@@ -335,7 +335,7 @@ Passing::
     resources:
       requests: {memory: 16Gi}""",
     "AC106": """\
-**What.** There is no built-in schema for this apiVersion and kind, so the object was not checked:
+**What.** There is no built-in schema for this apiVersion and kind, so its fields were not checked:
 a warning when the object may be one of ours or one of Kubernetes' own mistyped (its API group is
 ours or Kubernetes', as ``batch.volcano.sh/v1`` Job or ``apps/v1`` Deploymnet, or its kind is ours
 under another group), an info otherwise: Kubernetes' own kinds (``apps/v1`` Deployment, ``v1``

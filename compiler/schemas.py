@@ -91,7 +91,7 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
         severity = ERROR if strict_kinds else WARNING if _maybe_a_typo(api_version, kind, reg) else INFO
         known = ", ".join(reg.kinds())
         out.append((UNKNOWN_KIND, severity, prefix + ("kind",) if prefix else ("kind",),
-                    f"no built-in schema for {api_version} {kind}; the object was not checked",
+                    f"no built-in schema for {api_version} {kind}; its fields were not checked against one",
                     f"known kinds: {known}" + ("" if strict_kinds else "; --strict-kinds makes this an error"),
                     False, obj))
         return out

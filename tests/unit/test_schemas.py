@@ -320,6 +320,8 @@ def test_an_unknown_kind_that_may_be_a_typo_of_ours_or_kubernetes_is_a_warning(a
 def test_a_kubernetes_kind_without_a_schema_is_an_info_unless_strict_kinds():
     (finding,) = _negative("kubernetes-kind.yaml")
     assert (finding.rule, finding.severity) == (UNKNOWN_KIND, "info")
+    # lint rules still read a Deployment's or Pod's pods: only its fields went unchecked
+    assert "fields were not checked" in finding.message and "object was not checked" not in finding.message
     (finding,) = _negative("kubernetes-kind.yaml", strict_kinds=True)
     assert finding.severity == ERROR
 
