@@ -224,6 +224,10 @@ NPU_RESOURCE = "huawei.com/npu"
 #: <resource>-core (a share of the AI cores), asked for beside it in the same container
 HAMI_RESOURCE_PREFIX = "huawei.com/Ascend"
 HAMI_COMPANION_SUFFIXES = ("-memory", "-core")
+#: pod annotations only HAMi reads: its vNPU mode (``huawei.com/vnpu-mode: hami-core``) and its own ``hami.io/``
+#: keys (``hami.io/use-Ascend910B-uuid``); a pod that carries one was written for HAMi's device plugin
+HAMI_POD_ANNOTATION = "huawei.com/vnpu-mode"
+HAMI_ANNOTATION_PREFIX = "hami.io/"
 
 # --------------------------------------------------------------------------- the ranktable
 

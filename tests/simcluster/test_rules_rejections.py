@@ -153,6 +153,13 @@ def _resource_910b(docs: Docs) -> None:
             resources[part]["huawei.com/Ascend910B"] = resources[part].pop("huawei.com/Ascend910")
 
 
+def _hami_whole_cards(docs: Docs) -> None:
+    """Whole cards by HAMi's chip-model name, on pods carrying HAMi's vnpu-mode annotation."""
+    _resource_910b(docs)
+    for template in _templates(_job(docs)):
+        template.setdefault("metadata", {}).setdefault("annotations", {})["huawei.com/vnpu-mode"] = "hami-core"
+
+
 def _hami_memory(docs: Docs) -> None:
     """Every pod also asks for HAMi's vNPU memory resource beside its NPUs, as pods written for HAMi do."""
     for template in _templates(_job(docs)):
@@ -443,6 +450,7 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "ac-env-field-path-typo": (AC, _field_path_typo, "AC708", "error"),
     "vc-resource-named-after-the-chip": (VC, _resource_910b, "AC316", "error"),
     "ac-hami-vnpu-memory-beside-the-npus": (AC, _hami_memory, "AC316", "error"),
+    "vc-hami-whole-cards-annotated": (VC, _hami_whole_cards, "AC316", "error"),
     # the rest of the downward API as Kubernetes validates it: keys, resources, divisors, sources, volume files
     "vc-env-label-key-with-space": (VC, _env_from({"fieldRef": {"fieldPath": "metadata.labels['job name']"}}),
                                     "AC708", "error"),

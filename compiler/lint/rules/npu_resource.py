@@ -21,6 +21,10 @@ or ``-core``) is reported by its companion resource, which MindCluster's device
 plugin never offers: on a MindCluster cluster it stays Pending (the simulated
 cluster shows it), and the message says which device plugin the pod was
 written for rather than calling the chip-model name a misspelling.
+HAMi also takes whole cards by the chip-model name alone (``huawei.com/Ascend910B3: 2``):
+such a pod never fits MindCluster's nodes either (the same error), and the
+message names HAMi's device plugin, as the pod's own HAMi annotation when it has
+one (``huawei.com/vnpu-mode``, ``hami.io/...``).
 
 **How to fix.** Spell the resource as the profile does (``ascend-compile
 profiles``), and select the nodes of the chip you request.
@@ -37,7 +41,7 @@ Passing::
     ...
       requests: {huawei.com/Ascend910: 1}
 """
-from ...vocabulary import ACCELERATOR_TYPE_LABEL
+from ...vocabulary import ACCELERATOR_TYPE_LABEL, HAMI_ANNOTATION_PREFIX, HAMI_POD_ANNOTATION
 from ..rule import Problem
 from ._util import npu_request_path
 
@@ -90,6 +94,30 @@ def _hami_companion(pod_set, resource):
     return None
 
 
+def _hami_annotation(pod_set):
+    """The first annotation of ``pod_set``'s pods that only HAMi reads (``huawei.com/vnpu-mode``, ``hami.io/...``),
+    or None."""
+    annotations = pod_set.metadata.get("annotations")
+    if not isinstance(annotations, dict):
+        return None
+    return next((key for key in annotations if isinstance(key, str) and (
+        key == HAMI_POD_ANNOTATION or key.startswith(HAMI_ANNOTATION_PREFIX))), None)
+
+
+def _chip_model_problem(pod_set, resource, model):
+    """A chip-model name is what HAMi's device plugin offers, and MindCluster's never: say so, and for whom."""
+    marker = _hami_annotation(pod_set)
+    if marker:
+        return (f"{pod_set.role}: {resource} is a resource of HAMi's device plugin (the pod's annotation {marker} is "
+                f"HAMi's); MindCluster's device plugin offers every chip of that family as {model}, so on its nodes "
+                "the pods never fit",
+                f"for MindCluster request {model}; keep {resource} only for a cluster that runs HAMi")
+    hami = "" if "-" in resource else \
+        f"; HAMi's device plugin names NPUs by chip model: keep {resource} only for a cluster that runs HAMi and offers it"
+    return (f"{pod_set.role}: MindCluster's device plugin offers no {resource}; it offers every chip of that family "
+            f"as {model}, so on its nodes the pods never fit", f"request {model}{hami}")
+
+
 def check(obj, run):
     if run.profiles is None:
         return
@@ -108,9 +136,8 @@ def check(obj, run):
                           f"never fit", hint=f"for MindCluster request whole NPUs ({offered}) or a vNPU template "
                           "(ascend-compile profiles); keep the HAMi resources only for a cluster that runs HAMi")
         elif model:
-            yield Problem(npu_request_path(pod_set), f"{pod_set.role}: no device plugin offers {resource}; "
-                          f"every chip of that family is offered as {model}, so the pods never fit",
-                          hint=f"request {model}")
+            message, hint = _chip_model_problem(pod_set, resource, model)
+            yield Problem(npu_request_path(pod_set), message, hint=hint)
         elif right:
             yield Problem(npu_request_path(pod_set), f"{pod_set.role}: NPU resource {resource} is spelled "
                           f"{right} by the device plugin; no node offers {resource}, the pods never fit",

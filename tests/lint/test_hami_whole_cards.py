@@ -1,0 +1,46 @@
+"""AC316 on a chip-model resource (HAMi's whole-card name): the error stays, the words say whose name it is."""
+from typing import Any, Dict, Optional
+
+import pytest
+
+from ascend_compile.lint.engine import lint_objects
+
+
+def _job(resource: str, annotations: Optional[Dict[str, str]]) -> Dict[str, Any]:
+    template: Dict[str, Any] = {"spec": {"restartPolicy": "Never", "containers": [
+        {"name": "infer", "image": "serve:1.0", "resources": {"limits": {resource: 2}}}]}}
+    if annotations is not None:
+        template["metadata"] = {"annotations": annotations}
+    return {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "metadata": {"name": "j"},
+            "spec": {"schedulerName": "volcano", "minAvailable": 1,
+                     "tasks": [{"name": "serve", "replicas": 1, "template": template}]}}
+
+
+def _ac316(job: Dict[str, Any]):
+    (found,) = [f for f in lint_objects([job], source="case.yaml") if f.rule == "AC316"]
+    assert found.severity == "error"  # never fits MindCluster's nodes, HAMi or not (simulated cluster)
+    return found
+
+
+@pytest.mark.parametrize("annotations,marker", [
+    ({"huawei.com/vnpu-mode": "hami-core"}, "huawei.com/vnpu-mode"),
+    ({"team": "x", "hami.io/use-Ascend910B-uuid": "u1"}, "hami.io/use-Ascend910B-uuid"),
+])
+def test_a_pod_with_a_hami_annotation_is_told_it_was_written_for_hami(annotations, marker):
+    found = _ac316(_job("huawei.com/Ascend910B3", annotations))
+    assert "huawei.com/Ascend910B3 is a resource of HAMi's device plugin" in found.message
+    assert marker in found.message and "huawei.com/Ascend910" in found.message
+    assert found.hint == ("for MindCluster request huawei.com/Ascend910; keep huawei.com/Ascend910B3 only for a "
+                          "cluster that runs HAMi")
+
+
+@pytest.mark.parametrize("annotations", [None, {"team": "x"}])
+def test_without_one_the_message_does_not_say_no_device_plugin_offers_it(annotations):
+    found = _ac316(_job("huawei.com/Ascend910B", annotations))
+    assert found.message.endswith("MindCluster's device plugin offers no huawei.com/Ascend910B; it offers every chip "
+                                  "of that family as huawei.com/Ascend910, so on its nodes the pods never fit")
+    assert found.hint.startswith("request huawei.com/Ascend910; HAMi's device plugin names NPUs by chip model")
+
+
+def test_a_hyphenated_name_is_no_chip_model_and_the_hint_leaves_hami_out():
+    assert _ac316(_job("huawei.com/Ascend-910", None)).hint == "request huawei.com/Ascend910"
