@@ -67,3 +67,34 @@ def test_not_for_a_volcano_job():
            "metadata": {"name": "v", "labels": {"framework": "pytorch"}},
            "spec": {"schedulerName": "volcano", "tasks": [{"name": "worker", "replicas": 2, "template": pod}]}}
     assert _off_ascend([job]) == []
+
+
+def _master_off_ascend(framework="pytorch", leader="Master", worker_on_ascend=True):
+    """The leader's NPUs all on a second container (its ascend container asks none), the Worker's on ascend."""
+    job = _acjob(framework, leader, split=())
+    leader_containers = job["spec"]["replicaSpecs"][leader]["template"]["spec"]["containers"]
+    leader_containers[0]["resources"] = {}
+    leader_containers.append({"name": "helper", "image": "torch:2.1",
+                              "resources": {"requests": {NPU: 8}, "limits": {NPU: 8}}})
+    if not worker_on_ascend:
+        worker = job["spec"]["replicaSpecs"]["Worker"]["template"]["spec"]["containers"]
+        worker.append(dict(leader_containers[1]))
+        worker[0]["resources"] = {}
+    return job
+
+
+def test_a_leader_without_npus_on_ascend_is_told_it_shares_rank_0_with_worker_0():
+    """The operator sizes the job by the Workers alone: the simulated cluster gives Master and Worker RANK=0,
+    WORLD_SIZE=8 (tests/simcluster/test_split_npu_env.py)."""
+    (found,) = _off_ascend([_master_off_ascend()])
+    assert found[0][2] == "Master" and found[1] == "warning"
+    assert "WORLD_SIZE leaves the Master pods out, and Master 0 and Worker 0 both get RANK=0" in found[2]
+    (tf,) = _off_ascend([_master_off_ascend("tensorflow", "Chief")])
+    assert "CM_WORKER_SIZE leaves the Chief pods out" in tf[2] and "CM_RANK=0" in tf[2]
+
+
+def test_without_npus_on_any_ascend_container_no_rank_is_claimed():
+    """No ascend container asks for NPUs: the operator writes no count env; the general wording stays."""
+    found = _off_ascend([_master_off_ascend(worker_on_ascend=False)])
+    assert [path[2] for path, _, _ in found] == ["Master", "Worker"]
+    assert not any("RANK=0" in message for _, _, message in found)

@@ -60,3 +60,37 @@ def test_split_npu_pods_get_the_ascend_containers_count(sim):
                 assert len(devices) == 8, (name, devices)  # the scheduler placed the pod's total either way
     finally:
         jobs.clean_namespace(sim, NAMESPACE)
+
+
+def test_a_master_whose_npus_are_all_off_ascend_shares_rank_0_with_worker_0(sim):
+    """The Master's NPUs all on a second container: no non-Worker ``ascend`` container asks for NPUs, so the
+    operator sizes the job by the Workers alone (getTotalNpuReplicas, getNpuReqInfoPerPod) and ranks Workers from
+    0 (createPodSpec): WORLD_SIZE leaves the Master out, and the Master and Worker-0 both get RANK=0."""
+    from ascend_compile.lint.engine import lint_objects
+
+    objects = _job("offmaster", False)
+    master = jobs.ascend_job(objects)["spec"]["replicaSpecs"]["Master"]["template"]["spec"]["containers"]
+    master[0]["resources"] = {}
+    master.append({"name": "helper", "image": "pytorch-train:latest",
+                   "resources": {"requests": {NPU: 8}, "limits": {NPU: 8}}})
+    (warned,) = [f for f in lint_objects(objects) if f.rule == "AC703"]
+    assert warned.severity == "warning" and "RANK=0" in warned.message and "WORLD_SIZE" in warned.message, warned
+    assert not [f for f in lint_objects(objects) if f.severity == "error"]
+    jobs.create_namespace(sim, NAMESPACE)
+    try:
+        sim.apply_objects(objects)
+
+        def running():
+            pods = jobs.pods_of(sim, NAMESPACE, "AscendJob", "offmaster")
+            if len(pods) == 2 and all(p["status"].get("phase") == "Running" for p in pods):
+                return pods
+            return None
+
+        pods = wait_for(running, timeout=180, what="2 running pods of offmaster", sim=sim,
+                        last=lambda: jobs.describe_namespace(sim, NAMESPACE))
+        envs = {p["metadata"]["labels"].get("replica-type", p["metadata"]["name"]): jobs.ascend_env(p) for p in pods}
+        for role, env in envs.items():
+            assert env["RANK"] == "0", (role, env)
+            assert env["WORLD_SIZE"] == "8", (role, env)  # the Worker's 8 NPUs x 1 Worker: no room for the Master
+    finally:
+        jobs.clean_namespace(sim, NAMESPACE)

@@ -21,11 +21,18 @@ node (its device annotation, which the operator passes to ``ascend`` as
 ``ASCEND_VISIBLE_DEVICES``, lists 8), but ``LOCAL_WORLD_SIZE=4``,
 ``WORLD_SIZE=4`` x pods and ``LOCAL_RANK=0,1,2,3`` (``MS_LOCAL_WORKER``/
 ``MS_WORKER_NUM``, ``CM_LOCAL_WORKER``/``CM_WORKER_SIZE`` alike); with none on the
-``ascend`` container it reads, it sets no rank env at all. The simulated cluster runs such jobs
+``ascend`` container it reads, it sets no rank env at all. When a Master's (or
+Chief's, Scheduler's) NPUs are all off its ``ascend`` container and no
+non-Worker ``ascend`` container asks for any, the operator sizes and ranks the
+job by the Workers alone: ``WORLD_SIZE`` leaves the Master out and the Master
+and Worker 0 both get ``RANK=0`` (``MS_NODE_RANK``, ``CM_RANK``); the simulated
+cluster shows ``RANK=0`` and ``WORLD_SIZE=8`` on both pods of such a job of one
+Master and one Worker of 8 NPUs. The simulated cluster runs such jobs
 with that env: a warning. Not reported where the operator derives no env from
 the count (soft-share and ``huawei.com/npu-core`` jobs, a MindSpore job with
 Worker replicas only). Source: ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
-(getNpuReqInfoPerPod, getNpuWorkerSpec, checkNonWorkerRplMountChips), ``env.go``
+(getNpuReqInfoPerPod, getNpuWorkerSpec, checkNonWorkerRplMountChips, getTotalNpuReplicas), ``pod.go``
+(createPodSpec), ``env.go``
 (setPytorchEnv, setMindSporeEnv, setTensorflowEnv).
 
 **How to fix.** Give the leader and the Workers the same NPU count, and put an
@@ -50,6 +57,9 @@ from ._util import ascend_container, framework, npu_request_path
 #: the per-pod and job-wide NPU counts ascend-operator writes into the ascend container, by framework
 SIZE_ENV = {PYTORCH: "LOCAL_WORLD_SIZE and WORLD_SIZE", MINDSPORE: "MS_LOCAL_WORKER and MS_WORKER_NUM",
             TENSORFLOW: "CM_LOCAL_WORKER and CM_WORKER_SIZE"}
+#: the job-wide count and the pod's rank ascend-operator writes, by framework
+WORLD_ENV = {PYTORCH: ("WORLD_SIZE", "RANK"), MINDSPORE: ("MS_WORKER_NUM", "MS_NODE_RANK"),
+             TENSORFLOW: ("CM_WORKER_SIZE", "CM_RANK")}
 #: a job with all three labels is soft-share: the operator counts 1 NPU per pod whatever the request
 SOFT_SHARE_LABELS = (SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL)
 NPU_CORE = "huawei.com/npu-core"  # a dynamic vNPU request: the operator writes no count env
@@ -88,8 +98,30 @@ def _off_ascend(obj, npu_sets):
             continue
         counted = next((npu_count(v) for v in ascend.npu_amounts("requests").values()), 0)
         names = ", ".join(repr(c.name) for c in others)
+        hint = f"request all {pod_set.npus()} NPUs in the {CONTAINER_NAME} container and none in {names}"
+        if counted == 0 and pod_set.role != WORKER and _sized_by_workers(npu_sets):
+            world, rank = WORLD_ENV[fw]
+            yield Problem(npu_request_path(pod_set, others[0]),
+                          f"{pod_set.role} pods ask for {pod_set.npus()} NPUs, all in {names}: ascend-operator counts "
+                          f"a pod's NPUs from its {CONTAINER_NAME} container only (0 here), and as no "
+                          f"{CONTAINER_NAME} container outside the {WORKER} pods asks for NPUs it sizes the job by the "
+                          f"{WORKER} pods alone: {world} leaves the {pod_set.role} pods out, and {pod_set.role} 0 and "
+                          f"{WORKER} 0 both get {rank}=0", hint=hint)
+            continue
         yield Problem(npu_request_path(pod_set, others[0]),
                       f"{pod_set.role} pods ask for {pod_set.npus()} NPUs, {pod_set.npus() - counted} of them in "
                       f"{names}: ascend-operator counts a pod's NPUs from its {CONTAINER_NAME} container only "
-                      f"({counted} here), so {SIZE_ENV[fw]} leave those out",
-                      hint=f"request all {pod_set.npus()} NPUs in the {CONTAINER_NAME} container and none in {names}")
+                      f"({counted} here), so {SIZE_ENV[fw]} leave those out", hint=hint)
+
+
+def _asks_on_ascend(pod_set):
+    ascend = ascend_container(pod_set)
+    return ascend is not None and any(npu_count(v) > 0 for v in ascend.npu_amounts("requests").values())
+
+
+def _sized_by_workers(npu_sets):
+    """Whether the operator sizes and ranks the job by its Workers alone: no other replica's ``ascend`` container
+    asks for NPUs (checkNonWorkerRplMountChips) while a Worker's does (getNpuReqInfoPerPod, getTotalNpuReplicas;
+    createPodSpec then ranks Workers from 0, like the other replicas)."""
+    return not any(_asks_on_ascend(p) for p in npu_sets if p.role != WORKER) \
+        and any(_asks_on_ascend(p) for p in npu_sets if p.role == WORKER)
