@@ -11,6 +11,9 @@ The profiles are those whose handler the Volcano plugin could pick: the
 several profiles fit (a policy shared by two servers), a count is reported
 only when every one of them refuses it.
 Numbers come from ``profiles/*.yaml`` (add a profile file to teach a new server).
+Only pods Volcano places are checked: a job's, or a Pod's, Deployment's, ... whose
+template says ``schedulerName: volcano`` (a ReplicaSet's pods then share one PodGroup,
+a job of several pods); Kubernetes' default scheduler only counts the resource.
 
 The handler and the nodes can belong to different servers: a schedule
 policy picks the handler while each pod lands on the nodes its own
@@ -196,7 +199,8 @@ def _checked_pod_sets(obj, run):
         pods = obj.npu_layout().pods
         found = obj.shared["npu_count.checked"] = [
             (pod_set, npus, run.by_signals(_violations, obj, npus, pods, _labels(obj, run)))
-            for pod_set, npus in ((p, p.npus()) for p in obj.pod_sets()) if npus > 0 and pod_set.replicas > 0]
+            for pod_set, npus in ((p, p.npus()) for p in obj.pod_sets())
+            if npus > 0 and pod_set.replicas > 0 and obj.volcano_places(pod_set)]
     return found
 
 
@@ -238,7 +242,7 @@ def zero_requests(obj, run):
     if not run.candidate_profiles(obj):
         return
     for pod_set in obj.pod_sets():
-        if pod_set.replicas > 0 and pod_set.npu_resource() and pod_set.npus() == 0 \
+        if pod_set.replicas > 0 and pod_set.npu_resource() and pod_set.npus() == 0 and obj.volcano_places(pod_set) \
                 and not _exempt_from_zero(pod_set) and not _fraction_asked(pod_set):
             yield pod_set
 
