@@ -111,11 +111,9 @@ def handler_rules(obj, run):
 def _labels(obj: ObjectContext, run: RunContext) -> Tuple[Tuple[str, Optional[str]], ...]:
     """The job labels that pick the handler among the candidates', as the plugin reads them (the signals do not
     carry them)."""
-    if obj.npu_resource() not in run.from_profiles(_label_resources):
-        return ()
-    found = obj.shared.get("npu_count.labels")
+    found = obj.shared.get("npu_count.labels")  # asked several times per object: worked out once
     if found is None:
-        keys = run.by_signals(_label_keys, obj)
+        keys = run.by_signals(_label_keys, obj) if obj.npu_resource() in run.from_profiles(_label_resources) else ()
         found = obj.shared["npu_count.labels"] = handler_labels(obj, keys) if keys else ()
     return found
 
@@ -178,13 +176,13 @@ def pod_set_violations(obj, run, rule):
     profiles, own_nodes = handler_rules(obj, run)
     if not profiles:
         return
-    for pod_set, npus, every in _checked_pod_sets(obj, run):
-        found = [[v for v in violations if v.rule == rule] for violations in every]
-        if all(found) and own_nodes and rule == NPU_COUNT:
+    for pod_set, npus, (every, refused) in _checked_pod_sets(obj, run):
+        if rule in refused and own_nodes and rule == NPU_COUNT:
             yield pod_set, _handler_violation(profiles, obj.npu_layout().pods, npus)
-        elif all(found):
-            for violation in found[0]:
-                yield pod_set, violation
+        elif rule in refused:
+            for violation in every[0]:
+                if violation.rule == rule:
+                    yield pod_set, violation
         elif own_nodes and rule == NPU_COUNT:
             violation = _node_violation(obj, run, pod_set, npus)
             if violation is not None:
@@ -192,23 +190,27 @@ def pod_set_violations(obj, run, rule):
 
 
 def _checked_pod_sets(obj, run):
-    """(pod set, its NPUs per pod, every violation of each profile) of each NPU pod set, worked out once for
-    the rules that read them (npu-count, not-full-node)."""
+    """(pod set, its NPUs per pod, :func:`_violations`) of each NPU pod set, worked out once for the rules that
+    read them (npu-count, not-full-node)."""
     found = obj.shared.get("npu_count.checked")
     if found is None:
-        pods = obj.npu_layout().pods
-        found = obj.shared["npu_count.checked"] = [
-            (pod_set, npus, run.by_signals(_violations, obj, npus, pods, _labels(obj, run)))
-            for pod_set, npus in ((p, p.npus()) for p in obj.pod_sets())
-            if npus > 0 and pod_set.replicas > 0 and obj.volcano_places(pod_set)]
+        pods, labels = obj.npu_layout().pods, _labels(obj, run)
+        found = obj.shared["npu_count.checked"] = []
+        for pod_set in obj.pod_sets():
+            npus = pod_set.npus()
+            if npus > 0 and pod_set.replicas > 0 and obj.volcano_places(pod_set):
+                found.append((pod_set, npus, run.by_signals(_violations, obj, npus, pods, labels)))
     return found
 
 
 def _violations(run, obj, npus, pods, labels):
-    """Every violation of each profile whose rules apply, for pods of ``npus`` NPUs in a job of ``pods`` pods
-    (``labels``, which :func:`handler_rules` works out again, key the cache: the signals do not carry them)."""
+    """(every violation of each profile whose rules apply, the rules every one of those profiles breaks), for
+    pods of ``npus`` NPUs in a job of ``pods`` pods (``labels``, which :func:`handler_rules` works out again, key
+    the cache: the signals do not carry them)."""
     layout = hardware.NpuLayout((npus,), pods, npus * pods)
-    return [hardware.check_pods(profile, layout) for profile in handler_rules(obj, run)[0]]
+    every = [hardware.check_pods(profile, layout) for profile in handler_rules(obj, run)[0]]
+    broken = [{violation.rule for violation in violations} for violations in every]
+    return every, frozenset(set.intersection(*broken)) if broken else frozenset()
 
 
 def _safe_hint(obj, run, pod_set, hint):
