@@ -5,7 +5,7 @@ The Volcano plugin reads a job's labels as the PodGroup's labels together with i
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from ...findings import Path
 from ...vocabulary import FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_ON
@@ -13,28 +13,22 @@ from ..context import ObjectContext
 
 
 def job_label(obj: ObjectContext, key: str) -> Tuple[Optional[str], Path]:
-    """(value, where) of ``key`` on the job, else on its first pod template that has it; (None, labels)."""
-    found = _job_labels(obj).get(key)
-    if found is None:
-        return None, ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
-    value, labels_path = found
-    return (value if isinstance(value, str) else str(value)), labels_path + (key,)
+    """(value, where) of ``key`` on the job, else on its first pod template that has it; (None, labels).
 
-
-def _job_labels(obj: ObjectContext) -> Dict[Any, Tuple[Any, Path]]:
-    """(value, path of its labels) of every label key, the job's first, then each pod template's in order
-    (worked out once per object: the resilience rules ask for a dozen labels)."""
-    found = obj.shared.get("resilience.labels")
-    if found is None:
-        found = obj.shared["resilience.labels"] = {key: (value, ("metadata", "labels"))
-                                                   for key, value in obj.labels.items()}
+    Looked up where it may be rather than gathered beforehand: the resilience rules ask for a dozen labels that
+    most jobs lack."""
+    labels = obj.labels
+    if key in labels:
+        where: Path = ("metadata", "labels", key)
+    else:
         for pod_set in obj.pod_sets():
-            if pod_set.labels:
-                where = pod_set.spec_path[:-1] + ("metadata", "labels")
-                for key, value in pod_set.labels.items():
-                    if key not in found:
-                        found[key] = (value, where)
-    return found
+            if key in pod_set.labels:
+                labels, where = pod_set.labels, pod_set.spec_path[:-1] + ("metadata", "labels", key)
+                break
+        else:
+            return None, ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
+    value = labels[key]
+    return (value if isinstance(value, str) else str(value)), where
 
 
 def annotated_only(obj: ObjectContext, keys: Tuple[str, ...]) -> List[str]:
@@ -42,7 +36,7 @@ def annotated_only(obj: ObjectContext, keys: Tuple[str, ...]) -> List[str]:
     only: the PodGroup's and its pods', ``plugin/job.go`` getJobLabelFromVcJob)."""
     if not obj.annotations:
         return []
-    return [key for key in keys if key in obj.annotations and key not in _job_labels(obj)]
+    return [key for key in keys if key in obj.annotations and job_label(obj, key)[0] is None]
 
 
 def retry_times(obj: ObjectContext) -> int:
