@@ -70,25 +70,31 @@ def _known(profiles):
     return sorted({p.accelerator_type for p in profiles if p.accelerator_type} | set(EXTRA_KNOWN))
 
 
+def _known_set(profiles):
+    """:func:`_known` as a set, for the test each pod set's value takes."""
+    return frozenset(_known(profiles))
+
+
 def check(obj, run):
     if not obj.npu_resource() or run.profiles is None:
         return
-    by_selector = _handler_by_selector(obj, run)
     known = run.from_profiles(_known)
-    joined = _joined(obj, known) if by_selector else None
+    joined = _joined(obj, known) if len(obj.accelerator_types()) > 1 and _handler_by_selector(obj, run) else None
     if joined is not None:
         yield Problem(joined.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
                       f"the pod templates select {ACCELERATOR_TYPE_LABEL} "
                       f"{SELECTOR_JOIN.join(obj.accelerator_types())}: the scheduler joins them into one job "
                       "selector that names no handler, and refuses the job (policyHandler is nil)",
                       hint="select the same accelerator-type in every pod template")
+    known_set = run.from_profiles(_known_set)
     for pod_set in obj.pod_sets():
         value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
-        if not isinstance(value, str) or not value or value in known or CARD_ACCELERATOR_MARK in value:
+        if not isinstance(value, str) or not value or value in known_set or CARD_ACCELERATOR_MARK in value:
             continue
         close = _close(value, known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
-        why = "matches no scheduler handler: the job is refused (policyHandler is nil)" if by_selector else \
+        why = "matches no scheduler handler: the job is refused (policyHandler is nil)" \
+            if _handler_by_selector(obj, run) else \
             "is no value MindCluster nodes are labelled with: the pods never fit"
         yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
                       f"{ACCELERATOR_TYPE_LABEL} {value!r} {why}", hint=hint)
