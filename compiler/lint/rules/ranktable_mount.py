@@ -45,8 +45,10 @@ from ._util import npu_containers
 
 
 def check(obj, run):
-    wanted = RANKTABLE_CONFIGMAP_PREFIX + obj.name
     needs = obj.uses_file_ranktable()
+    if not needs and not obj.ranktable_volumes():
+        return  # nothing mounted to check, nothing missing
+    wanted = RANKTABLE_CONFIGMAP_PREFIX + obj.name
     by_pod_set = {}
     for pod_set, i, volume in obj.ranktable_volumes():
         by_pod_set.setdefault(id(pod_set), []).append((i, volume))
@@ -72,11 +74,11 @@ def check(obj, run):
                                      "cannot read the ranktable", key=True)
             continue
         for container in containers:
-            mounts = [m for m in as_list(container.data.get("volumeMounts")) if isinstance(m, dict)]
-            good = [m for m in mounts if m.get("name") in ranktable_volumes
-                    and str(m.get("mountPath", "")).rstrip("/") == RANKTABLE_MOUNT_PATH]
-            if good:
+            mounts = as_list(container.data.get("volumeMounts"))
+            if any(isinstance(m, dict) and m.get("name") in ranktable_volumes
+                   and str(m.get("mountPath", "")).rstrip("/") == RANKTABLE_MOUNT_PATH for m in mounts):
                 continue
+            mounts = [m for m in mounts if isinstance(m, dict)]
             wrong = next(((j, m) for j, m in enumerate(mounts) if m.get("name") in ranktable_volumes), None)
             if wrong is not None:
                 yield Problem(container.path + ("volumeMounts", wrong[0], "mountPath"),
