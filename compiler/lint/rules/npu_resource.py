@@ -48,7 +48,10 @@ from ._util import npu_request_path
 
 def _miscased(name, by_lower):
     """The first resource a profile offers that is ``name`` but for case (None when there is none)."""
-    return next((r for r in by_lower.get(name.lower(), ()) if r != name), None)
+    for resource in by_lower.get(name.lower(), ()):
+        if resource != name:
+            return resource
+    return None
 
 
 def _chip_model(name, resources):

@@ -106,7 +106,8 @@ def _check_policies(policies, base):
 
 
 def check(obj, run):
-    yield from _check_policies(obj.spec.get("policies"), ("spec", "policies"))
+    if obj.spec.get("policies"):
+        yield from _check_policies(obj.spec.get("policies"), ("spec", "policies"))
     for t, task in enumerate(as_list(obj.spec.get("tasks"))):
-        if isinstance(task, dict):
+        if isinstance(task, dict) and task.get("policies"):
             yield from _check_policies(task.get("policies"), ("spec", "tasks", t, "policies"))
