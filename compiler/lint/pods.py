@@ -7,7 +7,7 @@ Answers that rules ask for again and again are worked out once and kept (:class:
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar
+from typing import AbstractSet, Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar
 
 from ..findings import Path
 from ..quantity import parse as parse_quantity
@@ -161,7 +161,7 @@ class PodSet:
     """A group of identical pods: an AscendJob replica type, a Volcano task, a Deployment's template."""
 
     __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "node_selector", "labels",
-                 "_containers", "_all_containers", "_npus", "_resource", "_volumes")
+                 "_containers", "_all_containers", "_npus", "_resource", "_volumes", "_volume_names")
 
     def __init__(self, role: str, role_path: Path, replicas: int, spec_path: Path, spec: Dict[str, Any],
                  metadata: Dict[str, Any]):
@@ -178,6 +178,7 @@ class PodSet:
         self._npus: Optional[int] = None  # computed once: rules ask often, and the data never changes
         self._resource: Any = False  # npu_resource(), once known
         self._volumes: Optional[List[Tuple[int, Dict[str, Any]]]] = None
+        self._volume_names: Optional[AbstractSet[str]] = None
 
     def containers(self) -> List[Container]:
         if self._containers is None:
@@ -207,3 +208,10 @@ class PodSet:
         if self._volumes is None:
             self._volumes = [(i, v) for i, v in enumerate(as_list(self.spec.get("volumes"))) if isinstance(v, dict)]
         return self._volumes
+
+    def volume_names(self) -> AbstractSet[str]:
+        """The names (strings) of the pod set's volumes.  Fewer names than :meth:`volumes` means a name is repeated
+        or is no string."""
+        if self._volume_names is None:
+            self._volume_names = {name for _, v in self.volumes() if isinstance(name := v.get("name"), str)}
+        return self._volume_names
