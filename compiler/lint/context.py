@@ -222,7 +222,8 @@ class ObjectContext:
         out = []
         for pod_set in self.pod_sets():
             for i, volume in pod_set.volumes():
-                cm_name = as_dict(volume.get("configMap")).get("name")
+                config_map = volume.get("configMap")
+                cm_name = config_map.get("name") if isinstance(config_map, dict) else None
                 if (isinstance(cm_name, str) and cm_name.startswith(RANKTABLE_CONFIGMAP_PREFIX)) \
                         or volume.get("name") == RANKTABLE_HOSTPATH_VOLUME:
                     out.append((pod_set, i, volume))

@@ -75,9 +75,11 @@ def check(obj, run):
         for where, container in pod_containers(pod_set):
             env = container.get("env")
             for index, item in enumerate(env if isinstance(env, list) else ()):
-                source = item.get("valueFrom") if isinstance(item, dict) else None
-                if not isinstance(source, dict):
+                if not isinstance(item, dict) or "valueFrom" not in item:
                     continue  # most env: a plain value
+                source = item["valueFrom"]
+                if not isinstance(source, dict):
+                    continue
                 ref = source.get("fieldRef") if len(source) == 1 else None
                 if isinstance(ref, dict) and ref.get("fieldPath") in _GOOD_PATHS and ref.get("apiVersion") in _V1 \
                         and not item.get("value"):

@@ -40,23 +40,40 @@ from .env_field_ref import valid_env_field_path
 
 ENV = VISIBLE_DEVICES_ENV
 _ANNOTATION = re.compile(r"""^metadata\.annotations\[['"]([^'"]+)['"]\]$""")
+#: what each fieldPath reads (see _reads), by path: a run's jobs repeat theirs (bounded, whatever the input)
+_READS = {}
+
+
+def _reads(field_path):
+    """The annotation key ``field_path`` reads (None: another pod field), or False when Kubernetes refuses the path
+    (AC708's finding)."""
+    found = _READS.get(field_path)
+    if found is None and field_path not in _READS:
+        if len(_READS) >= 4096:
+            _READS.clear()
+        if not valid_env_field_path(field_path):
+            found = False
+        else:
+            match = _ANNOTATION.match(field_path.strip())
+            found = match.group(1) if match else None
+        _READS[field_path] = found
+    return found
 
 
 def check(obj, run):
     for pod_set in obj.pod_sets():
         for container in pod_set.containers():
-            resource, _ = container.npu_request()
-            found = container.env_named(ENV)
-            if found is None or resource is None:
+            resource = container.npu_request()[0]
+            found = container.env_named(ENV) if resource is not None else None
+            if found is None:
                 continue
             index, item = found
             field_path = as_dict(as_dict(as_dict(item.get("valueFrom")).get("fieldRef"))).get("fieldPath")
-            if not isinstance(field_path, str) or not valid_env_field_path(field_path):
+            annotation = _reads(field_path) if isinstance(field_path, str) else False
+            if annotation is False:
                 continue  # AC708: Kubernetes refuses the pod
-            match = _ANNOTATION.match(field_path.strip())
-            annotation = match.group(1) if match else None
             if annotation != resource:
                 yield Problem(container.path + ("env", index, "valueFrom", "fieldRef", "fieldPath"),
                               f"{ENV} reads {field_path!r} but the container requests {resource}: "
                               "the env stays empty", hint=f"use {visible_devices_field_path(resource)}",
-                              fix=visible_devices_field_path(resource) if match else None)
+                              fix=visible_devices_field_path(resource) if annotation else None)
