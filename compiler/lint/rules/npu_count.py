@@ -105,7 +105,10 @@ def handler_rules(obj, run):
     serves, and each pod must also fit the nodes its own selector names.  A schedule policy without any
     accelerator-type selector keeps the pods off no node the handler takes: its widest rules apply alone.
     """
-    return run.by_signals(_handler_rules, obj, _labels(obj, run))
+    found = obj.shared.get("npu_count.handler")  # npu-count and not-full-node ask: worked out once per object
+    if found is None:
+        found = obj.shared["npu_count.handler"] = run.by_signals(_handler_rules, obj, _labels(obj, run))
+    return found
 
 
 def _labels(obj: ObjectContext, run: RunContext) -> Tuple[Tuple[str, Optional[str]], ...]:
@@ -113,7 +116,8 @@ def _labels(obj: ObjectContext, run: RunContext) -> Tuple[Tuple[str, Optional[st
     carry them)."""
     found = obj.shared.get("npu_count.labels")  # asked several times per object: worked out once
     if found is None:
-        keys = run.by_signals(_label_keys, obj) if obj.npu_resource() in run.from_profiles(_label_resources) else ()
+        by_labels = obj.npu_resource() in run.from_profiles(_label_resources)
+        keys = run.by_signals(_label_keys, obj) if by_labels else ()
         found = obj.shared["npu_count.labels"] = handler_labels(obj, keys) if keys else ()
     return found
 
@@ -195,11 +199,12 @@ def _checked_pod_sets(obj, run):
     found = obj.shared.get("npu_count.checked")
     if found is None:
         pods, labels = obj.npu_layout().pods, _labels(obj, run)
-        found = obj.shared["npu_count.checked"] = []
+        found = []
         for pod_set in obj.pod_sets():
             npus = pod_set.npus()
             if npus > 0 and pod_set.replicas > 0 and obj.volcano_places(pod_set):
                 found.append((pod_set, npus, run.by_signals(_violations, obj, npus, pods, labels)))
+        obj.shared["npu_count.checked"] = found
     return found
 
 
@@ -244,7 +249,7 @@ def zero_requests(obj, run):
     if not run.candidate_profiles(obj):
         return
     for pod_set in obj.pod_sets():
-        if pod_set.replicas > 0 and pod_set.npu_resource() and pod_set.npus() == 0 and obj.volcano_places(pod_set) \
+        if pod_set.npus() == 0 and pod_set.replicas > 0 and pod_set.npu_resource() and obj.volcano_places(pod_set) \
                 and not _exempt_from_zero(pod_set) and not _fraction_asked(pod_set):
             yield pod_set
 
