@@ -38,12 +38,12 @@ Passing::
 """
 from ...vocabulary import PORT_NAME
 from ..rule import Problem
-from .leader_service_port import leader_ports, service_problem
+from .leader_service_port import leader_ports
 
 
 def check(obj, run):
-    for pod_set, container, ports in leader_ports(obj):
-        if not ports or any(p.get("name") == PORT_NAME for p in ports) or service_problem(ports):
+    for pod_set, container, ports, refused in leader_ports(obj):
+        if not ports or refused or any(p.get("name") == PORT_NAME for p in ports):
             continue  # the operator adds the port when it is missing; AC217 reports a Service it cannot create
         yield Problem(container.path + ("ports",),
                       f"the ascend container of {pod_set.role} declares ports but none named {PORT_NAME}; the "

@@ -80,18 +80,24 @@ def service_problem(ports: List[Dict[str, Any]]) -> Optional[Tuple[int, str]]:
 
 
 def leader_ports(obj):
-    """(pod set, ascend container, its port mappings) of every leader replica."""
-    for pod_set in obj.pod_sets():
-        if pod_set.role == WORKER:
-            continue
-        container = ascend_container(pod_set)
-        if container is not None:
-            yield pod_set, container, [p for p in as_list(container.data.get("ports")) if isinstance(p, dict)]
+    """(pod set, ascend container, its port mappings, :func:`service_problem` of them) of every leader replica,
+    worked out once per object (ascendjob-port asks too)."""
+    found = obj.shared.get("leader_service_port.leaders")
+    if found is None:
+        found = []
+        for pod_set in obj.pod_sets():
+            if pod_set.role == WORKER:
+                continue
+            container = ascend_container(pod_set)
+            if container is not None:
+                ports = [p for p in as_list(container.data.get("ports")) if isinstance(p, dict)]
+                found.append((pod_set, container, ports, service_problem(ports)))
+        obj.shared["leader_service_port.leaders"] = found
+    return found
 
 
 def check(obj, run):
-    for pod_set, container, ports in leader_ports(obj):
-        found = service_problem(ports)
+    for pod_set, container, _, found in leader_ports(obj):
         if found:
             index, why = found
             yield Problem(container.path + ("ports", index),
