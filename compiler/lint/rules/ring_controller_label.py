@@ -81,21 +81,23 @@ def check(obj, run):
                       hint=f"label the job and its pod templates {RING_LABEL}="
                            f"{value or '<the value of your hardware profile>'}", fix=value)
     job_value = obj.labels.get(RING_LABEL)
-    if job_value is not None and job_value not in KNOWN:
+    if job_value is None:
+        return  # nothing to compare the pod templates' labels or the hardware with
+    if job_value not in KNOWN:
         yield Problem(("metadata", "labels", RING_LABEL),
                       f"{RING_LABEL} {job_value!r} is not one of {', '.join(KNOWN)}")
     for pod_set in obj.pod_sets():
         value = pod_set.labels.get(RING_LABEL)
-        if value is None or job_value is None:
-            continue
-        if value != job_value:
+        if value is not None and value != job_value:
             meta = pod_set.spec_path[:-1] + ("metadata", "labels", RING_LABEL)
             yield Problem(meta, f"the {pod_set.role} pods are labelled {RING_LABEL}={value} "
                                 f"but the job {job_value}")
+    if job_value not in KNOWN:
+        return
     candidates = run.candidate_profiles(obj)
-    expected = sorted({p.ring_controller for p in candidates})
-    if candidates and job_value in KNOWN and job_value not in expected and not _hardware_unnamed(
-            candidates, run.signals(obj)):
+    if candidates and job_value not in [p.ring_controller for p in candidates] \
+            and not _hardware_unnamed(candidates, run.signals(obj)):
+        expected = sorted({p.ring_controller for p in candidates})
         names = ", ".join(p.name for p in candidates)
         yield Problem(("metadata", "labels", RING_LABEL),
                       f"{RING_LABEL} is {job_value} but the job runs on {names}, "
