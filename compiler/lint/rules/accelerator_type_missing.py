@@ -39,9 +39,8 @@ from ..rule import Problem
 
 
 def check(obj, run):
-    if obj.npu_resource() != ASCEND_910 or obj.schedule_policy or obj.block(SP_BLOCK_ANNOTATION)[0]:
-        return
-    if obj.accelerator_type():
+    if obj.accelerator_type() or obj.npu_resource() != ASCEND_910 or obj.schedule_policy \
+            or obj.block(SP_BLOCK_ANNOTATION)[0]:
         return
     placed = [pod_set for pod_set in obj.npu_pod_sets() or obj.pod_sets() if obj.volcano_places(pod_set)]
     if not placed:

@@ -30,8 +30,11 @@ from ..rule import Problem
 
 
 def check(obj, run):
+    pod_sets = obj.pod_sets()
+    if len(pod_sets) < 2:
+        return  # one template: nothing to disagree with
     first = {}
-    for pod_set in obj.pod_sets():
+    for pod_set in pod_sets:
         for key, value in pod_set.node_selector.items():
             if key not in first:
                 first[key] = (value, pod_set)

@@ -35,11 +35,11 @@ def check(obj, run):
     for pod_set in obj.pod_sets():
         for container in pod_set.containers():
             for section in ("requests", "limits"):
-                names = list(container.npu_amounts(section))
-                if len(names) < 2:
+                amounts = container.npu_amounts(section)
+                if len(amounts) < 2:
                     continue
-                companions = hami_companions(names)
-                names = [name for name in names if name not in companions]
+                companions = hami_companions(amounts)
+                names = [name for name in amounts if name not in companions]
                 for extra in names[1:]:
                     yield Problem(container.path + ("resources", section, extra),
                                   f"container {container.name!r} {section} a second NPU resource {extra} "
