@@ -69,7 +69,8 @@ def _chip_model(name, resources):
 
 def _resources(profiles):
     """(every resource a profile offers, sorted; those resources by their lower-case spelling; the sorted
-    resources of each accelerator-type's nodes)"""
+    resources of each accelerator-type's nodes; the resources offered under no other spelling, which need no
+    further test)"""
     by_type = {}
     for profile in profiles:
         if isinstance(profile.accelerator_type, str):
@@ -78,7 +79,8 @@ def _resources(profiles):
     by_lower = {}
     for resource in resources:
         by_lower.setdefault(resource.lower(), []).append(resource)
-    return resources, by_lower, {value: sorted(found) for value, found in by_type.items()}
+    unique = frozenset(r for r in resources if len(by_lower[r.lower()]) == 1)
+    return resources, by_lower, {value: sorted(found) for value, found in by_type.items()}, unique
 
 
 def _other_chip(pod_set, resource, by_type):
@@ -124,13 +126,13 @@ def _chip_model_problem(pod_set, resource, model):
 def check(obj, run):
     if run.profiles is None:
         return
-    resources, by_lower, by_type = run.from_profiles(_resources)
+    resources, by_lower, by_type, unique = run.from_profiles(_resources)
     for pod_set in obj.pod_sets():
         resource = pod_set.npu_resource()
         if not resource or pod_set.replicas <= 0:
             continue
-        right = _miscased(resource, by_lower)
-        model = None if right or resource in resources else _chip_model(resource, resources)
+        right = None if resource in unique else _miscased(resource, by_lower)
+        model = None if right or resource in unique or resource in resources else _chip_model(resource, resources)
         hami = _hami_companion(pod_set, resource)
         if hami:
             offered = resource if resource in resources else model or right or resource
