@@ -34,6 +34,12 @@ def kind_of(data: Mapping[str, Any]) -> str:
     return kind
 
 
+def _ranktable_config_map(config_map: Any) -> bool:
+    """Whether a volume's ``configMap`` names a ranktable ConfigMap (``rings-config-*``)."""
+    return isinstance(config_map, dict) and isinstance(name := config_map.get("name"), str) \
+        and name.startswith(RANKTABLE_CONFIGMAP_PREFIX)
+
+
 class ObjectContext:
     """One Kubernetes object of the run and what rules commonly ask about it."""
 
@@ -222,10 +228,8 @@ class ObjectContext:
         out = []
         for pod_set in self.pod_sets():
             for i, volume in pod_set.volumes():
-                config_map = volume.get("configMap")
-                cm_name = config_map.get("name") if isinstance(config_map, dict) else None
-                if (isinstance(cm_name, str) and cm_name.startswith(RANKTABLE_CONFIGMAP_PREFIX)) \
-                        or volume.get("name") == RANKTABLE_HOSTPATH_VOLUME:
+                if volume.get("name") == RANKTABLE_HOSTPATH_VOLUME or ("configMap" in volume
+                                                                       and _ranktable_config_map(volume["configMap"])):
                     out.append((pod_set, i, volume))
         return out
 

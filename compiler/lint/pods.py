@@ -196,12 +196,18 @@ class PodSet:
     def npus(self) -> int:
         """NPUs one pod of this set requests (all containers)."""
         if self._npus is None:
-            self._npus = sum(c.npu_request()[1] for c in self.containers())
+            self._npus = sum([c.npu_request()[1] for c in self.containers()])
         return self._npus
 
     def npu_resource(self) -> Optional[str]:
+        """The first NPU resource a container of the set asks for, None if none does."""
         if self._resource is False:
-            self._resource = next((name for name, _ in (c.npu_request() for c in self.containers()) if name), None)
+            self._resource = None
+            for container in self.containers():
+                name = container.npu_request()[0]
+                if name:
+                    self._resource = name
+                    break
         return self._resource
 
     def volumes(self) -> List[Tuple[int, Dict[str, Any]]]:
