@@ -5,7 +5,8 @@ One entry per ID, whoever reports it:
 ========  ==================================================================  =============
 origin    reported by                                                         suppressible
 ========  ==================================================================  =============
-input     the YAML reader and file discovery (AC00x; exit code 2)             no
+input     the YAML reader and file discovery (AC001-AC006; exit code 2)       no
+discovery file discovery's notes (AC007; the exit code is unchanged)          no
 config    the project config and profile loaders (AC010, AC011; exit code 2)  no
 output    compile's writer (AC013; exit code 2)                               no
 spec      ``compile``, reading a job spec (AC02x, AC304)                      no
@@ -38,7 +39,8 @@ from .records import NamedTuple
 # the IDs that code reports by name (import them from here)
 from .rule_ids import (INPUT_ERROR as INPUT_ERROR, INPUT_TOO_LARGE as INPUT_TOO_LARGE, YAML_SYNTAX as YAML_SYNTAX,
                        YAML_DUPLICATE_KEY as YAML_DUPLICATE_KEY, YAML_ALIAS_BOMB as YAML_ALIAS_BOMB,
-                       YAML_TOO_DEEP as YAML_TOO_DEEP, PROFILE_INVALID as PROFILE_INVALID,
+                       YAML_TOO_DEEP as YAML_TOO_DEEP, HELM_CHART_SKIPPED as HELM_CHART_SKIPPED,
+                       PROFILE_INVALID as PROFILE_INVALID,
                        CONFIG_INVALID as CONFIG_INVALID, BAD_SUPPRESSION as BAD_SUPPRESSION,
                        OUTPUT_ERROR as OUTPUT_ERROR, SPEC_INVALID as SPEC_INVALID,
                        PROFILE_UNKNOWN as PROFILE_UNKNOWN, PROFILE_UNSUPPORTED as PROFILE_UNSUPPORTED,
@@ -56,11 +58,13 @@ from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAIN
                          SCHEDULER_NAME, HOST_ARCH_LABEL, HOST_ARCH_VALUES, SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS,
                          POD_CONTROLLERS)
 
-INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = "input", "config", "output", "spec", "schema", "engine", "lint"
-ORIGINS = (INPUT, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT)
-_NOT_SUPPRESSIBLE = (INPUT, CONFIG, OUTPUT, SPEC)
+INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = (
+    "input", "discovery", "config", "output", "spec", "schema", "engine", "lint")
+ORIGINS = (INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT)
+_NOT_SUPPRESSIBLE = (INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC)
 _REPORTED_BY = {
     INPUT: "the YAML reader (an input error: exit code 2)",
+    DISCOVERY: "file discovery, as it walks a directory (a note: it does not change the exit code)",
     CONFIG: "the loader of project configuration and hardware profiles (exit code 2)",
     OUTPUT: "``ascend-compile compile -o`` when it writes files (exit code 2)",
     SPEC: "``ascend-compile compile`` when it reads a job spec",
@@ -175,6 +179,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(YAML_ALIAS_BOMB, "yaml-alias-expansion", INPUT,
           "Aliases expand beyond a safe budget, or an alias refers to itself."),
     _meta(YAML_TOO_DEEP, "yaml-too-deep", INPUT, "The document nests deeper than any Kubernetes object does."),
+    _meta(HELM_CHART_SKIPPED, "helm-chart-skipped", DISCOVERY,
+          "A directory walk met a Helm chart (a directory with Chart.yaml) and did not read its files.", INFO),
     _meta(PROFILE_INVALID, "profile-invalid", CONFIG,
           "A hardware profile file is invalid or a profile directory does not exist."),
     _meta(CONFIG_INVALID, "config-invalid", CONFIG, "The project config file (.ascend-compile.yaml) is invalid."),

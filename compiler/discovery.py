@@ -5,7 +5,8 @@
   that directory) matches one of the ``include`` globs (default ``*.yaml``,
   ``*.yml``) and none of the ``exclude`` globs are read.  Hidden directories
   (``.git``, ``.venv``, ...) are skipped, and so is any directory matching an
-  ``exclude`` glob.
+  ``exclude`` glob.  A Helm chart (a directory with ``Chart.yaml``) is not read: its templates are
+  not YAML until rendered; a note (AC007, info) names it.
 * ``-`` means standard input (at most once).
 * Missing paths, unreadable directories, broken symlinks and symlink loops
   become input-error Findings (rule AC001, exit code 2); the other inputs are
@@ -23,8 +24,8 @@ import errno
 import os
 from typing import Any, Iterable, List, Sequence, Set, Tuple
 
-from .catalogue import INPUT_ERROR
-from .findings import ERROR, Finding
+from .catalogue import HELM_CHART_SKIPPED, INPUT_ERROR
+from .findings import ERROR, INFO, Finding
 
 STDIN = "-"
 DEFAULT_INCLUDE: Tuple[str, ...] = ("*.yaml", "*.yml")
@@ -87,6 +88,16 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
     return result
 
 
+HELM_CHART_FILE = "Chart.yaml"
+
+
+def _helm_chart(directory: str) -> Finding:
+    return Finding(rule=HELM_CHART_SKIPPED, severity=INFO, file=directory,
+                   message="is a Helm chart (it has Chart.yaml): its templates become manifests only when "
+                           "rendered, so none of its files were read",
+                   hint=f"lint what it renders: helm template RELEASE {directory} | ascend-compile lint -")
+
+
 def _link_problem(path: str) -> str:
     try:
         os.stat(path)
@@ -127,6 +138,9 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
             continue
         except OSError as exc:
             findings.append(_error(directory, f"cannot list this directory: {exc.strerror or exc}"))
+            continue
+        if any(entry.name == HELM_CHART_FILE and entry.is_file() for entry in entries):
+            findings.append(_helm_chart(directory))
             continue
         subdirs: List[str] = []
         here = ""  # the directory's real path, when first needed
@@ -173,7 +187,7 @@ def read_documents(paths: Sequence[str], max_bytes: int = 0) -> List[Any]:
 
     found = discover(paths)
     docs: List[Any] = []
-    problems: List[Finding] = list(found.findings)
+    problems: List[Finding] = [finding for finding in found.findings if finding.input_error]
     for path in found.paths:
         try:
             docs.extend(load_documents(read_text(path, max_bytes or DEFAULT_MAX_BYTES), display_name(path)))

@@ -11,6 +11,7 @@ YAML_SYNTAX = "AC003"  # syntax errors and unsafe tags
 YAML_DUPLICATE_KEY = "AC004"
 YAML_ALIAS_BOMB = "AC005"  # alias expansion over budget, or recursive alias
 YAML_TOO_DEEP = "AC006"
+HELM_CHART_SKIPPED = "AC007"  # a directory walk met a Helm chart and did not read it (a note)
 PROFILE_INVALID = "AC010"
 CONFIG_INVALID = "AC011"
 BAD_SUPPRESSION = "AC012"

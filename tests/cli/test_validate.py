@@ -236,6 +236,56 @@ def test_discovery_order_filters_and_hidden_dirs(tmp_path):
     assert missing.paths == [] and missing.findings[0].input_error and missing.findings[0].rule == "AC001"
 
 
+HELM_TEMPLATE = """apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  minAvailable: {{ .Values.replicas }}
+"""
+
+
+def _repo_with_a_chart(root):
+    """A manifests folder beside a Helm chart (with a sub-chart): what `lint .` meets in many repositories."""
+    files = {"k8s/cm.yaml": CLEAN, "charts/train/Chart.yaml": "apiVersion: v2\nname: train\nversion: 0.1.0\n",
+             "charts/train/values.yaml": "replicas: 2\n", "charts/train/templates/job.yaml": HELM_TEMPLATE,
+             "charts/train/charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+             "charts/train/charts/sub/templates/cm.yaml": HELM_TEMPLATE}
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_discovery_skips_a_helm_chart_with_one_note(tmp_path):
+    _repo_with_a_chart(tmp_path)
+    found = discover([str(tmp_path)])
+    assert [os.path.relpath(p, tmp_path) for p in found.paths] == [os.path.join("k8s", "cm.yaml")]
+    [note] = found.findings
+    assert (note.rule, note.severity, note.input_error) == ("AC007", "info", False)
+    assert note.file == str(tmp_path / "charts" / "train") and "Helm chart" in note.message
+    assert "helm template" in note.hint
+    # the chart named itself is a walk too; a file of it named on the command line is read
+    chart = str(tmp_path / "charts" / "train")
+    assert discover([chart]).paths == [] and [f.rule for f in discover([chart]).findings] == ["AC007"]
+    values = str(tmp_path / "charts" / "train" / "values.yaml")
+    assert discover([values]).paths == [values] and discover([values]).findings == []
+    # a file that merely mentions Chart.yaml, or a directory of that name, is no chart
+    (tmp_path / "k8s" / "Chart.yaml.bak").write_text("x: 1\n", encoding="utf-8")
+    (tmp_path / "k8s" / "sub" / "Chart.yaml").mkdir(parents=True)
+    assert [f.rule for f in discover([str(tmp_path / "k8s")]).findings] == []
+
+
+def test_lint_and_validate_of_a_repository_with_a_chart_exit_0_with_the_note(tmp_path):
+    _repo_with_a_chart(tmp_path)
+    for command in (("validate",), ("lint", "--no-cache")):
+        result = run_cli(*command, "--format", "json", str(tmp_path), env={"NO_COLOR": "1"})
+        assert result.returncode == 0, (command, result.stdout, result.stderr)
+        report = json.loads(result.stdout)
+        assert [(f["rule"], f["severity"]) for f in report["findings"]] == [("AC007", "info")], command
+        assert report["summary"]["filesChecked"] == 1, command
+
+
 # --------------------------------------------------------------------------- offline
 
 
