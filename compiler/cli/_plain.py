@@ -18,7 +18,7 @@ class Usage(Exception):
 def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     """Run ``lint`` with its parsed options (the click parameter names); return the exit code."""
     from ..catalogue import get
-    from ..findings import EXIT_INPUT, exit_code
+    from ..findings import exit_code
     from ..lint import paths as lint_run
     from ..datacache import default_root
     from ..report import catalogue_rules, render
@@ -61,10 +61,16 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     else:
         render(findings, ctx.fmt, rules=rules, stream=sys.stdout, files_checked=files,
                quiet=bool(options.get("quiet")))
-    code = exit_code(findings, threshold)
+    return _nothing_read("lint", files, exit_code(findings, threshold))
+
+
+def _nothing_read(command: str, files: int, code: int) -> int:
+    """Exit 2 when the paths held no YAML file at all: a renamed folder must not pass as clean."""
+    from ..findings import EXIT_INPUT
+
     if files == 0 and code != EXIT_INPUT:
-        sys.stderr.write("ascend-compile lint: no YAML files found in the given paths\n")
-        code = EXIT_INPUT
+        sys.stderr.write(f"ascend-compile {command}: no YAML files found in the given paths\n")
+        return EXIT_INPUT
     return code
 
 
@@ -113,7 +119,7 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return exit_code(findings)
+    return _nothing_read("validate", files, exit_code(findings))
 
 
 def _volcano(value: Optional[str]) -> Optional[str]:

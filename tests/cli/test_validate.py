@@ -286,6 +286,15 @@ def test_lint_and_validate_of_a_repository_with_a_chart_exit_0_with_the_note(tmp
         assert report["summary"]["filesChecked"] == 1, command
 
 
+def test_a_folder_without_yaml_exits_2_for_lint_and_validate(tmp_path):
+    """A renamed or mistyped manifests folder must not pass a CI step as clean (kubeconform says nothing)."""
+    (tmp_path / "README.md").write_text("no manifests here\n", encoding="utf-8")
+    for command in (("validate",), ("lint", "--no-cache")):
+        result = run_cli(*command, str(tmp_path), env={"NO_COLOR": "1"})
+        assert result.returncode == 2, (command, result.stdout, result.stderr)
+        assert f"ascend-compile {command[0]}: no YAML files found in the given paths" in result.stderr
+
+
 # --------------------------------------------------------------------------- offline
 
 
