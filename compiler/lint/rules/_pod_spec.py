@@ -114,6 +114,9 @@ def _dns(spec, policy, at, refused, out):
                                                     f"{refused}"))
 
 
+_SOURCE_KEYS_CHECKED = frozenset(("defaultMode", "items"))  # what check_volume reads of a configMap or secret source
+
+
 def plain_volumes(spec, names):
     """Whether every volume of ``spec`` is a name from ``names`` and one source :func:`check_volume` has nothing
     to look at (most are: one pass, done together with the caller's names check)."""
@@ -125,11 +128,10 @@ def plain_volumes(spec, names):
             if host is not None:
                 if host.get("type") not in _HOST_PATH_OK:
                     return False
-            elif "configMap" in volume:
-                if len(volume["configMap"]) > 1:
+            else:
+                data = volume.get("configMap") or volume.get("secret")
+                if data is not None and not _SOURCE_KEYS_CHECKED.isdisjoint(data):
                     return False
-            elif "secret" in volume and len(volume["secret"]) > 1:
-                return False
     except (AttributeError, KeyError, TypeError):  # an odd field (the schema check's): the caller looks at each
         return False
     return True
