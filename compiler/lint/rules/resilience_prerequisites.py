@@ -43,35 +43,37 @@ from ..rule import Problem
 from ._resilience import job_label, rescheduling_on, retry_times
 
 
-def _features(obj):
-    """(name, where) of each setting the job turns on that needs the plugin's rescheduling."""
-    if retry_times(obj) > 0:
+def _features(obj, retry, sub_healthy):
+    """(name, where) of each setting the job turns on that needs the plugin's rescheduling (``retry``: its
+    fault-retry-times; ``sub_healthy``: its subHealthyStrategy label as :func:`job_label` reads it)."""
+    if retry > 0:
         yield "fault-retry-times", ("metadata", "labels", "fault-retry-times")
     rescheduling, where = job_label(obj, POD_RESCHEDULING_LABEL)
     if rescheduling == ENABLED:
         yield "pod-rescheduling", where
     if obj.annotations.get(RECOVER_STRATEGY_ANNOTATION):
         yield "recover-strategy", ("metadata", "annotations", RECOVER_STRATEGY_ANNOTATION)
-    sub_healthy, where = job_label(obj, SUB_HEALTHY_LABEL)
-    if sub_healthy not in (None, "ignore"):
-        yield f"subHealthyStrategy {sub_healthy}", where
+    value, where = sub_healthy
+    if value not in (None, "ignore"):
+        yield f"subHealthyStrategy {value}", where
 
 
 def check(obj, run):
-    features = list(_features(obj))
+    retry, sub_healthy = retry_times(obj), job_label(obj, SUB_HEALTHY_LABEL)
+    features = list(_features(obj, retry, sub_healthy))
     if features and not rescheduling_on(obj):
         value, where = job_label(obj, FAULT_SCHEDULING_LABEL)
         state = f"fault-scheduling is {value!r}" if value is not None else "there is no fault-scheduling label"
         yield Problem(where, f"{state}, so the scheduler's rescheduling is off for the job and "
                              f"{', '.join(name for name, _ in features)} does nothing", key=value is None)
-    strategies = obj.annotations.get(RECOVER_STRATEGY_ANNOTATION)
-    where = ("metadata", "annotations", RECOVER_STRATEGY_ANNOTATION)
-    if strategies and retry_times(obj) <= 0:
-        yield Problem(where, "process-level recovery raises business-plane faults, which the scheduler handles only "
-                             "with fault-retry-times: add the label")
-    if strategies and obj.kind != ASCEND_JOB:
-        yield Problem(where, "recover-strategy is ascend-operator's: a Volcano Job gets neither the "
-                             "process-recover-enable label nor the recovery env")
-    sub_healthy, where = job_label(obj, SUB_HEALTHY_LABEL)
-    if sub_healthy == SUB_HEALTHY_HOT_SWITCH and obj.kind != ASCEND_JOB:
+    if obj.annotations.get(RECOVER_STRATEGY_ANNOTATION):
+        where = ("metadata", "annotations", RECOVER_STRATEGY_ANNOTATION)
+        if retry <= 0:
+            yield Problem(where, "process-level recovery raises business-plane faults, which the scheduler handles "
+                                 "only with fault-retry-times: add the label")
+        if obj.kind != ASCEND_JOB:
+            yield Problem(where, "recover-strategy is ascend-operator's: a Volcano Job gets neither the "
+                                 "process-recover-enable label nor the recovery env")
+    value, where = sub_healthy
+    if value == SUB_HEALTHY_HOT_SWITCH and obj.kind != ASCEND_JOB:
         yield Problem(where, "subHealthyStrategy hotSwitch needs ascend-operator's env: use an AscendJob")
