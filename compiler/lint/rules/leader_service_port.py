@@ -63,6 +63,8 @@ def service_ports(ports: List[Dict[str, Any]]) -> Dict[str, Optional[int]]:
 def service_problem(ports: List[Dict[str, Any]]) -> Optional[Tuple[int, str]]:
     """(index of the offending port, why the Service is refused), or None when it is valid."""
     service = service_ports(ports)
+    if len(service) == 1:
+        return None  # one port: nothing to clash with
     names = [p.get("name") if isinstance(p.get("name"), str) else "" for p in ports]
     if len(service) > 1 and "" in service:
         return names.index(""), "has no name, and a Service with more than one port needs a name on each"
