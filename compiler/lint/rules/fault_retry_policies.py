@@ -119,9 +119,7 @@ def check(obj, run):
                               "Volcano needs no policy for it")
     if retry:
         return
-    policies = as_list(obj.spec.get("policies"))
-    rescheduling, _ = job_label(obj, POD_RESCHEDULING_LABEL)
-    if rescheduling == ENABLED and policies:
+    if as_list(obj.spec.get("policies")) and job_label(obj, POD_RESCHEDULING_LABEL)[0] == ENABLED:
         where = ("spec", "policies")
         yield Problem(where, "pod-rescheduling with policies: a RestartJob policy restarts the whole job instead of "
                              "rescheduling the faulty pod", key=True)
