@@ -27,7 +27,7 @@ Passing::
       - name: worker
         replicas: 2
 """
-from ..context import as_dict, as_int, as_list
+from ..context import as_int
 from ..rule import Problem
 
 
@@ -39,10 +39,10 @@ def check(obj, run):
     if value < 0:
         yield Problem(path, f"job minAvailable must be >= 0, not {value}")
         return
-    tasks = [t for t in as_list(obj.spec.get("tasks")) if isinstance(t, dict)]
+    tasks = obj.pod_sets()  # a Volcano Job's pod sets are its tasks, each with its replicas (0 when unreadable)
     if not tasks:
         return  # AC403
-    total = sum(max(as_int(as_dict(t).get("replicas")) or 0, 0) for t in tasks)
+    total = sum(max(task.replicas, 0) for task in tasks)
     if value > total:
         yield Problem(path, f"job minAvailable {value} is greater than the {total} replicas of its tasks: "
                             "Volcano rejects the job")
