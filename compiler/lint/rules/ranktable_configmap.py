@@ -65,7 +65,7 @@ def facts(obj):
     ring-controller.atlas label says: the label is also what the scheduler reads to pick the chip
     family of a dynamic vNPU (npu-core) request.
     """
-    if not obj.name:
+    if not obj.name or not (obj.ranktable_volumes() or obj.uses_file_ranktable()):
         return None
     mounted = list(_configmap_volumes(obj))
     if not (obj.uses_file_ranktable() or mounted):
