@@ -2,18 +2,18 @@
 
 One entry per ID, whoever reports it:
 
-========  ==================================================================  =============
-origin    reported by                                                         suppressible
-========  ==================================================================  =============
-input     the YAML reader and file discovery (AC001-AC006; exit code 2)       no
-discovery file discovery's notes (AC007; the exit code is unchanged)          no
-config    the project config and profile loaders (AC010, AC011; exit code 2)  no
-output    compile's writer (AC013; exit code 2)                               no
-spec      ``compile``, reading a job spec (AC02x, AC304)                      no
-schema    the schema check, as ``validate`` (AC1xx)                           yes
-engine    the lint engine itself (AC012)                                      yes
-lint      a rule unit of :mod:`ascend_compile.lint.rules` (AC2xx-AC8xx)       yes
-========  ==================================================================  =============
+=========  ==================================================================  ============
+origin     reported by                                                         suppressible
+=========  ==================================================================  ============
+input      the YAML reader and file discovery (AC001-AC006; exit code 2)       no
+discovery  file discovery's notes (AC007, AC008; the exit code is unchanged)   no
+config     the project config and profile loaders (AC010, AC011; exit code 2)  no
+output     compile's writer (AC013; exit code 2)                               no
+spec       ``compile``, reading a job spec (AC02x, AC304)                      no
+schema     the schema check, as ``validate`` (AC1xx)                           yes
+engine     the lint engine itself (AC012)                                      yes
+lint       a rule unit of :mod:`ascend_compile.lint.rules` (AC2xx-AC8xx)       yes
+=========  ==================================================================  ============
 
 ``compile`` also reports the IDs of lint rules when a spec breaks the same upstream rule a manifest
 would (the NPU arithmetic of :mod:`ascend_compile.hardware`, AC301, AC302, AC310; fault tolerance,
@@ -40,6 +40,7 @@ from .records import NamedTuple
 from .rule_ids import (INPUT_ERROR as INPUT_ERROR, INPUT_TOO_LARGE as INPUT_TOO_LARGE, YAML_SYNTAX as YAML_SYNTAX,
                        YAML_DUPLICATE_KEY as YAML_DUPLICATE_KEY, YAML_ALIAS_BOMB as YAML_ALIAS_BOMB,
                        YAML_TOO_DEEP as YAML_TOO_DEEP, HELM_CHART_SKIPPED as HELM_CHART_SKIPPED,
+                       KUSTOMIZE_PART_SKIPPED as KUSTOMIZE_PART_SKIPPED,
                        PROFILE_INVALID as PROFILE_INVALID,
                        CONFIG_INVALID as CONFIG_INVALID, BAD_SUPPRESSION as BAD_SUPPRESSION,
                        OUTPUT_ERROR as OUTPUT_ERROR, SPEC_INVALID as SPEC_INVALID,
@@ -181,6 +182,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(YAML_TOO_DEEP, "yaml-too-deep", INPUT, "The document nests deeper than any Kubernetes object does."),
     _meta(HELM_CHART_SKIPPED, "helm-chart-skipped", DISCOVERY,
           "A directory walk met a Helm chart (a directory with Chart.yaml) and did not read its files.", INFO),
+    _meta(KUSTOMIZE_PART_SKIPPED, "kustomize-part-skipped", DISCOVERY,
+          "A kustomization file, or a file a kustomization merges into objects (a patch), was not linted.", INFO),
     _meta(PROFILE_INVALID, "profile-invalid", CONFIG,
           "A hardware profile file is invalid or a profile directory does not exist."),
     _meta(CONFIG_INVALID, "config-invalid", CONFIG, "The project config file (.ascend-compile.yaml) is invalid."),

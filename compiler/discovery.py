@@ -6,7 +6,9 @@
   ``*.yml``) and none of the ``exclude`` globs are read.  Hidden directories
   (``.git``, ``.venv``, ...) are skipped, and so is any directory matching an
   ``exclude`` glob.  A Helm chart (a directory with ``Chart.yaml``) is not read: its templates are
-  not YAML until rendered; a note (AC007, info) names it.
+  not YAML until rendered; a note (AC007, info) names it.  A kustomization file is not read, walked or
+  named: it is no object; nor are the files a kustomization merges into objects (patches, a
+  generator's inputs; :mod:`.kustomize`), each with a note (AC008, info).
 * ``-`` means standard input (at most once).
 * Missing paths, unreadable directories, broken symlinks and symlink loops
   become input-error Findings (rule AC001, exit code 2); the other inputs are
@@ -22,10 +24,11 @@ from __future__ import annotations
 import fnmatch
 import errno
 import os
-from typing import Any, Iterable, List, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Sequence, Set, Tuple
 
-from .catalogue import HELM_CHART_SKIPPED, INPUT_ERROR
+from .catalogue import HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_SKIPPED
 from .findings import ERROR, INFO, Finding
+from .kustomize import KUSTOMIZATION_FILES, kustomization_in, parts
 
 STDIN = "-"
 DEFAULT_INCLUDE: Tuple[str, ...] = ("*.yaml", "*.yml")
@@ -65,11 +68,15 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
     result = Discovery()
     seen: Set[str] = set()
 
+    reals: List[str] = []  # the real path of each of result.paths
+    kustomizations = _Kustomizations()
+
     def add(path: str, real: str = "") -> None:
         key = real or (os.path.realpath(path) if path != STDIN else STDIN)
         if key not in seen:
             seen.add(key)
             result.paths.append(path)
+            reals.append(key)
 
     for arg in args:
         if arg == STDIN:
@@ -82,20 +89,58 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
             result.findings.append(_error(arg, "no such file or directory", "check the path"))
             continue
         if os.path.isdir(arg):
-            _walk(arg, include, exclude, add, result.findings)
+            _walk(arg, include, exclude, add, result.findings, kustomizations)
+        elif os.path.basename(arg) in KUSTOMIZATION_FILES:
+            result.findings.append(_skipped(arg, KUSTOMIZE_PART_SKIPPED, "is kustomize's build file, not an object "
+                                            "to apply, so it was not linted", "kubectl kustomize", arg))
         else:
+            kustomizations.read_folder(os.path.dirname(arg) or ".")
             add(arg)
+    if kustomizations.parts:
+        _leave_out_parts(result, reals, kustomizations.parts)
     return result
+
+
+class _Kustomizations:
+    """The kustomizations met so far, and the files they merge into objects (see :mod:`.kustomize`)."""
+
+    def __init__(self) -> None:
+        self.parts: Dict[str, str] = {}  # real path of a part -> the kustomization that lists it (first met)
+        self._read: Set[str] = set()  # real paths of the folders looked at
+
+    def read_folder(self, folder: str, names: Any = None) -> None:
+        real = os.path.realpath(folder)
+        if real in self._read:
+            return
+        self._read.add(real)
+        path = kustomization_in(folder, names)
+        for part in parts(path) if path else ():
+            self.parts.setdefault(part, path)
+
+
+def _leave_out_parts(result: Discovery, reals: List[str], parts_of: Dict[str, str]) -> None:
+    kept = []
+    for path, real in zip(result.paths, reals):
+        kustomization = parts_of.get(real)
+        if kustomization is None:
+            kept.append(path)
+        else:
+            result.findings.append(_skipped(path, KUSTOMIZE_PART_SKIPPED, f"is a part of an object that "
+                                            f"{kustomization} merges in (a patch, or a generator's input), not "
+                                            "a whole object, so it was not linted", "kubectl kustomize",
+                                            kustomization))
+    result.paths = kept
 
 
 HELM_CHART_FILE = "Chart.yaml"
 
 
-def _helm_chart(directory: str) -> Finding:
-    return Finding(rule=HELM_CHART_SKIPPED, severity=INFO, file=directory,
-                   message="is a Helm chart (it has Chart.yaml): its templates become manifests only when "
-                           "rendered, so none of its files were read",
-                   hint=f"lint what it renders: helm template RELEASE {directory} | ascend-compile lint -")
+def _skipped(path: str, rule: str, message: str, renderer: str, source: str) -> Finding:
+    """A note that discovery left ``path`` out; the hint lints what ``renderer`` makes of ``source``'s folder."""
+    folder = source if rule == HELM_CHART_SKIPPED else os.path.dirname(source) or "."
+    return Finding(rule=rule, severity=INFO, file=path, message=message,
+                   hint=f"lint what it {'renders' if rule == HELM_CHART_SKIPPED else 'builds'}: {renderer} {folder} "
+                        "| ascend-compile lint -")
 
 
 def _link_problem(path: str) -> str:
@@ -120,7 +165,21 @@ def _included(name: str, relative: str, include: Sequence[str]) -> bool:
     return _matches(name, relative, include)
 
 
-def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findings: List[Finding]) -> None:
+def _helm_chart_or_kustomization(directory: str, entries: List[Any], findings: List[Finding],
+                                 kustomizations: _Kustomizations) -> bool:
+    """Whether ``directory`` is a Helm chart (not to be walked: a note says so); a kustomization's parts are noted."""
+    if any(entry.name == HELM_CHART_FILE and entry.is_file() for entry in entries):
+        findings.append(_skipped(directory, HELM_CHART_SKIPPED, "is a Helm chart (it has Chart.yaml): its templates "
+                                 "become manifests only when rendered, so none of its files were read",
+                                 "helm template RELEASE", directory))
+        return True
+    if any(entry.name in KUSTOMIZATION_FILES for entry in entries):
+        kustomizations.read_folder(directory, [entry.name for entry in entries if entry.is_file()])
+    return False
+
+
+def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findings: List[Finding],
+          kustomizations: _Kustomizations) -> None:
     visited: Set[str] = set()
     real_root = os.path.realpath(root)
     visited.add(real_root)
@@ -139,8 +198,7 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
         except OSError as exc:
             findings.append(_error(directory, f"cannot list this directory: {exc.strerror or exc}"))
             continue
-        if any(entry.name == HELM_CHART_FILE and entry.is_file() for entry in entries):
-            findings.append(_helm_chart(directory))
+        if _helm_chart_or_kustomization(directory, entries, findings, kustomizations):
             continue
         subdirs: List[str] = []
         here = ""  # the directory's real path, when first needed
@@ -169,6 +227,8 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
                 visited.add(real)
                 subdirs.append(path)
                 continue
+            if entry.name in KUSTOMIZATION_FILES:
+                continue  # kustomize's build file: no object to apply (the files it merges in are left out at the end)
             if _included(entry.name, relative, include) and not (exclude and _matches(entry.name, relative, exclude)):
                 if entry.is_symlink():
                     add(path)

@@ -95,19 +95,6 @@ aliases at all.""",
 attempt to exhaust the parser, and is refused.
 
 **How to fix.** Flatten the document; check the tool that generated it.""",
-    "AC007": """\
-**What.** A directory given to ``lint`` or ``validate`` holds a Helm chart: a directory with a
-``Chart.yaml`` file. Nothing in that directory (its ``values.yaml``, ``templates/``, sub-charts) is
-read; the note names the directory. A file of the chart named on the command line is still read.
-
-**Why.** A chart's templates are Go templates, not YAML (``{{ .Values.replicas }}``), and its
-``Chart.yaml`` and ``values.yaml`` are not Kubernetes objects: read as manifests they give only syntax
-errors and "not an object" errors about files that are right as they are. What reaches the cluster
-is what the chart renders.
-
-**How to fix.** Lint what the chart renders, with the values you deploy with:
-``helm template RELEASE path/to/chart -f values-prod.yaml | ascend-compile lint -``. To keep the
-note out of a directory walk, exclude the chart: ``--exclude 'charts/**'``.""",
     "AC010": """\
 **What.** A hardware profile file (in ``profiles/`` or a directory named by ``--profile-dir`` or
 ``profileDirs``) does not match the profile schema (an unknown field, a missing ``npu`` section, a
@@ -395,3 +382,7 @@ Passing::
       profile: module-910b-8
       npus: 16      # 2 pods x 8""",
 }
+
+from .ruledocs_discovery import DOCS as _DISCOVERY  # noqa: E402 - the notes of file discovery
+
+DOCS.update(_DISCOVERY)

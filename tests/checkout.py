@@ -86,3 +86,11 @@ def run_cli(*args: str, input: str | bytes | None = None, cwd: str | os.PathLike
     return subprocess.run([*prefix, sys.executable, "-m", "ascend_compile", *args], input=input,
                           capture_output=True, text=as_text, cwd=cwd or ROOT, env=full_env, timeout=timeout,
                           preexec_fn=preexec_fn)
+
+
+def write_tree(root: Path, files: Mapping[str, str]) -> None:
+    """Write ``{relative path: text}`` below ``root``, making the folders (a small repository for a test)."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")

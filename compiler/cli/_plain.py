@@ -61,14 +61,20 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     else:
         render(findings, ctx.fmt, rules=rules, stream=sys.stdout, files_checked=files,
                quiet=bool(options.get("quiet")))
-    return _nothing_read("lint", files, exit_code(findings, threshold))
+    return _nothing_read("lint", files, exit_code(findings, threshold), findings)
 
 
-def _nothing_read(command: str, files: int, code: int) -> int:
-    """Exit 2 when the paths held no YAML file at all: a renamed folder must not pass as clean."""
+def _nothing_read(command: str, files: int, code: int, findings: Any) -> int:
+    """Exit 2 when the paths held no YAML file at all: a renamed folder must not pass as clean.
+
+    Files that discovery left out on purpose (a Helm chart, a kustomize patch: it says so in a note) count as
+    found: pre-commit may pass only a patch.
+    """
+    from ..catalogue import HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED
     from ..findings import EXIT_INPUT
 
-    if files == 0 and code != EXIT_INPUT:
+    if files == 0 and code != EXIT_INPUT and not any(
+            finding.rule in (HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED) for finding in findings):
         sys.stderr.write(f"ascend-compile {command}: no YAML files found in the given paths\n")
         return EXIT_INPUT
     return code
@@ -119,7 +125,7 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return _nothing_read("validate", files, exit_code(findings))
+    return _nothing_read("validate", files, exit_code(findings), findings)
 
 
 def _volcano(value: Optional[str]) -> Optional[str]:

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from ascend_compile.discovery import discover
-from tests.checkout import run_cli
+from tests.checkout import run_cli, write_tree
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NEGATIVE = os.path.join(REPO, "tests", "negative")
@@ -251,10 +251,7 @@ def _repo_with_a_chart(root):
              "charts/train/values.yaml": "replicas: 2\n", "charts/train/templates/job.yaml": HELM_TEMPLATE,
              "charts/train/charts/sub/Chart.yaml": "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
              "charts/train/charts/sub/templates/cm.yaml": HELM_TEMPLATE}
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_tree(root, files)
 
 
 def test_discovery_skips_a_helm_chart_with_one_note(tmp_path):

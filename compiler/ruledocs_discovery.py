@@ -1,0 +1,40 @@
+"""The documentation of file discovery's notes (AC007, AC008), as :mod:`.ruledocs` keeps the other texts.
+
+Discovery leaves some YAML out of a run on purpose (a Helm chart, kustomize's patches); these say why, and
+how to lint what those files become.
+"""
+from __future__ import annotations
+
+from typing import Dict
+
+DOCS: Dict[str, str] = {
+    "AC007": """\
+**What.** A directory given to ``lint`` or ``validate`` holds a Helm chart: a directory with a
+``Chart.yaml`` file. Nothing in that directory (its ``values.yaml``, ``templates/``, sub-charts) is
+read; the note names the directory. A file of the chart named on the command line is still read.
+
+**Why.** A chart's templates are Go templates, not YAML (``{{ .Values.replicas }}``), and its
+``Chart.yaml`` and ``values.yaml`` are not Kubernetes objects: read as manifests they give only syntax
+errors and "not an object" errors about files that are right as they are. What reaches the cluster
+is what the chart renders.
+
+**How to fix.** Lint what the chart renders, with the values you deploy with:
+``helm template RELEASE path/to/chart -f values-prod.yaml | ascend-compile lint -``. To keep the
+note out of a directory walk, exclude the chart: ``--exclude 'charts/**'``.""",
+    "AC008": """\
+**What.** A file that kustomize reads but never applies as it is was not linted: a kustomization file
+(``kustomization.yaml``, ``kustomization.yml``, ``Kustomization``), or a file a kustomization beside it
+merges into objects or reads as data: the files under ``patches``, ``patchesStrategicMerge``,
+``patchesJson6902``, ``replacements``, the ``files``/``envs`` of ``configMapGenerator`` and
+``secretGenerator``, and a ``helmCharts`` values file. A file the kustomization also lists under
+``resources`` is an object and is linted. The note names the file and the kustomization.
+
+**Why.** A strategic-merge patch names an object and carries only the fields it changes; linted as a
+whole object it lacks everything its base gives (labels, containers, images), and every rule about
+those would be a false error. A JSON 6902 patch is a list of operations, not an object at all. What
+reaches the cluster is what kustomize builds.
+
+**How to fix.** Lint what kustomize builds, for each overlay you deploy:
+``kubectl kustomize overlays/prod | ascend-compile lint -`` (or ``kustomize build``). Files under
+``resources`` are linted where they are.""",
+}

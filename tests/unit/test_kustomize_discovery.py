@@ -1,0 +1,107 @@
+"""Discovery in kustomize folders: whole objects are read; kustomization files and the parts they merge in are not.
+
+A strategic-merge patch linted as a whole object gave false errors (no framework label, no containers);
+a JSON 6902 patch, "not an object"; a base kustomization without apiVersion, AC107.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ascend_compile.discovery import discover
+from ascend_compile.kustomize import parts
+from tests.checkout import run_cli, write_tree
+
+JOB = """apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+data: {a: "1"}
+"""
+PATCH = """apiVersion: mindxdl.gitee.com/v1
+kind: AscendJob
+metadata: {name: train}
+spec:
+  replicaSpecs:
+    Worker: {replicas: 3}
+"""
+OVERLAY = """apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources: [../../base, extra.yaml]
+patches:
+- path: replicas.yaml
+- patch: |-
+    - op: replace
+      path: /spec/replicas
+      value: 2
+- path: ../shared/image.yaml
+  target: {kind: AscendJob}
+patchesStrategicMerge: [env.yaml, extra.yaml]
+patchesJson6902:
+- {target: {kind: AscendJob, name: train}, path: ops.yaml}
+configMapGenerator:
+- {name: cfg, files: [settings=conf.yaml, more.yaml], envs: [vars.yaml]}
+helmCharts:
+- {name: x, valuesFile: values-prod.yaml}
+"""
+
+
+def _tree(root: Path) -> None:
+    files = {"base/kustomization.yaml": "resources: [job.yaml]\n", "base/job.yaml": JOB,
+             "overlays/prod/kustomization.yaml": OVERLAY, "overlays/prod/extra.yaml": JOB,
+             "overlays/prod/replicas.yaml": PATCH, "overlays/prod/env.yaml": PATCH,
+             "overlays/prod/ops.yaml": '[{"op": "remove", "path": "/spec/x"}]\n',
+             "overlays/prod/conf.yaml": "log: debug\n", "overlays/prod/more.yaml": "x: 1\n",
+             "overlays/prod/vars.yaml": "A=1\n", "overlays/prod/values-prod.yaml": "replicas: 2\n",
+             "overlays/shared/image.yaml": PATCH, "overlays/shared/other.yaml": JOB}
+    write_tree(root, files)
+
+
+def test_parts_are_the_files_a_kustomization_merges_in_and_not_its_resources(tmp_path):
+    _tree(tmp_path)
+    prod = tmp_path / "overlays" / "prod"
+    found = [os.path.relpath(p, tmp_path) for p in parts(str(prod / "kustomization.yaml"))]
+    assert found == sorted(os.path.join(*p.split("/")) for p in (
+        "overlays/prod/conf.yaml", "overlays/prod/env.yaml", "overlays/prod/more.yaml", "overlays/prod/ops.yaml",
+        "overlays/prod/replicas.yaml", "overlays/prod/values-prod.yaml", "overlays/prod/vars.yaml",
+        "overlays/shared/image.yaml"))  # extra.yaml is a resource too; inline patches are no files
+    assert parts(str(tmp_path / "base" / "kustomization.yaml")) == []
+
+
+def test_a_walk_reads_the_objects_and_notes_each_part_it_leaves_out(tmp_path):
+    _tree(tmp_path)
+    found = discover([str(tmp_path)])
+    read = sorted(os.path.relpath(p, tmp_path) for p in found.paths)
+    assert read == [os.path.join("base", "job.yaml"), os.path.join("overlays", "prod", "extra.yaml"),
+                    os.path.join("overlays", "shared", "other.yaml")]
+    notes = sorted(os.path.relpath(f.file, tmp_path) for f in found.findings)
+    assert [f.rule for f in found.findings] == ["AC008"] * 8 and all(f.severity == "info" for f in found.findings)
+    assert os.path.join("overlays", "shared", "image.yaml") in notes  # listed from another folder's kustomization
+    note = next(f for f in found.findings if f.file.endswith("replicas.yaml"))
+    assert str(tmp_path / "overlays" / "prod" / "kustomization.yaml") in note.message
+    assert note.hint.startswith("lint what it builds: kubectl kustomize ") and str(tmp_path / "overlays" / "prod") in note.hint
+
+
+def test_named_files_a_patch_or_a_kustomization_are_left_out_with_a_note(tmp_path):
+    _tree(tmp_path)
+    prod = tmp_path / "overlays" / "prod"
+    patch, kustomization, extra = str(prod / "replicas.yaml"), str(prod / "kustomization.yaml"), str(prod / "extra.yaml")
+    found = discover([patch, kustomization, extra])
+    assert found.paths == [extra]
+    assert sorted((f.file, f.rule) for f in found.findings) == [(kustomization, "AC008"), (patch, "AC008")]
+
+
+def test_lint_of_only_a_patch_exits_0_as_pre_commit_passes_it(tmp_path):
+    _tree(tmp_path)
+    patch = tmp_path / "overlays" / "prod" / "replicas.yaml"
+    for command in (("lint", "--no-cache"), ("validate",)):
+        result = run_cli(*command, "--format", "json", str(patch), env={"NO_COLOR": "1"})
+        assert result.returncode == 0, (command, result.stdout, result.stderr)
+        assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["AC008"], command
+
+
+def test_an_unreadable_kustomization_leaves_the_other_files_read(tmp_path):
+    (tmp_path / "kustomization.yaml").write_text("patches: [\n", encoding="utf-8")  # not YAML
+    (tmp_path / "job.yaml").write_text(JOB, encoding="utf-8")
+    found = discover([str(tmp_path)])
+    assert found.paths == [str(tmp_path / "job.yaml")] and found.findings == []
