@@ -78,8 +78,8 @@ def check(obj, run):
             if any(isinstance(m, dict) and m.get("name") in ranktable_volumes
                    and str(m.get("mountPath", "")).rstrip("/") == RANKTABLE_MOUNT_PATH for m in mounts):
                 continue
-            mounts = [m for m in mounts if isinstance(m, dict)]
-            wrong = next(((j, m) for j, m in enumerate(mounts) if m.get("name") in ranktable_volumes), None)
+            wrong = next(((j, m) for j, m in enumerate(mounts)  # j: its place among all the entries
+                          if isinstance(m, dict) and m.get("name") in ranktable_volumes), None)
             if wrong is not None:
                 yield Problem(container.path + ("volumeMounts", wrong[0], "mountPath"),
                               f"the ranktable volume is mounted at {wrong[1].get('mountPath')!r}; the scripts "
