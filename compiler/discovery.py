@@ -4,8 +4,8 @@
 * A directory is walked recursively; files whose name (or path relative to
   that directory) matches one of the ``include`` globs (default ``*.yaml``,
   ``*.yml``) and none of the ``exclude`` globs are read.  Hidden directories
-  (``.git``, ``.venv``, ...) are skipped, and so is any directory matching an
-  ``exclude`` glob.  A Helm chart (a directory with ``Chart.yaml``) is not read: its templates are
+  (``.git``, ``.venv``, ...) and hidden files (``.gitlab-ci.yml``, ``.ascend-compile.yaml``: tools'
+  configuration) are skipped, and so is any directory matching an ``exclude`` glob.  A Helm chart (a directory with ``Chart.yaml``) is not read: its templates are
   not YAML until rendered; a note (AC007, info) names it.  A kustomization file is not read, walked or
   named: it is no object; nor are the files a kustomization merges into objects (patches, a
   generator's inputs; :mod:`.kustomize`), each with a note (AC008, info).
@@ -227,8 +227,8 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
                 visited.add(real)
                 subdirs.append(path)
                 continue
-            if entry.name in KUSTOMIZATION_FILES:
-                continue  # kustomize's build file: no object to apply (the files it merges in are left out at the end)
+            if entry.name in KUSTOMIZATION_FILES or entry.name.startswith("."):
+                continue  # kustomize's build file (no object to apply); a dotfile configures a tool (.gitlab-ci.yml)
             if _included(entry.name, relative, include) and not (exclude and _matches(entry.name, relative, exclude)):
                 if entry.is_symlink():
                     add(path)

@@ -219,7 +219,7 @@ def test_symlink_loop_and_broken_link(tmp_path, clean_file):
 
 def test_discovery_order_filters_and_hidden_dirs(tmp_path):
     for rel in ["b.yaml", "a.yml", "c.json", "z/d.yaml", "z/e.txt", ".git/f.yaml", "vendor/g.yaml",
-                "m/h.yaml"]:
+                "m/h.yaml", ".gitlab-ci.yml", "m/.ascend-compile.yaml"]:
         path = tmp_path / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(CLEAN, encoding="utf-8")
@@ -232,6 +232,8 @@ def test_discovery_order_filters_and_hidden_dirs(tmp_path):
     # an explicit file is read whatever its name, and only once
     explicit = str(tmp_path / "c.json")
     assert discover([explicit, explicit, "-", "-"]).paths == [explicit, "-"]
+    hidden = str(tmp_path / ".gitlab-ci.yml")  # a walk skips dotfiles (tools' configuration); named, it is read
+    assert discover([hidden]).paths == [hidden]
     missing = discover([str(tmp_path / "nope")])
     assert missing.paths == [] and missing.findings[0].input_error and missing.findings[0].rule == "AC001"
 
