@@ -6,7 +6,7 @@ One entry per ID, whoever reports it:
 origin     reported by                                                         suppressible
 =========  ==================================================================  ============
 input      the YAML reader and file discovery (AC001-AC006; exit code 2)       no
-discovery  file discovery's notes (AC007, AC008; the exit code is unchanged)   no
+discovery  file discovery's notes (AC007-AC009; the exit code is unchanged)    no
 config     the project config and profile loaders (AC010, AC011; exit code 2)  no
 output     compile's writer (AC013; exit code 2)                               no
 spec       ``compile``, reading a job spec (AC02x, AC304)                      no
@@ -40,7 +40,7 @@ from .records import NamedTuple
 from .rule_ids import (INPUT_ERROR as INPUT_ERROR, INPUT_TOO_LARGE as INPUT_TOO_LARGE, YAML_SYNTAX as YAML_SYNTAX,
                        YAML_DUPLICATE_KEY as YAML_DUPLICATE_KEY, YAML_ALIAS_BOMB as YAML_ALIAS_BOMB,
                        YAML_TOO_DEEP as YAML_TOO_DEEP, HELM_CHART_SKIPPED as HELM_CHART_SKIPPED,
-                       KUSTOMIZE_PART_SKIPPED as KUSTOMIZE_PART_SKIPPED,
+                       KUSTOMIZE_PART_SKIPPED as KUSTOMIZE_PART_SKIPPED, NOT_A_MANIFEST as NOT_A_MANIFEST,
                        PROFILE_INVALID as PROFILE_INVALID,
                        CONFIG_INVALID as CONFIG_INVALID, BAD_SUPPRESSION as BAD_SUPPRESSION,
                        OUTPUT_ERROR as OUTPUT_ERROR, SPEC_INVALID as SPEC_INVALID,
@@ -184,6 +184,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           "A directory walk met a Helm chart (a directory with Chart.yaml) and did not read its files.", INFO),
     _meta(KUSTOMIZE_PART_SKIPPED, "kustomize-part-skipped", DISCOVERY,
           "A kustomization file, or a file a kustomization merges into objects (a patch), was not linted.", INFO),
+    _meta(NOT_A_MANIFEST, "not-a-manifest", DISCOVERY,
+          "A file found by walking a folder holds no Kubernetes object (no apiVersion or kind): another tool's YAML.",
+          INFO),
     _meta(PROFILE_INVALID, "profile-invalid", CONFIG,
           "A hardware profile file is invalid or a profile directory does not exist."),
     _meta(CONFIG_INVALID, "config-invalid", CONFIG, "The project config file (.ascend-compile.yaml) is invalid."),

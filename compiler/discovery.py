@@ -26,7 +26,7 @@ import errno
 import os
 from typing import Any, Dict, Iterable, List, Sequence, Set, Tuple
 
-from .catalogue import HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_SKIPPED
+from .catalogue import HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_SKIPPED, NOT_A_MANIFEST
 from .findings import ERROR, INFO, Finding
 from .kustomize import KUSTOMIZATION_FILES, kustomization_in, parts
 
@@ -37,11 +37,18 @@ DEFAULT_INCLUDE: Tuple[str, ...] = ("*.yaml", "*.yml")
 class Discovery:
     """The inputs to read, and the problems met finding them."""
 
-    __slots__ = ("paths", "findings")
+    __slots__ = ("paths", "findings", "named")
 
     def __init__(self) -> None:
         self.paths: List[str] = []
         self.findings: List[Finding] = []
+        self.named: Set[str] = set()  # the paths named on the command line (the others were found by a walk)
+
+    def walked(self) -> Set[str]:
+        """The display names of the files found by walking a folder (see :func:`no_manifest_in`)."""
+        from .yamlio import display_name
+
+        return {display_name(path) for path in self.paths if path not in self.named}
 
 
 def _error(path: str, message: str, hint: str = "") -> Finding:
@@ -81,6 +88,7 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
     for arg in args:
         if arg == STDIN:
             add(STDIN)
+            result.named.add(STDIN)
             continue
         if os.path.islink(arg) and not os.path.exists(arg):
             result.findings.append(_error(arg, _link_problem(arg), "fix or remove the symlink"))
@@ -96,6 +104,7 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
         else:
             kustomizations.read_folder(os.path.dirname(arg) or ".")
             add(arg)
+            result.named.add(arg)
     if kustomizations.parts:
         _leave_out_parts(result, reals, kustomizations.parts)
     return result
@@ -133,6 +142,23 @@ def _leave_out_parts(result: Discovery, reals: List[str], parts_of: Dict[str, st
 
 
 HELM_CHART_FILE = "Chart.yaml"
+
+
+def no_manifest_in(findings: Sequence[Finding], objects_seen: bool) -> bool:
+    """Whether a file a walk found holds no manifest: no document has apiVersion or kind (``objects_seen``
+    says whether one had), and its only findings say so (AC107).  Such a file is a tool's configuration
+    (docker-compose.yml, mkdocs.yml, an Ansible playbook); its findings become one note (AC009)."""
+    from .schema_text import says_no_object
+
+    return not objects_seen and bool(findings) and all(says_no_object(f.rule, f.message) for f in findings)
+
+
+def not_a_manifest(path: str) -> Finding:
+    """The note that replaces the findings of a walked file that holds no manifest (see :func:`no_manifest_in`)."""
+    return Finding(rule=NOT_A_MANIFEST, severity=INFO, file=path,
+                   message="holds no Kubernetes object (no document has apiVersion or kind), so it was not "
+                           "linted: found by walking a folder, it is taken for another tool's YAML",
+                   hint="to check it as a manifest, name it on the command line; to drop this note, --exclude it")
 
 
 def _skipped(path: str, rule: str, message: str, renderer: str, source: str) -> Finding:

@@ -13,6 +13,7 @@ YAML_ALIAS_BOMB = "AC005"  # alias expansion over budget, or recursive alias
 YAML_TOO_DEEP = "AC006"
 HELM_CHART_SKIPPED = "AC007"  # a directory walk met a Helm chart and did not read it (a note)
 KUSTOMIZE_PART_SKIPPED = "AC008"  # a kustomization file, or a patch it lists, was not read (a note)
+NOT_A_MANIFEST = "AC009"  # a walked file with no document that has apiVersion or kind (a note)
 PROFILE_INVALID = "AC010"
 CONFIG_INVALID = "AC011"
 BAD_SUPPRESSION = "AC012"

@@ -358,7 +358,9 @@ without ``apiVersion`` or ``kind``.
 **Why.** Every Kubernetes object is a mapping with both; kubectl refuses anything else.
 
 **How to fix.** Add the missing ``apiVersion``/``kind``, or remove the stray document (a ``---``
-followed by a bare value is a common cause).""",
+followed by a bare value is a common cause). A file found by walking a folder in which no document
+has ``apiVersion`` or ``kind`` (nor ``metadata``) is taken for another tool's YAML: one note, AC009,
+instead of these errors.""",
     "AC304": """\
 **What.** ``spec.npus`` cannot be split into pods the hardware profile allows. A job that fits on one
 server takes one pod with one of the profile's single-pod counts; a larger job takes whole servers,

@@ -1,4 +1,4 @@
-"""The documentation of file discovery's notes (AC007, AC008), as :mod:`.ruledocs` keeps the other texts.
+"""The documentation of file discovery's notes (AC007-AC009), as :mod:`.ruledocs` keeps the other texts.
 
 Discovery leaves some YAML out of a run on purpose (a Helm chart, kustomize's patches); these say why, and
 how to lint what those files become.
@@ -37,4 +37,18 @@ reaches the cluster is what kustomize builds.
 **How to fix.** Lint what kustomize builds, for each overlay you deploy:
 ``kubectl kustomize overlays/prod | ascend-compile lint -`` (or ``kustomize build``). Files under
 ``resources`` are linted where they are.""",
+    "AC009": """\
+**What.** A file found by walking a folder holds no Kubernetes object: no document is a mapping with
+``apiVersion`` or ``kind`` (or ``metadata``). Its AC107 errors are replaced by this one note. A file
+named on the command line (as pre-commit passes them) gets the errors, and so does a file in which any
+document is an object: a stray list after a manifest is still AC107.
+
+**Why.** Repositories keep other tools' YAML beside their manifests: ``docker-compose.yml``,
+``mkdocs.yml``, Ansible playbooks, CI and linter settings. None of it is sent to the cluster, and an
+error for each would bury the findings about the jobs (kubeconform's users ask for a way out of the
+same errors). A manifest that lost its ``apiVersion`` and ``kind`` keeps its ``metadata``, so it is
+still an error.
+
+**How to fix.** Nothing, if the file is not a manifest; ``--exclude`` it to drop the note. If it is
+one, add ``apiVersion`` and ``kind``.""",
 }

@@ -67,6 +67,22 @@ ARTICLE = {"object": "an object", "array": "a list", "string": "a string", "inte
            "number": "a number", "boolean": "a boolean", "null": "null"}
 
 
+#: AC107 when a mapping has neither apiVersion nor kind (with one of them, the message names the other)
+NO_API_VERSION_OR_KIND = "the object has no apiVersion or kind"
+_NOT_AN_OBJECT_END = ", not a Kubernetes object"
+
+
+def not_a_mapping_message(value: Any) -> str:
+    """AC107 for a document that is no mapping at all."""
+    return f"the document is {ARTICLE[kind_of(value)]}{_NOT_AN_OBJECT_END}"
+
+
+def says_no_object(rule: str, message: str) -> bool:
+    """Whether a finding is the AC107 of a document that is no object at all: not a mapping, or a mapping with
+    neither apiVersion nor kind (a tool's configuration looks like that; a manifest missing one field does not)."""
+    return rule == NOT_AN_OBJECT and (message == NO_API_VERSION_OR_KIND or message.endswith(_NOT_AN_OBJECT_END))
+
+
 def kind_of(value: Any) -> str:
     kind = KIND.get(type(value))
     if kind is None:

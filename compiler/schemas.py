@@ -21,13 +21,13 @@ this module
 from __future__ import annotations
 
 import re
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .findings import ERROR, INFO, WARNING, Finding, Path, format_path
 from .vocabulary import KUBERNETES_KINDS
 from .schema_registry import VOLCANO_VERSIONS, Registry, normalize_volcano_version, registry
-from .schema_text import (ARTICLE, BAD_FORMAT, MISSING_REQUIRED, NOT_ALLOWED_VALUE, NOT_AN_OBJECT, SCHEMA_RULES,
-                          UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, SchemaError, kind_of)
+from .schema_text import (BAD_FORMAT, MISSING_REQUIRED, NO_API_VERSION_OR_KIND, NOT_ALLOWED_VALUE, NOT_AN_OBJECT,
+                          SCHEMA_RULES, UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, SchemaError, not_a_mapping_message)
 from .schema_validator import Validator, _Compiler  # noqa: F401 - _Compiler: the tests compile whole schemas
 
 # --------------------------------------------------------------------------- public API
@@ -61,13 +61,20 @@ def _maybe_a_typo(api_version: str, kind: str, reg: Registry) -> bool:
     return _group(api_version) in groups or kind.lower() in {name.lower() for _, _, name in ours}
 
 
+def _no_header(missing: List[str], data: Dict[str, Any]) -> str:
+    if len(missing) == 1:
+        return f"the object has no {missing[0]}"
+    if "metadata" in data:  # a manifest that lost its first lines, not another tool's YAML (discovery tells them apart)
+        return f"{NO_API_VERSION_OR_KIND}, though it has metadata"
+    return NO_API_VERSION_OR_KIND
+
+
 def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
            volcano_version: Optional[str], reg: Registry) -> List[Tuple[str, str, Path, str, str, bool, str]]:
     """Problems as (rule, severity, path, message, hint, at_key, obj)."""
     out: List[Tuple[str, str, Path, str, str, bool, str]] = []
     if not isinstance(data, dict):
-        out.append((NOT_AN_OBJECT, ERROR, prefix,
-                    f"the document is {ARTICLE[kind_of(data)]}, not a Kubernetes object",
+        out.append((NOT_AN_OBJECT, ERROR, prefix, not_a_mapping_message(data),
                     "a manifest is a mapping with apiVersion, kind and metadata", False, ""))
         return out
     obj = describe_object(data)
@@ -76,7 +83,7 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
                if not isinstance(value, str) or not value]
     if missing:
         out.append((NOT_AN_OBJECT, ERROR, prefix,
-                    f"the object has no {' or '.join(missing)}" if all(
+                    _no_header(missing, data) if all(
                         data.get(m) in (None, "") for m in missing)
                     else f"{' and '.join(missing)} must be non-empty strings",
                     "every manifest needs apiVersion and kind, e.g. apiVersion: mindxdl.gitee.com/v1, "

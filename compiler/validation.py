@@ -6,14 +6,16 @@ parsing, not validation, is the cost: about 96% of the time per document).
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from .findings import ERROR, Finding
 from .parallel import workers_for
 
 
 def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano_version: Optional[str],
-                 max_bytes: int) -> List[Finding]:
+                 max_bytes: int, named: FrozenSet[str] = frozenset()) -> List[Finding]:
+    """The findings of ``paths``; a file not in ``named`` (found by a walk) that holds no manifest gets one note."""
+    from .discovery import no_manifest_in, not_a_manifest
     from .errors import InputError
     from .schemas import SchemaError, registry, validate_document
     from .yamlio import display_name, iter_documents, read_text
@@ -22,11 +24,16 @@ def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano
     findings: List[Finding] = []
     for path in paths:
         name = display_name(path)
+        start, objects_seen = len(findings), False
         try:
             text = read_text(path, max_bytes)
             for doc in iter_documents(text, name):
+                data = doc.data
+                objects_seen = objects_seen or isinstance(data, dict) and bool(data.get("apiVersion") or data.get("kind"))
                 findings.extend(validate_document(doc, strict=strict, volcano_version=volcano_version,
                                                   strict_kinds=strict_kinds, reg=reg))
+            if path not in named and no_manifest_in(findings[start:], objects_seen):
+                findings[start:] = [not_a_manifest(name)]
         except InputError as exc:
             findings.extend(exc.findings)
         except SchemaError as exc:
@@ -75,7 +82,7 @@ def validate_paths(paths: Sequence[str], strict: bool = True, strict_kinds: bool
 
     found = discover(paths, include=include, exclude=exclude)
     findings: List[Finding] = list(found.findings)
-    args = (strict, strict_kinds, volcano_version, max_bytes or DEFAULT_MAX_BYTES)
+    args = (strict, strict_kinds, volcano_version, max_bytes or DEFAULT_MAX_BYTES, frozenset(found.named))
     files = [p for p in found.paths if p != STDIN]
     if STDIN in found.paths:  # only this process can read our stdin
         findings.extend(_check_files([STDIN], *args))

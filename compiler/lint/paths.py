@@ -8,7 +8,7 @@ was read: the tests compare them.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..errors import InputError
 from ..findings import Finding, sort_key
@@ -36,12 +36,22 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
     linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable)
     limit = max_bytes or DEFAULT_MAX_BYTES
     reader = _Reader(linter, limit, _open_cache(cache_dir, linter, limit) if cache_dir else None)
-    results = reader.read(found.paths, jobs)
+    results = _walked_non_manifests(reader.read(found.paths, jobs), found.walked())
     beside = Beside([result.source for result in results], limit)
     findings = list(found.findings) + linter.finish(results, None, beside, Locator(reader.texts, limit))
     if reader.cache is not None:
         reader.cache.save()
     return sorted(findings, key=sort_key), len(found.paths)
+
+
+def _walked_non_manifests(results: List[FileResult], walked: Set[str]) -> List[FileResult]:
+    """Each walked file that holds no manifest gets one note instead of its AC107 errors (see discovery)."""
+    from ..discovery import no_manifest_in, not_a_manifest
+
+    return [FileResult(result.source, [not_a_manifest(result.source)], result.refs, result.facts, result.directives,
+                       result.digest)  # a new result: the cache keeps what the file says (named, it is an error)
+            if result.source in walked and no_manifest_in(result.findings, any(ref.kind for ref in result.refs))
+            else result for result in results]
 
 
 class _Reader:
