@@ -8,7 +8,9 @@
   configuration) are skipped, and so is any directory matching an ``exclude`` glob.  A Helm chart (a directory with ``Chart.yaml``) is not read: its templates are
   not YAML until rendered; a note (AC007, info) names it.  A kustomization file is not read, walked or
   named: it is no object; nor are the files a kustomization merges into objects (patches, a
-  generator's inputs; :mod:`.kustomize`), each with a note (AC008, info).
+  generator's inputs; :mod:`.kustomize`), each with a note (AC008, info): the kustomizations looked at are
+  those of the folders walked, of a named file's folder, and of the folders above (where kustomize keeps
+  the kustomization of a patch in ``overlays/prod/patches/``).
 * ``-`` means standard input (at most once).
 * Missing paths, unreadable directories, broken symlinks and symlink loops
   become input-error Findings (rule AC001, exit code 2); the other inputs are
@@ -28,7 +30,7 @@ from typing import Any, Dict, Iterable, List, Sequence, Set, Tuple
 
 from .catalogue import HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_SKIPPED, NOT_A_MANIFEST
 from .findings import ERROR, INFO, Finding
-from .kustomize import KUSTOMIZATION_FILES, kustomization_in, parts
+from .kustomize import KUSTOMIZATION_FILES, kustomization_in, listed
 
 STDIN = "-"
 DEFAULT_INCLUDE: Tuple[str, ...] = ("*.yaml", "*.yml")
@@ -97,17 +99,25 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
             result.findings.append(_error(arg, "no such file or directory", "check the path"))
             continue
         if os.path.isdir(arg):
+            kustomizations.read_upward(arg)
             _walk(arg, include, exclude, add, result.findings, kustomizations)
         elif os.path.basename(arg) in KUSTOMIZATION_FILES:
-            result.findings.append(_skipped(arg, KUSTOMIZE_PART_SKIPPED, "is kustomize's build file, not an object "
-                                            "to apply, so it was not linted", "kubectl kustomize", arg))
+            result.findings.append(_build_file(arg))
         else:
-            kustomizations.read_folder(os.path.dirname(arg) or ".")
+            kustomizations.read_upward(os.path.dirname(arg) or ".")
             add(arg)
             result.named.add(arg)
     if kustomizations.parts:
-        _leave_out_parts(result, reals, kustomizations.parts)
+        _leave_out_parts(result, reals, kustomizations.merged_in())
+    if not result.paths and not any(f.rule in (HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED) for f in result.findings):
+        # nothing to read but kustomization files: say so, as for a named one (the run read nothing on purpose)
+        result.findings.extend(_build_file(path) for path in kustomizations.walked_files)
     return result
+
+
+def _build_file(path: str) -> Finding:
+    return _skipped(path, KUSTOMIZE_PART_SKIPPED, "is kustomize's build file, not an object to apply, so it was "
+                    "not linted", "kubectl kustomize", path)
 
 
 class _Kustomizations:
@@ -115,7 +125,20 @@ class _Kustomizations:
 
     def __init__(self) -> None:
         self.parts: Dict[str, str] = {}  # real path of a part -> the kustomization that lists it (first met)
+        self.objects: Set[str] = set()  # real paths of the files the kustomizations list as resources
         self._read: Set[str] = set()  # real paths of the folders looked at
+        self._upward: Set[str] = set()  # real paths of the folders whose folders above were looked at
+        self.walked_files: List[str] = []  # the kustomization files a walk met (and did not read as objects)
+
+    def read_upward(self, folder: str) -> None:
+        """Read the kustomizations of ``folder`` and of the folders above it: one of them may list a file below it
+        (a patch in ``overlays/prod/patches/``); kustomize reads no file outside its kustomization's folder."""
+        self.read_folder(folder)
+        real = os.path.realpath(folder)
+        while real not in self._upward and os.path.dirname(real) != real:
+            self._upward.add(real)
+            real = os.path.dirname(real)
+            self.read_folder(real if os.path.isabs(folder) else os.path.relpath(real))
 
     def read_folder(self, folder: str, names: Any = None) -> None:
         real = os.path.realpath(folder)
@@ -123,8 +146,15 @@ class _Kustomizations:
             return
         self._read.add(real)
         path = kustomization_in(folder, names)
-        for part in parts(path) if path else ():
+        found, objects = listed(path) if path else (set(), set())
+        for part in sorted(found):
             self.parts.setdefault(part, path)
+        self.objects |= objects
+
+    def merged_in(self) -> Dict[str, str]:
+        """Real path of a part -> the kustomization that lists it; a file any kustomization lists as a resource is
+        a whole object, not a part."""
+        return {part: path for part, path in self.parts.items() if part not in self.objects}
 
 
 def _leave_out_parts(result: Discovery, reals: List[str], parts_of: Dict[str, str]) -> None:
@@ -253,6 +283,8 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
                 visited.add(real)
                 subdirs.append(path)
                 continue
+            if entry.name in KUSTOMIZATION_FILES and not (exclude and _matches(entry.name, relative, exclude)):
+                kustomizations.walked_files.append(path)
             if entry.name in KUSTOMIZATION_FILES or entry.name.startswith("."):
                 continue  # kustomize's build file (no object to apply); a dotfile configures a tool (.gitlab-ci.yml)
             if _included(entry.name, relative, include) and not (exclude and _matches(entry.name, relative, exclude)):

@@ -9,7 +9,7 @@ asks this module which files to leave out of a run, and names the kustomization 
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Set, Tuple
 
 #: the names kustomize looks for in a folder, in its order
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -45,14 +45,19 @@ def parts(kustomization: str) -> List[str]:
 
     A file it also lists under ``resources:`` is an object, and not among them.
     """
+    found, objects = listed(kustomization)
+    return sorted(found - objects)
+
+
+def listed(kustomization: str) -> Tuple[Set[str], Set[str]]:
+    """The real paths of the files ``kustomization`` merges or reads as data, and of those it lists as resources."""
     content = _load(kustomization)
     if not isinstance(content, dict):
-        return []
+        return set(), set()
     folder = os.path.dirname(kustomization) or "."
     found = {_real(folder, path) for field, keys in _PART_FIELDS.items()
              for path in _paths(content.get(field), keys)}
-    objects = {_real(folder, path) for path in _paths(content.get("resources"), ("",))}
-    return sorted(found - objects)
+    return found, {_real(folder, path) for path in _paths(content.get("resources"), ("",))}
 
 
 def _load(path: str) -> Any:

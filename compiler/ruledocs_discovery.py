@@ -23,11 +23,13 @@ is what the chart renders.
 note out of a directory walk, exclude the chart: ``--exclude 'charts/**'``.""",
     "AC008": """\
 **What.** A file that kustomize reads but never applies as it is was not linted: a kustomization file
-(``kustomization.yaml``, ``kustomization.yml``, ``Kustomization``), or a file a kustomization beside it
-merges into objects or reads as data: the files under ``patches``, ``patchesStrategicMerge``,
-``patchesJson6902``, ``replacements``, the ``files``/``envs`` of ``configMapGenerator`` and
-``secretGenerator``, and a ``helmCharts`` values file. A file the kustomization also lists under
-``resources`` is an object and is linted. The note names the file and the kustomization.
+(``kustomization.yaml``, ``kustomization.yml``, ``Kustomization``), or a file a kustomization in its
+folder or a folder above it (or one met in the walk) merges into objects or reads as data: the files
+under ``patches``, ``patchesStrategicMerge``, ``patchesJson6902``, ``replacements``, the
+``files``/``envs`` of ``configMapGenerator`` and ``secretGenerator``, and a ``helmCharts`` values file.
+A file a kustomization also lists under ``resources`` is an object and is linted. The note names the
+file and the kustomization. A walk notes a kustomization file only when it found nothing else to read
+(an overlay whose patches are inline): the run then exits by its findings, not 2.
 
 **Why.** A strategic-merge patch names an object and carries only the fields it changes; linted as a
 whole object it lacks everything its base gives (labels, containers, images), and every rule about

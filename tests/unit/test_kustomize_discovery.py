@@ -105,3 +105,37 @@ def test_an_unreadable_kustomization_leaves_the_other_files_read(tmp_path):
     (tmp_path / "job.yaml").write_text(JOB, encoding="utf-8")
     found = discover([str(tmp_path)])
     assert found.paths == [str(tmp_path / "job.yaml")] and found.findings == []
+
+
+def test_a_patch_in_a_folder_below_its_kustomization_is_left_out_named_or_walked(tmp_path):
+    """pre-commit passes overlays/prod/patches/replicas.yaml alone; the kustomization that lists it is a folder up."""
+    write_tree(tmp_path, {"overlays/prod/kustomization.yaml": "resources: [../../base]\npatches:\n- path: patches/replicas.yaml\n",
+                          "overlays/prod/patches/replicas.yaml": PATCH, "overlays/prod/patches/job.yaml": JOB})
+    patches = tmp_path / "overlays" / "prod" / "patches"
+    for args in ([str(patches / "replicas.yaml")], [str(patches)]):
+        found = discover(args)
+        assert [os.path.basename(p) for p in found.paths] == ([] if args[0].endswith(".yaml") else ["job.yaml"]), args
+        assert [(f.rule, os.path.basename(f.file)) for f in found.findings] == [("AC008", "replicas.yaml")], args
+        assert os.path.join("overlays", "prod", "kustomization.yaml") in found.findings[0].message
+
+
+def test_a_folder_holding_only_a_kustomization_exits_0_with_its_note_not_no_yaml_found(tmp_path):
+    """An overlay whose patches are inline holds nothing to lint but kustomization.yaml: left out on purpose."""
+    write_tree(tmp_path, {"overlays/prod/kustomization.yaml": OVERLAY, "empty/.keep": ""})
+    overlay = tmp_path / "overlays" / "prod"
+    for command in (("lint", "--no-cache"), ("validate",)):
+        result = run_cli(*command, "--format", "json", str(overlay), env={"NO_COLOR": "1"})
+        assert result.returncode == 0, (command, result.stdout, result.stderr)
+        findings = json.loads(result.stdout)["findings"]
+        assert [(f["rule"], f["file"]) for f in findings] == [("AC008", str(overlay / "kustomization.yaml"))], command
+        result = run_cli(*command, str(tmp_path / "empty"), env={"NO_COLOR": "1"})
+        assert result.returncode == 2 and "no YAML files found" in result.stderr, command
+
+
+def test_a_file_one_kustomization_lists_as_a_resource_is_linted_though_another_patches_with_it(tmp_path):
+    write_tree(tmp_path, {"apps/kustomization.yaml": "resources: [../shared/job.yaml]\n",
+                          "canary/kustomization.yaml": "resources: [../apps]\npatches:\n- path: ../shared/job.yaml\n",
+                          "shared/job.yaml": JOB})
+    for order in (["apps", "canary"], ["canary", "apps"]):
+        found = discover([str(tmp_path / name) for name in order] + [str(tmp_path / "shared")])
+        assert found.paths == [str(tmp_path / "shared" / "job.yaml")] and found.findings == [], order
