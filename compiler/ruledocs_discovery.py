@@ -43,7 +43,8 @@ reaches the cluster is what kustomize builds.
 **What.** A file found by walking a folder holds no Kubernetes object: no document is a mapping with
 ``apiVersion`` or ``kind`` (or ``metadata``). Its AC107 errors are replaced by this one note. A file
 named on the command line (as pre-commit passes them) gets the errors, and so does a file in which any
-document is an object: a stray list after a manifest is still AC107.
+document is an object: a stray list after a manifest is still AC107. So is a list of manifests (a
+document that is a list whose items have ``apiVersion`` or ``kind``): kubectl and kustomize refuse it.
 
 **Why.** Repositories keep other tools' YAML beside their manifests: ``docker-compose.yml``,
 ``mkdocs.yml``, Ansible playbooks, CI and linter settings. None of it is sent to the cluster, and an

@@ -72,8 +72,15 @@ NO_API_VERSION_OR_KIND = "the object has no apiVersion or kind"
 _NOT_AN_OBJECT_END = ", not a Kubernetes object"
 
 
+#: AC107 for a list of manifests (kubectl and kustomize refuse it): not another tool's YAML, so discovery keeps it
+LIST_OF_OBJECTS = "the document is a list of Kubernetes objects, not one object"
+
+
 def not_a_mapping_message(value: Any) -> str:
     """AC107 for a document that is no mapping at all."""
+    if isinstance(value, list) and any(isinstance(item, dict) and (item.get("apiVersion") or item.get("kind"))
+                                       for item in value):
+        return LIST_OF_OBJECTS
     return f"the document is {ARTICLE[kind_of(value)]}{_NOT_AN_OBJECT_END}"
 
 

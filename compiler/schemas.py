@@ -26,8 +26,9 @@ from typing import Any, Dict, List, Optional, Tuple
 from .findings import ERROR, INFO, WARNING, Finding, Path, format_path
 from .vocabulary import KUBERNETES_KINDS
 from .schema_registry import VOLCANO_VERSIONS, Registry, normalize_volcano_version, registry
-from .schema_text import (BAD_FORMAT, MISSING_REQUIRED, NO_API_VERSION_OR_KIND, NOT_ALLOWED_VALUE, NOT_AN_OBJECT,
-                          SCHEMA_RULES, UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, SchemaError, not_a_mapping_message)
+from .schema_text import (BAD_FORMAT, LIST_OF_OBJECTS, MISSING_REQUIRED, NO_API_VERSION_OR_KIND, NOT_ALLOWED_VALUE,
+                          NOT_AN_OBJECT, SCHEMA_RULES, UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, SchemaError,
+                          not_a_mapping_message)
 from .schema_validator import Validator, _Compiler  # noqa: F401 - _Compiler: the tests compile whole schemas
 
 # --------------------------------------------------------------------------- public API
@@ -74,7 +75,9 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
     """Problems as (rule, severity, path, message, hint, at_key, obj)."""
     out: List[Tuple[str, str, Path, str, str, bool, str]] = []
     if not isinstance(data, dict):
-        out.append((NOT_AN_OBJECT, ERROR, prefix, not_a_mapping_message(data),
+        message = not_a_mapping_message(data)
+        out.append((NOT_AN_OBJECT, ERROR, prefix, message, "put each object in a document of its own (separated by "
+                    "---), or in the items of an apiVersion: v1, kind: List" if message == LIST_OF_OBJECTS else
                     "a manifest is a mapping with apiVersion, kind and metadata", False, ""))
         return out
     obj = describe_object(data)

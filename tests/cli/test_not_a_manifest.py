@@ -1,5 +1,6 @@
 """A folder walk takes a file with no Kubernetes object for another tool's YAML: one note (AC009), not AC107
-errors; a named file, a file with an object in it, and a manifest that lost its header keep the errors."""
+errors; a named file, a file with an object in it, a manifest that lost its header and a list of manifests keep
+the errors."""
 from __future__ import annotations
 
 import json
@@ -14,6 +15,7 @@ FILES = {
     "k8s/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
     "k8s/stray.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n---\n- oops\n",
     "k8s/headless.yaml": "metadata: {name: x}\nspec: {}\n",
+    "k8s/list.yaml": "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n",  # kubectl refuses a bare list
 }
 
 
@@ -28,7 +30,8 @@ def test_a_walk_notes_other_tools_yaml_and_keeps_errors_in_manifests(tmp_path, c
     write_tree(tmp_path, FILES)
     assert _findings(*command, ".", cwd=tmp_path) == [
         ("./deploy/site.yml", "AC009", "info"), ("./docker-compose.yml", "AC009", "info"),
-        ("./k8s/headless.yaml", "AC107", "error"), ("./k8s/stray.yaml", "AC107", "error")]
+        ("./k8s/headless.yaml", "AC107", "error"), ("./k8s/list.yaml", "AC107", "error"),
+        ("./k8s/stray.yaml", "AC107", "error")]
 
 
 @pytest.mark.parametrize("command", [("lint", "--no-cache"), ("validate",)])
