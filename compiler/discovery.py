@@ -127,18 +127,19 @@ class _Kustomizations:
         self.parts: Dict[str, str] = {}  # real path of a part -> the kustomization that lists it (first met)
         self.objects: Set[str] = set()  # real paths of the files the kustomizations list as resources
         self._read: Set[str] = set()  # real paths of the folders looked at
-        self._upward: Set[str] = set()  # real paths of the folders whose folders above were looked at
+        self._upward: Set[str] = set()  # absolute paths of the folders whose folders above were looked at
         self.walked_files: List[str] = []  # the kustomization files a walk met (and did not read as objects)
 
     def read_upward(self, folder: str) -> None:
         """Read the kustomizations of ``folder`` and of the folders above it: one of them may list a file below it
-        (a patch in ``overlays/prod/patches/``); kustomize reads no file outside its kustomization's folder."""
+        (a patch in ``overlays/prod/patches/``); kustomize reads no file outside its kustomization's folder.
+        Above the path as written and above its real path: a symlinked folder of patches has both."""
         self.read_folder(folder)
-        real = os.path.realpath(folder)
-        while real not in self._upward and os.path.dirname(real) != real:
-            self._upward.add(real)
-            real = os.path.dirname(real)
-            self.read_folder(real if os.path.isabs(folder) else os.path.relpath(real))
+        for above in (os.path.abspath(folder), os.path.realpath(folder)):
+            while above not in self._upward and os.path.dirname(above) != above:
+                self._upward.add(above)
+                above = os.path.dirname(above)
+                self.read_folder(above if os.path.isabs(folder) else os.path.relpath(above))
 
     def read_folder(self, folder: str, names: Any = None) -> None:
         real = os.path.realpath(folder)

@@ -139,3 +139,14 @@ def test_a_file_one_kustomization_lists_as_a_resource_is_linted_though_another_p
     for order in (["apps", "canary"], ["canary", "apps"]):
         found = discover([str(tmp_path / name) for name in order] + [str(tmp_path / "shared")])
         assert found.paths == [str(tmp_path / "shared" / "job.yaml")] and found.findings == [], order
+
+
+def test_a_patch_named_through_a_symlinked_folder_is_left_out_as_the_walk_leaves_it_out(tmp_path):
+    """overlays/prod/patches -> ../../shared-patches: a walk of the repository reads the overlay's kustomization."""
+    write_tree(tmp_path, {"overlays/prod/kustomization.yaml": "patches:\n- path: patches/replicas.yaml\n",
+                          "shared-patches/replicas.yaml": PATCH})
+    os.symlink(os.path.join("..", "..", "shared-patches"), tmp_path / "overlays" / "prod" / "patches")
+    walked = discover([str(tmp_path)])
+    named = discover([str(tmp_path / "overlays" / "prod" / "patches" / "replicas.yaml")])
+    for found in (walked, named):
+        assert found.paths == [] and [f.rule for f in found.findings] == ["AC008"]
