@@ -75,17 +75,19 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
     include = tuple(include) or DEFAULT_INCLUDE
     exclude = tuple(exclude)
     result = Discovery()
-    seen: Set[str] = set()
+    seen: Dict[str, str] = {}  # the real path of each file added -> the path it was added under
 
     reals: List[str] = []  # the real path of each of result.paths
     kustomizations = _Kustomizations()
 
-    def add(path: str, real: str = "") -> None:
+    def add(path: str, real: str = "") -> str:
+        """Add ``path`` unless its file is in already; return the path its file is read under."""
         key = real or (os.path.realpath(path) if path != STDIN else STDIN)
         if key not in seen:
-            seen.add(key)
+            seen[key] = path
             result.paths.append(path)
             reals.append(key)
+        return seen[key]
 
     for arg in args:
         if arg == STDIN:
@@ -105,8 +107,7 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
             result.findings.append(_build_file(arg))
         else:
             kustomizations.read_upward(os.path.dirname(arg) or ".")
-            add(arg)
-            result.named.add(arg)
+            result.named.add(add(arg))  # a file a walk found first is named all the same
     if kustomizations.parts:
         _leave_out_parts(result, reals, kustomizations.merged_in())
     if not result.paths and not any(f.rule in (HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED) for f in result.findings):

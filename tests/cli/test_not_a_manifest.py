@@ -40,6 +40,13 @@ def test_a_named_file_is_checked_as_a_manifest(tmp_path, command):
     assert _findings(*command, "docker-compose.yml", cwd=tmp_path) == [("docker-compose.yml", "AC107", "error")]
 
 
+@pytest.mark.parametrize("command", [("lint", "--no-cache"), ("validate",)])
+def test_a_file_named_after_a_walk_that_found_it_is_still_named(tmp_path, command):
+    write_tree(tmp_path, {"docker-compose.yml": FILES["docker-compose.yml"]})
+    for args in ((".", "docker-compose.yml"), ("docker-compose.yml", ".")):
+        assert [rule for _, rule, _ in _findings(*command, *args, cwd=tmp_path)] == ["AC107"], args
+
+
 def test_the_cache_keeps_what_the_file_says_whichever_way_it_was_found(tmp_path):
     write_tree(tmp_path, FILES)
     env = {"ASCEND_COMPILE_CACHE_DIR": str(tmp_path / "cache")}
