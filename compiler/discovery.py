@@ -166,10 +166,10 @@ def _leave_out_parts(result: Discovery, reals: List[str], parts_of: Dict[str, st
         if kustomization is None:
             kept.append(path)
         else:
-            result.findings.append(_skipped(path, KUSTOMIZE_PART_SKIPPED, f"is a part of an object that "
-                                            f"{kustomization} merges in (a patch, or a generator's input), not "
-                                            "a whole object, so it was not linted", "kubectl kustomize",
-                                            kustomization))
+            result.findings.append(_skipped(path, KUSTOMIZE_PART_SKIPPED, f"is a file that {kustomization} "
+                                            "merges into objects or reads (a patch, a generator's input, a "
+                                            "transformer configuration), not a whole object, so it was not "
+                                            "linted", "kubectl kustomize", kustomization))
     result.paths = kept
 
 

@@ -24,6 +24,8 @@ _PART_FIELDS: Dict[str, Tuple[str, ...]] = {
     "configMapGenerator": ("files", "envs", "env"),
     "secretGenerator": ("files", "envs", "env"),
     "helmCharts": ("valuesFile", "additionalValuesFiles"),
+    "configurations": ("",),  # transformer configurations (kubebuilder's kustomizeconfig.yaml): no objects
+    "openapi": ("path",),  # a schema of the kinds kustomize merges
 }
 #: the most of a kustomization file read (a larger one is not a kustomization anyone writes by hand)
 _MAX_BYTES = 1 << 20

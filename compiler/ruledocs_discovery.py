@@ -26,7 +26,9 @@ note out of a directory walk, exclude the chart: ``--exclude 'charts/**'``.""",
 (``kustomization.yaml``, ``kustomization.yml``, ``Kustomization``), or a file a kustomization in its
 folder or a folder above it (or one met in the walk) merges into objects or reads as data: the files
 under ``patches``, ``patchesStrategicMerge``, ``patchesJson6902``, ``replacements``, the
-``files``/``envs`` of ``configMapGenerator`` and ``secretGenerator``, and a ``helmCharts`` values file.
+``files``/``envs`` of ``configMapGenerator`` and ``secretGenerator``, a ``helmCharts`` values file, the
+transformer configurations under ``configurations`` (kubebuilder's ``kustomizeconfig.yaml``) and an
+``openapi`` schema.
 A file a kustomization also lists under ``resources`` is an object and is linted. The note names the
 file and the kustomization. A walk notes a kustomization file only when it found nothing else to read
 (an overlay whose patches are inline): the run then exits by its findings, not 2.

@@ -43,6 +43,8 @@ configMapGenerator:
 - {name: cfg, files: [settings=conf.yaml, more.yaml], envs: [vars.yaml]}
 helmCharts:
 - {name: x, valuesFile: values-prod.yaml}
+configurations: [kustomizeconfig.yaml]
+openapi: {path: schema.yaml}
 """
 
 
@@ -53,6 +55,7 @@ def _tree(root: Path) -> None:
              "overlays/prod/ops.yaml": '[{"op": "remove", "path": "/spec/x"}]\n',
              "overlays/prod/conf.yaml": "log: debug\n", "overlays/prod/more.yaml": "x: 1\n",
              "overlays/prod/vars.yaml": "A=1\n", "overlays/prod/values-prod.yaml": "replicas: 2\n",
+             "overlays/prod/kustomizeconfig.yaml": "nameReference: []\n", "overlays/prod/schema.yaml": "definitions: {}\n",
              "overlays/shared/image.yaml": PATCH, "overlays/shared/other.yaml": JOB}
     write_tree(root, files)
 
@@ -62,8 +65,9 @@ def test_parts_are_the_files_a_kustomization_merges_in_and_not_its_resources(tmp
     prod = tmp_path / "overlays" / "prod"
     found = [os.path.relpath(p, tmp_path) for p in parts(str(prod / "kustomization.yaml"))]
     assert found == sorted(os.path.join(*p.split("/")) for p in (
-        "overlays/prod/conf.yaml", "overlays/prod/env.yaml", "overlays/prod/more.yaml", "overlays/prod/ops.yaml",
-        "overlays/prod/replicas.yaml", "overlays/prod/values-prod.yaml", "overlays/prod/vars.yaml",
+        "overlays/prod/conf.yaml", "overlays/prod/env.yaml", "overlays/prod/kustomizeconfig.yaml",
+        "overlays/prod/more.yaml", "overlays/prod/ops.yaml", "overlays/prod/replicas.yaml",
+        "overlays/prod/schema.yaml", "overlays/prod/values-prod.yaml", "overlays/prod/vars.yaml",
         "overlays/shared/image.yaml"))  # extra.yaml is a resource too; inline patches are no files
     assert parts(str(tmp_path / "base" / "kustomization.yaml")) == []
 
@@ -75,7 +79,7 @@ def test_a_walk_reads_the_objects_and_notes_each_part_it_leaves_out(tmp_path):
     assert read == [os.path.join("base", "job.yaml"), os.path.join("overlays", "prod", "extra.yaml"),
                     os.path.join("overlays", "shared", "other.yaml")]
     notes = sorted(os.path.relpath(f.file, tmp_path) for f in found.findings)
-    assert [f.rule for f in found.findings] == ["AC008"] * 8 and all(f.severity == "info" for f in found.findings)
+    assert [f.rule for f in found.findings] == ["AC008"] * 10 and all(f.severity == "info" for f in found.findings)
     assert os.path.join("overlays", "shared", "image.yaml") in notes  # listed from another folder's kustomization
     note = next(f for f in found.findings if f.file.endswith("replicas.yaml"))
     assert str(tmp_path / "overlays" / "prod" / "kustomization.yaml") in note.message
