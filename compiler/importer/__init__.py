@@ -77,7 +77,7 @@ def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistr
     if skipped is not None:
         skipped.extend(notes)
     for one in out:
-        one.notes += [f"skipped the {what} of the same file, not a job: keep it as a manifest"
+        one.notes += [f"skipped the {what} of the same file, not an AscendJob or Volcano Job: keep it as a manifest"
                       for doc, what in left if doc.source == one.source]
     if not jobs and not problems:
         raise ImportRefused([Finding(IMPORT_REFUSED, ERROR, "no AscendJob or Volcano Job to import", (), "",
@@ -100,7 +100,7 @@ def _skip(doc: Document, what: str) -> Finding:
     """The note for an object no spec writes: import leaves it as a manifest."""
     from dataclasses import replace
 
-    finding = _refuse(doc, f"skipped {what}: not a job, and no imported job's spec writes it",
+    finding = _refuse(doc, f"skipped {what}: not an AscendJob or Volcano Job, and no imported job's spec writes it",
                       "keep it as a manifest beside the specs (the spec of a job writes its ConfigMaps "
                       "in the job's own namespace)")
     return replace(finding, severity=INFO)

@@ -247,7 +247,7 @@ def test_the_command_refuses_what_it_cannot_carry(tmp_path: Path) -> None:
     assert result.returncode == 1 and result.stdout == ""
     found = json.loads(result.stderr)["findings"]
     assert {f["rule"] for f in found} == {"AC026"}
-    assert [f["severity"] for f in found if f["message"].startswith("skipped ConfigMap unrelated: not a job")] \
+    assert [f["severity"] for f in found if f["message"].startswith("skipped ConfigMap unrelated: not an AscendJob or Volcano Job")] \
         == ["info"]
     assert [f["severity"] for f in found if "nodeSelector" in f["path"]] == ["error"]
     assert run_cli("import", str(tmp_path / "job.yaml"), "--profile", "nope").returncode == 2
@@ -260,11 +260,11 @@ def test_objects_that_are_not_jobs_are_skipped_with_a_note(tmp_path: Path) -> No
     (tmp_path / "service.yaml").write_text("apiVersion: v1\nkind: Service\nmetadata: {name: web}\n")
     result = run_cli("import", str(tmp_path))
     assert result.returncode == 0, result.stderr
-    assert "# Note: skipped the Deployment web (namespace matrix) of the same file, not a job" in result.stdout
+    assert "# Note: skipped the Deployment web (namespace matrix) of the same file, not an AscendJob or Volcano Job" in result.stdout
     assert "Service web" not in result.stdout  # another file's object: said on stderr only
     line = len(golden.read_text().splitlines()) + 2  # after the golden and the "---"
-    assert f"job.yaml:{line}:1: info: skipped Deployment web (namespace matrix): not a job" in result.stderr
-    assert "service.yaml:1:1: info: skipped Service web: not a job" in result.stderr
+    assert f"job.yaml:{line}:1: info: skipped Deployment web (namespace matrix): not an AscendJob or Volcano Job" in result.stderr
+    assert "service.yaml:1:1: info: skipped Service web: not an AscendJob or Volcano Job" in result.stderr
     compiled = run_cli("compile", "-", input=result.stdout)
     assert [d for d in yaml.safe_load_all(compiled.stdout)] == [d for d in yaml.safe_load_all(golden.read_text())]
     alone = run_cli("import", str(tmp_path / "service.yaml"))
