@@ -6,7 +6,7 @@ One entry per ID, whoever reports it:
 origin     reported by                                                         suppressible
 =========  ==================================================================  ============
 input      the YAML reader and file discovery (AC001-AC006; exit code 2)       no
-discovery  file discovery's notes (AC007-AC009; the exit code is unchanged)    no
+discovery  file discovery's notes (AC007-AC009; the exit code is unchanged)    by settings
 config     the project config and profile loaders (AC010, AC011; exit code 2)  no
 output     compile's writer (AC013; exit code 2)                               no
 spec       ``compile``, reading a job spec (AC02x, AC304)                      no
@@ -62,10 +62,11 @@ from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAIN
 INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = (
     "input", "discovery", "config", "output", "spec", "schema", "engine", "lint")
 ORIGINS = (INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT)
-_NOT_SUPPRESSIBLE = (INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC)
+_NOT_SUPPRESSIBLE = (INPUT, CONFIG, OUTPUT, SPEC)
+SILENCED_BY_SETTINGS = (DISCOVERY,)  # notes on files not linted: no comment in them can reach the note
 _REPORTED_BY = {
     INPUT: "the YAML reader (an input error: exit code 2)",
-    DISCOVERY: "file discovery, as it walks a directory (a note: it does not change the exit code)",
+    DISCOVERY: "file discovery, as it walks a directory (a note: the exit code is unchanged unless lint.severity says)",
     CONFIG: "the loader of project configuration and hardware profiles (exit code 2)",
     OUTPUT: "``ascend-compile compile -o`` when it writes files (exit code 2)",
     SPEC: "``ascend-compile compile`` when it reads a job spec",
@@ -93,7 +94,7 @@ class Entry(NamedTuple):
 
     @property
     def suppressible(self) -> bool:
-        """Whether comments, annotations and ``--disable`` can silence it (input problems never)."""
+        """Whether --disable and the config silence it (comments too, outside SILENCED_BY_SETTINGS); input never."""
         return self.origin not in _NOT_SUPPRESSIBLE
 
     @property

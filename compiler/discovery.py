@@ -26,7 +26,7 @@ from __future__ import annotations
 import fnmatch
 import errno
 import os
-from typing import Any, Dict, Iterable, List, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .catalogue import HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_SKIPPED, NOT_A_MANIFEST
 from .findings import ERROR, INFO, Finding
@@ -51,6 +51,11 @@ class Discovery:
         from .yamlio import display_name
 
         return {display_name(path) for path in self.paths if path not in self.named}
+
+    def left_out(self) -> List[Finding]:
+        """The notes of the files and folders left out on purpose (a Helm chart, kustomize's files): a run of
+        nothing else read nothing by mistake, whether or not its settings silence the notes."""
+        return [finding for finding in self.findings if finding.rule in (HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED)]
 
 
 def _error(path: str, message: str, hint: str = "") -> Finding:
@@ -110,7 +115,7 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
             result.named.add(add(arg))  # a file a walk found first is named all the same
     if kustomizations.parts:
         _leave_out_parts(result, reals, kustomizations.merged_in())
-    if not result.paths and not any(f.rule in (HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED) for f in result.findings):
+    if not result.paths and not result.left_out():
         # nothing to read but kustomization files: say so, as for a named one (the run read nothing on purpose)
         result.findings.extend(_build_file(path) for path in kustomizations.walked_files)
     return result
@@ -190,7 +195,8 @@ def not_a_manifest(path: str) -> Finding:
     return Finding(rule=NOT_A_MANIFEST, severity=INFO, file=path,
                    message="holds no Kubernetes object (no document has apiVersion or kind), so it was not "
                            "linted: found by walking a folder, it is taken for another tool's YAML",
-                   hint="to check it as a manifest, name it on the command line; to drop this note, --exclude it")
+                   hint="to check it as a manifest, name it on the command line; to drop this note, --exclude it "
+                        "(or --disable AC009: every such note)")
 
 
 def _skipped(path: str, rule: str, message: str, renderer: str, source: str) -> Finding:
@@ -298,14 +304,17 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
         stack.extend(reversed(subdirs))
 
 
-def read_documents(paths: Sequence[str], max_bytes: int = 0) -> List[Any]:
+def read_documents(paths: Sequence[str], max_bytes: int = 0, left_out: Optional[List[Finding]] = None) -> List[Any]:
     """The YAML documents of ``paths`` (files, directories searched for YAML, ``-``); every input error is
     collected before one :class:`~ascend_compile.errors.InputError` is raised.  ``max_bytes``: the size
-    limit (0: the default)."""
+    limit (0: the default); ``left_out``, when given, receives the notes of what was left out on purpose
+    (:meth:`Discovery.left_out`): a caller that finds nothing to do says why."""
     from .errors import InputError
     from .yamlio import DEFAULT_MAX_BYTES, display_name, load_documents, read_text
 
     found = discover(paths)
+    if left_out is not None:
+        left_out.extend(found.left_out())
     docs: List[Any] = []
     problems: List[Finding] = [finding for finding in found.findings if finding.input_error]
     for path in found.paths:

@@ -20,7 +20,8 @@ is what the chart renders.
 
 **How to fix.** Lint what the chart renders, with the values you deploy with:
 ``helm template RELEASE path/to/chart -f values-prod.yaml | ascend-compile lint -``. To keep the
-note out of a directory walk, exclude the chart: ``--exclude 'charts/**'``.""",
+note out of a directory walk, exclude the chart: ``--exclude 'charts/**'``, or silence every such note:
+``--disable AC007``, or ``lint: {disable: [AC007]}`` in ``.ascend-compile.yaml``.""",
     "AC008": """\
 **What.** A file that kustomize reads but never applies as it is was not linted: a kustomization file
 (``kustomization.yaml``, ``kustomization.yml``, ``Kustomization``), or a file a kustomization in its
@@ -40,7 +41,8 @@ reaches the cluster is what kustomize builds.
 
 **How to fix.** Lint what kustomize builds, for each overlay you deploy:
 ``kubectl kustomize overlays/prod | ascend-compile lint -`` (or ``kustomize build``). Files under
-``resources`` are linted where they are.""",
+``resources`` are linted where they are. ``--disable AC008`` (or ``lint.disable``) silences the notes;
+a run whose every file was left out still exits 0.""",
     "AC009": """\
 **What.** A file found by walking a folder holds no Kubernetes object: no document is a mapping with
 ``apiVersion`` or ``kind`` (or ``metadata``). Its AC107 errors are replaced by this one note. A file
@@ -54,6 +56,7 @@ error for each would bury the findings about the jobs (kubeconform's users ask f
 same errors). A manifest that lost its ``apiVersion`` and ``kind`` keeps its ``metadata``, so it is
 still an error.
 
-**How to fix.** Nothing, if the file is not a manifest; ``--exclude`` it to drop the note. If it is
-one, add ``apiVersion`` and ``kind``.""",
+**How to fix.** Nothing, if the file is not a manifest; ``--exclude`` it to drop the note, or silence
+every such note with ``--disable AC009`` (or ``lint.disable``). If it is one, add ``apiVersion`` and
+``kind``.""",
 }

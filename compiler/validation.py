@@ -13,8 +13,10 @@ from .parallel import workers_for
 
 
 def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano_version: Optional[str],
-                 max_bytes: int, named: FrozenSet[str] = frozenset()) -> List[Finding]:
-    """The findings of ``paths``; a file not in ``named`` (found by a walk) that holds no manifest gets one note."""
+                 max_bytes: int, named: FrozenSet[str] = frozenset(),
+                 disabled: FrozenSet[str] = frozenset()) -> List[Finding]:
+    """The findings of ``paths``; a file not in ``named`` (found by a walk) that holds no manifest gets one note
+    (judged on the findings the ``disabled`` rules leave, as lint does; :func:`validate_paths` drops them)."""
     from .discovery import no_manifest_in, not_a_manifest
     from .errors import InputError
     from .schemas import SchemaError, registry, validate_document
@@ -32,7 +34,8 @@ def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano
                 objects_seen = objects_seen or isinstance(data, dict) and bool(data.get("apiVersion") or data.get("kind"))
                 findings.extend(validate_document(doc, strict=strict, volcano_version=volcano_version,
                                                   strict_kinds=strict_kinds, reg=reg))
-            if path not in named and no_manifest_in(findings[start:], objects_seen):
+            if path not in named and no_manifest_in([f for f in findings[start:] if f.rule not in disabled],
+                                                    objects_seen):
                 findings[start:] = [not_a_manifest(name)]
         except InputError as exc:
             findings.extend(exc.findings)
@@ -71,18 +74,25 @@ def _run_parallel(paths: Sequence[str], workers: int, *args: object) -> List[Fin
 def validate_paths(paths: Sequence[str], strict: bool = True, strict_kinds: bool = False,
                    include: Sequence[str] = (), exclude: Sequence[str] = (),
                    volcano_version: Optional[str] = None, max_bytes: Optional[int] = None,
-                   jobs: Optional[int] = None) -> Tuple[List[Finding], int]:
+                   jobs: Optional[int] = None, disable: Sequence[str] = (),
+                   left_out: Optional[List[Finding]] = None) -> Tuple[List[Finding], int]:
     """Validate every document under ``paths``; return (findings, number of inputs read).
 
     ``jobs`` sets the number of processes (default: one per core once there
-    are at least 64 files).
+    are at least 64 files).  ``disable``: rule IDs or names whose findings are dropped (input errors stay);
+    ``left_out``, when given, receives the notes of what discovery left out on purpose, disabled or not (see
+    :meth:`~ascend_compile.discovery.Discovery.left_out`).
     """
+    from .catalogue import resolve
     from .discovery import discover
     from .yamlio import DEFAULT_MAX_BYTES, STDIN
 
     found = discover(paths, include=include, exclude=exclude)
+    if left_out is not None:
+        left_out.extend(found.left_out())
     findings: List[Finding] = list(found.findings)
-    args = (strict, strict_kinds, volcano_version, max_bytes or DEFAULT_MAX_BYTES, frozenset(found.named))
+    disabled = frozenset(resolve(rule) or rule.upper() for rule in disable)
+    args = (strict, strict_kinds, volcano_version, max_bytes or DEFAULT_MAX_BYTES, frozenset(found.named), disabled)
     files = [p for p in found.paths if p != STDIN]
     if STDIN in found.paths:  # only this process can read our stdin
         findings.extend(_check_files([STDIN], *args))
@@ -91,4 +101,5 @@ def validate_paths(paths: Sequence[str], strict: bool = True, strict_kinds: bool
         findings.extend(_run_parallel(files, workers, *args))
     else:
         findings.extend(_check_files(files, *args))
-    return sorted(findings, key=Finding.sort_key), len(found.paths)
+    kept = [finding for finding in findings if finding.input_error or finding.rule not in disabled]
+    return sorted(kept, key=Finding.sort_key), len(found.paths)

@@ -8,7 +8,7 @@ path hands such a command line to click).
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 
 class Usage(Exception):
@@ -17,7 +17,6 @@ class Usage(Exception):
 
 def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     """Run ``lint`` with its parsed options (the click parameter names); return the exit code."""
-    from ..catalogue import get
     from ..findings import exit_code
     from ..lint import paths as lint_run
     from ..datacache import default_root
@@ -25,17 +24,16 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     from ._context import load_context
 
     ctx = load_context(options)
-    disabled = [part.strip() for item in options.get("disable") or () for part in item.split(",") if part.strip()]
-    unknown = [d for d in disabled if get(d) is None]
-    if unknown:
-        raise Usage(f"--disable: unknown rule {', '.join(unknown)} (see 'ascend-compile rules')")
+    disabled = _disabled(options)
     volcano_version = _volcano(options.get("volcano_version"))
+    left_out: List[Any] = []
 
     def run() -> Any:
+        del left_out[:]
         return lint_run.lint_paths(
             list(paths), ctx.registry, ctx.config, include=options.get("include") or (),
             exclude=options.get("exclude") or (), max_bytes=ctx.max_bytes, strict=options.get("strict", True),
-            volcano_version=volcano_version, disable=disabled,
+            volcano_version=volcano_version, disable=disabled, left_out=left_out,
             cache_dir=None if options.get("no_cache") else default_root())
 
     findings, files = run()
@@ -61,20 +59,29 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     else:
         render(findings, ctx.fmt, rules=rules, stream=sys.stdout, files_checked=files,
                quiet=bool(options.get("quiet")))
-    return _nothing_read("lint", files, exit_code(findings, threshold), findings)
+    return _nothing_read("lint", files, exit_code(findings, threshold), left_out)
 
 
-def _nothing_read(command: str, files: int, code: int, findings: Any) -> int:
+def _disabled(options: Dict[str, Any]) -> List[str]:
+    """The rules ``--disable`` names (repeated, or comma-separated); an unknown one is a usage error."""
+    from ..catalogue import get
+
+    disabled = [part.strip() for item in options.get("disable") or () for part in item.split(",") if part.strip()]
+    unknown = [d for d in disabled if get(d) is None]
+    if unknown:
+        raise Usage(f"--disable: unknown rule {', '.join(unknown)} (see 'ascend-compile rules')")
+    return disabled
+
+
+def _nothing_read(command: str, files: int, code: int, left_out: Sequence[Any]) -> int:
     """Exit 2 when the paths held no YAML file at all: a renamed folder must not pass as clean.
 
-    Files that discovery left out on purpose (a Helm chart, a kustomize patch: it says so in a note) count as
-    found: pre-commit may pass only a patch.
+    Files that discovery left out on purpose (``left_out``: a Helm chart, a kustomize patch; its note may be
+    disabled) count as found: pre-commit may pass only a patch.
     """
-    from ..catalogue import HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED
     from ..findings import EXIT_INPUT
 
-    if files == 0 and code != EXIT_INPUT and not any(
-            finding.rule in (HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED) for finding in findings):
+    if files == 0 and code != EXIT_INPUT and not left_out:
         sys.stderr.write(f"ascend-compile {command}: no YAML files found in the given paths\n")
         return EXIT_INPUT
     return code
@@ -111,11 +118,13 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
     from ..report import render
     from ..validation import validate_paths
 
+    disabled = _disabled(options)
+    left_out: List[Any] = []
     findings, files = validate_paths(paths, strict=options.get("strict", True),
                                      strict_kinds=bool(options.get("strict_kinds")),
                                      include=options.get("include") or (), exclude=options.get("exclude") or (),
                                      volcano_version=options.get("volcano_version"),
-                                     max_bytes=options.get("max_bytes"))
+                                     max_bytes=options.get("max_bytes"), disable=disabled, left_out=left_out)
     try:
         render(findings, options.get("fmt_alias") or options.get("fmt") or "text", stream=sys.stdout,
                files_checked=files,
@@ -125,7 +134,7 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return _nothing_read("validate", files, exit_code(findings), findings)
+    return _nothing_read("validate", files, exit_code(findings), left_out)
 
 
 def _volcano(value: Optional[str]) -> Optional[str]:

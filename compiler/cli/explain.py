@@ -18,7 +18,7 @@ Examples:
 @click.argument("rule_id", metavar="ID")
 def explain_command(rule_id: str) -> None:
     """Show one rule (by ID or name): what it checks, why, how to fix it, and examples."""
-    from ..catalogue import entries, get
+    from ..catalogue import SILENCED_BY_SETTINGS, entries, get
 
     rule = get(rule_id)
     if rule is None:
@@ -36,7 +36,9 @@ def explain_command(rule_id: str) -> None:
         lines.append(f"Applies to: {', '.join(rule.kinds)}")
     if rule.hint:
         lines.append(f"Fix hint: {rule.hint}")
-    if rule.suppressible:
+    if rule.origin in SILENCED_BY_SETTINGS:
+        lines.append(f"Disable: --disable {rule.id}, or lint: {{disable: [{rule.id}]}} in .ascend-compile.yaml")
+    elif rule.suppressible:
         lines.append(f"Disable: --disable {rule.id}, or '# ascend-compile: disable={rule.id}' on the line")
     else:
         lines.append("Cannot be disabled or suppressed: the input could not be used at all.")

@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from ..catalogue import ORIGINS
+
 
 @click.command(
     "rules",
@@ -18,15 +20,15 @@ Examples:
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="A table, or a JSON list of {id, name, severity, origin, kinds, summary, hint}.")
-@click.option("--origin", type=click.Choice(["all", "lint", "schema", "input", "spec", "config", "output", "engine"]),
-              default="all", show_default=True, help="Only rules reported by this part of the tool.")
+@click.option("--origin", type=click.Choice(["all", *ORIGINS]), default="all", show_default=True,
+              help="Only rules reported by this part of the tool.")
 def rules_command(fmt: str, origin: str) -> None:
     """List the rules: ID, name, default severity and a one-line summary.
 
-    Input (AC00x), config (AC010, AC011), spec (AC02x) and schema (AC1xx) rules
-    are reported by the reader, the config loader, compile and the schema check;
-    AC012 by the lint engine, AC013 by compile's writer; AC2xx-AC8xx are the
-    lint rule units.
+    Input (AC001-AC006), config (AC010, AC011), spec (AC02x) and schema (AC1xx)
+    rules are reported by the reader, the config loader, compile and the schema
+    check; AC007-AC009 (notes) by file discovery; AC012 by the lint engine,
+    AC013 by compile's writer; AC2xx-AC8xx are the lint rule units.
     """
     from ..catalogue import entries
 

@@ -112,7 +112,7 @@ class Linter:
                 refs.append(_ref(obj, entry, (order, number)))
         directives = suppress.file_directives(source, text, catalogue.resolve) if comments else None
         findings = self._suppress(self._dedupe(raw), directives, source)
-        return FileResult(source, self._configure(findings), refs, facts,
+        return FileResult(source, self.configure(findings), refs, facts,
                           directives if facts else None, digest)
 
     def finish(self, results: Sequence[FileResult], docs_of: Optional[Callable[[FileResult], List[Any]]] = None,
@@ -233,7 +233,7 @@ class Linter:
             if ident in seen or _suppressed(finding, result.directives, ref.ignored):
                 continue
             seen.add(ident)
-            out.extend(self._configure([finding]))
+            out.extend(self.configure([finding]))
         return out
 
     # ------------------------------------------------------------------ suppression
@@ -303,7 +303,8 @@ class Linter:
             out.append((finding, obj))
         return out
 
-    def _configure(self, findings: List[Finding]) -> List[Finding]:
+    def configure(self, findings: Sequence[Finding]) -> List[Finding]:
+        """``findings`` with the run's settings applied: disabled rules dropped, severities changed (input errors stay)."""
         out = []
         for finding in findings:
             if finding.input_error:

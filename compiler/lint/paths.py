@@ -21,11 +21,15 @@ from .results import FileResult
 def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *,
                include: Sequence[str] = (), exclude: Sequence[str] = (), max_bytes: Optional[int] = None,
                strict: bool = True, volcano_version: Optional[str] = None, disable: Sequence[str] = (),
-               jobs: Optional[int] = None, cache_dir: Optional[str] = None) -> Tuple[List[Finding], int]:
+               jobs: Optional[int] = None, cache_dir: Optional[str] = None,
+               left_out: Optional[List[Finding]] = None) -> Tuple[List[Finding], int]:
     """Discover, read and lint ``paths``; returns (findings, number of files read).
 
     ``jobs`` sets the number of processes (default: one per core once there are at least 64 files
     to lint); ``cache_dir`` turns the result cache on (see :func:`ascend_compile.datacache.default_root`).
+    Discovery's notes (AC007-AC009) obey the settings as the other findings do; ``left_out``, when given,
+    receives the notes of what was left out on purpose whatever the settings (see
+    :meth:`~ascend_compile.discovery.Discovery.left_out`).
     """
     from ..discovery import discover
     from ..yamlio import DEFAULT_MAX_BYTES
@@ -36,20 +40,24 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
     linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable)
     limit = max_bytes or DEFAULT_MAX_BYTES
     reader = _Reader(linter, limit, _open_cache(cache_dir, linter, limit) if cache_dir else None)
-    results = _walked_non_manifests(reader.read(found.paths, jobs), found.walked())
+    if left_out is not None:
+        left_out.extend(found.left_out())
+    results = _walked_non_manifests(reader.read(found.paths, jobs), found.walked(), linter)
     beside = Beside([result.source for result in results], limit)
-    findings = list(found.findings) + linter.finish(results, None, beside, Locator(reader.texts, limit))
+    findings = linter.configure(found.findings) + linter.finish(results, None, beside, Locator(reader.texts, limit))
     if reader.cache is not None:
         reader.cache.save()
     return sorted(findings, key=sort_key), len(found.paths)
 
 
-def _walked_non_manifests(results: List[FileResult], walked: Set[str]) -> List[FileResult]:
-    """Each walked file that holds no manifest gets one note instead of its AC107 errors (see discovery)."""
+def _walked_non_manifests(results: List[FileResult], walked: Set[str], linter: Linter) -> List[FileResult]:
+    """Each walked file that holds no manifest gets one note instead of its AC107 errors (see discovery), unless
+    the settings silence it."""
     from ..discovery import no_manifest_in, not_a_manifest
 
-    return [FileResult(result.source, [not_a_manifest(result.source)], result.refs, result.facts, result.directives,
-                       result.digest)  # a new result: the cache keeps what the file says (named, it is an error)
+    # a new result: the cache keeps what the file says (named, it is an error)
+    return [FileResult(result.source, linter.configure([not_a_manifest(result.source)]), result.refs, result.facts,
+                       result.directives, result.digest)
             if result.source in walked and no_manifest_in(result.findings, any(ref.kind for ref in result.refs))
             else result for result in results]
 

@@ -30,6 +30,7 @@ READ_HERE = [
     ["validate", "x.yaml"],
     ["validate", "-q", "-f", "github", "dir/", "--strict-kinds", "--no-strict"],
     ["validate", "--format=json", "--max-bytes=20", "--include", "*.yaml", "-", "b.yaml"],
+    ["validate", "dir/", "--disable", "AC009", "--disable=AC106,not-a-manifest"],
     ["compile", "x.yaml"],
     ["compile", "specs/", "-o", "manifests", "--check"],
     ["compile", "--check", "--output-dir=out", "a.yaml", "b.yaml", "--format", "json", "--no-lint"],

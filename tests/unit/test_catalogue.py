@@ -37,8 +37,8 @@ def test_every_lint_entry_has_a_unit_and_every_unit_an_entry():
 
 
 @pytest.mark.parametrize("origin,suppressible", [("input", False), ("config", False), ("output", False),
-                                                  ("spec", False), ("schema", True), ("engine", True),
-                                                  ("lint", True)])
+                                                  ("spec", False), ("discovery", True), ("schema", True),
+                                                  ("engine", True), ("lint", True)])
 def test_what_can_be_suppressed(origin, suppressible):
     assert {e.suppressible for e in catalogue.entries(origin)} == {suppressible}
 
