@@ -26,17 +26,17 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> int:
     from ..errors import AscendCompileError
     from ..findings import EXIT_INPUT
     from ..writer import render_jobs, write_outputs
-    from ._context import load_context, report_and_exit
+    from ._context import load_context, nothing_found, report_and_exit
 
     output_dir, check = options.get("output_dir"), bool(options.get("check"))
     if check and not output_dir:
         raise Usage("--check compares against files on disk: give --output-dir too")
     overrides = _parse_overrides(options.get("overrides") or ())
     ctx = load_context(options)
-    jobs, files = _compile(specs, overrides, ctx)
+    left_out: List[Any] = []
+    jobs, files = _compile(specs, overrides, ctx, left_out)
     if not jobs:
-        sys.stderr.write("ascend-compile compile: no job specs (kind: TrainingJob) in the given paths\n")
-        return EXIT_INPUT
+        return nothing_found("compile", "job specs (kind: TrainingJob)", left_out)
     if not options.get("no_lint"):
         _lint_output(jobs, ctx, files)
     if output_dir is None:
@@ -68,9 +68,9 @@ def _bad(exc: Exception) -> BadParameter:
     return BadParameter(message, hint)
 
 
-def _compile(specs: Sequence[str], parsed: List[Any], ctx: Any) -> Tuple[List[Any], int]:
+def _compile(specs: Sequence[str], parsed: List[Any], ctx: Any, left_out: List[Any]) -> Tuple[List[Any], int]:
     """The compiled jobs and the number of files read, with every --set applied to every spec (findings about
-    a --set name it)."""
+    a --set name it); ``left_out`` receives the notes of what discovery left out on purpose."""
     from .. import overrides
     from ..discovery import read_documents
     from ..errors import AscendCompileError
@@ -80,7 +80,7 @@ def _compile(specs: Sequence[str], parsed: List[Any], ctx: Any) -> Tuple[List[An
 
     files = None
     try:
-        docs = read_documents(list(specs), ctx.max_bytes)
+        docs = read_documents(list(specs), ctx.max_bytes, left_out)
         files = len({doc.source for doc in docs})
         docs = [overrides.apply(doc, parsed) if is_spec(doc.data) else doc for doc in docs]
         return compile_documents(docs, ctx.registry, ctx.config), files

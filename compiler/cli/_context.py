@@ -81,3 +81,15 @@ def report_and_exit(findings: Iterable[Finding], ctx: RunContext, stream: Option
     findings = list(findings)
     report(findings, ctx, stream, files_checked)
     sys.exit(exit_code(findings) or 1)
+
+
+def nothing_found(command: str, what: str, left_out: Iterable[Finding]) -> int:
+    """Say on stderr that the paths held no ``what``, and name what discovery left out on purpose (a Helm chart,
+    kustomize's files: their notes' text); the exit code of an input error."""
+    from ..findings import EXIT_INPUT
+    from ..safetext import printable
+
+    notes = [f"  {printable(note.file)}: {printable(note.message)} [{note.rule}]\n" for note in left_out]
+    said = "; left out on purpose:" if notes else ""
+    sys.stderr.write(f"ascend-compile {command}: no {what} in the given paths{said}\n" + "".join(notes))
+    return EXIT_INPUT

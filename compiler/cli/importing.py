@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 import click
 
+from ._context import nothing_found
 from ._options import common_input_options, load_context, report, report_and_exit
 
 if TYPE_CHECKING:
@@ -50,9 +51,12 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     if profile is not None and profile not in ctx.registry.names():
         raise click.BadParameter(f"unknown profile {profile!r} (see 'ascend-compile profiles')", param_hint="--profile")
     skipped: List[Finding] = []
+    left_out: List[Finding] = []
     try:
-        imported = import_documents(read_documents(list(manifests), ctx.max_bytes), ctx.registry, ctx.config,
-                                    profile, skipped)
+        docs = read_documents(list(manifests), ctx.max_bytes, left_out)
+        if not docs:  # nothing read at all: an input error, as for compile
+            sys.exit(nothing_found("import", "manifests", left_out))
+        imported = import_documents(docs, ctx.registry, ctx.config, profile, skipped)
     except AscendCompileError as exc:
         report_and_exit(exc.findings, ctx, stream=sys.stderr)
         return

@@ -1,0 +1,35 @@
+"""compile and import given only what discovery leaves out on purpose (a Helm chart, kustomize's patches) say
+what they left out, not just that there was nothing; reading nothing at all is an input error (exit 2) for both."""
+from __future__ import annotations
+
+import pytest
+
+from tests.checkout import run_cli, write_tree
+
+LEFT_OUT = {
+    "charts/app/Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+    "charts/app/templates/job.yaml": "kind: {{ .Values.kind }}\n",
+    "overlay/kustomization.yaml": "resources: [../base]\npatches:\n- path: replicas.yaml\n",
+    "overlay/replicas.yaml": "apiVersion: mindxdl.gitee.com/v1\nkind: AscendJob\nmetadata: {name: a}\n"
+                             "spec: {replicaSpecs: {Worker: {replicas: 4}}}\n",
+}
+
+
+@pytest.mark.parametrize("command,what", [("compile", "job specs (kind: TrainingJob)"), ("import", "manifests")])
+def test_a_folder_of_only_left_out_files_names_them(tmp_path, command, what):
+    write_tree(tmp_path, LEFT_OUT)
+    result = run_cli(command, ".", cwd=tmp_path, env={"NO_COLOR": "1"})
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"ascend-compile {command}: no {what} in the given paths; left out on purpose:"
+    assert lines[1].startswith("  ./charts/app: is a Helm chart") and lines[1].endswith("[AC007]")
+    assert lines[2].startswith("  ./overlay/replicas.yaml: is a file that ./overlay/kustomization.yaml merges")
+    assert lines[2].endswith("[AC008]") and len(lines) == 3
+
+
+@pytest.mark.parametrize("command,what", [("compile", "job specs (kind: TrainingJob)"), ("import", "manifests")])
+def test_an_empty_input_is_an_input_error_with_nothing_left_out(tmp_path, command, what):
+    (tmp_path / "empty.yaml").write_text("", encoding="utf-8")
+    result = run_cli(command, "empty.yaml", cwd=tmp_path, env={"NO_COLOR": "1"})
+    assert (result.returncode, result.stderr) == (2, f"ascend-compile {command}: no {what} in the given paths\n")
