@@ -5,9 +5,10 @@
   that directory) matches one of the ``include`` globs (default ``*.yaml``,
   ``*.yml``) and none of the ``exclude`` globs are read.  Hidden directories
   (``.git``, ``.venv``, ...) and hidden files (``.gitlab-ci.yml``, ``.ascend-compile.yaml``: tools'
-  configuration) are skipped, and so is any directory matching an ``exclude`` glob.  A Helm chart (a directory with ``Chart.yaml``) is not read: its templates are
-  not YAML until rendered; a note (AC007, info) names it.  A kustomization file is not read, walked or
-  named: it is no object; nor are the files a kustomization merges into objects (patches, a
+  configuration) are skipped, and so is any directory matching an ``exclude`` glob.  A Helm chart (a
+  directory with ``Chart.yaml``) is not read: its templates are not YAML until rendered; a note (AC007,
+  info) names it; nor is a directory argument in a chart's ``templates/``.  A kustomization file is not
+  read, walked or named: it is no object; nor are the files a kustomization merges into objects (patches, a
   generator's inputs; :mod:`.kustomize`), each with a note (AC008, info): the kustomizations looked at are
   those of the folders walked, of a named file's folder, and of the folders above (where kustomize keeps
   the kustomization of a patch in ``overlays/prod/patches/``).
@@ -106,6 +107,13 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
             result.findings.append(_error(arg, "no such file or directory", "check the path"))
             continue
         if os.path.isdir(arg):
+            chart = _templates_of_chart(arg)
+            if chart:
+                result.findings.append(_skipped(arg, HELM_CHART_SKIPPED, f"is in the templates of the Helm chart "
+                                                f"{chart} (it has Chart.yaml): they become manifests only when "
+                                                "rendered, so none of its files were read",
+                                                "helm template RELEASE", chart))
+                continue
             kustomizations.read_upward(arg)
             _walk(arg, include, exclude, add, result.findings, kustomizations)
         elif os.path.basename(arg) in KUSTOMIZATION_FILES:
@@ -119,6 +127,20 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
         # nothing to read but kustomization files: say so, as for a named one (the run read nothing on purpose)
         result.findings.extend(_build_file(path) for path in kustomizations.walked_files)
     return result
+
+
+def _templates_of_chart(folder: str) -> str:
+    """The Helm chart whose ``templates/`` holds ``folder`` (the nearest folder above with Chart.yaml, written as
+    ``folder`` is), or "": a walk from a chart's root does not read it, nor does one from inside it."""
+    for path in dict.fromkeys((os.path.abspath(folder), os.path.realpath(folder))):  # a symlinked folder has both
+        below, above = "", path
+        while os.path.dirname(above) != above:
+            below, above = os.path.join(os.path.basename(above), below), os.path.dirname(above)
+            if os.path.isfile(os.path.join(above, HELM_CHART_FILE)):
+                if below.split(os.sep, 1)[0] != "templates":
+                    break  # in a chart, but not in its templates (crds/, ci/): plain YAML
+                return above if os.path.isabs(folder) else os.path.relpath(above)
+    return ""
 
 
 def _build_file(path: str) -> Finding:

@@ -11,7 +11,8 @@ DOCS: Dict[str, str] = {
     "AC007": """\
 **What.** A directory given to ``lint`` or ``validate`` holds a Helm chart: a directory with a
 ``Chart.yaml`` file. Nothing in that directory (its ``values.yaml``, ``templates/``, sub-charts) is
-read; the note names the directory. A file of the chart named on the command line is still read.
+read; the note names the directory. A directory given inside a chart's ``templates/`` is not read either
+(the note names it and its chart). A file of the chart named on the command line is still read.
 
 **Why.** A chart's templates are Go templates, not YAML (``{{ .Values.replicas }}``), and its
 ``Chart.yaml`` and ``values.yaml`` are not Kubernetes objects: read as manifests they give only syntax

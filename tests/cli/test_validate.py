@@ -275,6 +275,30 @@ def test_discovery_skips_a_helm_chart_with_one_note(tmp_path):
     assert [f.rule for f in discover([str(tmp_path / "k8s")]).findings] == []
 
 
+def test_a_folder_given_inside_a_charts_templates_is_not_read_either(tmp_path):
+    """`lint charts/train/templates` read Go templates as YAML: syntax errors, exit 2."""
+    _repo_with_a_chart(tmp_path)
+    chart = tmp_path / "charts" / "train"
+    (chart / "templates" / "more").mkdir()
+    (chart / "crds").mkdir()
+    (chart / "crds" / "cm.yaml").write_text(CLEAN, encoding="utf-8")
+    (tmp_path / "linked").symlink_to(chart / "templates", target_is_directory=True)
+    sub = chart / "charts" / "sub"
+    for folder, owner in (("templates", chart), ("templates/more", chart), ("charts/sub/templates", sub)):
+        found = discover([str(chart / folder)])
+        [note] = found.findings
+        assert found.paths == [] and note.rule == "AC007" and note.file == str(chart / folder), folder
+        assert f"Helm chart {owner} (" in note.message and f"RELEASE {owner} |" in note.hint, folder
+    assert [f.rule for f in discover([str(tmp_path / "linked")]).findings] == ["AC007"]
+    # a chart's other folders hold plain YAML (crds/ is applied as it is); a named template is read
+    assert discover([str(chart / "crds")]).paths == [str(chart / "crds" / "cm.yaml")]
+    assert discover([str(chart / "templates" / "job.yaml")]).paths == [str(chart / "templates" / "job.yaml")]
+    for command in (("validate",), ("lint", "--no-cache")):
+        result = run_cli(*command, "charts/train/templates", cwd=tmp_path, env={"NO_COLOR": "1"})
+        assert result.returncode == 0, (command, result.stdout, result.stderr)
+        assert "helm template RELEASE charts/train | ascend-compile lint -" in result.stdout, command
+
+
 def test_lint_and_validate_of_a_repository_with_a_chart_exit_0_with_the_note(tmp_path):
     _repo_with_a_chart(tmp_path)
     for command in (("validate",), ("lint", "--no-cache")):
