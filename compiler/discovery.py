@@ -251,6 +251,13 @@ def _included(name: str, relative: str, include: Sequence[str]) -> bool:
     return _matches(name, relative, include)
 
 
+def _wanted(name: str, relative: str, include: Sequence[str], exclude: Sequence[str]) -> bool:
+    """Whether a walk reads a file of this name: included, not excluded, no dotfile (``.gitlab-ci.yml``
+    configures a tool)."""
+    return not name.startswith(".") and _included(name, relative, include) and not (
+        exclude and _matches(name, relative, exclude))
+
+
 def _helm_chart_or_kustomization(directory: str, entries: List[Any], findings: List[Finding],
                                  kustomizations: _Kustomizations) -> bool:
     """Whether ``directory`` is a Helm chart (not to be walked: a note says so); a kustomization's parts are noted."""
@@ -295,9 +302,9 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
                 is_dir = False
-            if entry.is_symlink() and not os.path.exists(path):
-                if _matches(entry.name, relative, include) or is_dir:
-                    findings.append(_error(path, _link_problem(path), "fix or remove the symlink"))
+            if entry.is_symlink() and not os.path.exists(path):  # broken: an error if the walk would read its file
+                if _wanted(entry.name, relative, include, exclude):
+                    findings.append(_error(path, _link_problem(path), "fix or remove the symlink, or exclude it"))
                 continue
             if is_dir:
                 if entry.name.startswith(".") or _matches(entry.name, relative, exclude):
@@ -313,11 +320,10 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findin
                 visited.add(real)
                 subdirs.append(path)
                 continue
-            if entry.name in KUSTOMIZATION_FILES and not (exclude and _matches(entry.name, relative, exclude)):
-                kustomizations.walked_files.append(path)
-            if entry.name in KUSTOMIZATION_FILES or entry.name.startswith("."):
-                continue  # kustomize's build file (no object to apply); a dotfile configures a tool (.gitlab-ci.yml)
-            if _included(entry.name, relative, include) and not (exclude and _matches(entry.name, relative, exclude)):
+            if entry.name in KUSTOMIZATION_FILES:  # kustomize's build file: no object to apply
+                if not (exclude and _matches(entry.name, relative, exclude)):
+                    kustomizations.walked_files.append(path)
+            elif _wanted(entry.name, relative, include, exclude):
                 if entry.is_symlink():
                     add(path)
                 else:  # the real path of a file that is no link: its directory's, and its name

@@ -214,6 +214,20 @@ def test_symlink_loop_and_broken_link(tmp_path, clean_file):
     assert json.loads(out)["summary"]["filesChecked"] == 1
 
 
+def test_a_broken_symlink_the_walk_would_not_read_is_no_error(tmp_path):
+    """--exclude is the way out the walk's own hint gives: it must silence a broken link, as a hidden name does."""
+    os.symlink(str(tmp_path / "gone.yaml"), str(tmp_path / "old.yaml"))
+    os.symlink(str(tmp_path / "gone.yaml"), str(tmp_path / ".pre-commit-config.yaml"))
+    (tmp_path / "cm.yaml").write_text(CLEAN, encoding="utf-8")
+    assert [os.path.basename(f.file) for f in discover([str(tmp_path)]).findings] == ["old.yaml"]
+    for exclude in ("old.yaml", "old.*"):
+        found = discover([str(tmp_path)], exclude=[exclude])
+        assert (found.findings, found.paths) == ([], [str(tmp_path / "cm.yaml")]), exclude
+    for command in (("validate",), ("lint", "--no-cache")):
+        result = run_cli(*command, "--exclude", "old.yaml", ".", cwd=tmp_path, env={"NO_COLOR": "1"})
+        assert result.returncode == 0, (command, result.stdout, result.stderr)
+
+
 # --------------------------------------------------------------------------- discovery
 
 
