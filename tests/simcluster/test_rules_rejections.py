@@ -542,6 +542,9 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
         "AC709", "error"),
     "vc-privileged-without-escalation": (VC, _container_security(privileged=True, allowPrivilegeEscalation=False),
                                          "AC709", "error"),
+    # privileged alone runs, as on real clusters (their API servers allow privileged containers)
+    "vc-privileged": (VC, _container_security(privileged=True), "AC709", None),
+    "ac-privileged": (AC, _container_security(privileged=True), "AC709", None),
     "ac-run-as-user-negative": (AC, _container_security(runAsUser=-1), "AC709", "error"),
     "vc-security-context-valid": (VC, _container_security(allowPrivilegeEscalation=False, runAsUser=0, runAsGroup=0,
                                                           capabilities={"add": ["NET_ADMIN"]}), "AC709", None),

@@ -130,6 +130,10 @@ func run() error {
 		"--tls-private-key-file=" + creds.servingKey,
 		"--token-auth-file=" + creds.tokenFile,
 		"--authorization-mode=RBAC",
+		// Real clusters (kubeadm, kind, every distribution) allow privileged
+		// containers; the flag's default, false, refuses every pod with
+		// securityContext.privileged: true, which no real cluster does.
+		"--allow-privileged=true",
 		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 		"--service-account-key-file=" + creds.saKey,
 		"--service-account-signing-key-file=" + creds.saKey,
