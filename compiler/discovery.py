@@ -115,7 +115,7 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
                                                 "helm template RELEASE", chart))
                 continue
             kustomizations.read_upward(arg)
-            _walk(arg, include, exclude, add, result.findings, kustomizations)
+            _walk(arg, _rooted(include, arg), _rooted(exclude, arg), add, result.findings, kustomizations)
         elif os.path.basename(arg) in KUSTOMIZATION_FILES:
             result.findings.append(_build_file(arg))
         else:
@@ -127,6 +127,21 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
         # nothing to read but kustomization files: say so, as for a named one (the run read nothing on purpose)
         result.findings.extend(_build_file(path) for path in kustomizations.walked_files)
     return result
+
+
+def _rooted(globs: Sequence[str], root: str) -> Sequence[str]:
+    """``globs`` as the walk of ``root`` matches them (relative to ``root``), with those written from here or as
+    absolute paths as well: ``k8s/legacy/**`` for a walk of ``k8s/`` is ``legacy/**`` (``./`` is dropped)."""
+    if globs is DEFAULT_INCLUDE:
+        return globs
+    base = os.path.abspath(root).replace(os.sep, "/").rstrip("/") + "/"
+    out: List[str] = []
+    for glob in globs:
+        out.append(glob[2:] if glob.startswith("./") else glob)
+        full = os.path.abspath(glob).replace(os.sep, "/")  # from here, or absolute
+        if full.startswith(base) and len(full) > len(base):
+            out.append(full[len(base):])
+    return tuple(dict.fromkeys(out))
 
 
 def _templates_of_chart(folder: str) -> str:

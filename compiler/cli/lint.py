@@ -46,7 +46,8 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
 @click.option("--include", "include", multiple=True, metavar="GLOB",
               help="In directories, read files matching this glob (repeatable; default *.yaml, *.yml).")
 @click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
-              help="In directories, skip files and directories matching this glob (repeatable).")
+              help="In directories, skip files and directories matching this glob: a name, or a path from the "
+                   "directory walked or from here (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Text format: print findings only, no summary line.")
 @click.option("--no-cache", is_flag=True,
               help="Do not read or write the result cache (files whose text did not change are not checked "

@@ -33,7 +33,8 @@ def _volcano_option(ctx: click.Context, param: click.Parameter, value: Optional[
 @click.option("--include", multiple=True, metavar="GLOB",
               help="File names to read when walking directories (repeatable; default *.yaml, *.yml).")
 @click.option("--exclude", multiple=True, metavar="GLOB",
-              help="Files or directories to skip when walking directories (repeatable).")
+              help="Files or directories to skip when walking directories: a name, or a path from the directory "
+                   "walked or from here (repeatable).")
 @click.option("--volcano-version", callback=_volcano_option, metavar="1.9|1.15",
               help="Volcano release whose Job/PodGroup/Queue schemas to use (default 1.15).")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=None, metavar="N",

@@ -214,6 +214,22 @@ def test_symlink_loop_and_broken_link(tmp_path, clean_file):
     assert json.loads(out)["summary"]["filesChecked"] == 1
 
 
+def test_an_exclude_glob_written_from_here_excludes_as_one_written_from_the_folder_walked(tmp_path, monkeypatch):
+    """validate --help's own example, `validate k8s/ --exclude 'k8s/legacy/**'`, excluded nothing: globs were
+    matched against paths relative to the folder walked only (legacy/old.yaml)."""
+    write_tree(tmp_path, {"k8s/cm.yaml": CLEAN, "k8s/legacy/old.yaml": "{broken\n"})
+    monkeypatch.chdir(tmp_path)
+    kept = {"k8s/": ["k8s/cm.yaml"], str(tmp_path / "k8s"): [str(tmp_path / "k8s" / "cm.yaml")]}
+    for root, paths in kept.items():
+        for glob in ("k8s/legacy/**", "./k8s/legacy/**", "legacy/**", "k8s/legacy", str(tmp_path / "k8s/legacy/*")):
+            assert discover([root], exclude=[glob]).paths == paths, (root, glob)
+    assert discover(["k8s/"], exclude=["*/legacy/old.yaml.bak"]).paths == ["k8s/cm.yaml", "k8s/legacy/old.yaml"]
+    assert discover(["k8s/"], include=["k8s/legacy/*"]).paths == ["k8s/legacy/old.yaml"]
+    for command in (("validate",), ("lint", "--no-cache")):
+        result = run_cli(*command, "k8s/", "--exclude", "k8s/legacy/**", cwd=tmp_path, env={"NO_COLOR": "1"})
+        assert result.returncode == 0, (command, result.stdout, result.stderr)
+
+
 def test_a_broken_symlink_the_walk_would_not_read_is_no_error(tmp_path):
     """--exclude is the way out the walk's own hint gives: it must silence a broken link, as a hidden name does."""
     os.symlink(str(tmp_path / "gone.yaml"), str(tmp_path / "old.yaml"))
