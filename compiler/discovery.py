@@ -1,6 +1,7 @@
 """Turn command-line paths into the list of inputs to read.
 
-* A file named on the command line is always read, whatever its name.
+* A file named on the command line is read, whatever its name, unless it is a kustomization or a file
+  a kustomization merges in (see below).
 * A directory is walked recursively; files whose name (or path relative to
   that directory) matches one of the ``include`` globs (default ``*.yaml``,
   ``*.yml``) and none of the ``exclude`` globs are read.  Hidden directories
@@ -65,15 +66,22 @@ def _error(path: str, message: str, hint: str = "") -> Finding:
 
 def _matches(name: str, relative: str, globs: Sequence[str]) -> bool:
     for glob in globs:
-        if fnmatch.fnmatchcase(name, glob) or fnmatch.fnmatchcase(relative, glob):
-            return True
-        # "dir/" or "dir/**" style globs also exclude everything below dir.
-        stripped = glob.rstrip("/")
-        if stripped.endswith("/**"):
-            stripped = stripped[:-3]
-        if stripped and stripped != glob and (relative == stripped or relative.startswith(stripped + "/")):
-            return True
+        for form in _forms(glob):
+            if fnmatch.fnmatchcase(name, form) or fnmatch.fnmatchcase(relative, form):
+                return True
+            # "dir/" or "dir/**" style globs also exclude everything below dir.
+            stripped = form.rstrip("/")
+            if stripped.endswith("/**"):
+                stripped = stripped[:-3]
+            if stripped and stripped != form and (fnmatch.fnmatchcase(relative, stripped)
+                                                  or relative.startswith(stripped + "/")):
+                return True
     return False
+
+
+def _forms(glob: str) -> Tuple[str, ...]:
+    """``glob``, and without its leading ``**/`` (which matches no folder too, as in .gitignore)."""
+    return (glob, glob[3:]) if glob.startswith("**/") and len(glob) > 3 else (glob,)
 
 
 def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence[str] = ()) -> Discovery:

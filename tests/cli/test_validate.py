@@ -384,3 +384,15 @@ def test_large_runs_use_several_processes_and_find_the_same_problems(tmp_path):
     assert serial == parallel
     assert len(serial) == len(range(0, PARALLEL_MIN_FILES + 6, 7))
     assert all(f.rule == "AC102" for f in serial)
+
+
+def test_a_leading_double_star_in_an_exclude_glob_matches_no_folder_too(tmp_path):
+    """`--exclude '**/legacy/**'` (as .gitignore reads it) excluded legacy/ below the top but not legacy/ at the top
+    of the walk: fnmatch wants the "/" before "legacy"."""
+    write_tree(tmp_path, {"cm.yaml": CLEAN, "legacy/old.yaml": "{broken\n", "a/legacy/old.yaml": "{broken\n",
+                          "a/not-legacy/cm.yaml": CLEAN})
+    kept = [str(tmp_path / "cm.yaml"), str(tmp_path / "a" / "not-legacy" / "cm.yaml")]  # a folder's files first
+    for glob in ("**/legacy/**", "**/legacy", "**/legacy/", "**/old.yaml"):
+        assert discover([str(tmp_path)], exclude=[glob]).paths == kept, glob
+    assert discover([str(tmp_path)], exclude=["**/*"]).paths == []
+    assert discover([str(tmp_path)], include=["**/cm.yaml"]).paths == kept
