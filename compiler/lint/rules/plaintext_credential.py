@@ -40,7 +40,7 @@ _NAME = re.compile(r"(^|[_\-.])(PASS(WORD|WD)?|PWD|SECRET|TOKEN|API[_\-]?KEY|ACC
                    r"CREDENTIALS?|AUTH)($|[_\-.])", re.I)
 _VALUE_PATTERNS = (
     ("a private key", r"-----BEGIN ([A-Z]+ )*PRIVATE KEY-----", 0),
-    ("an AWS access key RULE_ID", r"\b(AKIA|ASIA)[0-9A-Z]{16}\b", 0),
+    ("an AWS access key ID", r"\b(AKIA|ASIA)[0-9A-Z]{16}\b", 0),
     ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b", 0),
     ("a Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}", 0),
     ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}\b", 0),
