@@ -161,7 +161,7 @@ class PodSet:
     """A group of identical pods: an AscendJob replica type, a Volcano task, a Deployment's template."""
 
     __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "node_selector", "labels",
-                 "_containers", "_all_containers", "_npus", "_resource", "_volumes", "_volume_names")
+                 "_containers", "_all_containers", "_npus", "_resource", "_volumes", "_volume_names", "_downward")
 
     def __init__(self, role: str, role_path: Path, replicas: int, spec_path: Path, spec: Dict[str, Any],
                  metadata: Dict[str, Any]):
@@ -179,6 +179,7 @@ class PodSet:
         self._resource: Any = False  # npu_resource(), once known
         self._volumes: Optional[List[Tuple[int, Dict[str, Any]]]] = None
         self._volume_names: Optional[AbstractSet[str]] = None
+        self._downward: Optional[List[Tuple[int, Dict[str, Any]]]] = None
 
     def containers(self) -> List[Container]:
         if self._containers is None:
@@ -214,6 +215,13 @@ class PodSet:
         if self._volumes is None:
             self._volumes = [(i, v) for i, v in enumerate(as_list(self.spec.get("volumes"))) if isinstance(v, dict)]
         return self._volumes
+
+    def downward_volumes(self) -> List[Tuple[int, Dict[str, Any]]]:
+        """(index, volume) of the downwardAPI and projected volumes: the ones whose files may read the downward
+        API (few pods have any)."""
+        if self._downward is None:
+            self._downward = [(i, v) for i, v in self.volumes() if "downwardAPI" in v or "projected" in v]
+        return self._downward
 
     def volume_names(self) -> AbstractSet[str]:
         """The names (strings) of the pod set's volumes.  Fewer names than :meth:`volumes` means a name is repeated

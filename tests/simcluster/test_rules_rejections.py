@@ -410,6 +410,30 @@ def _each_spec(edit: Callable[[Dict[str, Any]], None]) -> Callable[[Docs], None]
 
 
 _CONFIG = {"name": "extra-config", "configMap": {"name": "extra-config", "optional": True}}
+_PODINFO_NAME = {"path": "name", "fieldRef": {"fieldPath": "metadata.name"}}
+
+
+def _host_path(path: str) -> Callable[[Docs], None]:
+    return _extra_volume({"name": "scratch", "hostPath": {"path": path}})
+
+
+def _downward_modes(default: Optional[int], item: Optional[int]) -> Callable[[Docs], None]:
+    """A downwardAPI volume of one file, with ``defaultMode`` ``default`` and the file's ``mode`` ``item``."""
+    source: Dict[str, Any] = {"items": [{**_PODINFO_NAME, **({} if item is None else {"mode": item})}]}
+    if default is not None:
+        source["defaultMode"] = default
+    return _extra_volume({"name": "podinfo", "downwardAPI": source})
+
+
+def _projected(*sources: Dict[str, Any], default: Optional[int] = None) -> Callable[[Docs], None]:
+    projected: Dict[str, Any] = {"sources": list(sources)}
+    if default is not None:
+        projected["defaultMode"] = default
+    return _extra_volume({"name": "bundle", "projected": projected})
+
+
+def _projected_config(**item: Any) -> Dict[str, Any]:
+    return {"configMap": {"name": "extra-config", "optional": True, "items": [{"key": "hccl.json", **item}]}}
 _MODULE = {"key": "accelerator-type", "operator": "In", "values": ["module-910b-8"]}
 
 
@@ -526,6 +550,24 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
     "ac-config-map-mode-755-octal": (AC, _extra_volume({**_CONFIG, "configMap": {**_CONFIG["configMap"],
                                                                                  "defaultMode": 0o755}}),
                                      "AC709", None),
+    "vc-host-path-backstep": (VC, _host_path("/usr/local/Ascend/../driver"), "AC709", "error"),
+    "ac-host-path-backstep": (AC, _host_path("/usr/local/Ascend/../driver"), "AC709", "error"),
+    "ac-host-path-empty": (AC, _host_path(""), "AC709", "error"),
+    "vc-host-path-dots-in-a-name": (VC, _host_path("/data/..cache/x/"), "AC709", None),
+    "vc-downward-default-mode-644-decimal": (VC, _downward_modes(644, None), "AC709", "error"),
+    "ac-downward-item-mode-1000": (AC, _downward_modes(None, 1000), "AC709", "error"),
+    "ac-projected-default-mode-1024": (AC, _projected(_projected_config(path="hccl.json"), default=1024), "AC709",
+                                       "error"),
+    "vc-projected-config-map-item-mode-755-decimal": (VC, _projected(_projected_config(path="hccl.json", mode=755)),
+                                                      "AC709", "error"),
+    "ac-projected-config-map-item-backstep": (AC, _projected(_projected_config(path="../hccl.json")), "AC709",
+                                              "error"),
+    "vc-projected-downward-item-mode-negative": (VC, _projected({"downwardAPI": {"items": [
+        {**_PODINFO_NAME, "mode": -1}]}}), "AC709", "error"),
+    "ac-file-modes-valid": (AC, _then(_downward_modes(0o644, 0o400), _projected(
+        _projected_config(path="conf/hccl.json", mode=0o600), {"downwardAPI": {"items": [{**_PODINFO_NAME,
+                                                                                           "mode": 0o444}]}},
+        default=511)), "AC709", None),
     "vc-node-affinity-operator-lower-case": (VC, _required_node({**_MODULE, "operator": "in"}), "AC709", "error"),
     "ac-node-affinity-exists-with-values": (AC, _required_node({**_MODULE, "operator": "Exists"}), "AC709", "error"),
     "vc-node-affinity-weight-0": (VC, _node_affinity(preferredDuringSchedulingIgnoredDuringExecution=[

@@ -6,9 +6,11 @@ and reports what Kubernetes refuses *after* its defaults (an absent ``dnsPolicy`
 left alone). A field of the wrong type is the schema check's. Sources, kubernetes
 ``pkg/apis/core/validation/validation.go``: validatePodHostNetworkDeps, validateDNSPolicy,
 validatePodDNSConfig, ValidatePodSpec (activeDeadlineSeconds), validateVolumeSource,
-validateHostPathVolumeSource, validateConfigMapVolumeSource, validateSecretVolumeSource,
-validateKeyToPath, ValidateNodeSelectorRequirement, ValidateNodeSelector, ValidatePreferredSchedulingTerms,
-validateTopologySpreadConstraints, ValidateSecurityContext, validatePodSpecSecurityContext.
+validateHostPathVolumeSource, validatePathNoBacksteps, validateConfigMapVolumeSource, validateSecretVolumeSource,
+validateDownwardAPIVolumeSource, validateDownwardAPIVolumeFile (its mode; the rest is AC708's),
+validateProjectedVolumeSource, validateProjectionSources, validateKeyToPath, ValidateNodeSelectorRequirement,
+ValidateNodeSelector, ValidatePreferredSchedulingTerms, validateTopologySpreadConstraints, ValidateSecurityContext,
+validatePodSpecSecurityContext.
 """
 import re
 
@@ -119,14 +121,16 @@ _SOURCE_KEYS_CHECKED = frozenset(("defaultMode", "items"))  # what check_volume 
 
 def plain_volumes(spec, names):
     """Whether every volume of ``spec`` is a name from ``names`` and one source :func:`check_volume` has nothing
-    to look at (most are: one pass, done together with the caller's names check)."""
+    to look at (most are: one pass, done together with the caller's names check); downwardAPI and projected
+    volumes are not looked at here (the caller asks its pod set for them)."""
     try:
         for volume in spec.get("volumes") or ():
             if len(volume) != 2 or volume["name"] not in names:
                 return False
             host = volume.get("hostPath")
             if host is not None:
-                if host.get("type") not in _HOST_PATH_OK:
+                path = host["path"]
+                if host.get("type") not in _HOST_PATH_OK or not path or ".." in path:
                     return False
             else:
                 data = volume.get("configMap") or volume.get("secret")
@@ -138,8 +142,8 @@ def plain_volumes(spec, names):
 
 
 def check_volume(volume, at, refused, out):
-    """One volume: one source at most; a hostPath ``type`` Kubernetes knows; configMap and secret modes and item
-    paths."""
+    """One volume: one source at most; a hostPath ``path`` without ``..`` and a ``type`` Kubernetes knows;
+    configMap, secret, downwardAPI and projected file modes, and configMap and secret item paths."""
     sources = [key for key in volume if key in _SOURCES and volume[key] is not None]
     if len(sources) > 1:
         out.append(Problem(at + (sources[1],), f"volume {volume.get('name')!r} has {len(sources)} sources "
@@ -150,12 +154,23 @@ def check_volume(volume, at, refused, out):
     if not isinstance(data, dict):
         return
     if source == "hostPath":
+        path = data.get("path")
+        if path == "":
+            out.append(Problem(at + ("hostPath", "path"), f"hostPath of volume {volume.get('name')!r} has an empty "
+                                                          f"path: {refused}"))
+        elif isinstance(path, str) and ".." in path.split("/"):
+            out.append(Problem(at + ("hostPath", "path"), f"hostPath path {path!r} has a '..' element (write the "
+                                                          f"path without it): {refused}"))
         kind = data.get("type")
         if isinstance(kind, str) and kind not in _HOST_PATH_TYPES:
             out.append(Problem(at + ("hostPath", "type"), f"hostPath type {kind!r} is not one of "
                                                           f"{', '.join(_HOST_PATH_TYPES[1:])} (or empty): {refused}"))
     elif source in ("configMap", "secret"):
         _modes(data, at + (source,), refused, out)
+    elif source == "downwardAPI":
+        _modes(data, at + (source,), refused, out, paths=False)  # a file's path is AC708's
+    elif source == "projected":
+        _projected(data, at + (source,), refused, out)
 
 
 def _mode_problem(mode):
@@ -166,11 +181,25 @@ def _mode_problem(mode):
     return f"{mode} is not a file mode between 0 and 0777 (511){hint}"
 
 
-def _modes(data, at, refused, out):
-    why = _mode_problem(data.get("defaultMode"))
+def _projected(data, at, refused, out):
+    """A projected volume's ``defaultMode``, and its sources' items (a projection source has no defaultMode)."""
+    _modes(data, at, refused, out, items=False)
+    sources = data.get("sources")
+    for i, source in enumerate(sources if isinstance(sources, list) else ()):
+        if not isinstance(source, dict):
+            continue
+        for kind in ("configMap", "secret", "downwardAPI"):
+            if isinstance(source.get(kind), dict):
+                _modes(source[kind], at + ("sources", i, kind), refused, out, default=False,
+                       paths=kind != "downwardAPI")
+
+
+def _modes(data, at, refused, out, default=True, items=True, paths=True):
+    """The ``defaultMode`` (``default``), and the items' ``mode`` and (``paths``) ``path`` of a volume source."""
+    why = _mode_problem(data.get("defaultMode")) if default else None
     if why:
         out.append(Problem(at + ("defaultMode",), f"defaultMode {why}: {refused}"))
-    items = data.get("items")
+    items = data.get("items") if items else None
     if not items or not isinstance(items, list):
         return
     for i, item in enumerate(items):
@@ -179,7 +208,7 @@ def _modes(data, at, refused, out):
         why = _mode_problem(item.get("mode"))
         if why:
             out.append(Problem(at + ("items", i, "mode"), f"mode {why}: {refused}"))
-        path = item.get("path")
+        path = item.get("path") if paths else None
         if isinstance(path, str) and path and (path.startswith("/") or ".." in path.split("/")
                                                or path.startswith("..")):
             out.append(Problem(at + ("items", i, "path"), f"item path {path!r} must be relative, without '..': "

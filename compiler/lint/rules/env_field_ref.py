@@ -85,14 +85,12 @@ def check(obj, run):
                         and not item.get("value"):
                     continue  # the usual fieldRef
                 yield from _env_problems(pod_set, where + ("env", index, "valueFrom"), item, source)
-        for index, volume in pod_set.volumes():
-            if "downwardAPI" in volume or "projected" in volume:
-                for path, item in volume_files(volume):
-                    reader = (f"downwardAPI file {item.get('path')!r} of volume {volume.get('name')!r} "
-                              f"in {pod_set.role}")
-                    for below, message, hint in volume_file(item):
-                        yield Problem(pod_set.spec_path + ("volumes", index) + path + below,
-                                      f"{reader} {message}: Kubernetes refuses the pod", hint=hint)
+        for index, volume in pod_set.downward_volumes():
+            for path, item in volume_files(volume):
+                reader = f"downwardAPI file {item.get('path')!r} of volume {volume.get('name')!r} in {pod_set.role}"
+                for below, message, hint in volume_file(item):
+                    yield Problem(pod_set.spec_path + ("volumes", index) + path + below,
+                                  f"{reader} {message}: Kubernetes refuses the pod", hint=hint)
 
 
 def _env_problems(pod_set, where, item, source):

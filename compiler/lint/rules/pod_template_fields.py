@@ -20,9 +20,13 @@
 - with ``hostNetwork: true`` a container's ``hostPort``, when set, equals its ``containerPort``;
 - ``dnsPolicy`` is ``ClusterFirst``, ``ClusterFirstWithHostNet``, ``Default`` or ``None`` (which needs
   ``dnsConfig.nameservers``); ``activeDeadlineSeconds`` is at least 1;
-- a volume has one source; a ``hostPath`` ``type`` is ``DirectoryOrCreate``, ``Directory``,
-  ``FileOrCreate``, ``File``, ``Socket``, ``CharDevice`` or ``BlockDevice`` (or empty); a configMap or secret volume's ``defaultMode`` and items' ``mode`` are 0 to 0777 (``755``
-  written in decimal is not), its items' paths relative without ``..``;
+- a volume has one source; a ``hostPath`` ``path`` is not empty and has no ``..`` element, its
+  ``type`` is ``DirectoryOrCreate``, ``Directory``, ``FileOrCreate``, ``File``, ``Socket``,
+  ``CharDevice`` or ``BlockDevice`` (or empty);
+- file modes are 0 to 0777 (``755`` written in decimal is not): the ``defaultMode`` of a
+  configMap, secret, downwardAPI or projected volume, and the ``mode`` of their items (in a
+  projected volume, of each configMap, secret and downwardAPI source's items); configMap and
+  secret items' paths (projected ones too) are relative, without ``..``;
 - node affinity match expressions use a known operator (``In``, ``NotIn``, ``Exists``,
   ``DoesNotExist``, ``Gt``, ``Lt``) with values as it needs (none for ``Exists``, one for ``Gt``), a
   required node affinity has a term, a preferred one a weight of 1 to 100;
@@ -31,7 +35,8 @@
 - ``runAsUser``, ``runAsGroup``, ``fsGroup`` are 0 to 2147483647; a ``privileged`` container (or
   one adding ``CAP_SYS_ADMIN``) does not set ``allowPrivilegeEscalation: false``.
 
-(Resources are AC701 and AC707's, an env ``fieldRef`` AC708's, volume mounts AC706's.)
+(Resources are AC701 and AC707's, an env ``fieldRef`` and a downwardAPI file's path and field AC708's,
+volume mounts AC706's.)
 
 **Why.** Volcano's job admission webhook runs Kubernetes' pod template validation on every task
 (with its default options) and refuses the Volcano Job ("admission webhook validatejob.volcano.sh
@@ -57,6 +62,7 @@ Failing::
     - {key: dedicated, operator: exists, effect: NoSchedule}
     volumes:
     - {name: hccl, configMap: {name: hccl, defaultMode: 755}}
+    - {name: driver, hostPath: {path: /usr/local/Ascend/../driver}}
 
 Passing::
 
@@ -68,6 +74,7 @@ Passing::
     - {key: dedicated, operator: Exists, effect: NoSchedule}
     volumes:
     - {name: hccl, configMap: {name: hccl, defaultMode: 0755}}
+    - {name: driver, hostPath: {path: /usr/local/driver}}
 """
 import re
 
@@ -281,7 +288,7 @@ def check(obj, run):
         if tolerations and isinstance(tolerations, list):
             _tolerations(pod_set.spec_path, tolerations, refused, out)
         check_pod(pod_set.spec, pod_set.spec_path, refused, out)
-        if plain_volumes(pod_set.spec, _VALID[_label_problem]):
+        if plain_volumes(pod_set.spec, _VALID[_label_problem]) and not pod_set.downward_volumes():
             continue
         for i, volume in pod_set.volumes():
             at = pod_set.spec_path + ("volumes", i)
