@@ -343,14 +343,18 @@ def _volcano_version(value: Optional[str]) -> Optional[str]:
 
 
 def _known_rules(disable: Sequence[str]) -> None:
-    """``disable`` names rules that exist (a typo would silently disable nothing)."""
+    """``disable`` names rules that exist and can be disabled (else it would silently disable nothing)."""
     from .catalogue import get
+    from .config import cannot_disable
 
     if isinstance(disable, str) or not all(isinstance(d, str) for d in disable):
         raise ArgumentError("disable is a list of rule IDs or names, e.g. ['AC303']")
     unknown = [d for d in disable if get(d) is None]
     if unknown:
         raise ArgumentError(f"disable names unknown rules: {', '.join(unknown)}", "see 'ascend-compile rules'")
+    refused = [cannot_disable(d) for d in disable if cannot_disable(d)]
+    if refused:
+        raise ArgumentError(f"disable: {'; '.join(refused)}", "remove them from disable")
 
 
 # --------------------------------------------------------------------------- profiles

@@ -31,7 +31,6 @@ resolving rules costs nothing at start-up.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Dict, List, Optional, Tuple
 
 from .findings import ERROR, INFO, WARNING
@@ -62,7 +61,11 @@ from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAIN
 INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = (
     "input", "discovery", "config", "output", "spec", "schema", "engine", "lint")
 ORIGINS = (INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT)
-_NOT_SUPPRESSIBLE = (INPUT, CONFIG, OUTPUT, SPEC)
+#: the origins whose findings no setting or comment silences, and why (config.cannot_disable refuses such settings)
+_NOT_SUPPRESSIBLE = {INPUT: "an input error: a file that could not be read is never reported as checked",
+                     CONFIG: "a config error: nothing runs with settings that could not be read",
+                     OUTPUT: "an output error: compile could not write its files",
+                     SPEC: "a spec error: compile writes nothing from a spec it refuses"}
 SILENCED_BY_SETTINGS = (DISCOVERY,)  # notes on files not linted: no comment in them can reach the note
 _REPORTED_BY = {
     INPUT: "the YAML reader (an input error: exit code 2)",
@@ -98,6 +101,11 @@ class Entry(NamedTuple):
         return self.origin not in _NOT_SUPPRESSIBLE
 
     @property
+    def why_not_suppressible(self) -> str:
+        """Why no setting or comment silences it ("" when they can)."""
+        return _NOT_SUPPRESSIBLE.get(self.origin, "")
+
+    @property
     def unit(self) -> str:
         """The module under ``ascend_compile.lint.rules`` that checks a lint rule ('' for the others)."""
         return self.name.replace("-", "_") if self.origin == LINT else ""
@@ -106,10 +114,9 @@ class Entry(NamedTuple):
     def doc(self) -> str:
         """The documentation: what, why (with the upstream source), how to fix, examples."""
         if self.unit:
-            module = importlib.import_module(f"{__package__}.lint.rules.{self.unit}")
-            citations = importlib.import_module(f"{__package__}.lint.citations")
-            cited = citations.CITATIONS.get(self.id)
-            return _cleandoc(module.__doc__ or "") + (f"\n\n{cited.render()}" if cited else "")
+            from .lint.citations import unit_doc
+
+            return unit_doc(self.unit, self.id)
         if "\n" in self.text:
             return self.text
         from .ruledocs import DOCS, REPORTED_BY
@@ -125,14 +132,6 @@ class Entry(NamedTuple):
     @property
     def help_uri(self) -> str:
         return f"{DOCS_URI}#{self.id.lower()}-{self.name}"
-
-
-def _cleandoc(doc: str) -> str:
-    """``inspect.cleandoc`` without importing inspect (slow to import)."""
-    lines = doc.expandtabs().strip().split("\n")
-    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
-    margin = min(indents) if indents else 0
-    return "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]])
 
 
 def _meta(rule_id: str, name: str, origin: str, text: str, severity: str = ERROR,

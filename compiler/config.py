@@ -208,7 +208,8 @@ def _lint_settings(data: Dict[str, Any], path: str, where: _Where) -> LintSettin
 
 
 def _unknown_rules(lint: LintSettings) -> List[Tuple[Tuple[Any, ...], str, str]]:
-    """(path in the config, message, hint) for each rule the lint section names that does not exist.
+    """(path in the config, message, hint) for each rule the lint section names that does not exist, or that no
+    setting changes (an input error: see ``catalogue.cannot_disable``).
 
     Such a setting would silently do nothing, so it is refused.
     """
@@ -216,13 +217,24 @@ def _unknown_rules(lint: LintSettings) -> List[Tuple[Tuple[Any, ...], str, str]]
 
     hint = "see 'ascend-compile rules' for the IDs"
     out: List[Tuple[Tuple[Any, ...], str, str]] = []
-    for index, rule in enumerate(lint.disable):
-        if resolve(rule) is None:
-            out.append((("lint", "disable", index), f"lint.disable names an unknown rule {rule!r}", hint))
-    for rule in lint.severity:
-        if resolve(rule) is None:
-            out.append((("lint", "severity", rule), f"lint.severity names an unknown rule {rule!r}", hint))
+    for key, rules in (("disable", lint.disable), ("severity", list(lint.severity))):
+        for index, rule in enumerate(rules):
+            at = ("lint", key, rule if key == "severity" else index)
+            if resolve(rule) is None:
+                out.append((at, f"lint.{key} names an unknown rule {rule!r}", hint))
+            elif cannot_disable(rule):
+                done = "disabled" if key == "disable" else "given another severity"
+                out.append((at, f"lint.{key}: {cannot_disable(rule, done)}", f"remove {rule} from lint.{key}"))
     return out
+
+
+def cannot_disable(rule_id: str, done: str = "disabled") -> str:
+    """``AC001 (unreadable-input) cannot be disabled (an input error: ...)``; "" when it can be, or is unknown."""
+    from .catalogue import get
+
+    found = get(rule_id)
+    why = found.why_not_suppressible if found else ""
+    return f"{found.id} ({found.name}) cannot be {done} ({why})" if found and why else ""
 
 
 def check_lint_settings(config: ProjectConfig) -> None:

@@ -123,7 +123,9 @@ Passing::
     "AC011": """\
 **What.** The project config (``.ascend-compile.yaml``, found upward from the working directory, or
 the file given by ``--config``) does not match its format: an unknown key, a wrong type, an unknown
-rule ID under ``lint.disable`` or ``lint.severity``, or a severity other than error, warning, info.
+rule ID under ``lint.disable`` or ``lint.severity``, a rule there that no setting changes (an input,
+config, output or spec error, as ``--disable`` refuses them), or a severity other than error, warning,
+info.
 
 **Why.** A config that is half understood would silently change defaults or keep rules on that the
 team meant to turn off; it is refused so the mistake is seen.

@@ -63,13 +63,18 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
 
 
 def _disabled(options: Dict[str, Any]) -> List[str]:
-    """The rules ``--disable`` names (repeated, or comma-separated); an unknown one is a usage error."""
+    """The rules ``--disable`` names (repeated, or comma-separated); an unknown one, or one that cannot be
+    disabled (an input error), is a usage error: it would silently disable nothing."""
     from ..catalogue import get
+    from ..config import cannot_disable
 
     disabled = [part.strip() for item in options.get("disable") or () for part in item.split(",") if part.strip()]
     unknown = [d for d in disabled if get(d) is None]
     if unknown:
         raise Usage(f"--disable: unknown rule {', '.join(unknown)} (see 'ascend-compile rules')")
+    refused = [cannot_disable(d) for d in disabled if cannot_disable(d)]
+    if refused:
+        raise Usage(f"--disable: {'; '.join(refused)}")
     return disabled
 
 

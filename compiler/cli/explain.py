@@ -41,6 +41,6 @@ def explain_command(rule_id: str) -> None:
     elif rule.suppressible:
         lines.append(f"Disable: --disable {rule.id}, or '# ascend-compile: disable={rule.id}' on the line")
     else:
-        lines.append("Cannot be disabled or suppressed: the input could not be used at all.")
+        lines.append(f"Cannot be disabled or suppressed ({rule.why_not_suppressible}).")
     lines.append(f"More: {rule.help_uri}")
     sys.stdout.write("\n".join(lines) + "\n")

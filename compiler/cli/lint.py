@@ -37,7 +37,8 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default=None,
               help="Lowest severity that makes the exit code 1 (default: lint.failOn in the config, else error).")
 @click.option("--disable", "disable", multiple=True, metavar="ID",
-              help="Do not run this rule (ID or name; repeatable, or comma-separated).")
+              help="Do not run this rule (ID or name; repeatable, or comma-separated). Input, config, output and spec "
+                   "errors cannot be disabled.")
 @click.option("--strict/--no-strict", default=True, show_default=True,
               help="Report fields the schemas do not define (typos) as errors.")
 @click.option("--volcano-version", default=None, metavar="X.Y",

@@ -41,7 +41,8 @@ def _volcano_option(ctx: click.Context, param: click.Parameter, value: Optional[
               help="Largest input file accepted, in bytes (default 16 MiB).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the findings, no summary line.")
 @click.option("--disable", "disable", multiple=True, metavar="ID",
-              help="Do not report this rule (ID or name, e.g. AC009; repeatable, or comma-separated).")
+              help="Do not report this rule (ID or name, e.g. AC009; repeatable, or comma-separated). Input errors "
+                   "(AC001-AC006) cannot be disabled.")
 def validate_command(paths: Tuple[str, ...], fmt: str, fmt_alias: Optional[str], strict: bool, strict_kinds: bool,
                      include: Tuple[str, ...], exclude: Tuple[str, ...], volcano_version: Optional[str],
                      max_bytes: Optional[int], quiet: bool, disable: Tuple[str, ...]) -> None:

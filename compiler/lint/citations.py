@@ -7,6 +7,7 @@ for.  Where upstream's docs and its code disagree, the code at these commits win
 """
 from __future__ import annotations
 
+import importlib
 from typing import Dict, NamedTuple
 
 #: the pinned upstream sources (tests/simcluster/sources.py and ../shared/upstream/SOURCES.md)
@@ -125,3 +126,15 @@ CITATIONS: Dict[str, Citation] = {
                                                   "alphanumeric characters or '-' (and the other pod template checks)"),
     "AC801": _c("", "no upstream rule: Kubernetes Secrets documentation (a security convention)", NONE),
 }
+
+
+def unit_doc(unit: str, rule_id: str) -> str:
+    """A lint rule's documentation: its unit's docstring (cleaned as ``inspect.cleandoc`` would, without
+    importing inspect: slow to import), then what it mirrors upstream."""
+    doc = importlib.import_module(f"{__package__}.rules.{unit}").__doc__ or ""
+    lines = doc.expandtabs().strip().split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    margin = min(indents) if indents else 0
+    cited = CITATIONS.get(rule_id)
+    return "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]) + \
+        (f"\n\n{cited.render()}" if cited else "")
