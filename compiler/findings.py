@@ -31,6 +31,16 @@ INTERNAL = ("internal", "true")
 FIX_VALUE = "fix"
 
 
+def describe_object(kind: object, namespace: object, name: object) -> str:
+    """How a finding names its object (``Finding.obj``): ``Kind/namespace/name``, without the parts not set;
+    ``namespace/name (no kind)`` for an object without a kind (a snippet, a manifest that lost its first
+    lines), and "" for one with neither: its file and line say where it is."""
+    where = [str(part) for part in (namespace, name) if part]
+    if isinstance(kind, str) and kind:
+        return "/".join([kind, *where])
+    return f"{'/'.join(where)} (no kind)" if name else ""
+
+
 def format_path(path: Sequence[PathElement]) -> str:
     """Render a field path as kubectl does: ``spec.containers[0].image``."""
     out = []

@@ -24,6 +24,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from .findings import ERROR, INFO, WARNING, Finding, Path, format_path
+from .findings import describe_object as describe
 from .vocabulary import KUBERNETES_KINDS
 from .schema_registry import VOLCANO_VERSIONS, Registry, normalize_volcano_version, registry
 from .schema_text import (BAD_FORMAT, LIST_OF_OBJECTS, MISSING_REQUIRED, NO_API_VERSION_OR_KIND, NOT_ALLOWED_VALUE,
@@ -35,15 +36,11 @@ from .schema_validator import Validator, _Compiler  # noqa: F401 - _Compiler: th
 
 
 def describe_object(data: Any) -> str:
-    """``Kind/namespace/name`` (namespace left out when not set)."""
+    """``Kind/namespace/name`` (namespace left out when not set; see :func:`.findings.describe_object`)."""
     if not isinstance(data, dict):
         return ""
-    kind = data.get("kind") if isinstance(data.get("kind"), str) else "?"
     meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    name = meta.get("name") or meta.get("generateName") or ""
-    namespace = meta.get("namespace")
-    parts = [kind] + ([str(namespace)] if namespace else []) + ([str(name)] if name else [])
-    return "/".join(parts)
+    return describe(data.get("kind"), meta.get("namespace"), meta.get("name") or meta.get("generateName"))
 
 
 def _group(api_version: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from .. import hardware
-from ..findings import Path
+from ..findings import Path, describe_object
 from ..targeting import HardwareSignals, candidate_profiles
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, JOBS, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP,
                           OWN_ANNOTATIONS_READ, POD, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_LABEL,
@@ -67,12 +67,7 @@ class ObjectContext:
 
     @once
     def _description(self) -> str:
-        parts = [str(self.data.get("kind") or "?")]
-        if self.namespace:
-            parts.append(self.namespace)
-        if self.name:
-            parts.append(self.name)
-        return "/".join(parts)
+        return describe_object(self.data.get("kind"), self.namespace, self.name)
 
     # ---------------------------------------------------------------- metadata (read in __init__: every run asks)
     def _read_metadata(self, data: Dict[str, Any]) -> None:

@@ -15,7 +15,7 @@
           "line": 7, "column": 3,           # 1-based; 0 when unknown
           "path": "spec.replicaSpec",       # kubectl-style field path; "" for the whole document
           "pathElements": ["spec", "replicaSpec"],
-          "object": "AscendJob/default/resnet",   # "" when unknown
+          "object": "AscendJob/default/resnet",   # "team-a/x (no kind)" without a kind; "" when unknown
           "inputError": false               # true: the input could not be read (exit code 2)
         }
       ]
