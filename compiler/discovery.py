@@ -249,7 +249,20 @@ def _skipped(path: str, rule: str, message: str, renderer: str, source: str) -> 
     folder = source if rule == HELM_CHART_SKIPPED else os.path.dirname(source) or "."
     return Finding(rule=rule, severity=INFO, file=path, message=message,
                    hint=f"lint what it {'renders' if rule == HELM_CHART_SKIPPED else 'builds'}: {renderer} {folder} "
-                        "| ascend-compile lint -")
+                        f"{_LINT_PIPE}")
+
+
+_LINT_PIPE = "| ascend-compile lint -"
+
+
+def for_command(note: Finding, command: str) -> Finding:
+    """A note of what was left out, with a hint that pipes what the chart renders or the kustomization builds into
+    ``command`` (import), not into lint."""
+    from dataclasses import replace
+
+    if not (note.hint.startswith("lint ") and note.hint.endswith(_LINT_PIPE)):
+        return note
+    return replace(note, hint=f"{command}{note.hint[4:-len(_LINT_PIPE)]}| ascend-compile {command} -")
 
 
 def _link_problem(path: str) -> str:

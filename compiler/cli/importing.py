@@ -39,10 +39,11 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     manifest that no spec can reproduce (an explicit null, an ambiguous profile) is
     refused with the reason (AC026): nothing is dropped. Objects that are not jobs and
     that no spec writes (a Deployment, a ConfigMap of another namespace) are skipped
-    with a note on stderr: they stay manifests.
+    with a note on stderr: they stay manifests. Files a folder's walk leaves out (a Helm
+    chart, kustomize patches) are named there too.
     Each spec is compiled before it is written and must give back the same objects.
     """
-    from ..discovery import read_documents
+    from ..discovery import for_command, read_documents
     from ..errors import AscendCompileError
     from ..importer import import_documents
     from ..importer.render import render, render_all
@@ -57,10 +58,11 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
         if not docs:  # nothing read at all: an input error, as for compile
             sys.exit(nothing_found("import", "manifests", left_out))
         imported = import_documents(docs, ctx.registry, ctx.config, profile, skipped)
-    except AscendCompileError as exc:
-        report_and_exit(exc.findings, ctx, stream=sys.stderr)
+    except AscendCompileError as exc:  # said with what was left out on purpose (kustomize patches): the job may be there
+        report_and_exit([*exc.findings, *(for_command(note, "import") for note in left_out)], ctx, stream=sys.stderr)
         return
-    if skipped:  # objects that are not jobs stay manifests: said on stderr, the specs go to stdout
+    skipped += [for_command(note, "import") for note in left_out]
+    if skipped:  # objects that are not jobs, files left out: said on stderr, the specs go to stdout
         report(skipped, ctx, sys.stderr)
     if output_dir is None:
         sys.stdout.write(render_all(imported))
