@@ -34,7 +34,10 @@ def artifact_uri(path: str) -> str:
 
 
 def _rule_descriptor(rule: RuleInfo) -> dict:
-    full = " ".join(part for part in (rule.summary, rule.rationale) if part) or rule.name
+    rationale = rule.rationale
+    if rule.summary and rationale.startswith(rule.summary):  # a catalogue entry's documentation opens with it
+        rationale = rationale[len(rule.summary):].strip()
+    full = " ".join(part for part in (rule.summary, rationale) if part) or rule.name
     help_text = full + (f" Fix: {rule.hint}" if rule.hint else "")
     descriptor = {
         "id": rule.id,

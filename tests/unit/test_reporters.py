@@ -131,6 +131,9 @@ def test_sarif_rules_and_results():
     assert x900["help"]["text"].endswith("Fix: Do less.")
     assert x900["helpUri"] == "https://example.invalid/X900"
     assert driver["rules"][ids.index("AC106")]["defaultConfiguration"]["level"] == "warning"
+    for rule in driver["rules"]:  # a catalogue entry's documentation opens with its summary: said once
+        summary, full = rule["shortDescription"]["text"], rule["fullDescription"]["text"]
+        assert full.startswith(summary) and summary not in full[len(summary):], rule["id"]
     for result in run["results"]:
         assert driver["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
     by_rule = {r["ruleId"]: r for r in run["results"]}
