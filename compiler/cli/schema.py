@@ -87,5 +87,6 @@ def schema_command(directory: Optional[str], profile: bool) -> None:
         sys.exit(2)
     for target in written:
         click.echo(f"wrote {target}", err=True)
-    click.echo(f"first line of a spec in {directory}/..: # yaml-language-server: $schema="
-               f"{os.path.basename(os.path.normpath(directory))}/{SPEC_SCHEMA}", err=True)
+    folder = os.path.normpath(directory)
+    click.echo(f"first line of a spec in {os.path.join(folder, os.pardir)}: # yaml-language-server: $schema="
+               f"{os.path.basename(folder)}/{SPEC_SCHEMA}", err=True)

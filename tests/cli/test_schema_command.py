@@ -35,6 +35,13 @@ def test_write_puts_both_schemas_in_a_folder_and_init_points_at_it(tmp_path: Pat
     assert ((tmp_path / "jobs" / "team") / ref).resolve().read_bytes() == SPEC_SCHEMA.read_bytes()
 
 
+def test_write_names_the_first_line_of_a_spec_beside_the_folder(tmp_path: Path) -> None:
+    result = run_cli("schema", "--write", "schemas/", cwd=tmp_path)  # as README.md writes it
+    assert result.returncode == 0, result.stderr
+    assert ("first line of a spec in schemas/..: # yaml-language-server: "
+            "$schema=schemas/trainingjob-v1alpha1.json") in result.stderr, result.stderr
+
+
 def test_init_without_a_local_copy_points_at_this_release_in_the_repository(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / "schemas").mkdir()
