@@ -95,6 +95,17 @@ def test_an_orphan_is_reported(tmp_path: Path) -> None:
     assert_clean(proc, {1}, "old-job.yaml", "orphan")
 
 
+def test_the_closing_advice_fits_what_is_wrong(tmp_path: Path) -> None:
+    out = compiled(tmp_path)
+    (out / JOB).write_text((out / JOB).read_text() + "# edited by hand\n")
+    assert b"without --check to update them\n" in check(tmp_path).stderr  # no orphan: no "others"
+    compiled(tmp_path)
+    write(tmp_path / "specs" / "other.yaml", spec_text("old-job"))
+    compiled(tmp_path)
+    (tmp_path / "specs" / "other.yaml").unlink()
+    assert b"without --check" not in check(tmp_path).stderr  # an orphan alone: compiling would not remove it
+
+
 def test_a_renamed_job_leaves_an_orphan(tmp_path: Path) -> None:
     compiled(tmp_path)
     write(tmp_path / "specs" / "job.yaml", spec_text("renamed-job"))
