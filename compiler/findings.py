@@ -8,7 +8,7 @@ every reporter (text, json, sarif, github) handles one shape.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence, Tuple, Union
+from typing import Any, Iterable, Sequence, Tuple, Union
 
 from .records import record
 
@@ -39,6 +39,16 @@ def describe_object(kind: object, namespace: object, name: object) -> str:
     if isinstance(kind, str) and kind:
         return "/".join([kind, *where])
     return f"{'/'.join(where)} (no kind)" if name else ""
+
+
+def describe_document(data: Any) -> str:
+    """:func:`describe_object` of a parsed document (its ``kind`` and ``metadata``; "" for a non-mapping)."""
+    if not isinstance(data, dict):
+        return ""
+    meta = data.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
+    return describe_object(data.get("kind"), meta.get("namespace"), meta.get("name") or meta.get("generateName"))
 
 
 def format_path(path: Sequence[PathElement]) -> str:

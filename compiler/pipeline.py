@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 from .catalogue import NOT_A_SPEC, PATCH_CONFLICT, SPEC_INVALID
 from .config import ProjectConfig
 from .errors import CompileError, InputError, InternalError
-from .findings import ERROR, WARNING, Finding
+from .findings import ERROR, WARNING, Finding, describe_document
 from .profiles import ProfileRegistry
 from .jobspec import API_VERSION, KIND, Spec, is_spec, resolve
 from .records import record
@@ -72,7 +72,7 @@ def _blame_passthrough(problems: Sequence[Finding], obj: Dict[str, Any], doc: Op
             f"the compiled {obj.get('kind')} is invalid at {problem.field_path}: {problem.message}",
             where, f"{where[-1]} is copied into the pod template as is; fix it there"
             + (f" ({problem.hint})" if problem.hint else ""),
-            loc.file, loc.line, loc.column, obj=f"{KIND}/{spec.name}"))
+            loc.file, loc.line, loc.column, obj=describe_document(doc.data)))
     return out
 
 
@@ -99,7 +99,7 @@ def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectCo
     except PatchError as exc:
         loc = doc.locate(exc.path)
         raise CompileError([Finding(PATCH_CONFLICT, ERROR, exc.message, exc.path, exc.hint, loc.file, loc.line,
-                                    loc.column, obj=f"{KIND}/{spec.name}")]) from None
+                                    loc.column, obj=describe_document(doc.data))]) from None
     self_check(objects, doc, spec)
     return CompiledJob(spec, objects, doc.source)
 

@@ -24,7 +24,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from .findings import ERROR, INFO, WARNING, Finding, Path, format_path
-from .findings import describe_object as describe
+from .findings import describe_document as describe_object
 from .vocabulary import KUBERNETES_KINDS
 from .schema_registry import VOLCANO_VERSIONS, Registry, normalize_volcano_version, registry
 from .schema_text import (BAD_FORMAT, LIST_OF_OBJECTS, MISSING_REQUIRED, NO_API_VERSION_OR_KIND, NOT_ALLOWED_VALUE,
@@ -35,12 +35,6 @@ from .schema_validator import Validator, _Compiler  # noqa: F401 - _Compiler: th
 # --------------------------------------------------------------------------- public API
 
 
-def describe_object(data: Any) -> str:
-    """``Kind/namespace/name`` (namespace left out when not set; see :func:`.findings.describe_object`)."""
-    if not isinstance(data, dict):
-        return ""
-    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    return describe(data.get("kind"), meta.get("namespace"), meta.get("name") or meta.get("generateName"))
 
 
 def _group(api_version: str) -> str:

@@ -12,13 +12,13 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import hardware
 from ..catalogue import PROFILE_UNKNOWN, PROFILE_UNSUPPORTED, SPEC_INVALID
-from ..findings import ERROR, Finding, PathElement
+from ..findings import ERROR, Finding, PathElement, describe_document
 from ..profiles import Profile, ProfileNotFoundError, ProfileRegistry
 from ..records import record
 from ..targeting import candidate_profiles, signals_of_profile
 from ..vocabulary import ASCEND_JOB, VOLCANO_JOB
 from ..yamlio import Document
-from .model import GENERATED_ENV, KIND, RESERVED_VOLUMES, Volume
+from .model import GENERATED_ENV, RESERVED_VOLUMES, Volume
 
 _VOLUME_SOURCES = ("nfs", "hostPath", "pvc", "emptyDir", "configMap")
 
@@ -33,14 +33,7 @@ class Problems:
     def add(self, rule: str, path: Sequence[PathElement], message: str, hint: str = "", key: bool = False) -> None:
         loc = self.doc.locate(tuple(path), key=key)
         self.findings.append(Finding(rule, ERROR, message, tuple(path), hint, loc.file, loc.line, loc.column,
-                                     obj=f"{KIND}/{_name(self.doc.data)}"))
-
-
-def _name(data: Any) -> str:
-    try:
-        return str(data["metadata"]["name"])
-    except (KeyError, TypeError):
-        return "?"
+                                     obj=describe_document(self.doc.data)))
 
 
 class Fields:

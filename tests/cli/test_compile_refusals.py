@@ -127,3 +127,17 @@ def test_json_report_names_the_rule_and_counts_the_files(tmp_path) -> None:
     assert report["summary"]["filesChecked"] == 2 and report["summary"]["errors"] == 1
     [finding] = report["findings"]
     assert finding["rule"] == "AC304" and finding["ruleName"] == "npu-total"
+
+
+def test_a_refused_spec_is_named_as_lint_and_validate_name_it(tmp_path) -> None:
+    """Kind/namespace/name, so a compile finding and a validate finding on one spec name the same object."""
+    import json
+
+    spec = tmp_path / "bad.yaml"
+    spec.write_text(spec_text("module-910b-8", "npus: 13").replace("  name: refused\n",
+                                                                   "  name: refused\n  namespace: team-a\n"))
+    compiled = json.loads(run_cli("compile", str(spec), "--format", "json").stderr)
+    spec.write_text(spec.read_text().replace("npus: 13", "npuz: 13"))
+    validated = json.loads(run_cli("validate", str(spec), "--format", "json").stdout)
+    assert [f["object"] for f in compiled["findings"]] == ["TrainingJob/team-a/refused"]
+    assert [f["object"] for f in validated["findings"]] == ["TrainingJob/team-a/refused"]
