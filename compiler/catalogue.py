@@ -145,11 +145,11 @@ def _lint(rule_id: str, name: str, severity: str, kinds: Tuple[str, ...], hint: 
 
 
 _BAD_SUPPRESSION_DOC = """\
-A suppression comment or annotation is malformed: an unknown rule, or no reason.
+A suppression comment or annotation is malformed: an unknown rule, one it cannot silence, or no reason.
 
-**What.** ``# ascend-compile: disable=...`` comments and the
-``ascend-compile.io/ignore`` annotation name rules that do not exist, or an
-annotation entry has no reason after its colon.
+**What.** ``# ascend-compile: disable=...`` comments and the ``ascend-compile.io/ignore``
+annotation name rules that do not exist or that no comment can silence (input errors, discovery
+notes: use ``--disable``), or an annotation entry has no reason after its colon.
 
 **Why.** A suppression that names a wrong ID silently suppresses nothing; an
 annotation suppression outlives the review that allowed it, so it must say why.

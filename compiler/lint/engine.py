@@ -259,6 +259,9 @@ class Linter:
             elif not entry.reason:
                 bad(f"the ascend-compile.io/ignore entry for {entry.rule} has no reason, so it is not honoured",
                     f'write it as "{entry.rule}: why this is fine"')
+            elif suppress.why_not_suppressible(entry.rule):
+                bad(f"{entry.rule} cannot be suppressed ({suppress.why_not_suppressible(entry.rule)}), so the "
+                    "ascend-compile.io/ignore entry does nothing for it", "remove the entry")
         return out
 
     def _suppress(self, pairs: List[Tuple[Finding, Optional[ObjectContext]]], directives: Any,
@@ -266,7 +269,7 @@ class Linter:
         if directives is not None:
             for bad in directives.problems:
                 pairs.append((Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION),
-                                      bad.message, (), "list the rules with 'ascend-compile rules'",
+                                      bad.message, (), bad.hint,
                                       source, bad.line, bad.column), None))
         annotated: Dict[int, frozenset] = {}
         out: List[Finding] = []

@@ -11,7 +11,8 @@ Comment directives (any YAML file):
     Anywhere in the file: suppresses those rules in the whole file.
 
 Rule names work as well as IDs (``disable=npu-count``); ``all`` matches every
-rule.  Input errors (AC001-AC006) cannot be suppressed: the file was not read.
+rule.  Input errors (AC001-AC006) cannot be suppressed: the file was not read; a directive
+naming one is reported (AC012).
 
 Annotation (survives a round trip through the cluster, where comments are lost)::
 
@@ -42,6 +43,7 @@ class BadDirective(NamedTuple):
     line: int
     column: int
     message: str
+    hint: str = "list the rules with 'ascend-compile rules'"
 
 
 class FileDirectives:
@@ -110,9 +112,14 @@ def parse_comments(text: str, resolve: Callable[[str], Optional[str]]) -> FileDi
                 ids.add(ALL)
                 continue
             rule = resolve(token) if re.match(_ID_OR_NAME, token) else None
+            why = why_not_suppressible(rule) if rule is not None else ""
             if rule is None:
                 out.problems.append(BadDirective(number, match.start() + 1,
                                                  f"unknown rule {token!r} in an ascend-compile directive"))
+            elif why:
+                out.problems.append(BadDirective(number, match.start() + 1,
+                                                 f"{rule} cannot be suppressed ({why}), so this directive does "
+                                                 "nothing for it", f"remove {token} from the directive"))
             else:
                 ids.add(rule)
         if match.group(1) == "disable-file":
@@ -122,6 +129,18 @@ def parse_comments(text: str, resolve: Callable[[str], Optional[str]]) -> FileDi
         else:
             out.lines.setdefault(number, set()).update(ids)
     return out
+
+
+def why_not_suppressible(rule: str) -> str:
+    """Why no comment or annotation silences ``rule`` ("" when one can)."""
+    from ..catalogue import DISCOVERY, get
+
+    entry = get(rule)
+    if entry is None:
+        return ""
+    if entry.origin == DISCOVERY:
+        return "a note on a file that is not linted: silence it with --disable or lint.disable"
+    return entry.why_not_suppressible
 
 
 class AnnotationEntry(NamedTuple):

@@ -74,6 +74,24 @@ def test_unknown_rule_in_directive_is_reported():
     assert len(bad) == 1 and bad[0].line == 7 and "AC999" in bad[0].message
 
 
+def test_a_directive_naming_a_rule_no_comment_can_silence_is_reported():
+    """An input error (the file was not read) or a discovery note (on a file not linted) cannot be silenced
+    from inside the file: the directive would do nothing, so lint says so, and the other rules it names work."""
+    findings = lint_text("# ascend-compile: disable-file=AC001,AC204,AC009\n" + job(), "sup.yaml")
+    bad = sorted((f.line, f.message.split(" ")[0], f.hint) for f in findings if f.rule == "AC012")
+    assert bad == [(1, "AC001", "remove AC001 from the directive"), (1, "AC009", "remove AC009 from the directive")]
+    assert all("cannot be suppressed" in f.message for f in findings if f.rule == "AC012")
+    assert sorted(f.rule for f in findings if f.rule != "AC012") == ["AC214"]
+
+
+def test_an_ignore_annotation_naming_an_input_error_is_reported():
+    text = job(annotations='  annotations:\n    ascend-compile.io/ignore: "AC003: never parsed; AC204: ok"\n')
+    findings = lint_text(text, "sup.yaml")
+    assert sorted(f.rule for f in findings) == ["AC012", "AC214"]
+    bad = next(f for f in findings if f.rule == "AC012")
+    assert bad.message.startswith("AC003 cannot be suppressed (an input error") and bad.hint == "remove the entry"
+
+
 def test_annotation_with_reason():
     text = job(annotations='  annotations:\n    ascend-compile.io/ignore: "AC204: old operator; AC214: wrapper restarts"\n')
     assert rules(text) == []
