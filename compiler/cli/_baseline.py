@@ -25,7 +25,9 @@ def write(path: str, findings: Sequence[Finding], files: int) -> int:
     except baseline.BaselineError as exc:
         raise BaselineUsage(str(exc)) from None
     unreadable = [f for f in findings if f.input_error]
-    sys.stderr.write(f"wrote baseline {path}: {recorded} finding(s) in {files} file(s); "
+    left = len({f.file for f in unreadable})
+    unread = f" ({left} of them could not be read: their findings are not in it)" if left else ""
+    sys.stderr.write(f"wrote baseline {path}: {recorded} finding(s) in {files} file(s){unread}; "
                      f"lint --baseline {path} now reports only new ones\n")
     if unreadable:
         from ..report import render

@@ -130,3 +130,15 @@ def test_a_repeated_identity_is_matched_as_many_times_as_recorded(repo: Path) ->
     (repo / "manifests" / "two.yaml").write_text(job + "---\n" + cm + "---\n" + cm)
     result = lint(repo, "--baseline", "baseline.json", "--format", "json")
     assert result.returncode == 1 and [f["path"] for f in findings(result)] == ["extra"]
+
+
+def test_a_baseline_written_beside_an_unreadable_file_says_that_file_is_not_in_it(tmp_path: Path) -> None:
+    (tmp_path / "manifests").mkdir()
+    (tmp_path / "manifests" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"
+                                                    "data: {password: hunter2hunter}\n")
+    (tmp_path / "manifests" / "broken.yaml").write_text("a: [\n")
+    written = lint(tmp_path, "--write-baseline", "baseline.json")
+    assert written.returncode == 2, written.stderr  # the unreadable file is an input error, listed after
+    assert "1 finding(s) in 2 file(s) (1 of them could not be read: their findings are not in it)" in written.stderr
+    assert "broken.yaml" in written.stderr
+    assert [entry["rule"] for entry in json.loads((tmp_path / "baseline.json").read_text())["findings"]] == ["AC801"]
