@@ -27,7 +27,7 @@ from .findings import Finding
 from .pipeline import CompiledJob, compile_specs
 from .profiles import Profile, ProfileNotFoundError, ProfileRegistry
 from .jobspec import API_VERSION, KIND
-from .yamlio import DEFAULT_MAX_BYTES, Document
+from .yamlio import DEFAULT_MAX_BYTES, MAX_INT_CHARS, Document
 
 
 #: A path as the API accepts it.
@@ -61,17 +61,33 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def plain(value: Any) -> Any:
+def plain(value: Any, where: str = "") -> Any:
     """Python values as the plain JSON-like data a YAML file would give.
 
     Mappings become dicts and tuples (any non-string sequence) become lists,
     so the schema check and the YAML writer see exactly what a file gives.
+    A value no YAML file can give (a set, bytes, an object, an integer longer
+    than the reader accepts) is the caller's :class:`ArgumentError`, naming
+    where it is (``where``: the field path so far).
     """
     if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
+        return {k: plain(v, f"{where}.{k}" if where else str(k)) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
+        return [plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if value is None or isinstance(value, (str, bool, float)):
+        return value
+    if isinstance(value, int):
+        if abs(value) >= _INT_LIMIT:
+            raise ArgumentError(f"{where or 'a value'}: an integer of more than {MAX_INT_CHARS} digits, which no "
+                                "YAML file read gives", "give a number Kubernetes can hold (a 64-bit integer)")
+        return value
+    raise ArgumentError(f"{where or 'a value'}: a {type(value).__name__} is not a value a YAML file gives",
+                        "give str, int, float, bool, None, a list (or tuple) or a dict"
+                        + (" (a list for a set)" if isinstance(value, (set, frozenset)) else ""))
+
+
+#: the smallest integer a YAML file cannot give (the reader refuses longer integer literals)
+_INT_LIMIT = 10 ** MAX_INT_CHARS
 
 
 @dataclass(kw_only=True)
@@ -157,8 +173,8 @@ class JobSpec:
         for attr, key in self.spec_fields().items():
             value = getattr(self, attr)
             if value is not None:
-                spec[key] = plain(value)
-        spec.update(plain(self.extra))
+                spec[key] = plain(value, f"spec.{key}")
+        spec.update(plain(self.extra, "spec"))
         return {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}
 
 
@@ -239,7 +255,7 @@ def to_yaml(objects: Sequence[Mapping[str, Any]]) -> str:
     if isinstance(objects, Mapping) or not isinstance(objects, (list, tuple)) or \
             not all(isinstance(obj, Mapping) for obj in objects):
         raise ArgumentError("to_yaml takes a list of objects (dicts)")
-    return dump_documents([plain(obj) for obj in objects])
+    return dump_documents([plain(obj, f"objects[{i}]") for i, obj in enumerate(objects)])
 
 
 def compile_files(paths: Union[PathArg, Sequence[PathArg]], *, config: ConfigArg = None,
