@@ -19,8 +19,9 @@ from ..catalogue import IMPORT_REFUSED
 from ..config import ProjectConfig
 from ..errors import CompileError, InternalError
 from ..findings import ERROR, INFO, Finding, format_path
-from ..lint.context import ObjectContext, RunContext
+from ..manifest.job import Manifest
 from ..profiles import ProfileRegistry
+from ..targeting import candidate_profiles
 from ..vocabulary import ASCEND_JOB, CONFIG_MAP, NAMESPACE, VOLCANO_JOB
 from ..yamlio import Document
 from .mergediff import Uncarried, first_difference
@@ -59,7 +60,7 @@ def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistr
     """
     config = config or ProjectConfig()
     registry = registry or ProfileRegistry(config.profile_dirs)
-    jobs = [d for d in docs if isinstance(d.data, dict) and ObjectContext(d.data).kind in (ASCEND_JOB, VOLCANO_JOB)]
+    jobs = [d for d in docs if isinstance(d.data, dict) and Manifest(d.data).kind in (ASCEND_JOB, VOLCANO_JOB)]
     others = [d for d in docs if d not in jobs]
     problems: List[Finding] = []
     out: List[Imported] = []
@@ -106,7 +107,7 @@ def _skip(doc: Document, what: str) -> Finding:
     return replace(finding, severity=INFO)
 
 
-def _related(job: ObjectContext, others: Sequence[Document]) -> Dict[Tuple[str, str], Document]:
+def _related(job: Manifest, others: Sequence[Document]) -> Dict[Tuple[str, str], Document]:
     """The ConfigMaps and Namespace of the input that a job's spec may write, by (kind, name)."""
     out = {}
     for doc in others:
@@ -124,7 +125,7 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
                 profile: Optional[str]) -> Tuple[Imported, List[int]]:
     from . import search
 
-    job = ObjectContext(doc.data)
+    job = Manifest(doc.data)
     related = _related(job, others)
     datas = {key: d.data for key, d in related.items()}
     names = _profiles(doc, job, registry, profile)
@@ -183,8 +184,8 @@ def _verify(doc: Document, spec: Dict[str, Any], related: Dict[Tuple[str, str], 
     return Imported(spec, doc.source, notes), used
 
 
-def _profiles(doc: Document, job: ObjectContext, registry: ProfileRegistry, profile: Optional[str]) -> List[str]:
-    found = [p.name for p in RunContext(registry).candidate_profiles(job)]
+def _profiles(doc: Document, job: Manifest, registry: ProfileRegistry, profile: Optional[str]) -> List[str]:
+    found = [p.name for p in candidate_profiles(registry.all(), job.signals())]
     if profile is not None:
         if found and profile not in found:
             raise ImportRefused([_refuse(doc, f"job {job.name!r} asks for the hardware of {_listed(found)}, not "

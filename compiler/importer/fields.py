@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..lint.context import ObjectContext, PodSet, as_dict, as_int, as_list
+from ..manifest.job import Manifest
+from ..manifest.pods import PodSet
+from ..manifest.values import as_dict, as_int, as_list
 from ..vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FRAMEWORK_LABEL, FRAMEWORKS,
                           POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, SHM_VOLUME, SP_BLOCK_ANNOTATION,
                           SUB_HEALTHY_LABEL, TOR_AFFINITY_LABEL, VOLCANO_JOB)
@@ -14,27 +16,27 @@ _ENUMS = {"scheduling": ("nodeSelector", "schedulePolicy"), "ranktable": ("env",
           "hostArch": ("huawei-arm", "huawei-x86"), "resetConfig": ("hostPath", "configMap")}
 
 
-def target_of(job: ObjectContext) -> str:
+def target_of(job: Manifest) -> str:
     return ASCEND_JOB if job.kind == ASCEND_JOB else VOLCANO_JOB
 
 
-def frameworks(job: ObjectContext) -> Tuple[str, ...]:
+def frameworks(job: Manifest) -> Tuple[str, ...]:
     named = job.labels.get(FRAMEWORK_LABEL)
     return (named,) if named in FRAMEWORKS else FRAMEWORKS
 
 
-def main_pod_set(job: ObjectContext) -> Optional[PodSet]:
+def main_pod_set(job: Manifest) -> Optional[PodSet]:
     npu = job.npu_pod_sets()
     return npu[-1] if npu else None
 
 
-def main_container(job: ObjectContext) -> Dict[str, Any]:
+def main_container(job: Manifest) -> Dict[str, Any]:
     pod_set = main_pod_set(job)
     containers = pod_set.containers() if pod_set else []
     return containers[0].data if containers else {}
 
 
-def npu_forms(job: ObjectContext) -> List[Dict[str, Any]]:
+def npu_forms(job: Manifest) -> List[Dict[str, Any]]:
     """The ways a spec can ask for the job's NPUs: a total, or pods and NPUs per pod."""
     sets = job.npu_pod_sets()
     if not sets:
@@ -85,7 +87,7 @@ def _volume(source: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     return None
 
 
-def volumes(job: ObjectContext, generated_names: Any) -> Optional[List[Dict[str, Any]]]:
+def volumes(job: Manifest, generated_names: Any) -> Optional[List[Dict[str, Any]]]:
     """The main container's mounts of volumes the compiler does not write itself, in the spec's shorthand."""
     pod_set = main_pod_set(job)
     if pod_set is None:
@@ -109,7 +111,7 @@ def volumes(job: ObjectContext, generated_names: Any) -> Optional[List[Dict[str,
     return out or None
 
 
-def job_fields(job: ObjectContext) -> List[Candidate]:
+def job_fields(job: Manifest) -> List[Candidate]:
     """Settings of the job object: queue, retries, and what its labels and annotations say."""
     spec = job.spec
     out: List[Candidate] = []
@@ -143,7 +145,7 @@ def job_fields(job: ObjectContext) -> List[Candidate]:
     return out
 
 
-def pod_fields(job: ObjectContext) -> List[Candidate]:
+def pod_fields(job: Manifest) -> List[Candidate]:
     pod_set = main_pod_set(job)
     out: List[Candidate] = []
     if pod_set is not None:
@@ -162,7 +164,7 @@ def pod_fields(job: ObjectContext) -> List[Candidate]:
     return out
 
 
-def metadata_fields(job: ObjectContext, generated: ObjectContext) -> List[Candidate]:
+def metadata_fields(job: Manifest, generated: Manifest) -> List[Candidate]:
     """Labels and annotations of the job and of its main pods that the compiler does not write itself."""
     pods, gen_pods = main_pod_set(job), main_pod_set(generated)
     pairs = [("labels", job.labels, generated.labels), ("annotations", job.annotations, generated.annotations)]
@@ -178,7 +180,7 @@ def metadata_fields(job: ObjectContext, generated: ObjectContext) -> List[Candid
     return out
 
 
-def resources(job: ObjectContext) -> List[Candidate]:
+def resources(job: Manifest) -> List[Candidate]:
     """CPU and memory of the main container (its requests, else its limits) and the size of its /dev/shm."""
     found = pod_resources(main_pod_set(job))
     return [("resources", found)] if found else []

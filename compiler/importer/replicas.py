@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Set
 
-from ..lint.context import ObjectContext, PodSet, as_list
+from ..manifest.job import Manifest
+from ..manifest.pods import PodSet
+from ..manifest.values import as_list
 from .fields import TOGETHER, Candidate, main_pod_set, pod_resources
 
 
@@ -22,7 +24,7 @@ def _names(items: Any) -> Set[Any]:
 _UNHASHABLE = (list, dict)
 
 
-def _own(job: ObjectContext, generated: ObjectContext, shared: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
+def _own(job: Manifest, generated: Manifest, shared: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
     """Per replica type: its plain env and its ports, leaving out what the compiler writes itself."""
     made = {p.role: p for p in generated.pod_sets()}
     out: Dict[str, Dict[str, Any]] = {}
@@ -42,7 +44,7 @@ def _own(job: ObjectContext, generated: ObjectContext, shared: Dict[str, Any]) -
     return out
 
 
-def per_replica(job: ObjectContext, generated: ObjectContext, spec: Dict[str, Any]) -> List[Candidate]:
+def per_replica(job: Manifest, generated: Manifest, spec: Dict[str, Any]) -> List[Candidate]:
     """The shared env and ports and the ``replicaTypes`` of a job whose replica types differ."""
     own = _own(job, generated, spec)
     if len(own) < 2:

@@ -7,7 +7,7 @@ import json
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import AscendCompileError, InternalError
-from ..lint.context import ObjectContext
+from ..manifest.job import Manifest
 from ..yamlio import Document
 from . import fields, replicas
 from .mergediff import Uncarried, canonical, merge_diff
@@ -40,7 +40,7 @@ def comparable(obj: Any) -> Any:
     return {**obj, "data": data}
 
 
-def skeleton(job: ObjectContext) -> Dict[str, Any]:
+def skeleton(job: Manifest) -> Dict[str, Any]:
     meta: Dict[str, Any] = {"name": job.name}
     if job.namespace:
         meta["namespace"] = job.namespace
@@ -84,7 +84,7 @@ def _with(spec: Dict[str, Any], changes: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def base(job: ObjectContext, profiles: Sequence[str], original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
+def base(job: Manifest, profiles: Sequence[str], original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
          compile_one: Any, why: List[Uncarried]) -> Tuple[Optional[Attempt], List[str]]:
     """The best base spec, and the profiles that tie for it (more than one: ambiguous); what no spec can carry
     is collected in ``why``."""
@@ -111,7 +111,7 @@ def base(job: ObjectContext, profiles: Sequence[str], original: Dict[str, Any], 
     return best, tied
 
 
-def first_reason(job: ObjectContext, profiles: Sequence[str], compile_one: Any) -> str:
+def first_reason(job: Manifest, profiles: Sequence[str], compile_one: Any) -> str:
     """Why the first base spec does not compile (for a refusal's message), or ''."""
     forms = fields.npu_forms(job)
     if not profiles or not forms:
@@ -127,7 +127,7 @@ def first_reason(job: ObjectContext, profiles: Sequence[str], compile_one: Any) 
     return ""
 
 
-def refine(best: Attempt, job: ObjectContext, original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
+def refine(best: Attempt, job: Manifest, original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
            compile_one: Any) -> Attempt:
     """Add each field the manifest suggests while it shrinks what the patch must carry (a second round for
     fields that only help together, e.g. resetConfig once subHealthyStrategy is set)."""
@@ -147,8 +147,8 @@ def refine(best: Attempt, job: ObjectContext, original: Dict[str, Any], others: 
     return best
 
 
-def _suggestions(best: Attempt, job: ObjectContext) -> List[Tuple[str, Any]]:
-    generated = ObjectContext(best.objects[-1])
+def _suggestions(best: Attempt, job: Manifest) -> List[Tuple[str, Any]]:
+    generated = Manifest(best.objects[-1])
     gen_pod = fields.main_pod_set(generated)
     gen_container = fields.main_container(generated)
     gen_volumes = {v.get("name") for _, v in gen_pod.volumes()} if gen_pod else set()

@@ -8,9 +8,10 @@ there that have not ended), and, when none matches, the nodes that miss by the f
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Dict, List, Mapping, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
-from ..vocabulary import ACCELERATOR_TYPE_LABEL, SCHEDULE_POLICY_ANNOTATION, SP_BLOCK_ANNOTATION
+from ..manifest.job import Manifest
+from ..vocabulary import ACCELERATOR_TYPE_LABEL
 from .jobview import JobView, NodeView, Replica
 
 #: the fit verdicts, worst first
@@ -98,23 +99,22 @@ def node_fit(view: JobView) -> List[Fit]:
         placed = sum(1 for p in view.pods if p.node and p.replica.lower() in names and not p.ended)
         total = sum(r.replicas for r in replicas)
         fit = _fit(replicas, total, max(total - placed, 0), usable)
-        family = policy_family(view.obj, replicas[0], usable)
+        family = policy_family(view.manifest, replicas[0], usable)
         out.append(replace(fit, family=family) if family else fit)
     return out
 
 
-def policy_family(job: Mapping[str, Any], replica: Replica, nodes: Sequence[NodeView]) -> str:
+def policy_family(job: Manifest, replica: Replica, nodes: Sequence[NodeView]) -> str:
     """For a job that names a ``schedule_policy``: the node accelerator-types of the profiles the policy stands
-    for (the plugin's handler choice, :mod:`ascend_compile.targeting`) and how many of the selected nodes have one."""
-    annotations = (job.get("metadata") or {}).get("annotations") or {}
-    policy = annotations.get(SCHEDULE_POLICY_ANNOTATION)
+    for (the plugin's handler choice, :mod:`ascend_compile.targeting`, from what the job tells the scheduler) and
+    how many of the selected nodes have one."""
+    signals = job.signals()
+    policy = signals.schedule_policy
     if not policy or not replica.npu_resource:
         return ""
     from ..profiles import ProfileRegistry
-    from ..targeting import HardwareSignals, candidate_profiles
+    from ..targeting import candidate_profiles
 
-    signals = HardwareSignals(replica.npu_resource, replica.node_selector.get(ACCELERATOR_TYPE_LABEL), str(policy),
-                              SP_BLOCK_ANNOTATION in annotations)
     types = sorted({str(p.accelerator_type) for p in candidate_profiles(ProfileRegistry().all(), signals)
                     if p.accelerator_type})
     if not types:

@@ -14,8 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Type
 
-from ..vocabulary import (ASCEND_JOB, ASCEND_JOB_NAME_LABEL, DEFAULT_QUEUE, NPU_RESOURCE_PREFIX, PODGROUP_PLURAL,
-                          QUEUE_PLURAL, REPLICA_TYPE_LABEL, VOLCANO_JOB_NAME_LABEL, VOLCANO_SCHEDULING_API_GROUP)
+from ..manifest.job import Manifest
+from ..manifest.pods import PodSet, pod_of
+from ..manifest.values import as_dict, as_list
+from ..vocabulary import (ASCEND_JOB, ASCEND_JOB_NAME_LABEL, NPU_RESOURCE_PREFIX, PODGROUP_PLURAL, QUEUE_PLURAL,
+                          REPLICA_TYPE_LABEL, VOLCANO_JOB_NAME_LABEL, VOLCANO_SCHEDULING_API_GROUP)
 from .jobs import JobState, JobType, job_state
 
 PODGROUP_RESOURCE = f"{PODGROUP_PLURAL}.{VOLCANO_SCHEDULING_API_GROUP}"
@@ -49,7 +52,8 @@ class Reader(Protocol):
 
 @dataclass(frozen=True)
 class Replica:
-    """A replica type (AscendJob) or task (Volcano Job) as the job declares it."""
+    """A replica type (AscendJob) or task (Volcano Job) as the job declares it (its pods and NPUs as the manifest
+    model reads them: :mod:`ascend_compile.manifest.pods`)."""
 
     name: str
     replicas: int
@@ -154,6 +158,7 @@ class NodeView:
 class JobView:
     state: JobState
     obj: Dict[str, Any]
+    manifest: Manifest  # the job as the manifest model reads it (lint reads it the same way)
     replicas: List[Replica]
     min_available: Optional[int]
     queue_name: str
@@ -183,7 +188,8 @@ def gather(reader: Reader, job: Mapping[str, Any], *, nodes: bool = True, events
     obj = dict(job)
     meta = obj.get("metadata") or {}
     namespace = str(meta.get("namespace") or "")
-    view = JobView(job_state(obj), obj, replicas_of(obj), _min_available(obj), _queue_name(obj))
+    manifest = Manifest(obj)
+    view = JobView(job_state(obj), obj, manifest, replicas_of(manifest), manifest.min_available(), manifest.queue())
     uid = str(meta.get("uid") or "")
     pgs = _optional(reader, view, "PodGroups", lambda: reader.list(PODGROUP_RESOURCE, namespace)) or []
     view.podgroups = [podgroup_view(pg) for pg in pgs if _owned_by(pg, uid)]
@@ -235,7 +241,7 @@ def node_views(reader: Reader) -> List[NodeView]:
         bound = str((pod.get("spec") or {}).get("nodeName") or "")
         if not bound:
             continue
-        for resource, count in pod_npus(pod.get("spec") or {}).items():
+        for resource, count in pod_of(pod).npus_by_resource().items():
             used.setdefault(bound, {})[resource] = used.get(bound, {}).get(resource, 0) + count
             holder = _holder(pod)
             holders.setdefault(bound, {})[holder] = holders.get(bound, {}).get(holder, 0) + count
@@ -259,23 +265,28 @@ def _holder(pod: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------- plain objects -> views
 
 
-def replicas_of(obj: Mapping[str, Any]) -> List[Replica]:
-    spec = obj.get("spec") or {}
-    if obj.get("kind") == ASCEND_JOB:
-        items = [(str(k), v) for k, v in sorted((spec.get("replicaSpecs") or {}).items()) if isinstance(v, dict)]
-    else:
-        items = [(str(t.get("name", "")), t) for t in spec.get("tasks") or [] if isinstance(t, dict)]
+def replicas_of(job: Manifest) -> List[Replica]:
+    """The job's replica types (by name) or tasks (in order)."""
+    pod_sets = job.pod_sets()
+    if job.kind == ASCEND_JOB:
+        pod_sets = sorted(pod_sets, key=lambda p: p.role)
     out = []
-    for name, rep in items:
-        pod_spec = (rep.get("template") or {}).get("spec") or {}
-        npus = pod_npus(pod_spec)
-        resource = next(iter(npus), "")
-        images = tuple(str(c.get("image", "")) for c in pod_spec.get("containers") or [] if isinstance(c, dict))
-        selector = {str(k): str(v) for k, v in (pod_spec.get("nodeSelector") or {}).items()}
-        out.append(Replica(name, _int(rep.get("replicas", 1)), selector, resource, npus.get(resource, 0),
-                           str(rep.get("restartPolicy") or pod_spec.get("restartPolicy") or ""), images,
-                           _one_per_node(pod_spec, str((obj.get("metadata") or {}).get("name", "")))))
+    for pod_set in pod_sets:
+        resource = pod_set.npu_resource() or ""
+        images = tuple(str(c.data.get("image", "")) for c in pod_set.containers())
+        selector = {str(k): str(v) for k, v in pod_set.node_selector.items()}
+        restart = _role(job, pod_set).get("restartPolicy") or pod_set.spec.get("restartPolicy") or ""
+        out.append(Replica(pod_set.role, pod_set.replicas, selector, resource, pod_set.npus(), str(restart), images,
+                           _one_per_node(pod_set.spec, job.name)))
     return out
+
+
+def _role(job: Manifest, pod_set: PodSet) -> Dict[str, Any]:
+    """The replica spec or task a pod set comes from."""
+    node: Any = job.data
+    for key in pod_set.role_path:
+        node = as_list(node)[key] if isinstance(key, int) else as_dict(node).get(key)
+    return as_dict(node)
 
 
 def _one_per_node(pod_spec: Mapping[str, Any], job_name: str) -> bool:
@@ -289,34 +300,6 @@ def _one_per_node(pod_spec: Mapping[str, Any], job_name: str) -> bool:
         if job_name in values or job_name in (selector.get("matchLabels") or {}).values():
             return True
     return False
-
-
-def pod_npus(pod_spec: Mapping[str, Any]) -> Dict[str, int]:
-    """NPU resources the pod's containers request (requests, else limits), summed over containers."""
-    out: Dict[str, int] = {}
-    for container in pod_spec.get("containers") or []:
-        resources = (container or {}).get("resources") or {}
-        asked = {**(resources.get("limits") or {}), **(resources.get("requests") or {})}
-        for key, value in asked.items():
-            if str(key).startswith(NPU_RESOURCE_PREFIX):
-                out[str(key)] = out.get(str(key), 0) + _int(value)
-    return out
-
-
-def _min_available(obj: Mapping[str, Any]) -> Optional[int]:
-    spec = obj.get("spec") or {}
-    if obj.get("kind") == ASCEND_JOB:
-        value = ((spec.get("runPolicy") or {}).get("schedulingPolicy") or {}).get("minAvailable")
-    else:
-        value = spec.get("minAvailable")
-    return _int(value) if value is not None else None
-
-
-def _queue_name(obj: Mapping[str, Any]) -> str:
-    spec = obj.get("spec") or {}
-    if obj.get("kind") == ASCEND_JOB:
-        return str(((spec.get("runPolicy") or {}).get("schedulingPolicy") or {}).get("queue") or DEFAULT_QUEUE)
-    return str(spec.get("queue") or DEFAULT_QUEUE)
 
 
 def podgroup_view(pg: Mapping[str, Any]) -> PodGroupView:

@@ -1,61 +1,33 @@
-"""What a rule sees: one object (:class:`ObjectContext`) and the run's profiles and config (:class:`RunContext`).
+"""What a rule sees: one object (:class:`ObjectContext`, a :class:`~ascend_compile.manifest.job.Manifest` with
+its place in the run) and the run's profiles and config (:class:`RunContext`).
 
-The helpers here (and the pod templates of :mod:`.pods`) read a manifest defensively: a field of the
-wrong type is treated as absent (the schema check reports the type error), so rules never crash on
-odd input and never report the same typo twice.
+The manifest model reads an object defensively: a field of the wrong type is treated as absent (the schema
+check reports the type error), so rules never report the same typo twice.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .. import hardware
 from ..findings import Path, describe_object
+from ..manifest.job import Manifest
+from ..manifest.values import T, once
 from ..targeting import HardwareSignals, candidate_profiles
-from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, JOBS, SP_BLOCK_ANNOTATION, ASCEND_JOB_API_GROUP,
-                          OWN_ANNOTATIONS_READ, POD, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_LABEL,
-                          SCHEDULE_POLICY_ANNOTATION, SCHEDULER_NAME, VOLCANO_JOB, VOLCANO_JOB_API_GROUP,
-                          VOLCANO_JOB_KIND, WORKLOADS)
-from .pods import T, Container, PodSet, as_dict, as_int, as_list, once  # noqa: F401 - rules import these from here
 
 #: what a rule lists in KINDS to see every object
 ALL = ("*",)
 
 
-def kind_of(data: Mapping[str, Any]) -> str:
-    api = data.get("apiVersion")
-    kind = data.get("kind")
-    if not isinstance(kind, str):
-        return ""
-    api = api if isinstance(api, str) else ""
-    if kind == ASCEND_JOB and api.startswith(ASCEND_JOB_API_GROUP + "/"):
-        return ASCEND_JOB
-    if kind == VOLCANO_JOB_KIND and api.startswith(VOLCANO_JOB_API_GROUP + "/"):
-        return VOLCANO_JOB
-    return kind
-
-
-def _ranktable_config_map(config_map: Any) -> bool:
-    """Whether a volume's ``configMap`` names a ranktable ConfigMap (``rings-config-*``)."""
-    return isinstance(config_map, dict) and isinstance(name := config_map.get("name"), str) \
-        and name.startswith(RANKTABLE_CONFIGMAP_PREFIX)
-
-
-class ObjectContext:
-    """One Kubernetes object of the run and what rules commonly ask about it."""
+class ObjectContext(Manifest):
+    """One Kubernetes object of the run (a :class:`~ascend_compile.manifest.job.Manifest`) and where it comes from."""
 
     def __init__(self, data: Dict[str, Any], doc: Any = None, prefix: Path = (), source: str = "",
                  index: int = 0):
-        self.data = data
+        super().__init__(data)
         self.doc = doc  # ascend_compile.yamlio.Document or None (objects without source)
         self.prefix = prefix  # path of this object inside its document (List items)
         self.source = source
         self.index = index
-        self.kind = kind_of(data)
-        self._read_metadata(data)  # every object's name, namespace, labels and annotations are read (its ref)
-        self._pod_sets: Optional[List[PodSet]] = None
         self._candidates: Optional[Tuple[Any, ...]] = None  # RunContext.candidate_profiles
-        self._signals: Optional[HardwareSignals] = None  # RunContext.signals
-        self._job_annotations: Dict[str, Optional[Tuple[Any, Path]]] = {}  # job_annotation(), by key
         #: what rules that share one computation keep for each other (keyed by the helper that computes it)
         self.shared: Dict[str, Any] = {}
 
@@ -68,181 +40,6 @@ class ObjectContext:
     @once
     def _description(self) -> str:
         return describe_object(self.data.get("kind"), self.namespace, self.name)
-
-    # ---------------------------------------------------------------- metadata (read in __init__: every run asks)
-    def _read_metadata(self, data: Dict[str, Any]) -> None:
-        self.metadata: Dict[str, Any] = as_dict(data.get("metadata"))
-        name = self.metadata.get("name")
-        self.name: str = name if isinstance(name, str) else ""
-        namespace = self.metadata.get("namespace")
-        self.namespace: Optional[str] = namespace if isinstance(namespace, str) and namespace else None
-        self.labels: Dict[str, Any] = as_dict(self.metadata.get("labels"))
-        self.annotations: Dict[str, Any] = as_dict(self.metadata.get("annotations"))
-
-    @once
-    def spec(self) -> Dict[str, Any]:
-        return as_dict(self.data.get("spec"))
-
-    # ---------------------------------------------------------------- pods
-    def pod_sets(self) -> List[PodSet]:
-        if self._pod_sets is None:
-            self._pod_sets = list(self._iter_pod_sets())
-        return self._pod_sets
-
-    def _iter_pod_sets(self) -> Iterator[PodSet]:
-        spec = self.spec
-        if self.kind == ASCEND_JOB:
-            for rtype, rspec in as_dict(spec.get("replicaSpecs")).items():
-                if not isinstance(rspec, dict):
-                    continue
-                replicas = as_int(rspec.get("replicas"))
-                template = as_dict(rspec.get("template"))
-                yield PodSet(str(rtype), ("spec", "replicaSpecs", rtype), 1 if replicas is None else replicas,
-                             ("spec", "replicaSpecs", rtype, "template", "spec"),
-                             as_dict(template.get("spec")), as_dict(template.get("metadata")))
-        elif self.kind == VOLCANO_JOB:
-            for i, task in enumerate(as_list(spec.get("tasks"))):
-                if not isinstance(task, dict):
-                    continue
-                replicas = as_int(task.get("replicas"))
-                template = as_dict(task.get("template"))
-                name = task.get("name")
-                yield PodSet(name if isinstance(name, str) else f"default{i}", ("spec", "tasks", i),
-                             0 if replicas is None else replicas, ("spec", "tasks", i, "template", "spec"),
-                             as_dict(template.get("spec")), as_dict(template.get("metadata")))
-        elif self.kind == POD:
-            yield PodSet(POD, (), 1, ("spec",), spec, self.metadata)
-        elif self.kind in WORKLOADS:
-            template = as_dict(spec.get("template"))
-            replicas = as_int(spec.get("replicas"))
-            yield PodSet(self.kind, (), 1 if replicas is None else replicas, ("spec", "template", "spec"),
-                         as_dict(template.get("spec")), as_dict(template.get("metadata")))
-
-    # Each answer below is worked out once per object: several rules ask, and the data never changes.
-    def npu_pod_sets(self) -> List[PodSet]:
-        return self._npu_pod_sets
-
-    @once
-    def _npu_pod_sets(self) -> List[PodSet]:
-        return [p for p in self.pod_sets() if p.npus() > 0]
-
-    def npu_layout(self) -> "hardware.NpuLayout":
-        """How the job's pods request NPUs (pods without NPUs are not counted)."""
-        return self._npu_layout
-
-    @once
-    def _npu_layout(self) -> "hardware.NpuLayout":
-        return hardware.NpuLayout.from_pod_sets([(pod_set.replicas, pod_set.npus()) for pod_set in self.pod_sets()])
-
-    def npu_resource(self) -> Optional[str]:
-        return self._npu_resource
-
-    @once
-    def _npu_resource(self) -> Optional[str]:
-        for pod_set in self.pod_sets():
-            resource = pod_set.npu_resource()
-            if resource:
-                return resource
-        return None
-
-    def requests_npus(self) -> bool:
-        return bool(self._npu_pod_sets)
-
-    def volcano_places(self, pod_set: PodSet) -> bool:
-        """Whether Volcano (so the Ascend plugin) places the pod set's pods. A job's pods default to it
-        (ascend-operator and Volcano's job controller fill it in; a job naming another scheduler is
-        AC409's finding); the pods of a Pod, Deployment, batch Job, ... go to Kubernetes' default
-        scheduler unless their template says ``schedulerName: volcano``."""
-        return self.kind in JOBS or pod_set.spec.get("schedulerName") == SCHEDULER_NAME
-
-    # ---------------------------------------------------------------- scheduling hints
-    def job_annotation(self, key: str) -> Optional[Tuple[Any, Path]]:
-        """(value, where) of an annotation the scheduler plugin reads for the whole job (schedule_policy, sp-block,
-        ra-block, affinity-config): the job's own (its PodGroup gets them; not a Deployment's, see
-        :meth:`unread_annotation`), else a pod template's; None if none.
-
-        The plugin takes a key the PodGroup lacks from a pod of the job (``getJobAnnotationFromJobInfo`` in
-        ``plugin/job.go``, the keys of ``annotationKeysForPodGroup``): one task's pod, in map order; here the
-        first pod template that carries it.
-        """
-        if key not in self._job_annotations:
-            self._job_annotations[key] = self._find_job_annotation(key)
-        return self._job_annotations[key]
-
-    def _find_job_annotation(self, key: str) -> Optional[Tuple[Any, Path]]:
-        if key in self.annotations and self.kind in OWN_ANNOTATIONS_READ:
-            return self.annotations[key], ("metadata", "annotations", key)
-        for pod_set in self.pod_sets():
-            annotations = as_dict(pod_set.metadata.get("annotations"))
-            if key in annotations:
-                return annotations[key], pod_set.spec_path[:-1] + ("metadata", "annotations", key)
-        return None
-
-    def unread_annotation(self, key: str) -> Optional[Path]:
-        """Where the object's own metadata sets ``key`` when the scheduler never reads it there (a Deployment's, a
-        StatefulSet's, ...: :data:`~ascend_compile.vocabulary.OWN_ANNOTATIONS_READ`) and no pod template has it."""
-        if key not in self.annotations or self.kind in OWN_ANNOTATIONS_READ or self.job_annotation(key) is not None:
-            return None
-        return ("metadata", "annotations", key)
-
-    @property
-    def schedule_policy(self) -> Optional[str]:
-        found = self.job_annotation(SCHEDULE_POLICY_ANNOTATION)
-        return found[0] if found is not None and isinstance(found[0], str) and found[0] else None
-
-    def accelerator_type(self) -> Optional[str]:
-        """The first ``accelerator-type`` node selector of any pod set."""
-        types = self._accelerator_types
-        return types[0] if types else None
-
-    def accelerator_types(self) -> Tuple[str, ...]:
-        """Every distinct ``accelerator-type`` the pod sets select, in order; values equal but for case count
-        once, as when the scheduler joins them into the job's selector (``getJobSelectorFromVcJob``)."""
-        return self._accelerator_types
-
-    @once
-    def _accelerator_types(self) -> Tuple[str, ...]:
-        seen: Dict[str, str] = {}
-        for pod_set in self.pod_sets():
-            value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
-            if isinstance(value, str) and value:
-                seen.setdefault(value.lower(), value)
-        return tuple(seen.values())
-
-    def block(self, name: str) -> Tuple[bool, Optional[int]]:
-        """(annotation present, its integer value) for ``sp-block`` / ``ra-block`` (see :meth:`job_annotation`)."""
-        found = self.job_annotation(name)
-        return (False, None) if found is None else (True, as_int(found[0]))
-
-    def ranktable_volumes(self) -> List[Tuple[PodSet, int, Dict[str, Any]]]:
-        """Volumes that carry a ranktable: a ``rings-config-*`` ConfigMap, or a volume named ``ranktable``."""
-        return self._ranktable_volumes
-
-    @once
-    def _ranktable_volumes(self) -> List[Tuple[PodSet, int, Dict[str, Any]]]:
-        out = []
-        for pod_set in self.pod_sets():
-            for i, volume in pod_set.volumes():
-                if volume.get("name") == RANKTABLE_HOSTPATH_VOLUME or ("configMap" in volume
-                                                                       and _ranktable_config_map(volume["configMap"])):
-                    out.append((pod_set, i, volume))
-        return out
-
-    def uses_file_ranktable(self) -> bool:
-        """A Volcano Job whose pods read a ranktable file.
-
-        It is labelled ``ring-controller.atlas``, requests NPUs, and either runs
-        several NPU pods or already mounts a ranktable volume.  A single-pod job
-        without such a volume (an inference service, say) needs no ranktable.
-        """
-        return self._uses_file_ranktable
-
-    @once
-    def _uses_file_ranktable(self) -> bool:
-        if self.kind != VOLCANO_JOB or RING_LABEL not in self.labels or not self.requests_npus():
-            return False
-        npu_pods = sum(max(p.replicas, 0) for p in self.npu_pod_sets())
-        return npu_pods > 1 or bool(self.ranktable_volumes())
 
 
 class RunContext:
@@ -286,11 +83,7 @@ class RunContext:
 
     def signals(self, obj: ObjectContext) -> HardwareSignals:
         """What ``obj`` tells the scheduler about the hardware it wants."""
-        if obj._signals is None:
-            types = obj.accelerator_types()
-            obj._signals = HardwareSignals(obj.npu_resource(), obj.accelerator_type(), obj.schedule_policy,
-                                           obj.block(SP_BLOCK_ANNOTATION)[0], types if len(types) > 1 else ())
-        return obj._signals
+        return obj.signals()
 
     def candidate_profiles(self, obj: ObjectContext) -> Tuple[Any, ...]:
         """Every profile whose handler the scheduler could give ``obj`` (empty: no handler, or no NPUs).

@@ -5,8 +5,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ...findings import Path
 from ...vocabulary import CONTAINER_NAME, FRAMEWORK_LABEL, FRAMEWORKS, JOBS, LEADERS
-from ..context import Container, ObjectContext, PodSet
-from ..pods import hami_companions  # noqa: F401 - rules import it from here
+from ..context import ObjectContext
+from ...manifest.pods import Container, PodSet
 
 
 def framework(obj: ObjectContext) -> Optional[str]:

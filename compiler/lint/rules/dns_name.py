@@ -37,7 +37,7 @@ Passing::
     metadata:
       name: resnet50-job
 """
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ...vocabulary import DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, JOBS, VOLCANO_JOB
 from ..rule import Problem
 

@@ -56,7 +56,7 @@ Passing::
       tasks: ...   # no policies
 """
 from ...vocabulary import ENABLED, POD_RESCHEDULING_LABEL
-from ..context import as_list
+from ...manifest.values import as_list
 from ..rule import Problem
 from ._resilience import job_label, retry_times
 

@@ -27,7 +27,7 @@ Passing::
       - name: worker
         replicas: 2
 """
-from ..context import as_int
+from ...manifest.values import as_int
 from ..rule import Problem
 
 

@@ -22,7 +22,7 @@ Passing::
     Worker:
       replicas: 1
 """
-from ..context import as_dict, as_int
+from ...manifest.values import as_dict, as_int
 from ...vocabulary import WORKER
 from ..rule import Problem
 

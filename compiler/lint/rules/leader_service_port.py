@@ -43,7 +43,7 @@ Passing::
 """
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..context import as_int, as_list
+from ...manifest.values import as_int, as_list
 from ...vocabulary import DEFAULT_PORT, PORT_NAME, WORKER
 from ..rule import Problem
 from ._util import ascend_container

@@ -20,7 +20,7 @@ Passing::
     spec:
       maxRetry: 3
 """
-from ..context import as_int
+from ...manifest.values import as_int
 from ..rule import Problem
 
 

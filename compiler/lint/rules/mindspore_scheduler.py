@@ -37,7 +37,7 @@ Passing::
           template: {spec: {containers: [{name: ascend, image: ms:2.3}]}}
         Worker: {...}
 """
-from ..context import as_dict, as_int
+from ...manifest.values import as_dict, as_int
 from ...vocabulary import MINDSPORE, SCHEDULER, WORKER
 from ..rule import Problem
 from ._util import ascend_container, framework, npu_request_path

@@ -88,7 +88,7 @@ from ...targeting import handler_family, node_profile, selected_profiles
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, JOBS, SCHEDULER_TASK_SPEC,
                             SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
 from ..context import ObjectContext, RunContext
-from ..pods import refused_amount
+from ...manifest.values import refused_amount
 from ..rule import Problem
 from ._util import handler_labels, label_values, npu_request_path
 

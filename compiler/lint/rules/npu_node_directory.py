@@ -35,7 +35,7 @@ Passing::
           containers: [{name: ascend, image: ms:2.3}]
 """
 from ...vocabulary import RANKTABLE_HOSTPATH_VOLUME, RESET_SHARED_DIR, RESET_VOLUME
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ..rule import Problem
 
 

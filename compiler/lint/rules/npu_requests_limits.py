@@ -53,8 +53,9 @@ Passing::
 from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
 from ...quantity import parse
-from ..context import Container, as_int, as_list
-from ..pods import refused_amount
+from ...manifest.pods import Container
+from ...manifest.values import as_int, as_list
+from ...manifest.values import refused_amount
 from ..rule import Problem
 
 

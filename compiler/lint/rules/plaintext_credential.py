@@ -31,7 +31,7 @@ Passing::
 """
 import re
 
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ...vocabulary import CONFIG_MAP
 from ..rule import Problem
 

@@ -31,7 +31,7 @@ Passing::
       env: []
       svc: []
 """
-from ..context import as_dict, as_list
+from ...manifest.values import as_dict, as_list
 from ..rule import Problem
 
 KNOWN = ("ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "ray")

@@ -80,7 +80,7 @@ import re
 
 from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME, DNS1123_LABEL, VOLCANO_JOB
-from ..context import as_int
+from ...manifest.values import as_int
 from ..rule import Problem
 from ._pod_spec import check_container, check_pod, check_volume, plain_volumes
 

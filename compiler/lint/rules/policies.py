@@ -37,7 +37,7 @@ Passing::
     - event: PodEvicted
       action: RestartJob
 """
-from ..context import as_list
+from ...manifest.values import as_list
 from ..rule import Problem
 
 EVENTS = ("*", "PodFailed", "PodEvicted", "PodPending", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")

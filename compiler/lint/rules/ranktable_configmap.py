@@ -46,7 +46,7 @@ Passing::
       name: resnet
       labels: {ring-controller.atlas: ascend-910b}
 """
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL
 from ..rule import Problem
 

@@ -31,7 +31,7 @@ Passing::
     data:
       hccl.json: '{"status":"initializing"}'
 """
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ...vocabulary import RANKTABLE_KEY, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, WORKLOADS
 from ..rule import Problem
 

@@ -38,7 +38,7 @@ Passing::
       configMap: {name: rings-config-resnet}
 """
 from ...findings import INFO
-from ..context import as_dict, as_list
+from ...manifest.values import as_dict, as_list
 from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH
 from ..rule import Problem
 from ._util import npu_containers

@@ -21,7 +21,7 @@ Passing::
       replicas: 3
 """
 from ... import hardware
-from ..context import as_dict, as_int
+from ...manifest.values import as_dict, as_int
 from ..rule import Problem
 
 MAX_REPLICAS = hardware.MAX_PODS

@@ -28,7 +28,7 @@ Passing::
       replicaSpecs:
         Master: {...}
 """
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ...vocabulary import REPLICA_TYPES
 from ..rule import Problem
 from ._util import framework

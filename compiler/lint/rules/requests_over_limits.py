@@ -27,7 +27,7 @@ Passing::
       requests: {cpu: 8, memory: 64Gi}
       limits: {cpu: 16, memory: 64Gi}
 """
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ...quantity import parse
 from ...vocabulary import NPU_RESOURCE_PREFIX
 from ..rule import Problem

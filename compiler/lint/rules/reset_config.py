@@ -46,7 +46,7 @@ Passing::
 from ...findings import INFO
 from ...vocabulary import (CONFIG_MAP, ENABLED, POD_RESCHEDULING_LABEL, RECOVER_STRATEGY_ANNOTATION,
                            RESET_CONFIGMAP_PREFIX, RESET_KEY, SUB_HEALTHY_GRACE_EXIT, SUB_HEALTHY_LABEL)
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ..rule import Problem
 from ._resilience import job_label
 

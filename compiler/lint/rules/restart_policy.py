@@ -26,7 +26,7 @@ Passing::
     Worker:
       restartPolicy: Never
 """
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 

@@ -39,7 +39,7 @@ Passing::
       labels:
         ring-controller.atlas: ascend-910b
 """
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ...findings import WARNING
 from ...profiles import NO_ACCELERATOR_TYPE
 from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_CONTROLLER_VALUES, RING_LABEL,

@@ -29,7 +29,7 @@ Passing::
       runPolicy:
         schedulingPolicy: {minAvailable: 2, queue: default}
 """
-from ..context import as_dict, as_int
+from ...manifest.values import as_dict, as_int
 from ..rule import Problem
 
 

@@ -28,7 +28,7 @@ Passing::
           minAvailable: 2
           queue: default
 """
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ..rule import Problem
 
 

@@ -28,7 +28,7 @@ Passing::
     requests: {huawei.com/Ascend910: 8}
 """
 from ..rule import Problem
-from ._util import hami_companions
+from ...manifest.values import hami_companions
 
 
 def check(obj, run):

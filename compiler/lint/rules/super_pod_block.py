@@ -35,7 +35,7 @@ Passing::
         sp-block: "32"
 """
 from ... import hardware
-from ..context import as_dict, as_int
+from ...manifest.values import as_dict, as_int
 from ...vocabulary import ASCEND_JOB, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 from ._util import first_npu_path

@@ -28,7 +28,7 @@ Passing::
     tasks:
     - name: worker-0
 """
-from ..context import as_list
+from ...manifest.values import as_list
 from ...vocabulary import DNS1123_LABEL
 from ..rule import Problem
 

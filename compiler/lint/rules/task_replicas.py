@@ -25,7 +25,7 @@ Passing::
       replicas: 2
       minAvailable: 2
 """
-from ..context import as_int, as_list
+from ...manifest.values import as_int, as_list
 from ..rule import Problem
 
 

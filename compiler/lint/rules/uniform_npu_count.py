@@ -50,7 +50,7 @@ Passing::
 """
 from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, PYTORCH, SOFT_SHARE_AICORE_LABEL,
                            SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
-from ..pods import npu_count
+from ...manifest.values import npu_count
 from ..rule import Problem
 from ._util import ascend_container, framework, npu_request_path
 

@@ -33,7 +33,7 @@ Passing::
 """
 import re
 
-from ..context import as_dict
+from ...manifest.values import as_dict
 from ...vocabulary import VISIBLE_DEVICES_ENV, visible_devices_field_path
 from ..rule import Problem
 from .env_field_ref import valid_env_field_path

@@ -34,7 +34,7 @@ Passing::
     volumes:
     - {name: dataset, hostPath: {path: /data}}
 """
-from ..context import as_list
+from ...manifest.values import as_list
 from ..rule import Problem
 from ._util import pod_containers
 

@@ -1,97 +1,22 @@
-"""The pod templates of an object as rules read them (:class:`PodSet`, :class:`Container`), and the small readers
-they share: a field of the wrong type reads as absent (the schema check reports the type error).
+"""The pods a manifest asks for: groups of identical pods (:class:`PodSet`) and their containers
+(:class:`Container`), with the NPUs each asks for.
 
-Answers that rules ask for again and again are worked out once and kept (:class:`once`, and the
-``_``-prefixed slots): the data of a run never changes while it is linted.
+How NPUs are counted, the one reading lint, ``import`` and ``why`` share (upstream, read in
+MindCluster's ``component/ascend-for-volcano/plugin/job.go``, ``getVCTaskReqNPUTypeFromTaskInfo``, and
+``component/ascend-operator/pkg/controllers/v1/utils.go``, ``getContainerNPUResourceNameAndReq``): a pod's
+NPU resource is a ``huawei.com/*`` name among its containers' requests, and its count is what the pod's
+containers request of it (Volcano adds the containers' requests up into the pod's, ``GetPodResourceRequest``
+in ``pkg/scheduler/api/pod_info.go``).  Requests win; a container that only sets limits gets them as requests
+(Kubernetes defaults a missing request to its limit).  HAMi's ``huawei.com/<chip>-memory`` and ``-core``
+beside ``huawei.com/<chip>`` are sizes of that NPU, not NPUs of their own.
 """
 from __future__ import annotations
 
-import re
-from typing import AbstractSet, Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar
+from typing import AbstractSet, Any, Dict, List, Mapping, Optional, Tuple
 
 from ..findings import Path
-from ..quantity import parse as parse_quantity
-from ..vocabulary import HAMI_COMPANION_SUFFIXES, HAMI_RESOURCE_PREFIX, NPU_RESOURCE_PREFIX
-
-T = TypeVar("T")
-
-
-def hami_companions(names) -> frozenset:
-    """The names among ``names`` (one container's ``huawei.com/*`` resources) that are HAMi vNPU companions
-    of another of them: ``huawei.com/Ascend910B3-memory`` or ``-core`` beside ``huawei.com/Ascend910B3``."""
-    present = set(names)
-    return frozenset(n for n in present if n.startswith(HAMI_RESOURCE_PREFIX) and any(
-        n.endswith(suffix) and n[:-len(suffix)] in present for suffix in HAMI_COMPANION_SUFFIXES))
-
-
-class once(Generic[T]):
-    """A property computed on first use and then kept in the instance (rules ask the same things many times).
-
-    Like :func:`functools.cached_property` without its lock (taken on every first use before Python 3.12:
-    a few percent of a bulk lint).  An object of the run is read by one thread.
-    """
-
-    def __init__(self, compute: Callable[[Any], T]):
-        self._compute = compute
-        self._name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    def __set_name__(self, owner: Any, name: str) -> None:
-        self._name = name
-
-    def __get__(self, instance: Any, owner: Any = None) -> T:
-        if instance is None:
-            return self  # type: ignore[return-value]
-        value = instance.__dict__[self._name] = self._compute(instance)
-        return value
-
-
-def as_dict(value: Any) -> Dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: Any) -> List[Any]:
-    return value if isinstance(value, list) else []
-
-
-def as_int(value: Any) -> Optional[int]:
-    """An int from an int or an integer string ("8"), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
-        return int(value)
-    return None
-
-
-def npu_count(value: Any) -> int:
-    """An NPU amount as Kubernetes reads the quantity: 8, "8", 8.0 and "8000m" are all 8 NPUs (the API server
-    and the Volcano plugin see 8).  A fraction ("500m", :func:`refused_amount`), which the API server refuses for
-    an extended resource, or a value that is no quantity reads as 0."""
-    found = as_int(value)
-    if found is not None:
-        return found
-    milli = _milli(value)
-    return 0 if milli is None or milli % 1000 else milli // 1000
-
-
-def refused_amount(value: Any) -> Optional[str]:
-    """Why Kubernetes refuses this amount of an extended resource (``huawei.com/*``), or None: "negative", or
-    "not a whole number" when its value in thousandths, rounded up (``Quantity.MilliValue``), is no multiple of
-    1000 ("500m", 1.5, "1001m").  A value that is no quantity is the schema check's."""
-    found = as_int(value)
-    if found is not None:
-        return "negative" if found < 0 else None
-    milli = _milli(value)
-    if milli is None:
-        return None
-    return "negative" if milli < 0 else "not a whole number" if milli % 1000 else None
-
-
-def _milli(value: Any) -> Optional[int]:
-    exact = parse_quantity(value)
-    return None if exact is None else -((-exact * 1000) // 1)  # rounded up, as MilliValue does
+from ..vocabulary import NPU_RESOURCE_PREFIX, POD
+from .values import as_dict, as_list, hami_companions, npu_count
 
 
 class Container:
@@ -195,10 +120,22 @@ class PodSet:
         return self._all_containers
 
     def npus(self) -> int:
-        """NPUs one pod of this set requests (all containers)."""
+        """NPUs of :meth:`npu_resource` one pod of this set requests (all its containers')."""
         if self._npus is None:
-            self._npus = sum([c.npu_request()[1] for c in self.containers()])
+            resource = self.npu_resource()
+            self._npus = sum([count for name, count in (c.npu_request() for c in self.containers())
+                              if name == resource]) if resource else 0
         return self._npus
+
+    def npus_by_resource(self) -> Dict[str, int]:
+        """NPUs one pod of this set requests, by resource (a pod whose containers name different ``huawei.com/*``
+        resources holds some of each)."""
+        out: Dict[str, int] = {}
+        for container in self.containers():
+            name, count = container.npu_request()
+            if name:
+                out[name] = out.get(name, 0) + count
+        return out
 
     def npu_resource(self) -> Optional[str]:
         """The first NPU resource a container of the set asks for, None if none does."""
@@ -209,7 +146,7 @@ class PodSet:
                 if name:
                     self._resource = name
                     break
-        return self._resource
+        return self._resource if isinstance(self._resource, str) else None
 
     def volumes(self) -> List[Tuple[int, Dict[str, Any]]]:
         if self._volumes is None:
@@ -229,3 +166,8 @@ class PodSet:
         if self._volume_names is None:
             self._volume_names = {name for _, v in self.volumes() if isinstance(name := v.get("name"), str)}
         return self._volume_names
+
+
+def pod_of(pod: Mapping[str, Any]) -> PodSet:
+    """A pod (as the cluster stores it, or a manifest's ``kind: Pod``) read as a set of one."""
+    return PodSet(POD, (), 1, ("spec",), as_dict(pod.get("spec")), as_dict(pod.get("metadata")))
