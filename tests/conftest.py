@@ -1,8 +1,11 @@
-"""Shared test plumbing: repo paths, the ../shared facts folder, and --update-golden."""
+"""Shared test plumbing: repo paths, the ../shared facts folder, --update-golden, and the kustomize the KRM
+tests run."""
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -38,6 +41,40 @@ def shared_dir() -> Path:
     if not (SHARED / "upstream").is_dir():
         pytest.skip(f"{SHARED} is absent: upstream samples and CRDs are only beside the repo in development and CI")
     return SHARED
+
+
+@contextlib.contextmanager
+def on_terminal(config: pytest.Config) -> Iterator[None]:
+    """Show a long provisioning step's progress on the terminal, not in a test's captured output: a
+    newcomer staring at a silent terminal assumes it hung."""
+    capture = config.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+        yield
+
+
+@pytest.fixture(scope="session")
+def kustomize(request: pytest.FixtureRequest) -> str:
+    """The kustomize program the KRM tests run (kubectl kustomize cannot run exec KRM functions): $KUSTOMIZE
+    when set, else kustomize v5.5.0 built from its Go module into the project's cache on first use, like the
+    simulated cluster's programs (tests/simcluster/build.py); skips only when Go is absent."""
+    given = os.environ.get("KUSTOMIZE")
+    if given:
+        return given
+    from tests.integration import controlplane
+    from tests.simcluster import build
+
+    reason = controlplane.go_unavailable_reason()
+    if reason:
+        pytest.skip(f"kustomize is built from sigs.k8s.io/kustomize/kustomize/v5@{build.KUSTOMIZE_VERSION} and "
+                    f"{reason} (or set KUSTOMIZE to a kustomize v5 binary)")
+    cached = build.component_dir(build.COMPONENTS["kustomize"], build.go_version()) / "kustomize"
+    if cached.is_file():
+        return str(cached)
+    with on_terminal(request.config):
+        print("\nbuilding kustomize for the KRM tests from its Go module: a minute the first time, cached "
+              "after that", flush=True)
+        binaries = build.build_all(only=("kustomize",))
+    return str(binaries["kustomize"])
 
 
 @pytest.hookimpl(hookwrapper=True)

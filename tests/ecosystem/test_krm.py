@@ -24,8 +24,6 @@ from tests.checkout import checkout_pythonpath, run_cli
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "pytorch-module-910b-8.yaml"  # 2 pods x 8, AscendJob
 GENERATOR_DIR = ROOT / "examples" / "kustomize" / "generator"
-KUBECTL_NOTE = ("kubectl kustomize cannot run exec KRM functions (it has no --enable-exec, kubernetes/kubectl#1498); "
-                "install kustomize v5 (go install sigs.k8s.io/kustomize/kustomize/v5@v5.5.0) or set KUSTOMIZE")
 
 
 def load_spec(path: Path = EXAMPLE) -> Dict[str, Any]:
@@ -266,13 +264,6 @@ def as_set(objs: List[Dict[str, Any]]) -> List[str]:
     return sorted(json.dumps(o, sort_keys=True) for o in objs)
 
 
-def kustomize_binary() -> str:
-    found = os.environ.get("KUSTOMIZE") or shutil.which("kustomize")
-    if not found:
-        pytest.skip(f"no kustomize binary on PATH: {KUBECTL_NOTE}")
-    return found
-
-
 def runner_env(bin_dir: Path) -> Dict[str, str]:
     """PATH leads to an ``ascend-compile`` in ``bin_dir`` that runs this checkout (the example's wrapper calls it)."""
     script = bin_dir / "ascend-compile"
@@ -283,8 +274,7 @@ def runner_env(bin_dir: Path) -> Dict[str, str]:
     return env
 
 
-def test_kustomize_exec_generator_example_matches_compile(tmp_path: Path) -> None:
-    kustomize = kustomize_binary()
+def test_kustomize_exec_generator_example_matches_compile(tmp_path: Path, kustomize: str) -> None:
     result = subprocess.run([kustomize, "build", "--enable-alpha-plugins", "--enable-exec", str(GENERATOR_DIR)],
                             capture_output=True, text=True, env=runner_env(tmp_path), timeout=120)
     assert result.returncode == 0, result.stderr
@@ -305,8 +295,7 @@ def write_wrapper(directory: Path, extra: str = "") -> Path:
 
 
 @pytest.mark.parametrize("spec", sorted((ROOT / "examples").glob("*.yaml")), ids=lambda p: p.name)
-def test_kustomize_runs_every_example(spec: Path, tmp_path: Path) -> None:
-    kustomize = kustomize_binary()
+def test_kustomize_runs_every_example(spec: Path, tmp_path: Path, kustomize: str) -> None:
     write_wrapper(tmp_path)
     data = annotate(load_spec(spec), **{"config.kubernetes.io/function": "exec:\n  path: ./fn\n"})
     (tmp_path / "job.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
@@ -320,8 +309,7 @@ def test_kustomize_runs_every_example(spec: Path, tmp_path: Path) -> None:
     assert as_set(got) == as_set([CONFIGMAP, *expected])
 
 
-def test_kustomize_fails_with_the_finding(tmp_path: Path) -> None:
-    kustomize = kustomize_binary()
+def test_kustomize_fails_with_the_finding(tmp_path: Path, kustomize: str) -> None:
     write_wrapper(tmp_path)
     data = annotate(load_spec(), **{"config.kubernetes.io/function": "exec:\n  path: ./fn\n"})
     data["spec"]["npus"] = 13

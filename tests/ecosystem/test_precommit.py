@@ -6,17 +6,22 @@ not yet tracked. So the tests first snapshot this working tree (tracked files an
 new, not ignored ones) into a throwaway git repository and point pre-commit at that:
 the hooks are tested as they will be committed, both here and in a clean CI clone.
 
-The first hook run builds pre-commit's virtualenv and pip-installs the snapshot
-(PyYAML, click and setuptools come from PyPI); later runs reuse it (one
-PRE_COMMIT_HOME per test session).
+The first hook run builds pre-commit's virtualenv and pip-installs the snapshot, with
+PyYAML, click and setuptools from a folder of wheels (the ``wheelhouse`` fixture:
+downloaded once into the project's cache, so pre-commit itself never reaches an index);
+later runs reuse it (one PRE_COMMIT_HOME per test session).
 """
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional
@@ -24,6 +29,7 @@ from typing import Dict, Iterator, List, Optional
 import pytest
 import yaml
 from tests.checkout import run_cli
+from tests.integration import controlplane
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "examples" / "pytorch-module-910b-8.yaml"
@@ -79,17 +85,55 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 TIMINGS: Dict[str, float] = {}
 
 
-#: a folder of wheels (PyYAML, click, setuptools) the hook's virtualenv installs from, so the test needs no
-#: network: .ci/run fills it with `pip download` (see there); without it these tests skip
-WHEELHOUSE = os.environ.get("ASCEND_COMPILE_WHEELHOUSE", "")
+def hook_requirements() -> List[str]:
+    """What pip installs into the hook's virtualenv: the build backend and the runtime dependencies that
+    pyproject.toml declares."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    found: List[str] = []
+    for key in ("requires", "dependencies"):
+        block = re.search(rf"^{key} = \[(.*?)\]", text, re.MULTILINE | re.DOTALL)
+        assert block, f"pyproject.toml has no {key} list"
+        found += re.findall(r'"([^"]+)"', block.group(1))
+    return found
 
 
-def pre_commit(args: List[str], cwd: Path, home: Path) -> "subprocess.CompletedProcess[str]":
-    if not (WHEELHOUSE and os.path.isdir(WHEELHOUSE)):
-        pytest.skip("pre-commit builds the hook's virtualenv with pip: set ASCEND_COMPILE_WHEELHOUSE to a folder "
-                    "of wheels for PyYAML, click and setuptools (.ci/run makes one) so it installs offline")
+@pytest.fixture(scope="session")
+def wheelhouse() -> str:
+    """A folder of wheels the hook's virtualenv installs from, so pre-commit itself needs no network:
+    $ASCEND_COMPILE_WHEELHOUSE when set, else fetched once with `pip download` into the project's cache
+    (a provisioning step like the Go builds' module download; skips when the wheels cannot be fetched)."""
+    given = os.environ.get("ASCEND_COMPILE_WHEELHOUSE")
+    if given:
+        if not os.path.isdir(given):
+            pytest.fail(f"ASCEND_COMPILE_WHEELHOUSE={given} is not a folder")
+        return given
+    requirements = hook_requirements()
+    key = hashlib.sha256("\0".join([sys.version, sysconfig.get_platform(), *requirements]).encode()).hexdigest()[:16]
+    root = controlplane._cache_home() / "wheelhouse"
+    folder = root / key
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if folder.is_dir():
+            return str(folder)
+        staging = root / f"{key}.partial"
+        shutil.rmtree(staging, ignore_errors=True)
+        sys.stderr.write(f"pip download {' '.join(requirements)} -> {folder}\n")
+        result = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "-d", str(staging), *requirements],
+                                capture_output=True, text=True, timeout=600)
+        if result.returncode != 0:
+            shutil.rmtree(staging, ignore_errors=True)
+            tail = " | ".join((result.stdout + result.stderr).strip().splitlines()[-3:])
+            pytest.skip(f"could not fetch the wheels the hook's virtualenv installs ({', '.join(requirements)}): "
+                        f"pip download exited {result.returncode}: {tail}; set ASCEND_COMPILE_WHEELHOUSE to a "
+                        "folder holding them")
+        os.replace(staging, folder)
+    return str(folder)
+
+
+def pre_commit(args: List[str], cwd: Path, home: Path, wheelhouse: str) -> "subprocess.CompletedProcess[str]":
     env = dict(os.environ, PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never", PIP_NO_INDEX="1",
-               PIP_FIND_LINKS=WHEELHOUSE, **GIT_ENV)
+               PIP_FIND_LINKS=wheelhouse, **GIT_ENV)
     env.pop("PYTHONPATH", None)  # the hook must run from its own virtualenv, not this checkout
     start = time.monotonic()
     result = subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=cwd, env=env, capture_output=True,
@@ -141,14 +185,13 @@ def test_hooks_file_declares_the_three_hooks() -> None:
     ("charts/job/values-prod.yaml", True), ("charts/job/Chart.yaml", True), (".ascend-compile.yaml", True),
 ])
 def test_manifest_hooks_skip_yaml_that_is_not_a_manifest(path: str, skipped: bool) -> None:
-    import re
-
     hook = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())[0]
     assert bool(re.search(hook["files"], path)) and bool(re.search(hook["exclude"], path)) == skipped
 
 
 @pytest.mark.parametrize("hook", ["ascend-compile-validate", "ascend-compile-lint"])
-def test_try_repo_manifest_hooks(hook: str, hooks_repo: str, pre_commit_home: Path, tmp_path: Path) -> None:
+def test_try_repo_manifest_hooks(hook: str, hooks_repo: str, pre_commit_home: Path, wheelhouse: str,
+                                 tmp_path: Path) -> None:
     if hook == "ascend-compile-lint" and not (Path(hooks_repo) / "compiler" / "cli" / "lint.py").exists():
         pytest.skip("the lint command is not in this tree yet")
     good = user_repo(tmp_path / "good", {
@@ -157,13 +200,13 @@ def test_try_repo_manifest_hooks(hook: str, hooks_repo: str, pre_commit_home: Pa
         ".github/workflows/ci.yml": "on: push\njobs: {}\n",
         "overlays/kustomization.yaml": "resources: [../manifests/job.yaml]\n",
     })
-    result = pre_commit(["try-repo", hooks_repo, hook, "--all-files"], good, pre_commit_home)
+    result = pre_commit(["try-repo", hooks_repo, hook, "--all-files"], good, pre_commit_home, wheelhouse)
     assert result.returncode == 0, output(result)
     assert "Passed" in result.stdout
 
     bad = user_repo(tmp_path / "bad", {"manifests/job.yaml": compile_to_text(SPEC),
                                        "manifests/broken.yml": bad_manifest()})
-    result = pre_commit(["try-repo", hooks_repo, hook, "--all-files"], bad, pre_commit_home)
+    result = pre_commit(["try-repo", hooks_repo, hook, "--all-files"], bad, pre_commit_home, wheelhouse)
     assert result.returncode == 1, output(result)
     assert "Failed" in result.stdout
     assert "manifests/broken.yml" in result.stdout
@@ -176,7 +219,8 @@ def config_for(hooks_repo: str, **hook: object) -> str:
     return yaml.safe_dump({"repos": [{"repo": hooks_repo, "rev": rev, "hooks": [hook]}]}, sort_keys=False)
 
 
-def test_check_hook_with_the_documented_config(hooks_repo: str, pre_commit_home: Path, tmp_path: Path) -> None:
+def test_check_hook_with_the_documented_config(hooks_repo: str, pre_commit_home: Path, wheelhouse: str,
+                                               tmp_path: Path) -> None:
     """try-repo cannot pass args, so this runs the .pre-commit-config.yaml snippet from docs/ci.md."""
     spec_text = SPEC.read_text(encoding="utf-8")
     repo = user_repo(tmp_path / "project", {"specs/job.yaml": spec_text})
@@ -186,21 +230,22 @@ def test_check_hook_with_the_documented_config(hooks_repo: str, pre_commit_home:
         hooks_repo, id="ascend-compile-check", args=["-o", "manifests"], files="^specs/"))
     git("add", "-A", cwd=repo)
 
-    result = pre_commit(["run", "--all-files"], repo, pre_commit_home)
+    result = pre_commit(["run", "--all-files"], repo, pre_commit_home, wheelhouse)
     assert result.returncode == 0, output(result)
     assert "Passed" in result.stdout
 
     # the spec changes, the committed manifest does not: the hook fails and shows the diff
     (repo / "specs" / "job.yaml").write_text(spec_text.replace("npus: 16", "npus: 8"), encoding="utf-8")
     git("add", "-A", cwd=repo)
-    result = pre_commit(["run", "--all-files"], repo, pre_commit_home)
+    result = pre_commit(["run", "--all-files"], repo, pre_commit_home, wheelhouse)
     assert result.returncode == 1, output(result)
     assert f"manifests/{JOB_NAME}.yaml" in result.stdout
     assert "stale" in result.stdout
     assert "-      replicas: 1" in result.stdout or "replicas" in result.stdout
 
 
-def test_lint_hook_in_a_config_runs_only_on_yaml(hooks_repo: str, pre_commit_home: Path, tmp_path: Path) -> None:
+def test_lint_hook_in_a_config_runs_only_on_yaml(hooks_repo: str, pre_commit_home: Path, wheelhouse: str,
+                                                 tmp_path: Path) -> None:
     if not (Path(hooks_repo) / "compiler" / "cli" / "validate.py").exists():
         pytest.skip("the validate command is not in this tree yet")
     repo = user_repo(tmp_path / "project", {"manifests/job.yaml": compile_to_text(SPEC),
@@ -208,5 +253,5 @@ def test_lint_hook_in_a_config_runs_only_on_yaml(hooks_repo: str, pre_commit_hom
     (repo / ".pre-commit-config.yaml").write_text(config_for(hooks_repo, id="ascend-compile-validate",
                                                              exclude=r"^\.pre-commit-config\.yaml$"))
     git("add", "-A", cwd=repo)
-    result = pre_commit(["run", "--all-files"], repo, pre_commit_home)
+    result = pre_commit(["run", "--all-files"], repo, pre_commit_home, wheelhouse)
     assert result.returncode == 0, output(result)

@@ -10,7 +10,9 @@ version and this recipe's version):
 - ``operator``: ``ascend-operator`` from the MindCluster archive with
   ``volcano.sh/apis`` replaced by the unpacked v1.7.0 archive;
 - ``kwok``: ``sigs.k8s.io/kwok/cmd/kwok`` at v0.7.0 from the Go module proxy;
-- ``certgen``: our own ``certgen/`` (standard library only).
+- ``certgen``: our own ``certgen/`` (standard library only);
+- ``kustomize``: ``sigs.k8s.io/kustomize/kustomize/v5`` at v5.5.0 from the Go module proxy, not part
+  of the cluster: the KRM tests run it (the ``kustomize`` fixture in tests/conftest.py builds it alone).
 
 Go modules are downloaded here, in the build step, through the module proxy
 (``GOMODCACHE`` and ``GOCACHE`` are shared with the control-plane build under
@@ -40,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 #: bump when the way a component is built changes (invalidates every cached binary)
 RECIPE = "1"
 KWOK_VERSION = "v0.7.0"
+KUSTOMIZE_VERSION = "v5.5.0"
 VOLCANO_VERSION = "v1.12.0"
 HEARTBEAT_SECONDS = 20.0
 
@@ -239,6 +242,15 @@ def _build_kwok(component: Component, work: Path, out: Path, progress: Progress)
            cwd=work, env=env, log=work / "build.log", label="kwok", progress=progress)
 
 
+def _build_kustomize(component: Component, work: Path, out: Path, progress: Progress) -> None:
+    env = go_env(mod=None)
+    env["GOBIN"] = str(out)
+    module = f"sigs.k8s.io/kustomize/kustomize/v5@{KUSTOMIZE_VERSION}"
+    progress.say(f"  go install {module} (modules from the proxy)")
+    run_go(["install", "-v", "-trimpath", "-ldflags=-s -w", module],
+           cwd=work, env=env, log=work / "build.log", label="kustomize", progress=progress)
+
+
 CERTGEN_DIR = HERE / "certgen"
 
 
@@ -255,6 +267,7 @@ def _certgen_sources() -> bytes:
 COMPONENTS: Dict[str, Component] = {c.name: c for c in (
     Component("certgen", ("certgen",), (), _certgen_sources, _build_certgen),
     Component("kwok", ("kwok",), (), lambda: KWOK_VERSION.encode(), _build_kwok),
+    Component("kustomize", ("kustomize",), (), lambda: KUSTOMIZE_VERSION.encode(), _build_kustomize),
     Component("operator", ("ascend-operator",), ("mind-cluster", "volcano-apis-1.7"),
               lambda: patches.SIM_RANKTABLE_ROOT.encode(), _build_operator),
     Component("volcano", ("vc-scheduler", "vc-controller-manager", "vc-webhook-manager"),

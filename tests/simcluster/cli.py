@@ -84,12 +84,14 @@ def _oracle(args: argparse.Namespace) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    from tests.simcluster import build
+
     parser = argparse.ArgumentParser(prog="python -m tests.simcluster",
                                      description="A simulated Ascend cluster built from the real upstream sources.")
     sub = parser.add_subparsers(dest="command", required=True)
     p_build = sub.add_parser("build", help="verify the archives and build every program (cached)")
     p_build.add_argument("--force", action="store_true", help="rebuild even when cached")
-    p_build.add_argument("--only", action="append", choices=["certgen", "kwok", "operator", "volcano"],
+    p_build.add_argument("--only", action="append", choices=sorted(build.COMPONENTS),
                          help="build only this component (repeatable)")
     p_build.set_defaults(func=_build)
     p_start = sub.add_parser("start", help="start a cluster and keep it running until Ctrl-C")
