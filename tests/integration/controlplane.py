@@ -91,7 +91,7 @@ class ControlPlaneError(RuntimeError):
 
 
 def find_go() -> Optional[str]:
-    """Path of the ``go`` command on PATH (as .ci/run's ``command -v go``)."""
+    """Path of the ``go`` command on PATH."""
     return shutil.which("go")
 
 

@@ -5,9 +5,8 @@ whole golden matrix, the 200-job oracle run) are deselected (not skipped) unless
 ``ASCEND_COMPILE_SIMCLUSTER_FULL=1`` is set; CI runs the representative rest.
 
 The session fixture ``sim`` starts one cluster for all tests (about a minute);
-the programs must have been built first (``python -m tests.simcluster build``,
-which .ci/run calls): a test run never downloads or compiles anything big
-unless nothing is cached, and then it builds with progress on stderr.  Tests
+the programs are built by the first session that needs them (or beforehand with
+``python -m tests.simcluster build``), with progress on stderr, and cached.  Tests
 skip with one line when ../shared, Go or kubectl is absent, or with
 ``ASCEND_COMPILE_SKIP_SIMCLUSTER=1``.
 """
