@@ -75,3 +75,34 @@ def kustomize(request: pytest.FixtureRequest) -> str:
               "after that", flush=True)
         binaries = build.build_all(only=("kustomize",))
     return str(binaries["kustomize"])
+
+
+#: the fixtures that start a simulated cluster (tests/simcluster, tests/fidelity)
+_CLUSTER_FIXTURES = {"sim", "fidelity_sim"}
+_cluster_programs_tried = False
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before the first test that starts a simulated cluster, build its programs (many minutes, once, when
+    the cache lacks them) with the progress on the terminal; the cluster fixtures then find them cached.
+    Without this the build ran inside a fixture, its progress captured: a silent terminal for 15 minutes."""
+    global _cluster_programs_tried
+    if _cluster_programs_tried or not _CLUSTER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return
+    _cluster_programs_tried = True
+    from tests.integration import controlplane
+    from tests.simcluster import build
+    from tests.simcluster.conftest import skip_reason
+
+    if skip_reason() or (build.cached_binaries() is not None and controlplane.binary_path().is_file()):
+        return  # the fixture skips, or everything is built
+    with on_terminal(item.config):
+        print("\nbuilding the simulated cluster's programs (kube-apiserver, Volcano with the Ascend plugin, "
+              "ascend-operator, kwok) from their pinned sources and Go modules: many minutes the first time, "
+              "cached after that", flush=True)
+        try:
+            controlplane.build_binary(verbose=True)
+            build.build_all()
+        except Exception as exc:  # the fixture builds again and reports the error as the tests' error
+            print(f"build failed: {exc}", flush=True)
+
