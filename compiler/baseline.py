@@ -69,19 +69,11 @@ def dumps(findings: Sequence[Finding]) -> str:
 
 
 def write(path: str, findings: Sequence[Finding]) -> int:
-    """Write the baseline of ``findings`` to ``path`` (atomically); return the number of findings in it."""
-    text = dumps(findings)
-    temporary = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except OSError as exc:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise BaselineError(f"cannot write the baseline {path}: {exc.strerror or exc}") from None
+    """Write the baseline of ``findings`` to ``path`` (atomically, never through a link); return the number
+    of findings in it.  Raises :class:`~ascend_compile.errors.InputError` (AC013) when it cannot be written."""
+    from .safewrite import write_file
+
+    write_file(path, dumps(findings))
     return sum(1 for f in findings if not f.input_error)
 
 

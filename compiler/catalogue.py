@@ -8,7 +8,7 @@ origin     reported by                                                         s
 input      the YAML reader and file discovery (AC001-AC006; exit code 2)       no
 discovery  file discovery's notes (AC007-AC009; the exit code is unchanged)    by settings
 config     the project config and profile loaders (AC010, AC011; exit code 2)  no
-output     compile's writer (AC013; exit code 2)                               no
+output     the file writer (AC013; exit code 2)                                no
 spec       ``compile``, reading a job spec (AC02x, AC304)                      no
 schema     the schema check, as ``validate`` (AC1xx)                           yes
 engine     the lint engine itself (AC012)                                      yes
@@ -71,7 +71,7 @@ _REPORTED_BY = {
     INPUT: "the YAML reader (an input error: exit code 2)",
     DISCOVERY: "file discovery, as it walks a directory (a note: the exit code is unchanged unless lint.severity says)",
     CONFIG: "the loader of project configuration and hardware profiles (exit code 2)",
-    OUTPUT: "``ascend-compile compile -o`` when it writes files (exit code 2)",
+    OUTPUT: "every command that writes files (``compile -o``, ``lint --fix``, ...; exit code 2)",
     SPEC: "``ascend-compile compile`` when it reads a job spec",
     SCHEMA: "the schema check (the same as ``ascend-compile validate``)",
     ENGINE: "the lint engine",
@@ -192,7 +192,7 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(CONFIG_INVALID, "config-invalid", CONFIG, "The project config file (.ascend-compile.yaml) is invalid."),
     _meta(BAD_SUPPRESSION, "bad-suppression", ENGINE, _BAD_SUPPRESSION_DOC, WARNING, ALL_KINDS),
     _meta(OUTPUT_ERROR, "output-error", OUTPUT,
-          "compile -o cannot write its files: two jobs share a file name, or the directory is not writable."),
+          "A file cannot be written: two jobs share a file name, the folder is not writable, or a link stands where it goes."),
     _meta(SPEC_INVALID, "spec-invalid", SPEC,
           "A job spec breaks a rule of the spec format that its schema cannot express.", kinds=SPEC_KINDS),
     _meta(PROFILE_UNKNOWN, "profile-unknown", SPEC, "A job spec names a hardware profile that does not exist.",

@@ -142,15 +142,21 @@ Passing::
       severity: {AC305: error}
       failOn: warning""",
     "AC013": """\
-**What.** ``compile -o DIR`` cannot write its output: two jobs would write the same file
-(``<name>.yaml`` for jobs of the same name in different namespaces), the directory cannot be created
-or written, or a file in it is not a regular file.
+**What.** A file ascend-compile was asked to write is not written: ``compile -o DIR`` would write two
+jobs to one file (``<name>.yaml`` for jobs of the same name in different namespaces); the folder cannot
+be created or written; or the file's place holds a symbolic link, a directory or anything but a regular
+file.  ``lint --fix`` also refuses a file outside the paths it was given (reached through a linked
+folder) and a file edited since its fixes were planned.  The same holds for ``import -o``,
+``schema --write``, ``init`` and ``lint --write-baseline``.
 
-**Why.** Writing only some of the files would leave the directory out of step with the specs, so
-``compile`` writes all files or none.
+**Why.** Every file is written to a temporary file of its own beside the target and renamed into place,
+never through a link: a link committed where a file goes (or in a folder a walk reached) would
+otherwise have a file outside the repository overwritten.  Writing only some of the files would leave
+a directory out of step with the specs, so ``compile`` writes all files or none.
 
 **How to fix.** Give the jobs distinct names, or compile them into separate directories; check the
-directory's permissions.""",
+directory's permissions; remove the link (or name the file it points to); run ``lint --fix`` again
+after an edit.""",
     "AC020": """\
 **What.** A job spec breaks a rule the schema cannot express: a job defined twice (same name and
 namespace) in one run, volumes or env entries that clash, a setting that needs another one (e.g.

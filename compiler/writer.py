@@ -1,9 +1,9 @@
 """Turning compiled jobs into text and files: stdout streams, atomic writes into one folder.
 
-Writes are all-or-nothing per run: every file is first written to a temporary
-file in the output directory, and only when all of them succeeded are they
-renamed into place.  A rename replaces a symlink rather than following it, so
-nothing outside the output directory is ever touched.  Each output name is
+Writes are all-or-nothing per run, through :mod:`ascend_compile.safewrite` (a
+temporary file of our own beside each target, renamed into place; a target that
+is a link is refused), so nothing outside the output directory is ever
+touched.  Each output name is
 checked where its path is made: a bare file name (no separator, not ``.`` or
 ``..``, no control character), so the path stays inside the output directory
 whatever the spec said.  No output may replace a file the run read as input,
@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import time
 from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
 
-from .catalogue import OUTPUT_ERROR
-from .errors import InputError
-from .findings import ERROR, Finding
 from .pipeline import CompiledJob
 from .safetext import printable
+from .safewrite import is_bare_name, refusal, write_into
 from .yamlio import dump_documents
 
 #: the first line of every file ``compile -o`` writes; ``--check`` knows its own files by it
@@ -50,19 +47,14 @@ def output_name(job: CompiledJob) -> str:
     return f"{job.spec.name}.yaml"
 
 
-def _output_error(message: str, file: str, hint: str = "") -> InputError:
-    return InputError([Finding(OUTPUT_ERROR, ERROR, message, hint=hint, file=file, input_error=True)])
-
-
 def _checked_name(job: CompiledJob) -> str:
     """The job's output file name, refused unless it is a bare file name."""
     name = output_name(job)
     stem = job.spec.name
-    if (not stem or stem in (".", "..") or "/" in stem or "\\" in stem or (os.altsep and os.altsep in stem)
-            or not stem.isprintable() or os.path.basename(name) != name):
-        raise _output_error(f"job name {printable(stem)!r} cannot be an output file name: it must be a bare "
-                            "file name (no path separator, not '.' or '..', no control characters)", job.source,
-                            "give the job a Kubernetes name (lowercase letters, digits, '-' and '.')")
+    if not is_bare_name(stem) or not is_bare_name(name):
+        raise refusal(job.source, f"job name {printable(stem)!r} cannot be an output file name: it must be a bare "
+                      "file name (no path separator, not '.' or '..', no control characters)",
+                      "give the job a Kubernetes name (lowercase letters, digits, '-' and '.')")
     return name
 
 
@@ -73,28 +65,11 @@ def planned(jobs: Sequence[CompiledJob], output_dir: str) -> List[Tuple[str, str
     for job in jobs:
         name = _checked_name(job)
         if name in seen:
-            raise InputError([Finding(OUTPUT_ERROR, ERROR,
-                                      f"two jobs would both be written to {name} ({seen[name]} and {job.source})",
-                                      hint="give the jobs different names, or compile them into different directories",
-                                      file=job.source, input_error=True)])
+            raise refusal(job.source, f"two jobs would both be written to {name} ({seen[name]} and {job.source})",
+                          "give the jobs different names, or compile them into different directories")
         seen[name] = job.source
         plan.append((os.path.join(output_dir, name), header(job) + render_job(job)))
     return plan
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)  # the only way to read it; set it straight back
-    os.umask(mask)
-    return mask
-
-
-def _output_mode(path: str, default: int) -> int:
-    """Keep the permissions of a file being replaced; else what open() would give."""
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return default
-    return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else default
 
 
 def _refuse_inputs(plan: Sequence[Tuple[str, str]], jobs: Sequence[CompiledJob]) -> None:
@@ -103,8 +78,8 @@ def _refuse_inputs(plan: Sequence[Tuple[str, str]], jobs: Sequence[CompiledJob])
     for path, _text in plan:
         for source in sources:
             if os.path.exists(path) and os.path.samefile(path, source):
-                raise _output_error(f"the output {path} would replace the spec {source} it is compiled from",
-                                    path, "write the manifests into another directory (-o)")
+                raise refusal(path, f"the output {path} would replace the spec {source} it is compiled from",
+                              "write the manifests into another directory (-o)")
 
 
 @contextlib.contextmanager
@@ -124,8 +99,8 @@ def _locked(output_dir: str) -> Iterator[None]:
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise _output_error(f"another ascend-compile has been writing into this directory for "
-                                        f"{LOCK_WAIT_SECONDS:g}s", output_dir, "wait for it, or stop it") from None
+                    raise refusal(output_dir, f"another ascend-compile has been writing into this directory for "
+                                              f"{LOCK_WAIT_SECONDS:g}s", "wait for it, or stop it") from None
                 time.sleep(0.1)
         yield
     finally:
@@ -138,38 +113,11 @@ def write_outputs(jobs: Sequence[CompiledJob], output_dir: str) -> List[str]:
     try:
         os.makedirs(output_dir, exist_ok=True)
     except OSError as exc:
-        raise _output_error(f"cannot create the output directory: {exc.strerror}", output_dir) from None
+        raise refusal(output_dir, f"cannot create the output directory: {exc.strerror}") from None
     try:
         with _locked(output_dir):
             _refuse_inputs(plan, jobs)
-            _write_all(plan, output_dir)
+            write_into(output_dir, [(os.path.basename(path), text) for path, text in plan])
     except OSError as exc:
-        raise _output_error(f"cannot write output: {exc.strerror or exc}",
-                            getattr(exc, "filename", None) or output_dir) from None
+        raise refusal(getattr(exc, "filename", None) or output_dir, f"cannot write output: {exc.strerror or exc}") from None
     return [path for path, _ in plan]
-
-
-def _write_all(plan: Sequence[Tuple[str, str]], output_dir: str) -> None:
-    """Stage every file as a temporary file beside its target, then rename them all into place."""
-    import tempfile  # here: compile --check never writes, and importing it costs a cold start ~3 ms
-
-    staged: List[Tuple[str, str]] = []
-    default_mode = 0o666 & ~_umask()
-    try:
-        for path, text in plan:
-            if os.path.isdir(path):
-                raise InputError([Finding(OUTPUT_ERROR, ERROR, "output path is a directory", file=path,
-                                          hint="remove or rename it", input_error=True)])
-            fd, tmp = tempfile.mkstemp(prefix=".ascend-compile-", suffix=".tmp", dir=output_dir)
-            staged.append((tmp, path))
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                if hasattr(os, "fchmod"):  # mkstemp makes 0600 files; outputs get normal permissions
-                    os.fchmod(handle.fileno(), _output_mode(path, default_mode))
-                handle.write(text)
-        for tmp, path in staged:
-            os.replace(tmp, path)
-    except BaseException:
-        for tmp, _ in staged:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-        raise

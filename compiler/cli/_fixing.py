@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import stat
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -20,23 +21,32 @@ def read(path: str) -> str:
     return data.decode("utf-8")
 
 
-def fixes(findings: Sequence[Finding]) -> Dict[str, List[Any]]:
+#: per file, the text the fixes were planned on and the fixes (their offsets are into that text)
+Plan = Dict[str, Tuple[str, List[Any]]]
+
+
+def fixes(findings: Sequence[Finding]) -> Plan:
     from .. import autofix
 
-    return autofix.plan(findings, read)
+    texts: Dict[str, str] = {}
+
+    def remembered(path: str) -> str:
+        texts[path] = read(path)
+        return texts[path]
+
+    return {path: (texts[path], mine) for path, mine in autofix.plan(findings, remembered).items()}
 
 
-def diff(plan: Dict[str, List[Any]]) -> int:
+def diff(plan: Plan) -> int:
     """``--diff``: the changes ``--fix`` would make, as a unified diff; 1 when there are any."""
     from .. import autofix
 
-    for path, mine in plan.items():
-        before = read(path)
+    for path, (before, mine) in plan.items():
         after = autofix.apply(before, mine)
         old, new = (path, path) if os.path.isabs(path) else (f"a/{path}", f"b/{path}")
         sys.stdout.writelines(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
                                                    fromfile=old, tofile=new))
-    count = sum(len(m) for m in plan.values())
+    count = sum(len(m) for _text, m in plan.values())
     sys.stderr.write(f"{count} finding(s) in {len(plan)} file(s) can be fixed; --fix makes the changes (a fix at a "
                      "place another one changes is shown and made in a further round)\n")
     return 1 if count else 0
@@ -46,16 +56,18 @@ def diff(plan: Dict[str, List[Any]]) -> int:
 ROUNDS = 5
 
 
-def fix(findings: Sequence[Finding], lint_again: Callable[[], Tuple[Any, int]]) -> Optional[Tuple[Any, int]]:
+def fix(findings: Sequence[Finding], lint_again: Callable[[], Tuple[Any, int]],
+        roots: Sequence[str]) -> Optional[Tuple[Any, int]]:
     """``--fix``: fix, lint again, and again while fixes are left; the last lint's findings and file count
-    (None when nothing was fixed)."""
+    (None when nothing was fixed).  Only files whose real path is inside ``roots`` (the paths on the command
+    line) are written; raises :class:`~ascend_compile.errors.InputError` (AC013) for one that is not."""
     count, changed = 0, set()  # type: int, Set[str]
     result: Optional[Tuple[Any, int]] = None
     for _ in range(ROUNDS):
         plan = fixes(findings)
         if not plan:
             break
-        count += write(plan)
+        count += write(plan, roots)
         changed.update(plan)
         result = lint_again()
         findings = result[0]
@@ -63,21 +75,41 @@ def fix(findings: Sequence[Finding], lint_again: Callable[[], Tuple[Any, int]]) 
     return result
 
 
-def write(plan: Dict[str, List[Any]]) -> int:
-    """Each file rewritten in place (the fixed spans only, atomically); the number of fixes."""
+def write(plan: Plan, roots: Sequence[str]) -> int:
+    """Each file rewritten (the fixed spans only), all of them or none; the number of fixes.
+
+    Every file is checked first: inside ``roots``, not a link (:mod:`ascend_compile.safewrite` refuses
+    one), and holding exactly the text the fixes were planned on (an edit since then moves the offsets)."""
     from .. import autofix
+    from ..safewrite import check_inside, check_target, refusal, write_files
 
-    for path, mine in plan.items():
-        after = autofix.apply(read(path), mine).encode("utf-8")
-        temporary = f"{path}.ascend-compile-fix{os.getpid()}"
-        with open(temporary, "wb") as handle:
-            handle.write(after)
-        os.chmod(temporary, os.stat(path).st_mode & 0o7777)
-        os.replace(temporary, path)
-    return sum(len(m) for m in plan.values())
+    out = []
+    for path, (text, mine) in plan.items():
+        check_inside(path, roots, "lint --fix changes only files inside the paths it is given: name the file's "
+                                  "own path to fix it")
+        check_target(path)  # a link is refused, not rewritten
+        if not _unchanged(path, text.encode("utf-8")):
+            raise refusal(path, "changed since it was linted: its fixes were planned on the old text, so it is "
+                                "not changed", "run lint --fix again")
+        out.append((path, autofix.apply(text, mine)))
+    write_files(out)
+    return sum(len(m) for _text, m in plan.values())
 
 
-def sarif(findings: Sequence[Finding], rules: Optional[Dict[str, Any]], plan: Dict[str, List[Any]]) -> None:
+def _unchanged(path: str, planned: bytes) -> bool:
+    """Whether the file (not a link, a FIFO or a device) still holds exactly ``planned``."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        return handle.read(len(planned) + 1) == planned
+
+
+def sarif(findings: Sequence[Finding], rules: Optional[Dict[str, Any]], plan: Plan) -> None:
     """The SARIF report, each fixable result carrying its ``fixes``."""
     from .. import autofix
     from .._version import __version__
@@ -85,10 +117,10 @@ def sarif(findings: Sequence[Finding], rules: Optional[Dict[str, Any]], plan: Di
 
     ordered = sort_findings(findings)
     document = _sarif.as_dict(ordered, rules, __version__)
-    by_finding = {id(fix.finding): fix for mine in plan.values() for fix in mine}
+    by_finding = {id(fix.finding): (fix, text) for text, mine in plan.values() for fix in mine}
     for finding, result in zip(ordered, document["runs"][0]["results"]):
         made = by_finding.get(id(finding))
         if made is not None:
-            result["fixes"] = [autofix.sarif_fix(made, _sarif.artifact_uri(finding.file), read(finding.file))]
+            result["fixes"] = [autofix.sarif_fix(made[0], _sarif.artifact_uri(finding.file), made[1])]
     json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
+from ..errors import AscendCompileError
+
 
 class Usage(Exception):
     """A usage problem, worded for click's usage error."""
@@ -42,7 +44,10 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
 
         if options.get("show_diff"):
             return _fixing.diff(_fixing.fixes(findings))
-        fixed = _fixing.fix(findings, run)
+        try:
+            fixed = _fixing.fix(findings, run, paths)
+        except AscendCompileError as exc:  # a file it must not write (a link, outside the paths, changed since)
+            return _refused(exc)
         if fixed is not None:
             findings, files = fixed  # what is left
     threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
@@ -113,6 +118,18 @@ def _against_baseline(options: Dict[str, Any], findings: Any, fmt: str, rules: A
         sys.stderr.write(f"ascend-compile lint: error: {exc}\n")
         options["_exit"] = 2
         return None
+    except AscendCompileError as exc:  # the baseline cannot be written (AC013) or read
+        options["_exit"] = _refused(exc)
+        return None
+
+
+def _refused(exc: Any) -> int:
+    """A file lint was asked to write or read and did not: its findings on stderr, exit code 2."""
+    from ..findings import EXIT_INPUT
+    from ..report import render
+
+    render(exc.findings, "text", stream=sys.stderr)
+    return EXIT_INPUT
 
 
 def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:

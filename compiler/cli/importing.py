@@ -67,13 +67,17 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     if output_dir is None:
         sys.stdout.write(render_all(imported))
         return
-    targets = [(os.path.join(output_dir, f"{one.name}.yaml"), render(one)) for one in imported]
-    taken = [path for path, _ in targets if os.path.exists(path)]
+    from ..safewrite import write_into
+
+    files = [(f"{one.name}.yaml", render(one)) for one in imported]
+    taken = [os.path.join(output_dir, name) for name, _ in files if os.path.lexists(os.path.join(output_dir, name))]
     if taken and not force:
         click.echo(f"error: {', '.join(taken)} already exist(s); use --force to overwrite", err=True)
         sys.exit(2)
-    os.makedirs(output_dir, exist_ok=True)
-    for path, text in targets:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+    try:  # all or none; a link where a spec goes is refused, --force or not
+        written = write_into(output_dir, files)
+    except AscendCompileError as exc:
+        report_and_exit(exc.findings, ctx, stream=sys.stderr)
+        return
+    for path in written:
         click.echo(f"wrote {path}", err=True)

@@ -181,13 +181,21 @@ def _write(path: str, text: str, name: str, force: bool) -> None:
         return
     if os.path.isdir(path):
         _fail(f"{path} is a directory; give a file name, e.g. {os.path.join(path, name + '.yaml')}")
-    if os.path.exists(path) and not force:
+    if os.path.lexists(path) and not force:
         _fail(f"{path} already exists; use --force to overwrite it")
-    directory = os.path.dirname(path)
-    if directory:
-        os.makedirs(directory, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+    from ..errors import AscendCompileError
+    from ..safewrite import write_file
+
+    try:
+        directory = os.path.dirname(path)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        write_file(path, text)  # never through a link, --force or not
+    except OSError as exc:
+        _fail(f"cannot create the folder {directory}: {exc.strerror or exc}")
+    except AscendCompileError as exc:
+        _fail("; ".join(f"{f.file}: {f.message} ({f.hint})" if f.hint else f"{f.file}: {f.message}"
+                        for f in exc.findings))
     click.echo(f"wrote {path}; compile it with: ascend-compile compile {path}", err=True)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import List, Optional
+from typing import Optional
 
 import click
 
@@ -71,19 +71,14 @@ def schema_command(directory: Optional[str], profile: bool) -> None:
     if directory is None:
         sys.stdout.buffer.write(builtin_schema(PROFILE_SCHEMA if profile else SPEC_SCHEMA))
         return
-    written: List[str] = []
+    from ..errors import AscendCompileError
+    from ..report import render
+    from ..safewrite import write_into
+
     try:
-        os.makedirs(directory, exist_ok=True)
-        for name in (SPEC_SCHEMA, PROFILE_SCHEMA):
-            target = os.path.join(directory, name)
-            data = builtin_schema(name)
-            temporary = target + ".tmp"
-            with open(temporary, "wb") as handle:
-                handle.write(data)
-            os.replace(temporary, target)
-            written.append(target)
-    except OSError as exc:
-        click.echo(f"error: cannot write the schemas into {directory}: {exc.strerror or exc}", err=True)
+        written = write_into(directory, [(name, builtin_schema(name)) for name in (SPEC_SCHEMA, PROFILE_SCHEMA)])
+    except AscendCompileError as exc:  # a link where a schema goes, a folder that cannot be made or written
+        render(exc.findings, "text", stream=sys.stderr)
         sys.exit(2)
     for target in written:
         click.echo(f"wrote {target}", err=True)

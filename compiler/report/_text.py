@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from typing import List, Mapping, Optional, TextIO
 
+from ..rule_ids import OUTPUT_ERROR
 from ..findings import ERROR, INFO, WARNING, Finding
 from ..safetext import printable, printable_lines
 from . import count
@@ -42,8 +43,11 @@ def summary(findings: List[Finding], files_checked: Optional[int]) -> str:
         parts.append(_plural(counts[INFO], "note"))
     files = len({f.file for f in findings})
     text = ", ".join(parts) + f" in {_plural(files, 'file')}{checked}."
-    if counts["input"]:
-        text += f" {_plural(counts['input'], 'input')} could not be read."
+    unwritten = sum(1 for f in findings if f.rule == OUTPUT_ERROR)  # an input error too (exit code 2)
+    if counts["input"] - unwritten:
+        text += f" {_plural(counts['input'] - unwritten, 'input')} could not be read."
+    if unwritten:
+        text += f" {_plural(unwritten, 'output')} could not be written."
     return text
 
 
