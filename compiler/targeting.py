@@ -108,6 +108,34 @@ def handler_family(profiles: Iterable[Profile], chosen: Sequence[Profile]) -> Tu
     return tuple(p for p in profiles if p in chosen or (handler_key(p), p.resource) in keys)
 
 
+def per_pod_rules(every: Sequence[Profile], candidates: Sequence[Profile], signals: HardwareSignals,
+                  labels: Sequence[Tuple[str, Optional[str]]] = ()) -> Tuple[Tuple[Profile, ...], bool]:
+    """Which profiles' per-pod NPU rules the scheduler holds a job's pods to, and whether each pod set must also
+    fit the nodes its own selector names: (profiles, own nodes).
+
+    ``candidates`` are :func:`candidate_profiles` of ``signals``.  For a resource whose handlers go by job labels
+    (310, 310P: ``labels`` are those of the job's labels the candidates read), each candidate's
+    :meth:`~ascend_compile.profiles.Profile.handler_for` them.  Otherwise usually the candidates: their per-pod
+    lists are the handler's rules on their own nodes.  When the pods may land on another profile's nodes (a
+    schedule policy with another profile's accelerator-type, or pod templates selecting different types), the
+    handler's rules are the widest of every server it serves (:func:`handler_family`), and each pod must also
+    fit the nodes its own selector names.  A schedule policy without any accelerator-type selector keeps the
+    pods off no node the handler takes: its widest rules apply alone.
+    """
+    if labels:
+        found = (p.handler_for(dict(labels)) for p in candidates)
+        return tuple(p for p in found if p is not None), False
+    policy = signals.schedule_policy
+    by_policy = [p for p in candidates if policy and p.schedule_policy == policy]
+    if by_policy and not signals.selected_types():
+        return handler_family(every, by_policy), True  # no selector: any node the handler takes may hold the pods
+    if by_policy and len(by_policy) < len(candidates):
+        return handler_family(every, by_policy), True
+    if candidates and (signals.mixed or any(p not in candidates for p in selected_profiles(every, signals))):
+        return handler_family(every, candidates), True
+    return tuple(candidates), False
+
+
 def handler_node_limit(family: Sequence[Profile]) -> int:
     """The most NPUs a node may have for the handler that serves ``family`` (:func:`handler_family`): the largest
     server it serves (each handler refuses a node with more free NPUs than its ``MaxNodeNPUNum``,

@@ -9,7 +9,7 @@ import ascend_compile
 from ascend_compile.errors import CompileError
 from ascend_compile.lint.engine import lint_objects
 from ascend_compile.profiles import ProfileRegistry
-from ascend_compile.targeting import HardwareSignals, candidate_profiles, signals_of_profile
+from ascend_compile.targeting import HardwareSignals, candidate_profiles, per_pod_rules, signals_of_profile
 
 REGISTRY = ProfileRegistry()
 A910, NPU, A310P, A310 = "huawei.com/Ascend910", "huawei.com/npu", "huawei.com/Ascend310P", "huawei.com/Ascend310"
@@ -84,3 +84,19 @@ def test_a_shared_policy_narrowed_by_its_node_selector_gets_that_profiles_ring_c
         replica["template"]["spec"].setdefault("nodeSelector", {})["accelerator-type"] = "card-910b-2"
     assert manifest["metadata"]["annotations"]["huawei.com/schedule_policy"] == "chip1-node2"
     assert [f.rule for f in lint_objects([manifest], REGISTRY) if f.rule == "AC215"] == []
+
+
+@pytest.mark.parametrize("signals,profiles,own_nodes", [
+    # the node selector names the policy's own profile: its rules on its own nodes
+    (HardwareSignals(A910, "module-910b-8", "chip8-node8"), ["module-910b-8"], False),
+    # a policy and no accelerator-type: any node the card handler takes, so the widest rules of all it serves
+    (HardwareSignals(A910, schedule_policy="chip1-node2"), ["card-910", "card-910b-2", "card-910b-infer"], True),
+    # no policy, one accelerator-type: that profile's rules
+    (HardwareSignals(A910, "module-910b-16"), ["module-910b-16"], False),
+    # no handler: no rules
+    (HardwareSignals(NPU), [], False),
+])
+def test_per_pod_rules_are_the_handlers(signals, profiles, own_nodes):
+    every = REGISTRY.all()
+    rules, own = per_pod_rules(every, candidate_profiles(every, signals), signals)
+    assert [p.name for p in rules] == profiles and own is own_nodes

@@ -84,7 +84,7 @@ from typing import FrozenSet, List, Optional, Tuple
 from ... import hardware
 from ...catalogue import NPU_COUNT
 from ...profiles import Profile
-from ...targeting import handler_family, node_profile, selected_profiles
+from ...targeting import node_profile, per_pod_rules
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, JOBS, SCHEDULER_TASK_SPEC,
                             SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
 from ..context import ObjectContext, RunContext
@@ -94,17 +94,8 @@ from ._util import handler_labels, label_values, npu_request_path
 
 
 def handler_rules(obj, run):
-    """(profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects).
-
-    For a resource whose handlers go by job labels (310, 310P), each candidate's
-    :meth:`~ascend_compile.profiles.Profile.handler_for` the job's labels.
-
-    Usually the candidates: their per-pod lists are the handler's rules on their own nodes.  When the
-    pods may land on another profile's nodes (a schedule policy with another profile's accelerator-type,
-    or pod templates selecting different types), the handler's rules are the widest of every server it
-    serves, and each pod must also fit the nodes its own selector names.  A schedule policy without any
-    accelerator-type selector keeps the pods off no node the handler takes: its widest rules apply alone.
-    """
+    """(profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects): the
+    scheduler's decision, :func:`~ascend_compile.targeting.per_pod_rules`, worked out once per object."""
     found = obj.shared.get("npu_count.handler")  # npu-count and not-full-node ask: worked out once per object
     if found is None:
         found = obj.shared["npu_count.handler"] = run.by_signals(_handler_rules, obj, _labels(obj, run))
@@ -132,20 +123,7 @@ def _label_keys(run: RunContext, obj: ObjectContext) -> Tuple[str, ...]:
 
 
 def _handler_rules(run, obj, labels):
-    if labels:
-        found = (p.handler_for(dict(labels)) for p in run.candidate_profiles(obj))
-        return tuple(p for p in found if p is not None), False
-    candidates = run.candidate_profiles(obj)
-    signals, every = run.signals(obj), run.profiles.all()
-    policy = signals.schedule_policy
-    by_policy = [p for p in candidates if policy and p.schedule_policy == policy]
-    if by_policy and not signals.selected_types():
-        return handler_family(every, by_policy), True  # no selector: any node the handler takes may hold the pods
-    if by_policy and len(by_policy) < len(candidates):
-        return handler_family(every, by_policy), True
-    if candidates and (signals.mixed or any(p not in candidates for p in selected_profiles(every, signals))):
-        return handler_family(every, candidates), True
-    return candidates, False
+    return per_pod_rules(run.profiles.all(), run.candidate_profiles(obj), run.signals(obj), labels)
 
 
 def _node_violation(obj, run, pod_set, npus):
