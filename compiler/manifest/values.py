@@ -53,6 +53,11 @@ def as_list(value: Any) -> List[Any]:
     return value if isinstance(value, list) else []
 
 
+def as_str(value: Any) -> Optional[str]:
+    """A string, else None (a mapping or list where a name belongs is no name: and no key of a set)."""
+    return value if isinstance(value, str) else None
+
+
 def as_int(value: Any) -> Optional[int]:
     """An int from an int or an integer string ("8"), else None."""
     if isinstance(value, bool):

@@ -14,6 +14,7 @@ validatePodSpecSecurityContext.
 """
 import re
 
+from ...manifest.values import as_list
 from ..rule import Problem
 
 _DNS_POLICIES = ("ClusterFirst", "ClusterFirstWithHostNet", "Default", "None")
@@ -75,7 +76,7 @@ def check_container(container, at, refused, out):
                                                                    "allowPrivilegeEscalation: false (drop one of "
                                                                    f"them): {refused}"))
         capabilities = context.get("capabilities")
-        if isinstance(capabilities, dict) and "CAP_SYS_ADMIN" in (capabilities.get("add") or ()):
+        if isinstance(capabilities, dict) and "CAP_SYS_ADMIN" in as_list(capabilities.get("add")):
             out.append(Problem(at + ("allowPrivilegeEscalation",), "a container that adds CAP_SYS_ADMIN cannot set "
                                                                    f"allowPrivilegeEscalation: false: {refused}"))
 
@@ -90,7 +91,7 @@ def _ids(context, at, keys, refused, out):
 def _host_network(spec, at, refused, out):
     """validatePodHostNetworkDeps: with hostNetwork a set hostPort must equal containerPort (an absent one is
     defaulted to it when the pod is made); init containers are not checked."""
-    for c, container in enumerate(spec.get("containers") or ()):
+    for c, container in enumerate(as_list(spec.get("containers"))):
         ports = container.get("ports") if isinstance(container, dict) else None
         if not ports or not isinstance(ports, list):
             continue
@@ -249,7 +250,7 @@ def _expressions(term, refused, out, at, *where):
             continue
         operator, values = expression.get("operator"), expression.get("values")
         count = len(values) if isinstance(values, list) else 0
-        if (operator, count if count < 2 else 2) in _RIGHT or not isinstance(operator, str):
+        if not isinstance(operator, str) or (operator, count if count < 2 else 2) in _RIGHT:
             continue  # most expressions: a known operator with as many values as it takes
         path = at + where + ("matchExpressions", i)
         if operator not in _NODE_OPERATORS:

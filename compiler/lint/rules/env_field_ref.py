@@ -54,6 +54,7 @@ Passing::
     - name: CPU_MILLIS
       valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: 1m}}
 """
+from ...manifest.values import as_str
 from ..rule import Problem
 from ._downward import ENV_FIELD_PATHS, field_path_problem, field_ref, resource_ref, volume_file, volume_files
 from ._util import pod_containers
@@ -81,7 +82,7 @@ def check(obj, run):
                 if not isinstance(source, dict):
                     continue
                 ref = source.get("fieldRef") if len(source) == 1 else None
-                if isinstance(ref, dict) and ref.get("fieldPath") in _GOOD_PATHS and ref.get("apiVersion") in _V1 \
+                if isinstance(ref, dict) and as_str(ref.get("fieldPath")) in _GOOD_PATHS and as_str(ref.get("apiVersion")) in _V1 \
                         and not item.get("value"):
                     continue  # the usual fieldRef
                 yield from _env_problems(pod_set, where + ("env", index, "valueFrom"), item, source)

@@ -31,7 +31,7 @@ Passing::
       env: []
       svc: []
 """
-from ...manifest.values import as_dict, as_list
+from ...manifest.values import as_dict, as_list, as_str
 from ..rule import Problem
 
 KNOWN = ("ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "ray")
@@ -58,7 +58,7 @@ def check(obj, run):
     plugins = as_dict(obj.spec.get("plugins"))
     for name in plugins:
         if name == "mpi":
-            tasks = {t.get("name") for t in as_list(obj.spec.get("tasks")) if isinstance(t, dict)}
+            tasks = {as_str(t.get("name")) for t in as_list(obj.spec.get("tasks")) if isinstance(t, dict)}
             for role, task in _mpi_roles(plugins[name]).items():
                 if task not in tasks:
                     yield Problem(("spec", "plugins", name), f"the mpi plugin's {role} task {task!r} is not among "
