@@ -84,8 +84,8 @@ def _break(obj: Dict[str, Any], index: int) -> None:
 
 
 def _compile(specs: List[Dict[str, Any]]) -> List[List[Dict[str, Any]]]:
-    from ascend_compile.pipeline import compile_specs
-    from ascend_compile.profiles import ProfileRegistry
+    from ascend_compile.compiling.pipeline import compile_specs
+    from ascend_compile.hardware.profiles import ProfileRegistry
     from ascend_compile.yamlio import Document
 
     registry = ProfileRegistry()

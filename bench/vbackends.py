@@ -70,7 +70,7 @@ def _rule(keyword: str) -> str:
 class Ours:
     name = "ascend-compile (ours)"
     key = "ours"
-    module = "ascend_compile.schemas"
+    module = "ascend_compile.schemacheck.check"
 
     @staticmethod
     def version() -> str:
@@ -80,7 +80,7 @@ class Ours:
 
     @staticmethod
     def build(schema: Dict[str, Any], strict: bool = True) -> Any:
-        from ascend_compile.schemas import Validator
+        from ascend_compile.schemacheck.check import Validator
 
         return Validator(schema, strict)
 
@@ -281,7 +281,7 @@ def plug_into_tool(key: str) -> None:
     """Make the imported ascend_compile check schemas with backend ``key`` (ours: nothing to do)."""
     if key == "ours":
         return
-    from ascend_compile import schemas
+    from ascend_compile.schemacheck import check as schemas
 
     backend = BACKENDS[key]
     built: Dict[Tuple[str, bool], _Adapter] = {}

@@ -60,19 +60,19 @@ _WHERE: Dict[str, str] = {
     "compile_job": ".api",
     "to_yaml": ".api",
     "compile_files": ".api",
-    "CompiledJob": ".pipeline",
+    "CompiledJob": ".compiling.pipeline",
     "ProjectConfig": ".config",
     "validate_manifests": ".api",
     "lint_manifests": ".api",
     "Finding": ".findings",
     "list_profiles": ".api",
     "load_profile": ".api",
-    "Profile": ".profiles",
+    "Profile": ".hardware.profiles",
     "AscendCompileError": ".errors",
     "CompileError": ".errors",
     "InputError": ".errors",
     "InternalError": ".errors",
-    "ProfileNotFoundError": ".profiles",
+    "ProfileNotFoundError": ".hardware.profiles",
     "Cluster": ".kube.client",
     "ClusterError": ".kube.client",
     "JobState": ".kube.client",
@@ -86,8 +86,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ lo
     from .errors import AscendCompileError, CompileError, InputError, InternalError
     from .findings import Finding
     from .kube.client import Cluster, ClusterError, JobState
-    from .pipeline import CompiledJob
-    from .profiles import Profile, ProfileNotFoundError
+    from .compiling.pipeline import CompiledJob
+    from .hardware.profiles import Profile, ProfileNotFoundError
 
 
 def __getattr__(name: str) -> Any:

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .config import ProjectConfig
-from .discovery import read_documents
+from .files.discovery import read_documents
 from .errors import ArgumentError, CompileError
 from .findings import Finding
-from .pipeline import CompiledJob, compile_specs
-from .profiles import Profile, ProfileNotFoundError, ProfileRegistry
+from .compiling.pipeline import CompiledJob, compile_specs
+from .hardware.profiles import Profile, ProfileNotFoundError, ProfileRegistry
 from .jobspec import API_VERSION, KIND
 from .yamlio import DEFAULT_MAX_BYTES, MAX_INT_CHARS, Document
 
@@ -243,7 +243,7 @@ def compile_spec(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Seque
 
 def compile_to_yaml(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = ()) -> str:
     """Compile one spec into the YAML stream ``ascend-compile compile`` prints."""
-    from .writer import render_jobs
+    from .compiling.writer import render_jobs
 
     return render_jobs([compile_job(spec, config=config, profile_dirs=profile_dirs)])
 
@@ -308,12 +308,12 @@ def validate_manifests(objects_or_paths: InputsArg, *, strict: bool = True, stri
     objects, paths = _split_inputs(objects_or_paths)
     volcano_version = _volcano_version(volcano_version)
     if paths:
-        from .validation import validate_paths
+        from .files.validate import validate_paths
 
         findings, _count = validate_paths(paths, strict=strict, strict_kinds=strict_kinds,
                                         volcano_version=volcano_version)
         return list(findings)
-    from .schemas import validate_object
+    from .schemacheck.check import validate_object
 
     out: List[Finding] = []
     for obj in objects:
@@ -348,7 +348,7 @@ def _volcano_version(value: Optional[str]) -> Optional[str]:
     """``volcano_version`` checked as ``--volcano-version`` is: '1.9', 'v1.15.0', ... or None."""
     if value is None:
         return None
-    from .schemas import VOLCANO_VERSIONS, normalize_volcano_version
+    from .schemacheck.check import VOLCANO_VERSIONS, normalize_volcano_version
 
     if not isinstance(value, str):
         raise ArgumentError(f"volcano_version is a str such as '1.9', not {type(value).__name__}")

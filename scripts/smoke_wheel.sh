@@ -114,7 +114,7 @@ for found, expected in ((schemas_dir(), "_schemas"), (profiles_dir(), "_profiles
         sys.exit(f"smoke: data dir resolved to {found}, expected {os.path.join(pkg, expected)}")
     if not os.listdir(found):
         sys.exit(f"smoke: {found} is empty")
-from ascend_compile.profiles import ProfileRegistry
+from ascend_compile.hardware.profiles import ProfileRegistry
 names = ProfileRegistry().names()
 assert "module-910b-8" in names, names
 print(f"smoke: schemas and profiles found in {pkg} ({len(names)} profiles)")

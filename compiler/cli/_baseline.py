@@ -17,7 +17,7 @@ class BaselineUsage(Exception):
 
 def write(path: str, findings: Sequence[Finding], files: int) -> int:
     """Record the findings; exit 0 (2 if an input could not be read: it is not in the baseline)."""
-    from .. import baseline
+    from ..lint import baseline
     from ..findings import EXIT_INPUT
 
     try:
@@ -40,7 +40,7 @@ def write(path: str, findings: Sequence[Finding], files: int) -> int:
 def report(path: str, findings: Sequence[Finding], fmt: str, rules: Optional[Dict[str, Any]], files: int,
            quiet: bool) -> List[Finding]:
     """Report what the baseline does not accept; return those findings (they set the exit code)."""
-    from .. import baseline
+    from ..lint import baseline
     from ..report import render, sort_findings
 
     try:

@@ -25,7 +25,7 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> int:
     """Run ``compile`` with its parsed options (the click parameter names); return the exit code."""
     from ..errors import AscendCompileError
     from ..findings import EXIT_INPUT
-    from ..writer import render_jobs, write_outputs
+    from ..compiling.writer import render_jobs, write_outputs
     from ._context import load_context, nothing_found, report_and_exit
 
     output_dir, check = options.get("output_dir"), bool(options.get("check"))
@@ -55,7 +55,7 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> int:
 
 
 def _parse_overrides(arguments: Sequence[str]) -> List[Any]:
-    from .. import overrides
+    from ..compiling import overrides
 
     try:
         return [overrides.parse(argument) for argument in arguments]
@@ -71,11 +71,11 @@ def _bad(exc: Exception) -> BadParameter:
 def _compile(specs: Sequence[str], parsed: List[Any], ctx: Any, left_out: List[Any]) -> Tuple[List[Any], int]:
     """The compiled jobs and the number of files read, with every --set applied to every spec (findings about
     a --set name it); ``left_out`` receives the notes of what discovery left out on purpose."""
-    from .. import overrides
-    from ..discovery import read_documents
+    from ..compiling import overrides
+    from ..files.discovery import read_documents
     from ..errors import AscendCompileError
     from ..jobspec import is_spec
-    from ..pipeline import compile_specs as compile_documents
+    from ..compiling.pipeline import compile_specs as compile_documents
     from ._context import report_and_exit
 
     files = None
@@ -94,7 +94,7 @@ def _compile(specs: Sequence[str], parsed: List[Any], ctx: Any, left_out: List[A
 def _lint_output(jobs: List[Any], ctx: Any, files: int) -> None:
     """Lint the compiled objects: warnings go to stderr, an error refuses the output (nothing written)."""
     from ..findings import ERROR
-    from ..pipeline import lint_output
+    from ..compiling.pipeline import lint_output
     from ._context import report, report_and_exit
 
     findings = lint_output(jobs, ctx.registry, ctx.config)
@@ -107,7 +107,7 @@ def _lint_output(jobs: List[Any], ctx: Any, files: int) -> None:
 def _check(jobs: List[Any], output_dir: str, ctx: Any) -> int:
     """``--check``: the diff (or one JSON document) on stdout, a summary on stderr; 1 unless up to date."""
     from ..safetext import printable
-    from ..stale import check_outputs
+    from ..compiling.stale import check_outputs
 
     report = check_outputs(jobs, output_dir, ctx.max_bytes)
     if ctx.fmt == "json":

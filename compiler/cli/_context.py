@@ -27,7 +27,7 @@ def load_context(options: Dict[str, Any]) -> RunContext:
     """Load config and profiles for a command; input errors exit with code 2."""
     from ..config import ProjectConfig, load_config
     from ..errors import AscendCompileError
-    from ..profiles import ProfileRegistry
+    from ..hardware.profiles import ProfileRegistry
 
     fmt = str(options.get("fmt") or "text")
     try:

@@ -26,7 +26,7 @@ Plan = Dict[str, Tuple[str, List[Any]]]
 
 
 def fixes(findings: Sequence[Finding]) -> Plan:
-    from .. import autofix
+    from ..lint import autofix
 
     texts: Dict[str, str] = {}
 
@@ -39,7 +39,7 @@ def fixes(findings: Sequence[Finding]) -> Plan:
 
 def diff(plan: Plan) -> int:
     """``--diff``: the changes ``--fix`` would make, as a unified diff; 1 when there are any."""
-    from .. import autofix
+    from ..lint import autofix
 
     for path, (before, mine) in plan.items():
         after = autofix.apply(before, mine)
@@ -80,7 +80,7 @@ def write(plan: Plan, roots: Sequence[str]) -> int:
 
     Every file is checked first: inside ``roots``, not a link (:mod:`ascend_compile.safewrite` refuses
     one), and holding exactly the text the fixes were planned on (an edit since then moves the offsets)."""
-    from .. import autofix
+    from ..lint import autofix
     from ..safewrite import check_inside, check_target, refusal, write_files
 
     out = []
@@ -111,7 +111,7 @@ def _unchanged(path: str, planned: bytes) -> bool:
 
 def sarif(findings: Sequence[Finding], rules: Optional[Dict[str, Any]], plan: Plan) -> None:
     """The SARIF report, each fixable result carrying its ``fixes``."""
-    from .. import autofix
+    from ..lint import autofix
     from .._version import __version__
     from ..report import _sarif, sort_findings
 

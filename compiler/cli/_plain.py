@@ -98,7 +98,7 @@ def _nothing_read(command: str, files: int, code: int, left_out: Sequence[Any]) 
 
 
 def _fixable(findings: Any) -> bool:
-    from ..autofix_rules import FIXERS
+    from ..lint.autofix_rules import FIXERS
 
     return any(f.rule in FIXERS for f in findings)
 
@@ -138,7 +138,7 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
         raise Usage("give at least one PATH (a file or directory), or - to read standard input")
     from ..findings import exit_code
     from ..report import render
-    from ..validation import validate_paths
+    from ..files.validate import validate_paths
 
     disabled = _disabled(options)
     left_out: List[Any] = []
@@ -162,7 +162,7 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
 def _volcano(value: Optional[str]) -> Optional[str]:
     if value is None:
         return None
-    from ..schemas import VOLCANO_VERSIONS, normalize_volcano_version
+    from ..schemacheck.check import VOLCANO_VERSIONS, normalize_volcano_version
 
     try:
         return normalize_volcano_version(value)

@@ -43,7 +43,7 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     chart, kustomize patches) are named there too.
     Each spec is compiled before it is written and must give back the same objects.
     """
-    from ..discovery import for_command, read_documents
+    from ..files.discovery import for_command, read_documents
     from ..errors import AscendCompileError
     from ..importer import import_documents
     from ..importer.render import render, render_all

@@ -146,7 +146,7 @@ def _job_name(name: Optional[str], ask: bool) -> str:
 
 def _profile(registry: Any, profile: Optional[str], ask: bool) -> Any:
     from ..errors import AscendCompileError
-    from ..profiles import ProfileNotFoundError
+    from ..hardware.profiles import ProfileNotFoundError
 
     try:
         names = registry.names()
@@ -215,7 +215,7 @@ def _yaml_scalar(value: str) -> str:
 
 
 def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int, image: str, target: str) -> str:
-    from ..hardware import split_total
+    from ..hardware.arithmetic import split_total
     from ..safetext import printable
 
     split, _ = split_total(profile, npus)
@@ -234,7 +234,7 @@ def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int
 
 def _check_compiles(text: str, path: str, registry: Any, config: Any) -> None:
     from ..errors import AscendCompileError
-    from ..pipeline import compile_document
+    from ..compiling.pipeline import compile_document
     from ..yamlio import load_documents
 
     try:

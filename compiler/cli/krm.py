@@ -44,7 +44,7 @@ def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str
     Error results are also printed on stderr, and the exit status is 1 (2 when the
     input is not a readable ResourceList), as kustomize expects.
     """
-    from .. import krm
+    from ..compiling import krm
     from ..errors import AscendCompileError
     from ..yamlio import DEFAULT_MAX_BYTES, display_name, dump_document, load_documents, read_text
     from ._options import load_context

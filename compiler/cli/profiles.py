@@ -158,7 +158,7 @@ def show_command(ctx: click.Context, name: str, fmt: str, config_path: Optional[
     parent = ctx.obj or {}
     registry = _registry(config_path or parent.get("config_path"), no_config or bool(parent.get("no_config")),
                          (*parent.get("profile_dirs", ()), *profile_dirs))
-    from ..profiles import ProfileNotFoundError
+    from ..hardware.profiles import ProfileNotFoundError
 
     _load_all(registry)
     try:

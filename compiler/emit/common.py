@@ -4,7 +4,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from ..profiles import NODE_SELECTOR, SCHEDULE_POLICY
+from ..hardware.profiles import NODE_SELECTOR, SCHEDULE_POLICY
 from ..jobspec import Spec
 from ..jobspec.model import Replica, Volume
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, AFFINITY_CONFIG_ANNOTATION, CONTAINER_NAME, DEFAULT_PORT,
@@ -17,7 +17,7 @@ from ..vocabulary import (ACCELERATOR_TYPE_LABEL, AFFINITY_CONFIG_ANNOTATION, CO
                           TTP_PORT, TTP_PORT_ENV, TTP_PORT_NAME, VISIBLE_DEVICES_ENV,
                           WAIT_RESCHEDULE_TIMEOUT_ANNOTATION, ranktable_configmap_name, reset_configmap_name,
                           visible_devices_field_path)
-from .. import hardware
+from ..hardware import arithmetic as hardware
 
 #: an empty, read-only mapping: the default of optional label/annotation arguments
 _NO_LABELS: Mapping[str, str] = MappingProxyType({})

@@ -20,8 +20,8 @@ from ..config import ProjectConfig
 from ..errors import CompileError, InternalError
 from ..findings import ERROR, INFO, Finding, format_path
 from ..manifest.job import Manifest
-from ..profiles import ProfileRegistry
-from ..targeting import candidate_profiles
+from ..hardware.profiles import ProfileRegistry
+from ..hardware.targeting import candidate_profiles
 from ..vocabulary import ASCEND_JOB, CONFIG_MAP, NAMESPACE, VOLCANO_JOB
 from ..yamlio import Document
 from .mergediff import Uncarried, first_difference
@@ -198,7 +198,7 @@ def _profiles(doc: Document, job: Manifest, registry: ProfileRegistry, profile: 
 
 
 def _compiler(registry: ProfileRegistry, config: ProjectConfig) -> Any:
-    from ..pipeline import compile_document
+    from ..compiling.pipeline import compile_document
 
     def compile_one(doc: Document) -> List[Dict[str, Any]]:
         return compile_document(doc, registry, config).objects

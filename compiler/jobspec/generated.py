@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
 from ..catalogue import GENERATED_KEY
-from ..profiles import Profile
+from ..hardware.profiles import Profile
 from ..vocabulary import (AFFINITY_CONFIG_ANNOTATION, APP_LABEL, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL,
                           FRAMEWORK_LABEL, POD_RESCHEDULING_LABEL, PROCESS_RECOVER_LABEL, RA_BLOCK_ANNOTATION,
                           RECOVER_STRATEGY_ANNOTATION, RING_LABEL, SCHEDULE_POLICY_ANNOTATION, SP_BLOCK_ANNOTATION,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from ..profiles import NODE_SELECTOR, Profile
+from ..hardware.profiles import NODE_SELECTOR, Profile
 from ..records import field, record
 from ..vocabulary import (DRIVER_VOLUME, DUMP_STRATEGY, FRAMEWORK_ENV, HCCL_IF_IP_ENV, LOCALTIME_VOLUME, POD_UID_ENV,
                           RANKTABLE_CONFIGMAP_VOLUME, RANKTABLE_HOSTPATH_VOLUME, RESET_VOLUME, SHM_VOLUME,

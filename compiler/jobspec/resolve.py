@@ -13,7 +13,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 from ..config import ProjectConfig
 from ..errors import CompileError
 from ..findings import ERROR
-from ..profiles import NODE_SELECTOR, Profile, ProfileRegistry
+from ..hardware.profiles import NODE_SELECTOR, Profile, ProfileRegistry
 from ..records import record
 from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, PORT_NAME, POD_IP_ENV, TASKD_PORT, TASKD_PORT_NAME, TTP_PORT,
                           TTP_PORT_ENV, TTP_PORT_NAME)
@@ -47,7 +47,7 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
 
     Raises :class:`CompileError` with every problem found, each located.
     """
-    from .. import schemas
+    from ..schemacheck import check as schemas
 
     config = config or ProjectConfig()
     schema_findings = [f for f in schemas.validate_document(doc) if f.severity == ERROR]

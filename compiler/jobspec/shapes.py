@@ -9,15 +9,15 @@
 * ``schedulerHoldsNpus``: a MindSpore Scheduler that is itself an NPU pod (the operator detects it,
   ``controllers/v1/utils.go`` checkNonWorkerRplMountChips);
 * ``multiLevel``: the scheduler's multilevel handler (``ascend-for-volcano/internal/npu/policy/
-  multilevelscheduling``), checked with the arithmetic lint uses (:func:`ascend_compile.hardware.check_multi_level`).
+  multilevelscheduling``), checked with the arithmetic lint uses (:func:`ascend_compile.hardware.arithmetic.check_multi_level`).
 """
 from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from .. import hardware
+from ..hardware import arithmetic as hardware
 from ..catalogue import MULTI_LEVEL, SPEC_INVALID
-from ..profiles import Profile
+from ..hardware.profiles import Profile
 from ..vocabulary import (ASCEND_910, ASCEND_JOB, MINDSPORE, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH,
                           RANKTABLE_SHARED_DIR)
 from .model import Volume

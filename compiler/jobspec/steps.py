@@ -10,12 +10,12 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .. import hardware
+from ..hardware import arithmetic as hardware
 from ..catalogue import PROFILE_UNKNOWN, PROFILE_UNSUPPORTED, SPEC_INVALID
 from ..findings import ERROR, Finding, PathElement, describe_document
-from ..profiles import Profile, ProfileNotFoundError, ProfileRegistry
+from ..hardware.profiles import Profile, ProfileNotFoundError, ProfileRegistry
 from ..records import record
-from ..targeting import candidate_profiles, signals_of_profile
+from ..hardware.targeting import candidate_profiles, signals_of_profile
 from ..vocabulary import ASCEND_JOB, VOLCANO_JOB
 from ..yamlio import Document
 from .model import GENERATED_ENV, RESERVED_VOLUMES, Volume

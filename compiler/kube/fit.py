@@ -106,14 +106,14 @@ def node_fit(view: JobView) -> List[Fit]:
 
 def policy_family(job: Manifest, replica: Replica, nodes: Sequence[NodeView]) -> str:
     """For a job that names a ``schedule_policy``: the node accelerator-types of the profiles the policy stands
-    for (the plugin's handler choice, :mod:`ascend_compile.targeting`, from what the job tells the scheduler) and
+    for (the plugin's handler choice, :mod:`ascend_compile.hardware.targeting`, from what the job tells the scheduler) and
     how many of the selected nodes have one."""
     signals = job.signals()
     policy = signals.schedule_policy
     if not policy or not replica.npu_resource:
         return ""
-    from ..profiles import ProfileRegistry
-    from ..targeting import candidate_profiles
+    from ..hardware.profiles import ProfileRegistry
+    from ..hardware.targeting import candidate_profiles
 
     types = sorted({str(p.accelerator_type) for p in candidate_profiles(ProfileRegistry().all(), signals)
                     if p.accelerator_type})

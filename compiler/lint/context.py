@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from ..findings import Path, describe_object
 from ..manifest.job import Manifest
 from ..manifest.values import T, once
-from ..targeting import HardwareSignals, candidate_profiles
+from ..hardware.targeting import HardwareSignals, candidate_profiles
 
 #: what a rule lists in KINDS to see every object
 ALL = ("*",)
@@ -50,7 +50,7 @@ class RunContext:
     """
 
     def __init__(self, profiles: Any, config: Any = None, volcano_version: Optional[str] = None):
-        self.profiles = profiles  # ascend_compile.profiles.ProfileRegistry
+        self.profiles = profiles  # ascend_compile.hardware.profiles.ProfileRegistry
         self.config = config
         #: the cluster's Volcano release as ``--volcano-version`` names it ('1.9', '1.15'), None when not given
         self.volcano_version = volcano_version
@@ -89,7 +89,7 @@ class RunContext:
         """Every profile whose handler the scheduler could give ``obj`` (empty: no handler, or no NPUs).
 
         A check that holds for every candidate holds whatever the job's servers really are; see
-        :mod:`ascend_compile.targeting`.
+        :mod:`ascend_compile.hardware.targeting`.
         """
         if obj._candidates is None:
             if self.profiles is None:

@@ -60,7 +60,7 @@ class Linter:
         self.config = config or ProjectConfig()
         check_lint_settings(self.config)
         if profiles is None:
-            from ..profiles import ProfileRegistry
+            from ..hardware.profiles import ProfileRegistry
 
             profiles = ProfileRegistry(self.config.profile_dirs)
         if hasattr(profiles, "check"):
@@ -187,7 +187,7 @@ class Linter:
                          objs: List[ObjectContext]) -> List[Tuple[Finding, Optional[ObjectContext]]]:
         schemas = self._schemas
         if schemas is None:
-            from .. import schemas
+            from ..schemacheck import check as schemas
 
             self._schemas = schemas
         options = dict(strict=self.strict, volcano_version=self.volcano_version, strict_kinds=self.strict_kinds)
@@ -377,7 +377,7 @@ def lint_documents(docs: Iterable[Any], registry: Any = None, config: Any = None
                    texts: Optional[Mapping[str, str]] = None, strict: bool = True,
                    volcano_version: Optional[str] = None, disable: Iterable[str] = (),
                    schema: bool = True) -> List[Finding]:
-    """Lint parsed documents (one run); ``registry`` is a :class:`~ascend_compile.profiles.ProfileRegistry`.
+    """Lint parsed documents (one run); ``registry`` is a :class:`~ascend_compile.hardware.profiles.ProfileRegistry`.
 
     ``texts`` maps each document's source to its text, for comment directives;
     without it the engine reads the source file when it exists.

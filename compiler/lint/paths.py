@@ -1,7 +1,7 @@
 """``lint`` over command-line paths: discover, read, reuse cached results, lint the rest, finish the run.
 
 Each file is linted on its own (:meth:`~.engine.Linter.lint_file`), by this process or, for a large
-run, by forked workers (:mod:`ascend_compile.parallel`); with a result cache (:mod:`.cache`) a file
+run, by forked workers (:mod:`ascend_compile.files.parallel`); with a result cache (:mod:`.cache`) a file
 whose text did not change is not parsed at all.  Then :meth:`~.engine.Linter.finish` judges the
 cross-object rules over every file's objects.  The findings are the same whichever way each file
 was read: the tests compare them.
@@ -29,9 +29,9 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
     to lint); ``cache_dir`` turns the result cache on (see :func:`ascend_compile.datacache.default_root`).
     Discovery's notes (AC007-AC009) obey the settings as the other findings do; ``left_out``, when given,
     receives the notes of what was left out on purpose whatever the settings (see
-    :meth:`~ascend_compile.discovery.Discovery.left_out`).
+    :meth:`~ascend_compile.files.discovery.Discovery.left_out`).
     """
-    from ..discovery import discover
+    from ..files.discovery import discover
     from ..yamlio import DEFAULT_MAX_BYTES
     from .beside import Beside
     from .locate import Locator
@@ -53,7 +53,7 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
 def _walked_non_manifests(results: List[FileResult], walked: Set[str], linter: Linter) -> List[FileResult]:
     """Each walked file that holds no manifest gets one note instead of its AC107 errors (see discovery), unless
     the settings silence it."""
-    from ..discovery import no_manifest_in, not_a_manifest
+    from ..files.discovery import no_manifest_in, not_a_manifest
 
     # a new result: the cache keeps what the file says (named, it is an error)
     return [FileResult(result.source, linter.configure([not_a_manifest(result.source)]), result.refs, result.facts,
@@ -72,7 +72,7 @@ class _Reader:
         self.texts: Dict[str, str] = {}  # texts of files linted here whose objects cross-object rules judge
 
     def read(self, paths: Sequence[str], jobs: Optional[int]) -> List[FileResult]:
-        from ..parallel import chunks, fork_map, workers_for
+        from ..files.parallel import chunks, fork_map, workers_for
         from ..yamlio import STDIN
 
         results: List[Optional[FileResult]] = [None] * len(paths)
@@ -225,7 +225,7 @@ def lint_file_at(linter: Linter, path: str, number: int, limit: int, text: Optio
 
 def _open_cache(root: str, linter: Linter, limit: int) -> Any:
     """The cache for this run's settings, or None when they cannot be named (a profile registry of the caller's own)."""
-    from ..profiles import ProfileRegistry
+    from ..hardware.profiles import ProfileRegistry
     from .cache import ResultCache
     from .fingerprint import code_digest, files_digest, settings_digest
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from .. import hardware
+from ..hardware import arithmetic as hardware
 from ..findings import Path
-from ..targeting import HardwareSignals
+from ..hardware.targeting import HardwareSignals
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, ASCEND_JOB_API_GROUP, DEFAULT_QUEUE, JOBS,
                           OWN_ANNOTATIONS_READ, POD, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME,
                           RING_LABEL, SCHEDULE_POLICY_ANNOTATION, SCHEDULER_NAME, SP_BLOCK_ANNOTATION, VOLCANO_JOB,
@@ -231,7 +231,7 @@ class Manifest:
     # ---------------------------------------------------------------- what the scheduler is told
     def signals(self) -> HardwareSignals:
         """What the job tells the scheduler about the hardware it wants: the inputs of the plugin's handler
-        choice (:func:`~ascend_compile.targeting.candidate_profiles`)."""
+        choice (:func:`~ascend_compile.hardware.targeting.candidate_profiles`)."""
         if self._signals is None:
             types = self.accelerator_types()
             self._signals = HardwareSignals(self.npu_resource(), self.accelerator_type(), self.schedule_policy,

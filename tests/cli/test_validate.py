@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from ascend_compile.discovery import discover
+from ascend_compile.files.discovery import discover
 from tests.checkout import run_cli, write_tree
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -371,8 +371,8 @@ def test_validate_works_with_networking_disabled(monkeypatch, clean_file):
 
 def test_large_runs_use_several_processes_and_find_the_same_problems(tmp_path):
     """validate splits many files over worker processes; the findings are those of a serial run."""
-    from ascend_compile.parallel import PARALLEL_MIN_FILES
-    from ascend_compile.validation import validate_paths
+    from ascend_compile.files.parallel import PARALLEL_MIN_FILES
+    from ascend_compile.files.validate import validate_paths
 
     good = open(os.path.join(REPO, "golden", "pytorch-module-910b-8.yaml"), encoding="utf-8").read()
     bad = good.replace("restartPolicy: Never", "restartPolicy: 7", 1)

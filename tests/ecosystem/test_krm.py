@@ -1,4 +1,4 @@
-"""The KRM function: ascend_compile.krm as a pure function, the krm command, and real runs under
+"""The KRM function: ascend_compile.compiling.krm as a pure function, the krm command, and real runs under
 kustomize (exec function) and kpt (fn eval --exec)."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 import pytest
 import yaml
 
-from ascend_compile import krm
+from ascend_compile.compiling import krm
 from ascend_compile.api import compile_paths
 from ascend_compile.config import ProjectConfig
 from ascend_compile.yamlio import dump_document
@@ -52,7 +52,7 @@ CONFIGMAP = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "unre
              "data": {"b": "2", "a": "1"}}
 
 
-# --------------------------------------------------------------------------- ascend_compile.krm (pure)
+# --------------------------------------------------------------------------- ascend_compile.compiling.krm (pure)
 
 def test_specs_are_replaced_in_place_and_other_items_pass_through() -> None:
     spec = annotate(load_spec(), **{"config.kubernetes.io/path": "specs/job.yaml", "config.kubernetes.io/index": "0"})

@@ -15,7 +15,7 @@ from deepdiff import DeepDiff
 
 from ascend_compile.api import compile_paths
 from ascend_compile.config import ProjectConfig
-from ascend_compile.writer import render_jobs
+from ascend_compile.compiling.writer import render_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -57,7 +57,7 @@ def test_every_golden_file_has_an_example() -> None:
 
 
 def test_matrix_covers_every_supported_combination() -> None:
-    from ascend_compile.profiles import ProfileRegistry
+    from ascend_compile.hardware.profiles import ProfileRegistry
 
     names = {p.stem for p in (EXAMPLES / "matrix").glob("*.yaml")}
     slug = {"AscendJob": "acjob", "VolcanoJob": "vcjob"}

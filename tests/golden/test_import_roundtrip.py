@@ -13,12 +13,12 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ascend_compile.discovery import read_documents
+from ascend_compile.files.discovery import read_documents
 from ascend_compile.importer import ImportRefused, import_documents
 from ascend_compile.importer.mergediff import canonical
 from ascend_compile.importer.render import render
 from ascend_compile.importer.search import comparable
-from ascend_compile.pipeline import compile_specs
+from ascend_compile.compiling.pipeline import compile_specs
 from ascend_compile.yamlio import load_documents
 from tests.checkout import ROOT, SHARED, run_cli
 from tests.golden.test_samples_agree import project

@@ -102,7 +102,7 @@ def test_an_escaped_exception_is_exit_3_without_a_traceback(tmp_path: Path, monk
 
 
 def test_memory_error_anywhere_is_exit_2(tmp_path: Path, monkeypatch, capsys) -> None:
-    import ascend_compile.discovery as discovery
+    import ascend_compile.files.discovery as discovery
 
     def exhausted(*_args, **_kwargs):
         raise MemoryError()

@@ -21,8 +21,8 @@ from hypothesis import strategies as st  # noqa: E402
 from ascend_compile.config import ProjectConfig  # noqa: E402
 from ascend_compile.errors import AscendCompileError, CompileError, InternalError  # noqa: E402
 from ascend_compile.findings import ERROR, Finding, exit_code  # noqa: E402
-from ascend_compile.pipeline import compile_specs  # noqa: E402
-from ascend_compile.profiles import ProfileRegistry  # noqa: E402
+from ascend_compile.compiling.pipeline import compile_specs  # noqa: E402
+from ascend_compile.hardware.profiles import ProfileRegistry  # noqa: E402
 from ascend_compile.yamlio import Document, dump_documents, load_documents  # noqa: E402
 from tests.checkout import run_cli
 
@@ -132,7 +132,7 @@ def describe(findings: List[Finding]) -> str:
 
 
 def validate_text(text: str, name: str = "out.yaml") -> List[Finding]:
-    from ascend_compile.schemas import validate_document
+    from ascend_compile.schemacheck.check import validate_document
 
     findings: List[Finding] = []
     for doc in load_documents(text, name):
@@ -257,7 +257,7 @@ def check_in_process(text: str, name: str = "mutant.yaml") -> Tuple[int, str]:
     """Validate and lint ``text`` as the CLI would; return (exit code, rendered findings)."""
     from ascend_compile.errors import InputError
     from ascend_compile.lint import lint_documents
-    from ascend_compile.schemas import validate_document
+    from ascend_compile.schemacheck.check import validate_document
 
     try:
         docs = load_documents(text, name)

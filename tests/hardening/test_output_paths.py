@@ -74,7 +74,7 @@ def test_unknown_spec_version_with_fields_missing_is_no_traceback(tmp_path: Path
 def test_a_name_that_is_not_a_bare_file_name_is_refused_where_the_path_is_made(tmp_path: Path, name: str) -> None:
     """Even past every check before it (a future schema, a Python caller): the writer refuses."""
     from ascend_compile import InputError, compile_files
-    from ascend_compile.writer import write_outputs
+    from ascend_compile.compiling.writer import write_outputs
 
     job = compile_files(str(EXAMPLE_SPEC))[0]
     bad = dataclasses.replace(job, spec=dataclasses.replace(job.spec, name=name))

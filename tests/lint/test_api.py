@@ -30,7 +30,7 @@ def test_lint_objects_clean_and_failing():
 def test_profile_added_as_a_file_is_enforced(tmp_path):
     """A new hardware profile is picked up from --profile-dir data, with no code change."""
     from ascend_compile.lint.engine import lint_objects
-    from ascend_compile.profiles import ProfileRegistry
+    from ascend_compile.hardware.profiles import ProfileRegistry
 
     (tmp_path / "x.yaml").write_text("""\
 apiVersion: ascend-compile.io/v1alpha1

@@ -273,7 +273,7 @@ def test_what_cannot_be_edited_with_certainty_is_left_alone(tmp_path: Path) -> N
 
 
 def test_a_fix_whose_text_would_read_as_other_data_is_refused() -> None:
-    from ascend_compile import autofix
+    from ascend_compile.lint import autofix
     from ascend_compile.findings import Finding
 
     text = "a:\n  b: 1\n"
@@ -287,7 +287,7 @@ def test_a_fix_whose_text_would_read_as_other_data_is_refused() -> None:
 
 def test_one_wrong_fix_among_right_ones_leaves_only_it_out() -> None:
     """All fixes are checked together first; when that fails each is checked alone (the liar goes, the rest stay)."""
-    from ascend_compile import autofix
+    from ascend_compile.lint import autofix
     from ascend_compile.findings import Finding
 
     text = "a: 1\nb: 2\nc: 3\n"

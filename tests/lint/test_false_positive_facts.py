@@ -97,7 +97,7 @@ POLICY_JOB = ACJOB.replace("  labels: {framework: pytorch, ring-controller.atlas
 def test_a_count_one_candidate_profile_accepts_is_not_reported(tmp_path):
     """A policy shared by profiles and no selector: the pods may land on any server the card handler takes.
     9 per pod is refused by every built-in card profile (the handler takes 1 to 8) but taken by other-card."""
-    from ascend_compile.profiles import ProfileRegistry
+    from ascend_compile.hardware.profiles import ProfileRegistry
 
     builtin = lint_text(POLICY_JOB, "fp.yaml")
     assert [f.rule for f in builtin if f.severity == "error"] == ["AC301", "AC301"]
@@ -106,7 +106,7 @@ def test_a_count_one_candidate_profile_accepts_is_not_reported(tmp_path):
 
 
 def test_a_count_every_candidate_refuses_is_reported(tmp_path):
-    from ascend_compile.profiles import ProfileRegistry
+    from ascend_compile.hardware.profiles import ProfileRegistry
 
     narrowed = lint_text(POLICY_JOB, "fp.yaml", registry=ProfileRegistry([_profile_dir(tmp_path, [1, 2])]))
     assert [f.rule for f in narrowed if f.severity == "error"] == ["AC301", "AC301"]

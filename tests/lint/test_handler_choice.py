@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_compile.profiles import ProfileRegistry
-from ascend_compile.targeting import HardwareSignals, candidate_profiles
+from ascend_compile.hardware.profiles import ProfileRegistry
+from ascend_compile.hardware.targeting import HardwareSignals, candidate_profiles
 
 from .conftest import lint_text
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_compile.profiles import ProfileRegistry
-from ascend_compile.targeting import handler_family, handler_node_limit
+from ascend_compile.hardware.profiles import ProfileRegistry
+from ascend_compile.hardware.targeting import handler_family, handler_node_limit
 
 from .conftest import lint_text, one_pod_acjob
 

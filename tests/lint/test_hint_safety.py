@@ -84,7 +84,7 @@ def test_following_the_hint_fixes_the_job(case):
 
 def test_a_count_hint_offers_only_counts_every_candidate_accepts(tmp_path):
     """With a policy and nodes two profiles share, the hint's counts are allowed on both."""
-    from ascend_compile.profiles import ProfileRegistry
+    from ascend_compile.hardware.profiles import ProfileRegistry
 
     from .test_false_positive_facts import POLICY_JOB, _profile_dir
 

@@ -44,7 +44,7 @@ def test_the_policy_table_is_the_plugins():
 
 
 def test_every_profile_policy_is_one_the_plugin_knows():
-    from ascend_compile.profiles import ProfileRegistry
+    from ascend_compile.hardware.profiles import ProfileRegistry
     from ascend_compile.vocabulary import PLUGIN_SCHEDULE_POLICIES
 
     for profile in ProfileRegistry().all():

@@ -11,7 +11,7 @@ import pytest
 
 from tests.checkout import ROOT, run_cli
 from tests.lint.conftest import CASES, SAMPLES, needs_shared
-from ascend_compile import parallel
+from ascend_compile.files import parallel
 from ascend_compile.lint import paths as lint_run
 from ascend_compile.report import catalogue_rules, render
 

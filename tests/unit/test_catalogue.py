@@ -49,7 +49,7 @@ def test_lookup_by_id_or_name_in_any_case():
 
 
 def test_the_schema_check_reports_the_catalogue_ids():
-    from ascend_compile import schemas
+    from ascend_compile.schemacheck import check as schemas
 
     for rule_id, name, summary in schemas.SCHEMA_RULES:
         entry = catalogue.get(rule_id)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.checkout import ROOT, checkout_env
-from ascend_compile import profiles
+from ascend_compile.hardware import profiles
 from ascend_compile.errors import InputError
 
 
@@ -27,7 +27,7 @@ def _stores(root: Path):
 
 def test_the_key_names_every_module_that_reads_a_profile():
     code = ("import sys; before = set(sys.modules)\n"
-            "import ascend_compile.profiles as p\n"
+            "import ascend_compile.hardware.profiles as p\n"
             "p._load_profile_file(p.ProfileRegistry().files()[0])\n"
             "print(' '.join(sorted(m for m in set(sys.modules) - before if m.startswith('ascend_compile.'))))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=checkout_env())
@@ -200,7 +200,7 @@ def _schema_dir(tmp_path: Path) -> Path:
 def test_the_same_schemas_with_a_cold_and_a_warm_cache(cache_root, tmp_path):
     import json
 
-    from ascend_compile.schema_registry import Registry
+    from ascend_compile.schemacheck.registry import Registry
 
     folder = _schema_dir(tmp_path)
     want = json.loads((folder / "ascendjob-v1.json").read_text())
@@ -211,7 +211,7 @@ def test_the_same_schemas_with_a_cold_and_a_warm_cache(cache_root, tmp_path):
 
 
 def test_a_changed_schema_is_read_again(cache_root, tmp_path):
-    from ascend_compile.schema_registry import Registry
+    from ascend_compile.schemacheck.registry import Registry
 
     folder = _schema_dir(tmp_path)
     assert "required" in Registry(str(folder)).schema("namespace-v1.json")
@@ -220,7 +220,7 @@ def test_a_changed_schema_is_read_again(cache_root, tmp_path):
 
 
 def test_a_damaged_schema_store_is_ignored(cache_root, tmp_path):
-    from ascend_compile.schema_registry import Registry
+    from ascend_compile.schemacheck.registry import Registry
 
     folder = _schema_dir(tmp_path)
     want = Registry(str(folder)).schema("namespace-v1.json")

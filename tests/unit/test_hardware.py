@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_compile import hardware
-from ascend_compile.hardware import NpuLayout, check_pods, check_super_pod, split_total
-from ascend_compile.profiles import ProfileRegistry
+from ascend_compile.hardware import arithmetic as hardware
+from ascend_compile.hardware.arithmetic import NpuLayout, check_pods, check_super_pod, split_total
+from ascend_compile.hardware.profiles import ProfileRegistry
 
 PROFILES = ProfileRegistry()
 

@@ -9,8 +9,8 @@ import json
 import os
 from pathlib import Path
 
-from ascend_compile.discovery import discover
-from ascend_compile.kustomize import parts
+from ascend_compile.files.discovery import discover
+from ascend_compile.files.kustomize import parts
 from tests.checkout import run_cli, write_tree
 
 JOB = """apiVersion: v1

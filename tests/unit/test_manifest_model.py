@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 import tests.checkout  # noqa: F401 - imports this checkout as ascend_compile
-from ascend_compile import hardware
+from ascend_compile.hardware import arithmetic as hardware
 from ascend_compile.kube.jobview import replicas_of
 from ascend_compile.lint.context import ObjectContext
 from ascend_compile.manifest.job import Manifest

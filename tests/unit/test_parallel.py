@@ -1,9 +1,9 @@
-"""How a large run is split over worker processes (ascend_compile.parallel.chunks)."""
+"""How a large run is split over worker processes (ascend_compile.files.parallel.chunks)."""
 from __future__ import annotations
 
 import pytest
 
-from ascend_compile.parallel import chunks
+from ascend_compile.files.parallel import chunks
 
 
 @pytest.mark.parametrize("count", [0, 1, 7, 64, 2000])

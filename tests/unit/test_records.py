@@ -12,7 +12,7 @@ import pytest
 from tests.checkout import ROOT, checkout_env
 from ascend_compile.config import LintSettings, ProjectConfig
 from ascend_compile.findings import Finding
-from ascend_compile.profiles import Profile, ProfileRegistry, SuperPod
+from ascend_compile.hardware.profiles import Profile, ProfileRegistry, SuperPod
 
 SAMPLES = {
     Finding: [Finding("AC101", "error", "m"), Finding("AC102", "warning", "x", ("a", 0), "h", "f.yaml", 3, 4, "Job/x",
@@ -124,7 +124,9 @@ def _root():
 
 
 def _named_tuples():
-    from ascend_compile import catalogue, hardware, report, targeting
+    from ascend_compile import catalogue, report
+    from ascend_compile.hardware import arithmetic as hardware
+    from ascend_compile.hardware import targeting
     from ascend_compile.lint import rule, suppress
     from ascend_compile.yamlio import locations
 

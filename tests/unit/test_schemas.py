@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from ascend_compile import schemas
+from ascend_compile.schemacheck import check as schemas
 from ascend_compile.findings import ERROR, WARNING
-from ascend_compile.schemas import (BAD_FORMAT, MISSING_REQUIRED, NOT_ALLOWED_VALUE, NOT_AN_OBJECT, SCHEMA_RULES,
+from ascend_compile.schemacheck.check import (BAD_FORMAT, MISSING_REQUIRED, NOT_ALLOWED_VALUE, NOT_AN_OBJECT, SCHEMA_RULES,
                               UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, Registry, validate_document,
                               validate_object)
 from ascend_compile.yamlio import load_documents, load_file
@@ -378,8 +378,8 @@ def test_validators_are_built_once():
     assert reg.validator_for("mindxdl.gitee.com/v1", "AscendJob", strict=False) is not first
 
 
-SCHEMA_MODULES = ["schemas.py", "schema_text.py", "schema_keywords.py", "schema_validator.py",
-                  "schema_registry.py", "validation.py"]
+SCHEMA_MODULES = ["schemacheck/check.py", "schemacheck/messages.py", "schemacheck/keywords.py",
+                  "schemacheck/validator.py", "schemacheck/registry.py", "files/validate.py"]
 
 
 @pytest.mark.parametrize("name", SCHEMA_MODULES)

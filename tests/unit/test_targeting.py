@@ -8,8 +8,8 @@ import pytest
 import ascend_compile
 from ascend_compile.errors import CompileError
 from ascend_compile.lint.engine import lint_objects
-from ascend_compile.profiles import ProfileRegistry
-from ascend_compile.targeting import HardwareSignals, candidate_profiles, per_pod_rules, signals_of_profile
+from ascend_compile.hardware.profiles import ProfileRegistry
+from ascend_compile.hardware.targeting import HardwareSignals, candidate_profiles, per_pod_rules, signals_of_profile
 
 REGISTRY = ProfileRegistry()
 A910, NPU, A310P, A310 = "huawei.com/Ascend910", "huawei.com/npu", "huawei.com/Ascend310P", "huawei.com/Ascend310"

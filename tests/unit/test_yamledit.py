@@ -7,7 +7,7 @@ from typing import Any, Optional
 import pytest
 import yaml
 
-from ascend_compile import yamledit
+from ascend_compile.lint import yamledit
 
 
 def _edited(text: str, edit: Optional[yamledit.Edit]) -> str:

@@ -37,7 +37,7 @@ Passing::
     ...
           nodeSelector: {accelerator-type: module-a3-16}
 """
-from ...targeting import handler_family, handler_node_limit, node_profile
+from ...hardware.targeting import handler_family, handler_node_limit, node_profile
 from ...vocabulary import ACCELERATOR_TYPE_LABEL
 from ..rule import Problem
 

@@ -33,7 +33,7 @@ Passing::
         huawei.com/schedule_policy: multilevel
         huawei.com/affinity-config: level1=2,level2=4
 """
-from ... import hardware
+from ...hardware import arithmetic as hardware
 from ...vocabulary import AFFINITY_CONFIG_ANNOTATION, MULTILEVEL_POLICY, SCHEDULE_POLICY_ANNOTATION, SCHEDULER
 from ..rule import Problem
 

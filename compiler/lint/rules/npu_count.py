@@ -57,7 +57,7 @@ huawei.com/Ascend910"). Source:
 ``MC: component/ascend-for-volcano/internal/npu/base/frame.go``,
 ``internal/npu/ascend910/ascend910b/module910bx16/frame.go``,
 ``internal/npu/ascend910/ascend910a3/*/frame.go``
-The arithmetic is shared with ``compile`` (``compiler/hardware.py``).
+The arithmetic is shared with ``compile`` (``compiler/hardware/arithmetic.py``).
 
 **How to fix.** Request an allowed count; for distributed jobs, whole nodes.
 
@@ -81,10 +81,10 @@ Passing::
 """
 from typing import FrozenSet, List, Optional, Tuple
 
-from ... import hardware
+from ...hardware import arithmetic as hardware
 from ...catalogue import NPU_COUNT
-from ...profiles import Profile
-from ...targeting import node_profile, per_pod_rules
+from ...hardware.profiles import Profile
+from ...hardware.targeting import node_profile, per_pod_rules
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, JOBS, SCHEDULER_TASK_SPEC,
                             SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
 from ..context import ObjectContext, RunContext
@@ -95,7 +95,7 @@ from ._util import handler_labels, label_values, npu_request_path
 
 def handler_rules(obj, run):
     """(profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects): the
-    scheduler's decision, :func:`~ascend_compile.targeting.per_pod_rules`, worked out once per object."""
+    scheduler's decision, :func:`~ascend_compile.hardware.targeting.per_pod_rules`, worked out once per object."""
     found = obj.shared.get("npu_count.handler")  # npu-count and not-full-node ask: worked out once per object
     if found is None:
         found = obj.shared["npu_count.handler"] = run.by_signals(_handler_rules, obj, _labels(obj, run))

@@ -20,7 +20,7 @@ Passing::
     Worker:
       replicas: 3
 """
-from ... import hardware
+from ...hardware import arithmetic as hardware
 from ...manifest.values import as_dict, as_int
 from ..rule import Problem
 

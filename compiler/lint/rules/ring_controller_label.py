@@ -41,7 +41,7 @@ Passing::
 """
 from ...manifest.values import as_dict
 from ...findings import WARNING
-from ...profiles import NO_ACCELERATOR_TYPE
+from ...hardware.profiles import NO_ACCELERATOR_TYPE
 from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_CONTROLLER_VALUES, RING_LABEL,
                            VOLCANO_JOB)
 from ..rule import Problem

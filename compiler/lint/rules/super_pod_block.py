@@ -17,7 +17,7 @@ annotations of standalone super-pod job should equal to required npu
 num<%d>", "sp-block(%d/16=%d) is bigger than size of super-pod(%d)". Source:
 ``MC: component/ascend-for-volcano/internal/npu/ascend910/ascend910a3/superpod/frame.go``,
 ``plugin/job.go`` (setSpBlock) Arithmetic shared with ``compile``
-(``compiler/hardware.py``), numbers from the profile's ``superPod``.
+(``compiler/hardware/arithmetic.py``), numbers from the profile's ``superPod``.
 
 **How to fix.** Set ``sp-block`` to a multiple of the node size that divides the
 job total (or leave it out), and ``ra-block`` to an allowed value.
@@ -34,7 +34,7 @@ Passing::
       annotations:
         sp-block: "32"
 """
-from ... import hardware
+from ...hardware import arithmetic as hardware
 from ...manifest.values import as_dict, as_int
 from ...vocabulary import ASCEND_JOB, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
 from ..rule import Problem

@@ -14,8 +14,8 @@ import os
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-from .schema_text import SchemaError
-from .schema_validator import Validator
+from .messages import SchemaError
+from .validator import Validator
 
 #: Volcano releases with schemas, as accepted by ``--volcano-version``.
 VOLCANO_VERSIONS = ("1.9", "1.15")
@@ -47,7 +47,7 @@ class Registry:
 
     def __init__(self, directory: Optional[str] = None):
         if directory is None:
-            from .resources import schemas_dir
+            from ..resources import schemas_dir
 
             directory = schemas_dir()
         self.directory = directory
@@ -58,7 +58,7 @@ class Registry:
 
     def _read(self, file: str, what: str) -> Any:
         """The data of the JSON file ``file`` in this registry's directory (from the start-up cache when there)."""
-        from .datacache import Store
+        from ..datacache import Store
 
         if self._code is None:
             try:

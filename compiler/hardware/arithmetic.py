@@ -2,16 +2,16 @@
 
 Both the compiler (refusing an impossible spec) and the linter (flagging a
 hand-written manifest) ask these functions, so the rules exist once.  Every
-number comes from a :class:`~ascend_compile.profiles.Profile`.
+number comes from a :class:`~ascend_compile.hardware.profiles.Profile`.
 """
 from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from .catalogue import MULTI_LEVEL, NOT_FULL_NODE, NPU_COUNT, NPU_TOTAL, SUPER_POD_BLOCK
+from ..catalogue import MULTI_LEVEL, NOT_FULL_NODE, NPU_COUNT, NPU_TOTAL, SUPER_POD_BLOCK
 from .profiles import Profile
-from .records import NamedTuple
-from .vocabulary import LEVEL_PREFIX, RA_BLOCK_ANNOTATION
+from ..records import NamedTuple
+from ..vocabulary import LEVEL_PREFIX, RA_BLOCK_ANNOTATION
 
 #: ascend-operator refuses more replicas than this (maxReplicas); the scheduler never sees such a job
 MAX_PODS = 20000

@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .catalogue import PROFILE_INVALID, PROFILE_UNKNOWN
-from .errors import CompileError, InputError
-from .records import field, record
-from .findings import ERROR, Finding
-from .resources import profiles_dir
-from .vocabulary import FRAMEWORKS, JOBS
+from ..catalogue import PROFILE_INVALID, PROFILE_UNKNOWN
+from ..errors import CompileError, InputError
+from ..records import field, record
+from ..findings import ERROR, Finding
+from ..resources import profiles_dir
+from ..vocabulary import FRAMEWORKS, JOBS
 
 PROFILE_API_VERSION = "ascend-compile.io/v1alpha1"
 PROFILE_KIND = "HardwareProfile"
@@ -220,30 +220,31 @@ def _default_dialects(spec: Dict[str, Any]) -> Tuple[str, ...]:
 
 #: the modules that read and check a profile file, and the schema: the key of the start-up cache of checked
 #: profile data (tests/unit/test_datacache.py checks that it names every module loading a profile uses)
-PROFILE_CODE = ("_version.py", "datacache.py", "profiles.py", "records.py", "findings.py", "catalogue.py",
-                "rule_ids.py", "vocabulary.py", "errors.py", "schemas.py", "schema_registry.py", "schema_validator.py",
-                "schema_keywords.py", "schema_text.py", "resources.py", "yamlio/__init__.py", "yamlio/common.py",
+PROFILE_CODE = ("_version.py", "datacache.py", "hardware/__init__.py", "hardware/profiles.py", "records.py", "findings.py",
+                "catalogue/__init__.py", "catalogue/rule_ids.py", "vocabulary.py", "errors.py", "schemacheck/__init__.py",
+                "schemacheck/check.py", "schemacheck/registry.py", "schemacheck/validator.py", "schemacheck/keywords.py",
+                "schemacheck/messages.py", "resources.py", "yamlio/__init__.py", "yamlio/common.py",
                 "yamlio/fastload.py", "yamlio/parsing.py", "yamlio/reading.py", "yamlio/locations.py", "yamlio/guards.py",
                 "yamlio/blockload.py", "yamlio/scalars.py", "yamlio/loader.py")
 
 
 def _profile_cache() -> Any:
-    from . import datacache
-    from .resources import schemas_dir
+    from .. import datacache
+    from ..resources import schemas_dir
 
-    here = os.path.dirname(os.path.realpath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # the package's root
     return datacache.Store("profiles", [os.path.join(here, name) for name in PROFILE_CODE]
                            + [os.path.join(schemas_dir(), "profile-v1alpha1.json")])
 
 
 def _load_profile_file(path: str, cache: Any = None) -> Profile:
     """The profile in ``path``; ``cache`` (a :class:`~ascend_compile.datacache.Store`) keeps checked data."""
-    from . import yamlio
+    from .. import yamlio
 
     text = yamlio.read_text(path)
     key = None
     if cache is not None:
-        from .datacache import digest
+        from ..datacache import digest
 
         key = digest(text.encode("utf-8", "surrogatepass"))
         data = cache.get(key)
@@ -256,7 +257,7 @@ def _load_profile_file(path: str, cache: Any = None) -> Profile:
 
 
 def _checked(docs: List[Any], path: str) -> Dict[str, Any]:
-    from . import schemas
+    from ..schemacheck import check as schemas
 
     if len(docs) != 1:
         raise InputError([Finding(PROFILE_INVALID, ERROR, "a profile file must hold exactly one document",

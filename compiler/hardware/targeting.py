@@ -29,8 +29,8 @@ from __future__ import annotations
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 from .profiles import NO_ACCELERATOR_TYPE, NODE_SELECTOR, SP_BLOCK, Profile
-from .records import NamedTuple
-from .vocabulary import ASCEND_910, CARD_ACCELERATOR_MARK, MULTILEVEL_POLICY, NPU_RESOURCE, SOFT_SHARE_POLICY
+from ..records import NamedTuple
+from ..vocabulary import ASCEND_910, CARD_ACCELERATOR_MARK, MULTILEVEL_POLICY, NPU_RESOURCE, SOFT_SHARE_POLICY
 
 
 class HardwareSignals(NamedTuple):
@@ -115,7 +115,7 @@ def per_pod_rules(every: Sequence[Profile], candidates: Sequence[Profile], signa
 
     ``candidates`` are :func:`candidate_profiles` of ``signals``.  For a resource whose handlers go by job labels
     (310, 310P: ``labels`` are those of the job's labels the candidates read), each candidate's
-    :meth:`~ascend_compile.profiles.Profile.handler_for` them.  Otherwise usually the candidates: their per-pod
+    :meth:`~ascend_compile.hardware.profiles.Profile.handler_for` them.  Otherwise usually the candidates: their per-pod
     lists are the handler's rules on their own nodes.  When the pods may land on another profile's nodes (a
     schedule policy with another profile's accelerator-type, or pod templates selecting different types), the
     handler's rules are the widest of every server it serves (:func:`handler_family`), and each pod must also

@@ -16,7 +16,7 @@ lint       a rule unit of :mod:`ascend_compile.lint.rules` (AC2xx-AC8xx)       y
 =========  ==================================================================  ============
 
 ``compile`` also reports the IDs of lint rules when a spec breaks the same upstream rule a manifest
-would (the NPU arithmetic of :mod:`ascend_compile.hardware`, AC301, AC302, AC310; fault tolerance,
+would (the NPU arithmetic of :mod:`ascend_compile.hardware.arithmetic`, AC301, AC302, AC310; fault tolerance,
 AC311 and AC312), always as errors: what ``lint`` warns about there, ``compile`` refuses to write.
 
 The IDs that code reports by name live in :mod:`.rule_ids` (imported here: import them from this module).
@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .findings import ERROR, INFO, WARNING
-from .records import NamedTuple
+from ..findings import ERROR, INFO, WARNING
+from ..records import NamedTuple
 # the IDs that code reports by name (import them from here)
 from .rule_ids import (INPUT_ERROR as INPUT_ERROR, INPUT_TOO_LARGE as INPUT_TOO_LARGE, YAML_SYNTAX as YAML_SYNTAX,
                        YAML_DUPLICATE_KEY as YAML_DUPLICATE_KEY, YAML_ALIAS_BOMB as YAML_ALIAS_BOMB,
@@ -52,7 +52,7 @@ from .rule_ids import (INPUT_ERROR as INPUT_ERROR, INPUT_TOO_LARGE as INPUT_TOO_
                        NPU_TOTAL as NPU_TOTAL, MULTI_LEVEL as MULTI_LEVEL,
                        RESILIENCE_PREREQUISITES as RESILIENCE_PREREQUISITES,
                        FAULT_RETRY_RESTART_POLICY as FAULT_RETRY_RESTART_POLICY)
-from .vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
                          PORT_NAME, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_INITIAL, RANKTABLE_KEY,
                          RANKTABLE_MOUNT_PATH, RESET_CONFIGMAP_PREFIX, RESET_INITIAL, RESET_KEY, RESET_LABEL, RING_LABEL,
                          SCHEDULER_NAME, HOST_ARCH_LABEL, HOST_ARCH_VALUES, SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS,
@@ -114,12 +114,12 @@ class Entry(NamedTuple):
     def doc(self) -> str:
         """The documentation: what, why (with the upstream source), how to fix, examples."""
         if self.unit:
-            from .lint.citations import unit_doc
+            from ..lint.citations import unit_doc
 
             return unit_doc(self.unit, self.id)
         if "\n" in self.text:
             return self.text
-        from .ruledocs import DOCS, REPORTED_BY
+        from .docs import DOCS, REPORTED_BY
 
         return f"{self.text}\n\n{DOCS[self.id]}\n\nReported by {REPORTED_BY.get(self.id, _REPORTED_BY[self.origin])}."
 

@@ -19,7 +19,7 @@ import stat
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .pipeline import CompiledJob
-from .safetext import printable
+from ..safetext import printable
 from .writer import HEADER_PREFIX, HEADER_SUFFIX, planned
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

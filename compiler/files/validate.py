@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import FrozenSet, List, Optional, Sequence, Tuple
 
-from .findings import ERROR, Finding
+from ..findings import ERROR, Finding
 from .parallel import workers_for
 
 
@@ -18,9 +18,9 @@ def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano
     """The findings of ``paths``; a file not in ``named`` (found by a walk) that holds no manifest gets one note
     (judged on the findings the ``disabled`` rules leave, as lint does; :func:`validate_paths` drops them)."""
     from .discovery import no_manifest_in, not_a_manifest
-    from .errors import InputError
-    from .schemas import SchemaError, registry, validate_document
-    from .yamlio import display_name, iter_documents, read_text
+    from ..errors import InputError
+    from ..schemacheck.check import SchemaError, registry, validate_document
+    from ..yamlio import display_name, iter_documents, read_text
 
     reg = registry()
     findings: List[Finding] = []
@@ -81,11 +81,11 @@ def validate_paths(paths: Sequence[str], strict: bool = True, strict_kinds: bool
     ``jobs`` sets the number of processes (default: one per core once there
     are at least 64 files).  ``disable``: rule IDs or names whose findings are dropped (input errors stay);
     ``left_out``, when given, receives the notes of what discovery left out on purpose, disabled or not (see
-    :meth:`~ascend_compile.discovery.Discovery.left_out`).
+    :meth:`~ascend_compile.files.discovery.Discovery.left_out`).
     """
-    from .catalogue import resolve
+    from ..catalogue import resolve
     from .discovery import discover
-    from .yamlio import DEFAULT_MAX_BYTES, STDIN
+    from ..yamlio import DEFAULT_MAX_BYTES, STDIN
 
     found = discover(paths, include=include, exclude=exclude)
     if left_out is not None:

@@ -23,14 +23,14 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-from .findings import ERROR, INFO, WARNING, Finding, Path, format_path
-from .findings import describe_document as describe_object
-from .vocabulary import KUBERNETES_KINDS
-from .schema_registry import VOLCANO_VERSIONS, Registry, normalize_volcano_version, registry
-from .schema_text import (BAD_FORMAT, LIST_OF_OBJECTS, MISSING_REQUIRED, NO_API_VERSION_OR_KIND, NOT_ALLOWED_VALUE,
+from ..findings import ERROR, INFO, WARNING, Finding, Path, format_path
+from ..findings import describe_document as describe_object
+from ..vocabulary import KUBERNETES_KINDS
+from .registry import VOLCANO_VERSIONS, Registry, normalize_volcano_version, registry
+from .messages import (BAD_FORMAT, LIST_OF_OBJECTS, MISSING_REQUIRED, NO_API_VERSION_OR_KIND, NOT_ALLOWED_VALUE,
                           NOT_AN_OBJECT, SCHEMA_RULES, UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, SchemaError,
                           not_a_mapping_message)
-from .schema_validator import Validator, _Compiler  # noqa: F401 - _Compiler: the tests compile whole schemas
+from .validator import Validator, _Compiler  # noqa: F401 - _Compiler: the tests compile whole schemas
 
 # --------------------------------------------------------------------------- public API
 
@@ -112,7 +112,7 @@ def validate_object(obj: Any, strict: bool = True, volcano_version: Optional[str
 
 def _scalar_text(doc: Any, path: Path) -> Optional[str]:
     """The source text of the scalar at ``path`` (``yes`` rather than ``true``)."""
-    from .yamlio import _child  # same package: the node walk Document.locate uses
+    from ..yamlio import _child  # same package: the node walk Document.locate uses
 
     node = getattr(doc, "node", None)
     for element in path:

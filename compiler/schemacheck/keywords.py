@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional
 
-from .schema_text import (BAD_FORMAT, NOT_ALLOWED_VALUE, Check, Err, SchemaError, eq_key, kind_of, short, suggest,
+from .messages import (BAD_FORMAT, NOT_ALLOWED_VALUE, Check, Err, SchemaError, eq_key, kind_of, short, suggest,
                           wrong_type)
 
 FORMAT_RANGES = {"int32": (-(2 ** 31), 2 ** 31 - 1), "int64": (-(2 ** 63), 2 ** 63 - 1)}

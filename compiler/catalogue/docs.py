@@ -393,6 +393,6 @@ Passing::
       npus: 16      # 2 pods x 8""",
 }
 
-from .ruledocs_discovery import DOCS as _DISCOVERY  # noqa: E402 - the notes of file discovery
+from .discovery_docs import DOCS as _DISCOVERY  # noqa: E402 - the notes of file discovery
 
 DOCS.update(_DISCOVERY)

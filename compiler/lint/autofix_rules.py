@@ -24,9 +24,9 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 import yaml
 
 from . import yamledit
-from .findings import FIX_VALUE, Finding, Path
-from .records import NamedTuple
-from .vocabulary import DEFAULT_PORT, PORT_NAME, RING_LABEL
+from ..findings import FIX_VALUE, Finding, Path
+from ..records import NamedTuple
+from ..vocabulary import DEFAULT_PORT, PORT_NAME, RING_LABEL
 
 
 class Change(NamedTuple):

@@ -18,7 +18,7 @@ import json
 import os
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .findings import Finding
+from ..findings import Finding
 
 VERSION = 1
 Key = Tuple[str, str, str, str]
@@ -71,7 +71,7 @@ def dumps(findings: Sequence[Finding]) -> str:
 def write(path: str, findings: Sequence[Finding]) -> int:
     """Write the baseline of ``findings`` to ``path`` (atomically, never through a link); return the number
     of findings in it.  Raises :class:`~ascend_compile.errors.InputError` (AC013) when it cannot be written."""
-    from .safewrite import write_file
+    from ..safewrite import write_file
 
     write_file(path, dumps(findings))
     return sum(1 for f in findings if not f.input_error)

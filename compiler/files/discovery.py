@@ -30,8 +30,8 @@ import errno
 import os
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from .catalogue import HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_SKIPPED, NOT_A_MANIFEST
-from .findings import ERROR, INFO, Finding
+from ..catalogue import HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_SKIPPED, NOT_A_MANIFEST
+from ..findings import ERROR, INFO, Finding
 from .kustomize import KUSTOMIZATION_FILES, kustomization_in, listed
 
 STDIN = "-"
@@ -50,7 +50,7 @@ class Discovery:
 
     def walked(self) -> Set[str]:
         """The display names of the files found by walking a folder (see :func:`no_manifest_in`)."""
-        from .yamlio import display_name
+        from ..yamlio import display_name
 
         return {display_name(path) for path in self.paths if path not in self.named}
 
@@ -230,7 +230,7 @@ def no_manifest_in(findings: Sequence[Finding], objects_seen: bool) -> bool:
     """Whether a file a walk found holds no manifest: no document has apiVersion or kind (``objects_seen``
     says whether one had), and its only findings say so (AC107).  Such a file is a tool's configuration
     (docker-compose.yml, mkdocs.yml, an Ansible playbook); its findings become one note (AC009)."""
-    from .schema_text import says_no_object
+    from ..schemacheck.messages import says_no_object
 
     return not objects_seen and bool(findings) and all(says_no_object(f.rule, f.message) for f in findings)
 
@@ -373,8 +373,8 @@ def read_documents(paths: Sequence[str], max_bytes: int = 0, left_out: Optional[
     collected before one :class:`~ascend_compile.errors.InputError` is raised.  ``max_bytes``: the size
     limit (0: the default); ``left_out``, when given, receives the notes of what was left out on purpose
     (:meth:`Discovery.left_out`): a caller that finds nothing to do says why."""
-    from .errors import InputError
-    from .yamlio import DEFAULT_MAX_BYTES, display_name, load_documents, read_text
+    from ..errors import InputError
+    from ..yamlio import DEFAULT_MAX_BYTES, display_name, load_documents, read_text
 
     found = discover(paths)
     if left_out is not None:

@@ -11,16 +11,16 @@ import sys
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 # --------------------------------------------------------------------------- rule IDs
-# The IDs, names and summaries are the rule catalogue's (compiler/catalogue.py), like every other rule's.
+# The IDs, names and summaries are the rule catalogue's (compiler/catalogue/__init__.py), like every other rule's.
 
-from .catalogue import BAD_FORMAT as BAD_FORMAT
-from .catalogue import MISSING_REQUIRED as MISSING_REQUIRED
-from .catalogue import NOT_ALLOWED_VALUE as NOT_ALLOWED_VALUE
-from .catalogue import NOT_AN_OBJECT as NOT_AN_OBJECT
-from .catalogue import SCHEMA, entries
-from .catalogue import UNKNOWN_FIELD as UNKNOWN_FIELD
-from .catalogue import UNKNOWN_KIND as UNKNOWN_KIND
-from .catalogue import WRONG_TYPE as WRONG_TYPE
+from ..catalogue import BAD_FORMAT as BAD_FORMAT
+from ..catalogue import MISSING_REQUIRED as MISSING_REQUIRED
+from ..catalogue import NOT_ALLOWED_VALUE as NOT_ALLOWED_VALUE
+from ..catalogue import NOT_AN_OBJECT as NOT_AN_OBJECT
+from ..catalogue import SCHEMA, entries
+from ..catalogue import UNKNOWN_FIELD as UNKNOWN_FIELD
+from ..catalogue import UNKNOWN_KIND as UNKNOWN_KIND
+from ..catalogue import WRONG_TYPE as WRONG_TYPE
 
 #: (ID, short name, summary) of the schema rules
 SCHEMA_RULES = tuple((entry.id, entry.name, entry.summary) for entry in entries(SCHEMA))

@@ -33,13 +33,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from .catalogue import INPUT_ERROR, SPEC_INVALID
-from .config import ProjectConfig
-from .errors import AscendCompileError, InternalError
-from .findings import ERROR, EXIT_INTERNAL, INTERNAL, Finding, format_path
-from .profiles import ProfileRegistry
-from .jobspec import is_spec
-from .yamlio import Document
+from ..catalogue import INPUT_ERROR, SPEC_INVALID
+from ..config import ProjectConfig
+from ..errors import AscendCompileError, InternalError
+from ..findings import ERROR, EXIT_INTERNAL, INTERNAL, Finding, format_path
+from ..hardware.profiles import ProfileRegistry
+from ..jobspec import is_spec
+from ..yamlio import Document
 
 RESOURCE_LIST_API_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1alpha1")
 RESOURCE_LIST_KIND = "ResourceList"
@@ -360,7 +360,7 @@ def lint_documents(docs: Sequence[Document], registry: ProfileRegistry, config: 
     """Lint manifests with the lint engine: schemas plus the operator's and scheduler's rules."""
     if not docs:
         return []
-    from .lint.engine import lint_documents as engine
+    from ..lint.engine import lint_documents as engine
 
     # Items have no source text: no comment directives (annotations still suppress).
     return list(engine(list(docs), registry, config, texts={doc.source: "" for doc in docs}))

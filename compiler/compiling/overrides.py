@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 from typing import Any, List, Sequence, Tuple, Union
 
-from .findings import Finding, Path
-from .records import record
-from .yamlio import Document
+from ..findings import Finding, Path
+from ..records import record
+from ..yamlio import Document
 
 #: The top-level fields a --set may change.
 _ROOTS = ("metadata", "spec")
@@ -82,7 +82,7 @@ def _set(data: Any, override: Override) -> None:
 
 
 def _cannot(override: Override, depth: int) -> None:
-    from .findings import format_path
+    from ..findings import format_path
 
     at = format_path(override.path[:depth]) or "the spec"
     raise OverrideError(f"--set {override.argument!r}: {at} is not a mapping (or the list has no item "

@@ -15,7 +15,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import yaml
 
-from .records import NamedTuple
+from ..records import NamedTuple
 
 #: an entry to insert: a scalar as YAML text, or a mapping as (key text, scalar text) pairs
 Value = Union[str, Sequence[Tuple[str, str]]]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Sequence, Tuple
 
 from .autofix_rules import FIXERS, Change, Fix
-from .findings import Finding
+from ..findings import Finding
 
 __all__ = ["Change", "Fix", "FIXERS", "apply", "plan", "sarif_fix"]
 

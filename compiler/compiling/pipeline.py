@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .catalogue import NOT_A_SPEC, PATCH_CONFLICT, SPEC_INVALID
-from .config import ProjectConfig
-from .errors import CompileError, InputError, InternalError
-from .findings import ERROR, WARNING, Finding, describe_document
-from .profiles import ProfileRegistry
-from .jobspec import API_VERSION, KIND, Spec, is_spec, resolve
-from .records import record
-from .yamlio import Document
+from ..catalogue import NOT_A_SPEC, PATCH_CONFLICT, SPEC_INVALID
+from ..config import ProjectConfig
+from ..errors import CompileError, InputError, InternalError
+from ..findings import ERROR, WARNING, Finding, describe_document
+from ..hardware.profiles import ProfileRegistry
+from ..jobspec import API_VERSION, KIND, Spec, is_spec, resolve
+from ..records import record
+from ..yamlio import Document
 
 
 
@@ -36,7 +36,7 @@ def self_check(objects: Sequence[Dict[str, Any]], doc: Optional[Document] = None
     them is the user's to fix and is reported at that spec field.  Anything
     else means emission is wrong: that is our bug, and it fails loudly.
     """
-    from . import schemas
+    from ..schemacheck import check as schemas
 
     for obj in objects:
         problems = [f for f in schemas.validate_object(obj) if f.severity == ERROR]
@@ -77,7 +77,7 @@ def _blame_passthrough(problems: Sequence[Finding], obj: Dict[str, Any], doc: Op
 
 
 def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectConfig) -> CompiledJob:
-    from .emit import PatchError, emit
+    from ..emit import PatchError, emit
 
     if not is_spec(doc.data):
         loc = doc.locate(("kind",) if isinstance(doc.data, dict) and "kind" in doc.data else ())
@@ -140,7 +140,7 @@ def lint_output(jobs: Sequence[CompiledJob], registry: Optional[ProfileRegistry]
     Compiled output is lint-clean unless a spec passes something through (``podTemplatePatch``,
     ``jobPatch``, env values, pod counts off whole nodes): ``compile`` reports these, refusing errors.
     """
-    from .lint.engine import Linter
+    from ..lint.engine import Linter
 
     linter = Linter(registry, config, schema=False)  # self_check has checked the schemas
     found = linter.run(objects=[(obj, f"{job.source} (compiled)") for job in jobs for obj in job.objects])

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
-from .schema_keywords import TYPE_ONLY, accept, array_size_check, const_check, enum_check, number_check, \
+from .keywords import TYPE_ONLY, accept, array_size_check, const_check, enum_check, number_check, \
     string_check
-from .schema_text import (BAD_FORMAT, KIND, MISSING_REQUIRED, NOT_ALLOWED_VALUE, UNKNOWN_FIELD, WRONG_TYPE, Check,
+from .messages import (BAD_FORMAT, KIND, MISSING_REQUIRED, NOT_ALLOWED_VALUE, UNKNOWN_FIELD, WRONG_TYPE, Check,
                           Err, SchemaError, expected_kinds, key_text, kind_of, path_tuple, short, type_ok,
                           unknown_field, wrong_type)
 

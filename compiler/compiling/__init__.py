@@ -1,0 +1,1 @@
+"""The compile pipeline and its edges: ``--set`` overrides, writing and ``--check``, the KRM function."""

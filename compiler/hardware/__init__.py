@@ -1,0 +1,1 @@
+"""Hardware profiles, the handler choice (targeting) and the scheduler's NPU arithmetic: what compile and lint share."""
