@@ -99,13 +99,32 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> List[Any]:
 
 
 def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> List[Any]:
-    """The jobs the arguments name: SPEC paths are compiled (problems reported, exit), NAMEs checked."""
-    from ..kube.planning import check_namespaces, is_spec_path, shadowed_names, targets as plan_targets
+    """The jobs the arguments name: a SPEC path holding job specs is compiled (problems reported, exit), one
+    holding a compiled manifest names the job it holds; NAMEs are checked."""
+    from .. import pipeline
+    from ..discovery import read_documents
+    from ..errors import AscendCompileError
+    from ..jobspec import is_spec
+    from ..kube.planning import check_namespaces, is_spec_path, manifest_target, shadowed_names
+    from ..kube.planning import targets as plan_targets
 
     for name in shadowed_names(targets):
         click.echo(f"note: {name!r} is taken as a job name; to use the local {name!r} as a spec, "
                    f"write ./{name}", err=True)
-    specs = [t for t in targets if is_spec_path(t)]
-    jobs = compile_specs(specs, options) if specs else []
+    paths = [t for t in targets if is_spec_path(t)]
+    jobs: List[Any] = []
+    files: List[Any] = []
+    if paths:
+        ctx = load_context(options)
+        try:
+            by_file: Dict[str, List[Any]] = {}
+            for doc in read_documents(paths, ctx.max_bytes):
+                by_file.setdefault(doc.source, []).append(doc)
+            specs = [doc for docs in by_file.values() if any(is_spec(doc.data) for doc in docs) for doc in docs]
+            jobs = pipeline.compile_specs(specs, ctx.registry, ctx.config) if specs else []
+        except AscendCompileError as exc:
+            report_and_exit(exc.findings, ctx, stream=sys.stderr)
+        files = [manifest_target(source, [doc.data for doc in docs if doc.data is not None], options.get("namespace"))
+                 for source, docs in by_file.items() if not any(is_spec(doc.data) for doc in docs)]
     check_namespaces(jobs, options.get("namespace"))
-    return plan_targets(targets, jobs, kind)
+    return plan_targets(targets, jobs, kind, files)

@@ -1,7 +1,8 @@
 """What ``why``, ``wait``, ``logs`` and ``events`` share: one job named on the command line, read from the cluster.
 
 The job is a NAME (looked up as AscendJob and Volcano Job unless ``--kind`` says which) or a SPEC
-path (compiled to find its kind, name and namespace), as for ``status``.
+path (a spec compiled to find its kind, name and namespace, or a compiled manifest file naming its one
+job), as for ``status``.
 """
 from __future__ import annotations
 

@@ -190,7 +190,8 @@ def delete_command(targets: Tuple[str, ...], kind: str, wait: bool, timeout: Opt
 
     For a SPEC (file, directory or -) the compiled job and its ConfigMap
     rings-config-<job> are deleted, job first; a Namespace the spec creates is
-    never deleted.  For a NAME the job is looked up as AscendJob and as
+    never deleted.  For a compiled manifest file (one job and its ConfigMaps)
+    the objects it holds are deleted, job first.  For a NAME the job is looked up as AscendJob and as
     Volcano Job (unless --kind says which), and rings-config-NAME is deleted
     if it exists.  The job's pods go with it (Kubernetes garbage collection).
     """

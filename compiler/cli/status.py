@@ -83,7 +83,8 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
 
     NAME is a job name (looked up as AscendJob and as Volcano Job unless
     --kind says which); SPEC is a spec file, directory or -, whose jobs are
-    compiled to find their kind, name and namespace.
+    compiled to find their kind, name and namespace, or a compiled manifest
+    file (one AscendJob or Volcano Job, with its ConfigMaps), which names its job.
 
     An AscendJob's state is its last condition (Created, Running, Restarting,
     Succeeded, Failed) with reason and message; a Volcano Job's is its phase.

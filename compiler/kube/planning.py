@@ -12,19 +12,20 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..vocabulary import CONFIG_MAP, NAMESPACE
-from .jobs import BY_RESOURCE, JOB_TYPES, find_job_type
+from .jobs import BY_RESOURCE, JOB_TYPES, find_job_type, job_type_of
 from .kubectl import EXIT_REJECTED, Kubectl, KubectlError, KubectlUsageError, check_name
 from .objects import ObjectRef, get_object, object_ref, ranktable_ref
 
 
 @dataclass(frozen=True)
 class Target:
-    """One job a command acts on: from a compiled spec, or named on the command line."""
+    """One job a command acts on: from a compiled spec or a manifest file, or named on the command line."""
 
     resource: Optional[str]  # None: look the name up as either job kind
     name: str
     namespace: Optional[str]
-    job: Any = None  # the CompiledJob, when the target came from a spec
+    #: what the spec compiles to or the manifest file holds (``delete`` removes these); empty for a NAME
+    objects: Tuple[Dict[str, Any], ...] = ()
 
 
 def is_spec_path(target: str) -> bool:
@@ -76,12 +77,48 @@ def resource_for_kind(kind: str) -> Optional[str]:
     return found.resource
 
 
-def targets(names: Sequence[str], jobs: Sequence[Any], kind: str) -> List[Target]:
-    """The compiled jobs first, then every NAME among ``names`` (SPEC paths were compiled into ``jobs``)."""
+def _described(obj: Any) -> str:
+    if not isinstance(obj, dict):
+        return f"a {type(obj).__name__}"
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    name = meta.get("name")
+    return f"{obj.get('kind') or 'an object without kind'}" + (f" {name}" if isinstance(name, str) and name else "")
+
+
+def manifest_target(source: str, objects: Sequence[Any], namespace: Optional[str]) -> Target:
+    """The job a compiled manifest file names: its one AscendJob or Volcano Job (beside it, its ConfigMaps).
+
+    A file holding no job or several, or an object ``delete`` would not know how to remove, is a usage
+    error naming the file and what it holds; so is a job whose namespace disagrees with ``--namespace``.
+    """
+    jobs = [obj for obj in objects if isinstance(obj, dict) and job_type_of(obj) is not None]
+    if len(jobs) != 1:
+        found = ", ".join(_described(obj) for obj in objects) or "no objects"
+        raise KubectlUsageError(
+            f"{source}: holds {len(jobs)} AscendJob or Volcano Job manifests ({found}); give a file with one job "
+            "(and its ConfigMaps), a job spec, or the job's NAME")
+    try:
+        refs = [object_ref(obj) for obj in objects]
+    except KubectlUsageError as exc:
+        raise KubectlUsageError(f"{source}: {exc.message}; give a file with one job and its ConfigMaps, "
+                                "or the job's NAME") from None
+    ref = object_ref(jobs[0])
+    for obj_ref in [ref, *refs]:
+        if namespace and obj_ref.kind != NAMESPACE and obj_ref.namespace and obj_ref.namespace != namespace:
+            raise KubectlUsageError(
+                f"{source}: {obj_ref} is in namespace {obj_ref.namespace!r} but --namespace is {namespace!r}; "
+                "drop --namespace or change metadata.namespace in the file")
+    return Target(ref.resource, ref.name, ref.namespace, tuple(objects))
+
+
+def targets(names: Sequence[str], jobs: Sequence[Any], kind: str, files: Sequence[Target] = ()) -> List[Target]:
+    """The compiled jobs first, then the manifest files' jobs, then every NAME among ``names`` (SPEC paths were
+    compiled into ``jobs`` or read into ``files``)."""
     out = []
     for job in jobs:
         ref = object_ref(job_object(job))
-        out.append(Target(ref.resource, ref.name, ref.namespace, job))
+        out.append(Target(ref.resource, ref.name, ref.namespace, tuple(job.objects)))
+    out += files
     for name in names:
         if not is_spec_path(name):
             out.append(Target(resource_for_kind(kind), check_name(name, "job name"), None))
@@ -117,8 +154,8 @@ def deletion_plan(kubectl: Kubectl, chosen: Sequence[Target], ignore_not_found: 
     """
     plan: List[Tuple[ObjectRef, bool]] = []
     for target in chosen:
-        if target.job is not None:
-            refs = [object_ref(obj) for obj in target.job.objects if obj.get("kind") != NAMESPACE]
+        if target.objects:
+            refs = [object_ref(obj) for obj in target.objects if obj.get("kind") != NAMESPACE]
             plan += [(ref, ignore_not_found) for ref in sorted(refs, key=lambda r: r.kind == CONFIG_MAP)]
             continue
         resource = target.resource
