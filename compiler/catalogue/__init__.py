@@ -19,7 +19,7 @@ lint       a rule unit of :mod:`ascend_compile.lint.rules` (AC2xx-AC8xx)       y
 would (the NPU arithmetic of :mod:`ascend_compile.hardware.arithmetic`, AC301, AC302, AC310; fault tolerance,
 AC311 and AC312), always as errors: what ``lint`` warns about there, ``compile`` refuses to write.
 
-The IDs that code reports by name live in :mod:`.rule_ids` (imported here: import them from this module).
+The IDs that code reports by name are constants at the top of this module.
 The lint engine, the reporters (SARIF's rule list, the JSON ``ruleName``), ``rules``, ``explain``,
 project-config checks and ``docs/rules.md`` all read this module; reporting code takes its IDs from
 the constants here.  A lint rule's entry names its unit (``lint/rules/<name with _>.py``, whose
@@ -35,28 +35,49 @@ from typing import Dict, List, Optional, Tuple
 
 from ..findings import ERROR, INFO, WARNING
 from ..records import NamedTuple
-# the IDs that code reports by name (import them from here)
-from .rule_ids import (INPUT_ERROR as INPUT_ERROR, INPUT_TOO_LARGE as INPUT_TOO_LARGE, YAML_SYNTAX as YAML_SYNTAX,
-                       YAML_DUPLICATE_KEY as YAML_DUPLICATE_KEY, YAML_ALIAS_BOMB as YAML_ALIAS_BOMB,
-                       YAML_TOO_DEEP as YAML_TOO_DEEP, HELM_CHART_SKIPPED as HELM_CHART_SKIPPED,
-                       KUSTOMIZE_PART_SKIPPED as KUSTOMIZE_PART_SKIPPED, NOT_A_MANIFEST as NOT_A_MANIFEST,
-                       PROFILE_INVALID as PROFILE_INVALID,
-                       CONFIG_INVALID as CONFIG_INVALID, BAD_SUPPRESSION as BAD_SUPPRESSION,
-                       OUTPUT_ERROR as OUTPUT_ERROR, SPEC_INVALID as SPEC_INVALID,
-                       PROFILE_UNKNOWN as PROFILE_UNKNOWN, PROFILE_UNSUPPORTED as PROFILE_UNSUPPORTED,
-                       NOT_A_SPEC as NOT_A_SPEC, GENERATED_KEY as GENERATED_KEY, PATCH_CONFLICT as PATCH_CONFLICT,
-                       IMPORT_REFUSED as IMPORT_REFUSED, UNKNOWN_FIELD as UNKNOWN_FIELD, WRONG_TYPE as WRONG_TYPE,
-                       MISSING_REQUIRED as MISSING_REQUIRED, NOT_ALLOWED_VALUE as NOT_ALLOWED_VALUE,
-                       BAD_FORMAT as BAD_FORMAT, UNKNOWN_KIND as UNKNOWN_KIND, NOT_AN_OBJECT as NOT_AN_OBJECT,
-                       NPU_COUNT as NPU_COUNT, SUPER_POD_BLOCK as SUPER_POD_BLOCK, NOT_FULL_NODE as NOT_FULL_NODE,
-                       NPU_TOTAL as NPU_TOTAL, MULTI_LEVEL as MULTI_LEVEL,
-                       RESILIENCE_PREREQUISITES as RESILIENCE_PREREQUISITES,
-                       FAULT_RETRY_RESTART_POLICY as FAULT_RETRY_RESTART_POLICY)
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
                          PORT_NAME, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_INITIAL, RANKTABLE_KEY,
                          RANKTABLE_MOUNT_PATH, RESET_CONFIGMAP_PREFIX, RESET_INITIAL, RESET_KEY, RESET_LABEL, RING_LABEL,
                          SCHEDULER_NAME, HOST_ARCH_LABEL, HOST_ARCH_VALUES, SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, WORKLOADS,
                          POD_CONTROLLERS)
+
+#: the IDs that code reports by name: the reader, the loaders, the writer, ``compile``, the schema check and the
+#: lint engine (the other IDs are reported by their lint units, under the ID of their entry below)
+INPUT_ERROR = "AC001"  # unreadable: missing, directory, binary, not UTF-8
+INPUT_TOO_LARGE = "AC002"
+YAML_SYNTAX = "AC003"  # syntax errors and unsafe tags
+YAML_DUPLICATE_KEY = "AC004"
+YAML_ALIAS_BOMB = "AC005"  # alias expansion over budget, or recursive alias
+YAML_TOO_DEEP = "AC006"
+HELM_CHART_SKIPPED = "AC007"  # a directory walk met a Helm chart and did not read it (a note)
+KUSTOMIZE_PART_SKIPPED = "AC008"  # a kustomization file, or a patch it lists, was not read (a note)
+NOT_A_MANIFEST = "AC009"  # a walked file with no document that has apiVersion or kind (a note)
+PROFILE_INVALID = "AC010"
+CONFIG_INVALID = "AC011"
+BAD_SUPPRESSION = "AC012"
+OUTPUT_ERROR = "AC013"
+SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
+PROFILE_UNKNOWN = "AC021"
+PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does not support
+NOT_A_SPEC = "AC023"
+GENERATED_KEY = "AC024"  # free-form labels/annotations that would replace generated ones
+PATCH_CONFLICT = "AC025"  # a podTemplatePatch/jobPatch that cannot be merged as written
+IMPORT_REFUSED = "AC026"  # import: a manifest part no spec can carry, an ambiguous profile, not a job
+UNKNOWN_FIELD = "AC101"
+WRONG_TYPE = "AC102"
+MISSING_REQUIRED = "AC103"
+NOT_ALLOWED_VALUE = "AC104"
+BAD_FORMAT = "AC105"
+UNKNOWN_KIND = "AC106"
+NOT_AN_OBJECT = "AC107"
+NPU_COUNT = "AC301"  # per-pod NPU count not accepted by the scheduler
+SUPER_POD_BLOCK = "AC302"  # sp-block / ra-block arithmetic
+NOT_FULL_NODE = "AC303"  # distributed pods that do not take whole nodes (convention)
+NPU_TOTAL = "AC304"  # a total that cannot be split into pods the profile allows
+MULTI_LEVEL = "AC310"  # multi-level scheduling levels the plugin refuses
+RESILIENCE_PREREQUISITES = "AC311"  # a fault-tolerance setting without what makes it work
+FAULT_RETRY_RESTART_POLICY = "AC312"  # fault-retry-times with pods that restart in place
+
 
 INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = (
     "input", "discovery", "config", "output", "spec", "schema", "engine", "lint")

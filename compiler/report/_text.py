@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from typing import List, Mapping, Optional, TextIO
 
-from ..catalogue.rule_ids import OUTPUT_ERROR
+from ..catalogue import OUTPUT_ERROR
 from ..findings import ERROR, INFO, WARNING, Finding
 from ..safetext import printable, printable_lines
 from . import count
