@@ -374,16 +374,17 @@ def read_documents(paths: Sequence[str], max_bytes: int = 0, left_out: Optional[
     limit (0: the default); ``left_out``, when given, receives the notes of what was left out on purpose
     (:meth:`Discovery.left_out`): a caller that finds nothing to do says why."""
     from ..errors import InputError
-    from ..yamlio import DEFAULT_MAX_BYTES, display_name, load_documents, read_text
+    from ..yamlio import DEFAULT_MAX_BYTES, AliasBudget, display_name, load_documents, read_text
 
     found = discover(paths)
+    budget = AliasBudget()  # one for the run: aliases in many files cannot add up past it
     if left_out is not None:
         left_out.extend(found.left_out())
     docs: List[Any] = []
     problems: List[Finding] = [finding for finding in found.findings if finding.input_error]
     for path in found.paths:
         try:
-            docs.extend(load_documents(read_text(path, max_bytes or DEFAULT_MAX_BYTES), display_name(path)))
+            docs.extend(load_documents(read_text(path, max_bytes or DEFAULT_MAX_BYTES), display_name(path), budget))
         except InputError as exc:
             problems.extend(exc.findings)
     if problems:

@@ -12,7 +12,9 @@ Reading
     Only safe tags are constructed (``!!python/...`` is refused), duplicate
     keys are an error (Kubernetes rejects them too), and documents that nest
     too deeply or expand through aliases beyond a fixed budget ("billion
-    laughs") are refused before anything walks them.
+    laughs") are refused before anything walks them; what aliases add is also
+    bounded across a stream's documents and, given one :class:`AliasBudget`,
+    across every file of a run.
 
 Writing
     :func:`dump_documents` emits a ``---``-separated stream with a fixed style,
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .common import DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_EXPANDED_NODES, MAX_INT_CHARS, STDIN
+from .common import DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_EXPANDED_NODES, MAX_INT_CHARS, STDIN, AliasBudget
 from .locations import Document, Location, _child
 from .parsing import iter_documents, load_documents, load_file
 from .reading import decode, display_name, read_text
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
     from .common import HAVE_LIBYAML
     from .dump import dump_document, dump_documents
 
-__all__ = ["DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH", "MAX_EXPANDED_NODES", "MAX_INT_CHARS", "STDIN",
+__all__ = ["AliasBudget", "DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH", "MAX_EXPANDED_NODES", "MAX_INT_CHARS", "STDIN",
            "Document", "Location", "decode", "display_name", "dump_document", "dump_documents", "iter_documents",
            "load_documents", "load_file", "read_text"]
 

@@ -27,6 +27,18 @@ MAX_EXPANDED_BYTES = DEFAULT_MAX_BYTES
 #: convert decimal strings of more than 4300 digits, and printing a longer number would fail later).
 MAX_INT_CHARS = 1000
 
+
+
+class AliasBudget:
+    """What aliases may add, in all, to the documents of one run: nodes, and characters of scalar text,
+    beyond those the text writes out.  The limits above hold per document; this holds across documents
+    and files, so 64 documents each just under them cannot make 64 times the output (one run reads with
+    one budget: :func:`~ascend_compile.discovery.read_documents`; a stream read alone has its own)."""
+
+    def __init__(self, nodes: int = MAX_EXPANDED_NODES, chars: int = MAX_EXPANDED_BYTES):
+        self.nodes, self.chars = nodes, chars
+
+
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 
@@ -56,6 +68,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BaseDumper", "BaseLoader", "Built", "DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH",
+__all__ = ["AliasBudget", "BaseDumper", "BaseLoader", "Built", "DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH",
            "MAX_EXPANDED_BYTES", "MAX_EXPANDED_NODES", "MAX_INT_CHARS", "STDIN", "STDIN_NAME", "Unusual",
            "input_error"]

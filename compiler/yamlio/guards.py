@@ -8,7 +8,8 @@ import yaml
 
 from ..catalogue import YAML_ALIAS_BOMB, YAML_TOO_DEEP
 from ..errors import InputError
-from .common import MAX_DEPTH, MAX_EXPANDED_BYTES, MAX_EXPANDED_NODES, BaseLoader, input_error as _input_error
+from .common import (MAX_DEPTH, MAX_EXPANDED_BYTES, MAX_EXPANDED_NODES, AliasBudget, BaseLoader,
+                     input_error as _input_error)
 
 
 _DOC_SPLIT = re.compile(r"^(?:---|\.\.\.)", re.M)
@@ -84,11 +85,13 @@ def _too_deep_error(source: str, exc: yaml.YAMLError, limit: int) -> InputError:
                         rule=YAML_TOO_DEEP)
 
 
-def _check_node_graph(root: yaml.Node, source: str) -> None:
-    """Refuse alias cycles, alias bombs (in nodes or in bytes of text) and deep nesting before constructing."""
+def _check_node_graph(root: yaml.Node, source: str, budget: AliasBudget) -> None:
+    """Refuse alias cycles, alias bombs (in nodes or in bytes of text, in this document or, with what the
+    run's earlier documents used of ``budget``, in all) and deep nesting before constructing."""
     # Iterative post-order walk with memoised expanded sizes (nodes, and characters of scalar text);
     # aliases make the node graph a DAG (or, with a recursive anchor, a cycle).
     sizes: dict[int, Tuple[int, int]] = {}
+    written_chars = 0  # of the distinct nodes: what the text itself holds
     on_stack: set[int] = set()
     stack: List[Tuple[yaml.Node, int, bool]] = [(root, 1, False)]
     while stack:
@@ -97,6 +100,8 @@ def _check_node_graph(root: yaml.Node, source: str) -> None:
         if done:
             on_stack.discard(ident)
             sizes[ident] = _expanded(node, sizes, source)
+            if isinstance(node, yaml.ScalarNode):
+                written_chars += len(node.value)
             continue
         if ident in sizes:
             continue
@@ -114,6 +119,17 @@ def _check_node_graph(root: yaml.Node, source: str) -> None:
                         "replace the recursive alias with the data it should hold", YAML_ALIAS_BOMB)
             if id(child) not in sizes:
                 stack.append((child, depth + 1, False))
+    nodes, chars = sizes[id(root)]
+    budget.nodes -= nodes - len(sizes)  # what aliases add to what is written out
+    budget.chars -= chars - written_chars
+    if budget.nodes < 0:
+        _refuse(source, root, f"aliases in the documents read so far expand to more than {MAX_EXPANDED_NODES} "
+                "nodes in all (this document brings them over)",
+                "remove the repeated aliases, or read these files in separate runs", YAML_ALIAS_BOMB)
+    if budget.chars < 0:
+        _refuse(source, root, f"aliases in the documents read so far expand to more than {MAX_EXPANDED_BYTES} "
+                "bytes of text in all (this document brings them over)",
+                "write the repeated values out where they are needed, or repeat them fewer times", YAML_ALIAS_BOMB)
 
 
 def _expanded(node: yaml.Node, sizes: dict[int, Tuple[int, int]], source: str) -> Tuple[int, int]:

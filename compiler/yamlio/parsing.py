@@ -7,11 +7,11 @@ types only, no duplicate keys, odd scalars as located errors) behind the guards 
 from __future__ import annotations
 
 import gc
-from typing import TYPE_CHECKING, Any, Iterator, List
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional
 
 from ..catalogue import YAML_DUPLICATE_KEY, YAML_SYNTAX, YAML_TOO_DEEP
 from ..errors import InputError
-from .common import DEFAULT_MAX_BYTES, MAX_DEPTH, input_error as _input_error
+from .common import DEFAULT_MAX_BYTES, MAX_DEPTH, AliasBudget, input_error as _input_error
 from . import blockload
 from .locations import Document, Origin
 from .reading import display_name, read_text
@@ -20,11 +20,13 @@ if TYPE_CHECKING:
     from .loader import Loader
 
 
-def iter_documents(text: str, source: str) -> Iterator[Document]:
+def iter_documents(text: str, source: str, budget: Optional[AliasBudget] = None) -> Iterator[Document]:
     """Parse a YAML stream; yield each non-empty document with its node tree.
 
     Raises :class:`InputError` (with line and column) for syntax errors,
-    unsafe tags, duplicate keys, alias bombs and excessive nesting.
+    unsafe tags, duplicate keys, alias bombs and excessive nesting.  What aliases add is
+    bounded across the stream's documents, and across every stream given the same ``budget``
+    (one per run; without one, the stream has its own).
 
     Ordinary streams take a fast path (:mod:`.blockload` for plain block YAML, else :mod:`.fastload`):
     data without nodes, each document composed again only if something asks where a field is.  Anything else takes the careful
@@ -54,7 +56,7 @@ def iter_documents(text: str, source: str) -> Iterator[Document]:
     guard_graph = "&" in text and "*" in text
     loader = Loader(text)
     try:
-        yield from _documents(loader, source, guard_graph)
+        yield from _documents(loader, source, (budget or AliasBudget()) if guard_graph else None)
     except InputError:
         raise
     except (DuplicateKey, yaml.YAMLError, RecursionError) as exc:
@@ -63,7 +65,8 @@ def iter_documents(text: str, source: str) -> Iterator[Document]:
         loader.dispose()
 
 
-def _documents(loader: "Loader", source: str, guard_graph: bool) -> Iterator[Document]:
+def _documents(loader: "Loader", source: str, budget: Optional[AliasBudget]) -> Iterator[Document]:
+    """The documents; with a ``budget`` (the text has anchors and aliases), each node graph checked first."""
     # Parsing allocates many small objects that all stay alive (nodes, marks, data); a cyclic GC pass
     # in between finds nothing to free, and with many documents kept (lint keeps them all) those
     # passes rescan a growing heap (loading 400 kept files: 3.3-3.8 s with them, 2.2-2.9 s without;
@@ -81,10 +84,10 @@ def _documents(loader: "Loader", source: str, guard_graph: bool) -> Iterator[Doc
             index += 1
             if node is None:
                 continue
-            if guard_graph:
+            if budget is not None:
                 from .guards import _check_node_graph
 
-                _check_node_graph(node, source)
+                _check_node_graph(node, source, budget)
             data = loader.construct_document(node)
         finally:
             if gc_enabled:
@@ -129,8 +132,8 @@ def _read_error(exc: BaseException, source: str) -> InputError:
     return _input_error(source, "nests too deeply to read", "flatten the document", rule=YAML_TOO_DEEP)
 
 
-def load_documents(text: str, source: str) -> List[Document]:
-    return list(iter_documents(text, source))
+def load_documents(text: str, source: str, budget: Optional[AliasBudget] = None) -> List[Document]:
+    return list(iter_documents(text, source, budget))
 
 
 def load_file(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> List[Document]:

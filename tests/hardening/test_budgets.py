@@ -127,3 +127,69 @@ def test_a_crashing_lint_rule_is_exit_3_not_findings(tmp_path: Path, monkeypatch
     job = ROOT / "golden" / "pytorch-module-910b-8.yaml"
     code, text = _main_exit(["lint", str(job)], capsys)
     assert code == 3 and "internal error in rule" in text, text
+
+
+# --------------------------------------------------------------------------- issue 31, M1: one budget per run
+
+#: a 7 KB string aliased 2,390 times: each document stays under the per-document budget (16 MiB of text)
+BIG, COPIES = 7000, 2390
+ARGS = 'args: ["bash /job/code/train_start.sh --epochs=90"]'
+JOB_ARGS = "            args:\n            - bash /job/code/train_start.sh\n"
+
+
+def aliasing_specs(count: int, first: int = 0) -> str:
+    refs = ", ".join(["*big"] * COPIES)
+    return "---\n".join(spec_text(f"job-{i}", **{ARGS: f'args: [&big "{"x" * BIG}", {refs}]'})
+                        for i in range(first, first + count))
+
+
+def aliasing_jobs(count: int) -> str:
+    text = (ROOT / "golden" / "matrix" / "pytorch-module-910b-8-acjob.yaml").read_text()
+    assert text.count(JOB_ARGS) == 2
+    refs = ", ".join(["*big"] * COPIES)
+    docs = []
+    for i in range(count):
+        doc = text.replace("name: pytorch-module-910b-8-acjob", f"name: job-{i}")
+        doc = doc.replace(JOB_ARGS, f'            args: [&big "{"x" * BIG}", {refs}]\n', 1)
+        docs.append(doc.replace(JOB_ARGS, "            args: [*big]\n", 1))
+    return "".join(docs)
+
+
+ACROSS = "aliases in the documents read so far expand to more than 16777216 bytes of text in all"
+
+
+@pytest.mark.parametrize("argv", [["compile", "specs.yaml", "-o", "out"], ["compile", "specs.yaml"],
+                                  ["import", "jobs.yaml"], ["import", "jobs.yaml", "-o", "out"],
+                                  ["lint", "--no-cache", "specs.yaml"], ["validate", "specs.yaml"]],
+                         ids=" ".join)
+def test_aliases_across_64_documents_share_one_budget(tmp_path: Path, argv) -> None:
+    """Issue 31, M1: a 1.4 MB stream of 64 documents, each just under the per-document budget, made
+    ``compile -o`` write 1.1 GB (and ``import`` dump the same way)."""
+    write(tmp_path / "specs.yaml", aliasing_specs(64))
+    write(tmp_path / "jobs.yaml", aliasing_jobs(64))
+    assert os.path.getsize(tmp_path / "specs.yaml") < 1_500_000
+    proc = cli(*argv, cwd=tmp_path)
+    assert_clean(proc, {2}, ACROSS, "AC005", "hint:")
+    assert len(proc.stdout) < 100_000, "the expansion reached the output"
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_aliases_across_files_of_one_run_share_one_budget(tmp_path: Path) -> None:
+    write(tmp_path / "specs" / "a.yaml", aliasing_specs(1))
+    write(tmp_path / "specs" / "b.yaml", aliasing_specs(1, first=1))
+    for name in ("a.yaml", "b.yaml"):  # each alone is within the budget
+        assert_clean(cli("compile", f"specs/{name}", "-o", f"alone-{name}", cwd=tmp_path), {0})
+    proc = cli("compile", "specs", "-o", "out", cwd=tmp_path)
+    assert_clean(proc, {2}, ACROSS, "b.yaml:")
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_the_python_api_reads_a_call_with_one_budget(tmp_path: Path) -> None:
+    from ascend_compile import InputError, compile_files
+
+    write(tmp_path / "a.yaml", aliasing_specs(1))
+    write(tmp_path / "b.yaml", aliasing_specs(1, first=1))
+    assert len(compile_files(str(tmp_path / "a.yaml"))) == 1
+    with pytest.raises(InputError, match=ACROSS):
+        compile_files([str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")])
+    assert len(compile_files(str(tmp_path / "b.yaml"))) == 1  # a new call, a new budget

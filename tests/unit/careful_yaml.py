@@ -8,6 +8,7 @@ from typing import Iterator, Tuple
 import yaml
 
 from tests.checkout import ROOT, SHARED
+from ascend_compile.yamlio import AliasBudget
 from ascend_compile.yamlio.loader import Loader
 from ascend_compile.yamlio.parsing import _documents
 
@@ -29,7 +30,7 @@ def data_of(built):
 def careful(text: str):
     """(index, data) of every non-empty document, as the careful loader reads them (or the error it raises)."""
     try:
-        return [(doc.index, doc.data) for doc in _documents(Loader(text), "t.yaml", True)]
+        return [(doc.index, doc.data) for doc in _documents(Loader(text), "t.yaml", AliasBudget())]
     except Exception as exc:  # noqa: BLE001 - the tests compare outcomes, errors included
         return exc
 
