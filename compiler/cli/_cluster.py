@@ -101,8 +101,8 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> List[Any]:
 def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> List[Any]:
     """The jobs the arguments name: a SPEC path holding job specs is compiled (problems reported, exit), one
     holding a compiled manifest names the job it holds; NAMEs are checked."""
-    from .. import pipeline
-    from ..discovery import read_documents
+    from ..compiling import pipeline
+    from ..files.discovery import read_documents
     from ..errors import AscendCompileError
     from ..jobspec import is_spec
     from ..kube.planning import check_namespaces, is_spec_path, manifest_target, shadowed_names
