@@ -133,7 +133,7 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
         return ProjectConfig()
     from . import yamlio
 
-    docs = yamlio.load_file(path)
+    docs = yamlio.load_file(path, regular_only=True)  # a committed link to /dev/zero or /dev/stdin is refused
     if not docs:
         return ProjectConfig(path=path)
     doc = docs[0]

@@ -38,13 +38,13 @@ def write(path: str, findings: Sequence[Finding], files: int) -> int:
 
 
 def report(path: str, findings: Sequence[Finding], fmt: str, rules: Optional[Dict[str, Any]], files: int,
-           quiet: bool) -> List[Finding]:
+           quiet: bool, max_bytes: int = 0) -> List[Finding]:
     """Report what the baseline does not accept; return those findings (they set the exit code)."""
     from ..lint import baseline
     from ..report import render, sort_findings
 
     try:
-        accepted = baseline.load(path)
+        accepted = baseline.load(path, max_bytes)
     except baseline.BaselineError as exc:
         raise BaselineUsage(str(exc)) from None
     part = baseline.split(findings, accepted)

@@ -113,7 +113,8 @@ def _against_baseline(options: Dict[str, Any], findings: Any, fmt: str, rules: A
         if options.get("write_baseline"):
             options["_exit"] = _baseline.write(options["write_baseline"], findings, files)
             return None
-        return _baseline.report(options["baseline"], findings, fmt, rules, files, bool(options.get("quiet")))
+        return _baseline.report(options["baseline"], findings, fmt, rules, files, bool(options.get("quiet")),
+                                options.get("max_bytes") or 0)
     except _baseline.BaselineUsage as exc:
         sys.stderr.write(f"ascend-compile lint: error: {exc}\n")
         options["_exit"] = 2

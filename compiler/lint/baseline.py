@@ -77,15 +77,21 @@ def write(path: str, findings: Sequence[Finding]) -> int:
     return sum(1 for f in findings if not f.input_error)
 
 
-def load(path: str) -> Dict[Key, int]:
-    """The identities a baseline file accepts, with how many of each."""
+def load(path: str, max_bytes: int = 0) -> Dict[Key, int]:
+    """The identities a baseline file accepts, with how many of each.  The file is read as any named
+    file is: a regular file (a link to ``/dev/zero`` or a FIFO is refused), at most ``max_bytes`` (0: the
+    default input limit)."""
+    from ..errors import InputError
+    from ..yamlio import DEFAULT_MAX_BYTES, read_text
+
+    if not os.path.lexists(path):
+        raise BaselineError(f"baseline {path} does not exist; create it with --write-baseline {path}")
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
-        raise BaselineError(f"baseline {path} does not exist; create it with --write-baseline {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BaselineError(f"cannot read the baseline {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        data = json.loads(read_text(path, max_bytes or DEFAULT_MAX_BYTES, regular_only=True))
+    except InputError as exc:
+        problem = exc.findings[0]
+        raise BaselineError(f"cannot read the baseline {path}: it {problem.message}"
+                            + (f" ({problem.hint})" if problem.hint else "")) from None
     except ValueError as exc:
         raise BaselineError(f"baseline {path} is not JSON ({exc}); write it again with --write-baseline") from None
     if not isinstance(data, dict) or data.get("ascendCompileBaseline") != VERSION \

@@ -14,11 +14,14 @@ def display_name(path: str) -> str:
     return STDIN_NAME if path == STDIN else path
 
 
-def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES, *, regular_only: bool = False) -> str:
     """Read a whole file (or stdin for ``-``) as UTF-8 text, with clean errors.
 
     Never blocks on a named pipe that nobody writes to (it reads as empty) and
-    never reads more than ``max_bytes + 1`` bytes of anything.
+    never reads more than ``max_bytes + 1`` bytes of anything.  ``regular_only``: a
+    file a setting names (the project config, a baseline) must be a regular file
+    once links are followed: a committed ``baseline.json -> /dev/zero`` or
+    ``-> /dev/stdin`` is refused before anything is read.
     """
     name = display_name(path)
     try:
@@ -35,6 +38,9 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
                 if stat.S_ISDIR(info.st_mode):
                     raise _input_error(name, "is a directory, not a file",
                                        "pass the files inside it, or use a command that walks directories")
+                if regular_only and not stat.S_ISREG(info.st_mode):
+                    raise _input_error(name, "is not a regular file (a FIFO, a device or a socket, perhaps "
+                                             "behind a link)", "name a regular file")
                 if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
                     raise _too_large(name, max_bytes)
                 if stat.S_ISREG(info.st_mode):  # its size: asking for max_bytes + 1 allocated that much every time
