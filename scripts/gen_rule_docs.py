@@ -64,6 +64,7 @@ def render() -> str:
 
     use_checkout()
     from ascend_compile.catalogue import entries
+    from ascend_compile.lint.registry import documentation, summary
 
     rules = entries()
     parts = [
@@ -91,7 +92,7 @@ def render() -> str:
     for rule in rules:
         anchor = f"{rule.id.lower()}-{rule.name}"
         parts.append(f"| [{rule.id}](#{anchor}) | {rule.name} | {rule.severity} | "
-                     f"{rule.summary.replace('``', '`').replace('|', '/')} |")
+                     f"{summary(rule).replace('``', '`').replace('|', '/')} |")
     current = None
     for rule in rules:
         group = _group(rule.id)
@@ -104,7 +105,7 @@ def render() -> str:
             meta += f" · Applies to: {', '.join(rule.kinds)}"
         if rule.origin != "lint":
             meta += f" · Reported by: {rule.origin}"
-        parts += [meta, "", _markdown(rule.doc)]
+        parts += [meta, "", _markdown(documentation(rule))]
         if rule.hint:
             parts += ["", f"Fix hint: {rule.hint}"]
     return "\n".join(parts).rstrip() + "\n"

@@ -133,11 +133,10 @@ class Entry(NamedTuple):
 
     @property
     def doc(self) -> str:
-        """The documentation: what, why (with the upstream source), how to fix, examples."""
+        """The documentation of a rule without a lint unit: what, why, how to fix, examples.  A lint rule's is its
+        unit's docstring and its citation (:func:`ascend_compile.lint.registry.documentation`): "" here."""
         if self.unit:
-            from ..lint.citations import unit_doc
-
-            return unit_doc(self.unit, self.id)
+            return ""
         if "\n" in self.text:
             return self.text
         from .docs import DOCS, REPORTED_BY
@@ -146,6 +145,7 @@ class Entry(NamedTuple):
 
     @property
     def summary(self) -> str:
+        """The first line of :attr:`doc` ("" for a lint rule: :func:`ascend_compile.lint.registry.summary`)."""
         if not self.unit and "\n" not in self.text:
             return self.text.strip()  # the first line of its doc, without loading the rest
         return self.doc.split("\n", 1)[0].strip()

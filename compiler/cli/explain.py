@@ -19,6 +19,7 @@ Examples:
 def explain_command(rule_id: str) -> None:
     """Show one rule (by ID or name): what it checks, why, how to fix it, and examples."""
     from ..catalogue import SILENCED_BY_SETTINGS, entries, get
+    from ..lint.registry import documentation
 
     rule = get(rule_id)
     if rule is None:
@@ -30,7 +31,7 @@ def explain_command(rule_id: str) -> None:
                    "List the rules with 'ascend-compile rules'.", err=True)
         sys.exit(2)
     header = f"{rule.id} {rule.name} ({rule.severity})"
-    body = rule.doc.replace("``", "`").rstrip()
+    body = documentation(rule).replace("``", "`").rstrip()
     lines = [header, "=" * len(header), "", body, ""]
     if rule.kinds and rule.kinds != ("*",):
         lines.append(f"Applies to: {', '.join(rule.kinds)}")

@@ -31,17 +31,18 @@ def rules_command(fmt: str, origin: str) -> None:
     AC013 by the file writer; AC2xx-AC8xx are the lint rule units.
     """
     from ..catalogue import entries
+    from ..lint.registry import summary
 
     rules = entries(None if origin == "all" else origin)
     if fmt == "json":
         data = [{"id": r.id, "name": r.name, "severity": r.severity, "origin": r.origin,
-                 "kinds": list(r.kinds), "summary": _plain(r.summary), "hint": r.hint} for r in rules]
+                 "kinds": list(r.kinds), "summary": _plain(summary(r)), "hint": r.hint} for r in rules]
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return
     width = max(len(r.name) for r in rules) if rules else 4
     lines = [f"{'ID':<6} {'NAME':<{width}} {'SEVERITY':<8} SUMMARY"]
     for r in rules:
-        lines.append(f"{r.id:<6} {r.name:<{width}} {r.severity:<8} {_plain(r.summary)}")
+        lines.append(f"{r.id:<6} {r.name:<{width}} {r.severity:<8} {_plain(summary(r))}")
     sys.stdout.write("\n".join(lines) + "\n")
 
 

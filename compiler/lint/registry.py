@@ -2,7 +2,8 @@
 
 The catalogue (:mod:`ascend_compile.catalogue`) lists every rule ID; this
 module only imports the unit modules of the lint rules (``lint/rules/<name>.py``),
-once per process, when a lint run needs them.
+once per process, when a lint run needs them, or their documentation is asked for
+(a lint rule's documentation is its unit's docstring: :func:`documentation`).
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import importlib
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from .. import catalogue
+from ..catalogue import Entry
 from .rule import Problem, Rule
 
 _UNITS: Dict[str, Rule] = {}  # rule units imported so far, by ID
@@ -57,6 +59,27 @@ def lint_rules() -> List[Rule]:
 def rules_for(kind: str) -> List[Rule]:
     """The rule units that look at objects of ``kind``, sorted by ID (only theirs are imported)."""
     return [_unit(entry) for entry in entries() if "*" in entry.kinds or kind in entry.kinds]
+
+
+def documentation(entry: Entry) -> str:
+    """Any rule's documentation: a lint rule's is its unit's docstring (cleaned as ``inspect.cleandoc`` would,
+    without importing inspect: slow to import), then what it mirrors upstream; another rule's is the catalogue's."""
+    if not entry.unit:
+        return entry.doc
+    from ..catalogue.citations import CITATIONS
+
+    doc = importlib.import_module(f"{__package__}.rules.{entry.unit}").__doc__ or ""
+    lines = doc.expandtabs().strip().split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    margin = min(indents) if indents else 0
+    cited = CITATIONS.get(entry.id)
+    return "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]) + \
+        (f"\n\n{cited.render()}" if cited else "")
+
+
+def summary(entry: Entry) -> str:
+    """Any rule's one-line summary: the first line of its documentation (a lint rule's unit is imported for it)."""
+    return documentation(entry).split("\n", 1)[0].strip() if entry.unit else entry.summary
 
 
 def get(key: str) -> Optional[Rule]:

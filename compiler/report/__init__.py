@@ -52,8 +52,10 @@ class RuleInfo(NamedTuple):
 
 def rule_info(entry: "Entry") -> RuleInfo:
     """A catalogue entry as the reporters take it."""
-    return RuleInfo(id=entry.id, name=entry.name, severity=entry.severity, summary=entry.summary,
-                    rationale=entry.doc, hint=entry.hint, help_uri=entry.help_uri)
+    from ..lint.registry import documentation, summary
+
+    return RuleInfo(id=entry.id, name=entry.name, severity=entry.severity, summary=summary(entry),
+                    rationale=documentation(entry), hint=entry.hint, help_uri=entry.help_uri)
 
 
 def catalogue_rules(origins: Optional[Iterable[str]] = None) -> Dict[str, RuleInfo]:

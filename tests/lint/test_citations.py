@@ -28,7 +28,7 @@ def _lint_ids():
 
 
 def test_every_lint_rule_has_a_citation_and_nothing_else_does():
-    from ascend_compile.lint.citations import CITATIONS, SOURCES
+    from ascend_compile.catalogue.citations import CITATIONS, SOURCES
 
     assert sorted(CITATIONS) == _lint_ids()
     for rule_id, cited in CITATIONS.items():
@@ -42,7 +42,7 @@ def test_every_error_rule_cites_code_and_upstream_message():
     """An error claims upstream rejects, fails or never schedules: the citation says where and in what words,
     or (for a job that stays Pending without a message of upstream's own) names the function."""
     from ascend_compile import catalogue
-    from ascend_compile.lint.citations import CITATIONS
+    from ascend_compile.catalogue.citations import CITATIONS
 
     for rule_id in _lint_ids():
         if catalogue.get(rule_id).severity == "error":
@@ -59,7 +59,7 @@ def _archive_text(archive, path, cache={}):
 
 
 def _in_archives():
-    from ascend_compile.lint.citations import CITATIONS
+    from ascend_compile.catalogue.citations import CITATIONS
 
     return sorted(i for i, c in CITATIONS.items() if c.source in ARCHIVES and c.function)
 
@@ -67,7 +67,7 @@ def _in_archives():
 @pytest.mark.parametrize("rule_id", _in_archives())
 def test_the_cited_function_exists_at_the_pinned_commit(rule_id):
     """(Kubernetes functions and sample scripts are not among the archives: they are not looked up.)"""
-    from ascend_compile.lint.citations import CITATIONS
+    from ascend_compile.catalogue.citations import CITATIONS
 
     cited = CITATIONS[rule_id]
     archive = os.path.join(SHARED, "upstream", "src", ARCHIVES[cited.source])

@@ -174,10 +174,11 @@ def test_dynamic_vnpu_job_keeps_its_ring_controller_label():
 def test_a_ranktable_hint_never_suggests_removing_the_label():
     """The AC501 doc and hint tell the user to add the ConfigMap, not to drop ring-controller.atlas."""
     from ascend_compile import catalogue
+    from ascend_compile.lint.registry import documentation
 
     entry = catalogue.get("AC501")
     assert "remove" not in entry.hint.lower()
-    assert "remove the label" not in entry.doc.lower()
+    assert "remove the label" not in documentation(entry).lower()
 
 
 def test_start_script_conventions_are_at_most_info():

@@ -10,6 +10,7 @@ import ascend_compile
 from ascend_compile import catalogue
 from ascend_compile.config import LintSettings, ProjectConfig
 from ascend_compile.errors import InputError
+from ascend_compile.lint.registry import documentation, summary
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "compiler" / "lint" / "rules"
@@ -24,7 +25,8 @@ def test_ids_and_names_are_unique_and_well_formed():
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", entry.name), entry.name
         assert entry.severity in ("error", "warning", "info")
         assert entry.origin in catalogue.ORIGINS
-        assert entry.summary and entry.doc.startswith(entry.summary)
+        assert summary(entry) and documentation(entry).startswith(summary(entry))
+        assert bool(entry.doc) != bool(entry.unit), "the catalogue documents exactly the rules without a unit"
 
 
 def test_every_lint_entry_has_a_unit_and_every_unit_an_entry():

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from ascend_compile.catalogue import entries
+from ascend_compile.lint.registry import documentation, summary
 from tests.checkout import run_cli
 
 IDS = [entry.id for entry in entries()]
@@ -12,11 +13,11 @@ IDS = [entry.id for entry in entries()]
 @pytest.mark.parametrize("rule_id", IDS)
 def test_documentation_says_what_why_and_how_to_fix(rule_id: str) -> None:
     [entry] = [e for e in entries() if e.id == rule_id]
-    doc = entry.doc
+    doc = documentation(entry)
     assert "see the project README" not in doc
     for part in ("**What.**", "**Why.**", "**How to fix.**"):
         assert part in doc, f"{rule_id}: no {part}"
-    assert doc.split("\n", 1)[0].strip() == entry.summary and len(entry.summary) > 20
+    assert doc.split("\n", 1)[0].strip() == summary(entry) and len(summary(entry)) > 20
 
 
 def test_explain_prints_it_for_an_id_reported_outside_lint() -> None:

@@ -1,13 +1,12 @@
 """What each lint rule mirrors upstream: the function, its file and pinned commit, and upstream's message.
 
 One record per lint rule (``tests/lint/test_citations.py`` checks there is one for every rule, naming a
-source pinned in ``SOURCES``).  ``catalogue.Entry.doc`` appends it to the rule's documentation, so
-``ascend-compile explain`` and ``docs/rules.md`` show it.  Loaded only when a rule's documentation is asked
-for.  Where upstream's docs and its code disagree, the code at these commits wins.
+source pinned in ``SOURCES``).  :func:`ascend_compile.lint.registry.documentation` appends it to the rule's
+documentation, so ``ascend-compile explain``, SARIF and ``docs/rules.md`` show it.  Loaded only when a rule's
+documentation is asked for.  Where upstream's docs and its code disagree, the code at these commits wins.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Dict, NamedTuple
 
 #: the pinned upstream sources (tests/simcluster/sources.py and ../shared/upstream/SOURCES.md)
@@ -127,14 +126,3 @@ CITATIONS: Dict[str, Citation] = {
     "AC801": _c("", "no upstream rule: Kubernetes Secrets documentation (a security convention)", NONE),
 }
 
-
-def unit_doc(unit: str, rule_id: str) -> str:
-    """A lint rule's documentation: its unit's docstring (cleaned as ``inspect.cleandoc`` would, without
-    importing inspect: slow to import), then what it mirrors upstream."""
-    doc = importlib.import_module(f"{__package__}.rules.{unit}").__doc__ or ""
-    lines = doc.expandtabs().strip().split("\n")
-    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
-    margin = min(indents) if indents else 0
-    cited = CITATIONS.get(rule_id)
-    return "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]) + \
-        (f"\n\n{cited.render()}" if cited else "")
