@@ -2,7 +2,7 @@
 report only new ones.
 
 A finding is known by its identity, not its place: the rule, the file (relative to the working directory),
-the object (kind, namespace, name) and the field path.  Lines are not part of it, so an edit elsewhere in
+the object (kind, namespace, name) and the field path (its elements, not their spelling).  Lines are not part of it, so an edit elsewhere in
 the file (a comment, another object, reformatting) keeps every entry matched; renaming the object or
 moving the field makes the finding new, as it should.  A finding without a field path (a whole-document
 problem) is also known by its message.  Input errors (unreadable files) are never baselined.
@@ -16,12 +16,17 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 from ..findings import Finding
 
-VERSION = 1
-Key = Tuple[str, str, str, str]
+#: 2: the field path as a list of its elements, the message a field of its own (version 1 joined the path
+#: into kubectl's spelling, so ``("spec.foo",)`` and ``("spec", "foo")`` were one identity, and a path could
+#: pass for a message).  A version 1 file is still read, matched the way it was written.
+VERSION = 2
+VERSIONS = (1, 2)
+#: an identity as JSON text (hashable; path elements keep their type: ``0`` is not ``"0"``)
+Key = str
 
 
 class BaselineError(ValueError):
@@ -39,26 +44,38 @@ def _file(path: str) -> str:
     return os.path.normpath(path).replace(os.sep, "/")
 
 
-def key(finding: Finding) -> Key:
-    """What a finding is, for the baseline: rule, file, object, field path (or message, without one)."""
-    return (finding.rule, _file(finding.file), finding.obj, finding.field_path or "message: " + finding.message)
+def key(finding: Finding, version: int = VERSION) -> Key:
+    """What a finding is, for the baseline: rule, file, object, field path and, without a path, message."""
+    if version == 1:
+        parts: List[Any] = [finding.rule, _file(finding.file), finding.obj,
+                            finding.field_path or "message: " + finding.message]
+    else:
+        parts = [finding.rule, _file(finding.file), finding.obj, list(finding.path),
+                 "" if finding.path else finding.message]
+    return _identity(parts)
+
+
+def _identity(parts: List[Any]) -> Key:
+    return json.dumps(parts, ensure_ascii=False, default=str)
 
 
 def entries(findings: Sequence[Finding]) -> List[Dict[str, Any]]:
     counts: Dict[Key, int] = {}
-    messages: Dict[Key, str] = {}
+    first: Dict[Key, Finding] = {}
     for finding in findings:
         if finding.input_error:
             continue
         k = key(finding)
         counts[k] = counts.get(k, 0) + 1
-        messages.setdefault(k, finding.message)
+        first.setdefault(k, finding)
     out = []
     for k in sorted(counts):
-        entry: Dict[str, Any] = {"rule": k[0], "file": k[1], "object": k[2], "path": k[3]}
+        finding = first[k]
+        entry: Dict[str, Any] = {"rule": finding.rule, "file": _file(finding.file), "object": finding.obj,
+                                 "path": json.loads(k)[3]}
         if counts[k] > 1:
             entry["count"] = counts[k]
-        entry["message"] = messages[k]
+        entry["message"] = finding.message  # without a path part of the identity; else for the reader
         out.append(entry)
     return out
 
@@ -77,7 +94,7 @@ def write(path: str, findings: Sequence[Finding]) -> int:
     return sum(1 for f in findings if not f.input_error)
 
 
-def load(path: str, max_bytes: int = 0) -> Dict[Key, int]:
+def load(path: str, max_bytes: int = 0) -> Accepted:
     """The identities a baseline file accepts, with how many of each.  The file is read as any named
     file is: a regular file (a link to ``/dev/zero`` or a FIFO is refused), at most ``max_bytes`` (0: the
     default input limit)."""
@@ -94,20 +111,43 @@ def load(path: str, max_bytes: int = 0) -> Dict[Key, int]:
                             + (f" ({problem.hint})" if problem.hint else "")) from None
     except ValueError as exc:
         raise BaselineError(f"baseline {path} is not JSON ({exc}); write it again with --write-baseline") from None
-    if not isinstance(data, dict) or data.get("ascendCompileBaseline") != VERSION \
-            or not isinstance(data.get("findings"), list):
+    version = data.get("ascendCompileBaseline") if isinstance(data, dict) else None
+    if version not in VERSIONS or not isinstance(data.get("findings"), list):
         raise BaselineError(f"{path} is not an ascend-compile baseline (version {VERSION}); "
                             f"write it with --write-baseline {path}")
     accepted: Dict[Key, int] = {}
     for index, entry in enumerate(data["findings"]):
-        fields = [entry.get(name) if isinstance(entry, dict) else None for name in ("rule", "file", "object", "path")]
+        k = _entry_key(entry, version)
         count = entry.get("count", 1) if isinstance(entry, dict) else None
-        if not all(isinstance(v, str) for v in fields) or not isinstance(count, int) or count < 1:
-            raise BaselineError(f"baseline {path}: findings[{index}] needs rule, file, object and path (strings) "
-                                "and a count of at least 1; write it again with --write-baseline")
-        k = (str(fields[0]), str(fields[1]), str(fields[2]), str(fields[3]))
+        if k is None or not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise BaselineError(f"baseline {path}: findings[{index}] needs rule, file and object (strings), path "
+                                + ("(a string)" if version == 1 else "(a list of keys and indexes) and message (a string)")
+                                + " and a count of at least 1; write it again with --write-baseline")
         accepted[k] = accepted.get(k, 0) + count
-    return accepted
+    return Accepted(version, accepted)
+
+
+def _entry_key(entry: Any, version: int) -> Optional[Key]:
+    """The identity an entry records, as :func:`key` gives it for a finding of that version; None if malformed."""
+    if not isinstance(entry, dict):
+        return None
+    rule, file, obj, path = (entry.get(name) for name in ("rule", "file", "object", "path"))
+    if not all(isinstance(v, str) for v in (rule, file, obj)):
+        return None
+    if version == 1:
+        return _identity([rule, file, obj, path]) if isinstance(path, str) else None
+    message = entry.get("message")
+    if not isinstance(path, list) or not isinstance(message, str) \
+            or not all(isinstance(e, (str, int)) and not isinstance(e, bool) for e in path):
+        return None
+    return _identity([rule, file, obj, path, "" if path else message])
+
+
+class Accepted:
+    """A baseline as read: its format version and how many of each identity it accepts."""
+
+    def __init__(self, version: int, counts: Dict[Key, int]):
+        self.version, self.counts = version, counts
 
 
 class Split:
@@ -117,12 +157,12 @@ class Split:
         self.new, self.baselined, self.stale = new, baselined, stale
 
 
-def split(findings: Sequence[Finding], accepted: Dict[Key, int]) -> Split:
-    left = dict(accepted)
+def split(findings: Sequence[Finding], accepted: Accepted) -> Split:
+    left = dict(accepted.counts)
     new: List[Finding] = []
     baselined: List[Finding] = []
     for finding in sorted(findings, key=Finding.sort_key):
-        k = key(finding)
+        k = key(finding, accepted.version)
         if not finding.input_error and left.get(k, 0) > 0:
             left[k] -= 1
             baselined.append(finding)
