@@ -80,7 +80,8 @@ def resource_for_kind(kind: str) -> Optional[str]:
 def _described(obj: Any) -> str:
     if not isinstance(obj, dict):
         return f"a {type(obj).__name__}"
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
     name = meta.get("name")
     return f"{obj.get('kind') or 'an object without kind'}" + (f" {name}" if isinstance(name, str) and name else "")
 
