@@ -1,4 +1,4 @@
-"""The shape of compiler/: small modules, short functions, no import cycles, layers that only look down.
+"""The shape of compiler/: small modules, short functions, no import cycles, floors that only look down.
 
 These read the source (no import of the package), so they hold for any checkout.
 """
@@ -87,6 +87,49 @@ def test_no_import_cycles() -> None:
     assert cycles == []
 
 
+#: The floors of compiler/, bottom first, as docs/architecture.md names them: every top-level module and package
+#: stands on one ("" is the package's own __init__.py), and imports only from the floors below its own.
+FLOORS = [
+    ("base", {"_version", "quantity", "records", "resources", "safetext", "vocabulary"}),
+    ("findings", {"datacache", "findings"}),
+    ("catalogue", {"catalogue"}),
+    ("errors", {"errors"}),
+    ("text", {"yamlio", "safewrite"}),
+    ("checked data", {"config", "schemacheck"}),
+    ("inputs and hardware", {"files", "hardware"}),
+    ("models", {"jobspec", "manifest"}),
+    ("stages", {"emit", "lint"}),
+    ("pipelines and edges", {"compiling", "kube", "report"}),
+    ("use cases", {"api", "importer"}),
+    ("entry points", {"cli", ""}),
+    ("main", {"__main__"}),
+]
+FLOOR = {unit: number for number, (_, units) in enumerate(FLOORS) for unit in units}
+
+
+def _unit(name: str) -> str:
+    return name.split(".")[0]
+
+
+def test_every_module_stands_on_one_floor() -> None:
+    units = {_unit(name) for name in MODULES}
+    assert sorted(units - set(FLOOR)) == [], "put it on a floor in FLOORS (and in docs/architecture.md)"
+    assert sorted(set(FLOOR) - units) == [], "FLOORS names a module that is not there"
+    assert sum(len(group) for _, group in FLOORS) == len(FLOOR), "a module stands on two floors"
+
+
+def test_each_floor_imports_only_from_the_floors_below() -> None:
+    """No arrow up and none sideways between top-level units: what a floor imports stands lower."""
+    wrong = []
+    for name in sorted(GRAPH):
+        for target in sorted(GRAPH[name]):
+            here, there = FLOOR[_unit(name)], FLOOR[_unit(target)]
+            if _unit(target) != _unit(name) and there >= here:
+                wrong.append(f"{name or '__init__'} (floor {FLOORS[here][0]!r}) imports {target} "
+                             f"(floor {FLOORS[there][0]!r})")
+    assert wrong == []
+
+
 def _reachable(start: str) -> Set[str]:
     seen: Set[str] = set()
     todo = [start]
@@ -99,10 +142,23 @@ def _reachable(start: str) -> Set[str]:
 
 
 def test_the_linter_does_not_depend_on_the_compiler_or_the_commands() -> None:
-    forbidden = re.compile(r"^(emit|pipeline|cli|spec|api|writer|krm)(\.|$)")
-    for name in (m for m in MODULES if m == "lint" or m.startswith("lint.")):
+    """The floors allow lint the spec model (it stands lower); lint must not reach it, nor anything of compile's."""
+    forbidden = re.compile(r"^(jobspec|emit|compiling|importer|api|cli)(\.|$)")
+    for name in (m for m in MODULES if _unit(m) == "lint"):
         bad = sorted(m for m in _reachable(name) if forbidden.match(m))
         assert bad == [], f"{name} reaches {bad}"
+
+
+def test_the_package_imports_itself_only_relatively() -> None:
+    """The graph above reads relative imports; an absolute ``ascend_compile`` import would hide an arrow."""
+    found = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            found += [f"{path.relative_to(ROOT)}:{node.lineno}" for m in modules
+                      if m.split(".")[0] in ("ascend_compile", "compiler")]
+    assert found == []
 
 
 def test_only_the_commands_import_click() -> None:
