@@ -27,7 +27,8 @@ class LazyGroup(click.Group):
         if entry is None:
             return None
         module = importlib.import_module(f"{__package__}.{entry[0]}")
-        return getattr(module, f"{name}_command")
+        command: click.Command = getattr(module, f"{name}_command")
+        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]

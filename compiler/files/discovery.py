@@ -28,7 +28,7 @@ from __future__ import annotations
 import fnmatch
 import errno
 import os
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..catalogue import HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_SKIPPED, NOT_A_MANIFEST
 from ..findings import ERROR, INFO, Finding
@@ -307,7 +307,7 @@ def _helm_chart_or_kustomization(directory: str, entries: List[Any], findings: L
     return False
 
 
-def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add, findings: List[Finding],
+def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add: Callable[..., str], findings: List[Finding],
           kustomizations: _Kustomizations) -> None:
     visited: Set[str] = set()
     real_root = os.path.realpath(root)

@@ -105,7 +105,7 @@ def _read_bytes(path: str, max_bytes: int) -> Optional[bytes]:
     except OSError:
         return None
     try:
-        chunks = []
+        chunks: List[bytes] = []
         size = 0
         while True:
             chunk = os.read(fd, 1 << 16)

@@ -22,7 +22,7 @@ were read.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from .. import catalogue
 from ..catalogue import BAD_SUPPRESSION
@@ -115,7 +115,7 @@ class Linter:
         return FileResult(source, self.configure(findings), refs, facts,
                           directives if facts else None, digest)
 
-    def finish(self, results: Sequence[FileResult], docs_of: Optional[Callable[[FileResult], List[Any]]] = None,
+    def finish(self, results: Sequence[FileResult], docs_of: Optional[Callable[[FileResult], Optional[List[Any]]]] = None,
                beside: Any = None, locator: Any = None) -> List[Finding]:
         """The run's findings: every file's, and what cross-object rules judge over the whole run.
 
@@ -192,7 +192,7 @@ class Linter:
             self._schemas = schemas
         options = dict(strict=self.strict, volcano_version=self.volcano_version, strict_kinds=self.strict_kinds)
         found = schemas.validate_document(doc, **options) if doc is not None else \
-            schemas.validate_object(data, source=source, **options)  # type: ignore[arg-type]
+            schemas.validate_object(data, source=source, **options)
         return [(finding, _owner(finding.path, objs)) for finding in found]
 
     def _finding(self, rule: Rule, obj: Any, problem: Problem, where: Optional[Tuple[str, int, int]] = None,
@@ -210,7 +210,7 @@ class Linter:
 
     # ------------------------------------------------------------------ the whole run
     def _judge(self, facts: List[Tuple[FileResult, Fact]], run: CrossRun,
-               docs_of: Optional[Callable[[FileResult], List[Any]]], locator: Any) -> List[Finding]:
+               docs_of: Optional[Callable[[FileResult], Optional[List[Any]]]], locator: Any) -> List[Finding]:
         rules = {rule.id: rule for rule in self._rules} if self._rules is not None else _LazyRules()
         pending = []
         for result, (rule_id, ref_index, fact) in facts:
@@ -271,10 +271,10 @@ class Linter:
                 pairs.append((Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION),
                                       bad.message, (), bad.hint,
                                       source, bad.line, bad.column), None))
-        annotated: Dict[int, frozenset] = {}
+        annotated: Dict[int, FrozenSet[str]] = {}
         out: List[Finding] = []
         for finding, obj in pairs:
-            ignored: frozenset = frozenset()
+            ignored: FrozenSet[str] = frozenset()
             if obj is not None and finding.rule != BAD_SUPPRESSION:
                 key = id(obj)
                 if key not in annotated:
@@ -288,7 +288,7 @@ class Linter:
     def _dedupe(self, pairs: List[Tuple[Finding, Optional[ObjectContext]]]) -> List[Tuple[Finding, Optional[ObjectContext]]]:
         if not pairs:  # most files: nothing to replace, no rule to look at
             return pairs
-        replaced = set()
+        replaced: Set[Tuple[Any, ...]] = set()
         for rule in self._rules if self._rules is not None else _registry.entries():
             if rule.replaces and rule.id not in self.disabled:
                 for finding, _ in pairs:
@@ -349,13 +349,13 @@ def _ref(obj: ObjectContext, entry: int, order: Any) -> ObjectRef:
                      entry, origin[1:] if origin is not None else None, order, _ignored(obj))
 
 
-def _ignored(obj: ObjectContext) -> frozenset:
+def _ignored(obj: ObjectContext) -> FrozenSet[str]:
     value = obj.annotations.get(suppress.IGNORE_ANNOTATION)
     return frozenset(suppress.rules_in(suppress.parse_annotation(value, catalogue.resolve))) \
         if isinstance(value, str) else frozenset()
 
 
-def _suppressed(finding: Finding, directives: Any, ignored: frozenset) -> bool:
+def _suppressed(finding: Finding, directives: Any, ignored: FrozenSet[str]) -> bool:
     if finding.input_error or not catalogue.suppressible(finding.rule):
         return False
     if directives is not None and directives.suppresses(finding.rule, finding.line):

@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, List
 
-from ..datacache import blake2b
+from ..datacache import digest
 
 
 def text_digest(text: str) -> str:
-    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+    return digest(text.encode("utf-8", "surrogatepass"))
 
 
 def code_digest() -> str:
@@ -51,7 +51,7 @@ def files_digest(paths: Iterable[str]) -> str:
     for path in paths:
         try:
             with open(path, "rb") as handle:
-                parts.append(path + ":" + blake2b(handle.read(), digest_size=20).hexdigest())
+                parts.append(path + ":" + digest(handle.read()))
         except OSError:
             parts.append(path + ":missing")
     return _digest(parts)
@@ -62,4 +62,4 @@ def settings_digest(*parts: Any) -> str:
 
 
 def _digest(parts: List[str]) -> str:
-    return blake2b("\n".join(parts).encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+    return digest("\n".join(parts).encode("utf-8", "surrogatepass"))

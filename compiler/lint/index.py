@@ -71,7 +71,7 @@ class CrossRun(RunContext):
                 return same_file
         return found
 
-    def find_any(self, kinds: Sequence[str], name: str, namespace: Optional[str], near: Any = None) -> List[ObjectRef]:  # type: ignore[override]
+    def find_any(self, kinds: Sequence[str], name: str, namespace: Optional[str], near: Any = None) -> List[ObjectRef]:
         """:meth:`find` for each of ``kinds`` in turn, joined (one lookup when no object has the name)."""
         present = self._kinds_named.get(name)
         if present is None:

@@ -67,7 +67,7 @@ class FileDirectives:
         if rule in self.whole_file or ALL in self.whole_file:
             return True
         ids = self.lines.get(line)
-        return bool(ids) and (rule in ids or ALL in ids)
+        return ids is not None and (rule in ids or ALL in ids)
 
 
 def _split_ids(text: str) -> List[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import List, Mapping, Optional, TextIO
 
 from ..findings import ERROR, INFO, WARNING, Finding
-from . import merged_rules
+from . import RuleInfo, merged_rules
 from ._text import summary
 
 _COMMAND = {ERROR: "error", WARNING: "warning", INFO: "notice"}
@@ -40,7 +40,7 @@ def command(finding: Finding, rule_name: str) -> str:
     return f"::{_COMMAND.get(finding.severity, 'warning')} {','.join(props)}::{escape_data(body)}"
 
 
-def render(findings: List[Finding], rules: Optional[Mapping] = None, stream: TextIO = None,
+def render(findings: List[Finding], *, stream: TextIO, rules: Optional[Mapping[str, RuleInfo]] = None,
            files_checked: Optional[int] = None, color: Optional[bool] = None, quiet: bool = False,
            tool_version: str = "") -> None:
     info = merged_rules(findings, rules)

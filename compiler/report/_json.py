@@ -27,16 +27,16 @@ Findings are sorted by file, line, column and rule.  ``filesChecked`` is
 from __future__ import annotations
 
 import json
-from typing import List, Mapping, Optional, TextIO
+from typing import Any, Dict, List, Mapping, Optional, TextIO
 
 from ..findings import ERROR, INFO, WARNING, Finding
-from . import TOOL_NAME, count, merged_rules
+from . import TOOL_NAME, RuleInfo, count, merged_rules
 
 SCHEMA_VERSION = 1
 
 
-def as_dict(findings: List[Finding], rules: Optional[Mapping] = None, files_checked: Optional[int] = None,
-            tool_version: str = "") -> dict:
+def as_dict(findings: List[Finding], rules: Optional[Mapping[str, RuleInfo]] = None, files_checked: Optional[int] = None,
+            tool_version: str = "") -> Dict[str, Any]:
     info = merged_rules(findings, rules)
     counts = count(findings)
     return {
@@ -64,7 +64,7 @@ def as_dict(findings: List[Finding], rules: Optional[Mapping] = None, files_chec
     }
 
 
-def render(findings: List[Finding], rules: Optional[Mapping] = None, stream: TextIO = None,
+def render(findings: List[Finding], *, stream: TextIO, rules: Optional[Mapping[str, RuleInfo]] = None,
            files_checked: Optional[int] = None, color: Optional[bool] = None, quiet: bool = False,
            tool_version: str = "") -> None:
     json.dump(as_dict(findings, rules, files_checked, tool_version), stream, indent=2, ensure_ascii=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from typing import Dict, List, Mapping, Optional, TextIO
+from typing import Any, Dict, List, Mapping, Optional, TextIO
 from urllib.parse import quote
 
 from ..findings import ERROR, INFO, WARNING, Finding
@@ -33,7 +33,7 @@ def artifact_uri(path: str) -> str:
     return quote(path.replace(os.sep, "/"))
 
 
-def _rule_descriptor(rule: RuleInfo) -> dict:
+def _rule_descriptor(rule: RuleInfo) -> Dict[str, Any]:
     rationale = rule.rationale
     if rule.summary and rationale.startswith(rule.summary):  # a catalogue entry's documentation opens with it
         rationale = rationale[len(rule.summary):].strip()
@@ -58,7 +58,7 @@ def _fingerprint(finding: Finding) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
-def as_dict(findings: List[Finding], rules: Optional[Mapping] = None, tool_version: str = "") -> dict:
+def as_dict(findings: List[Finding], rules: Optional[Mapping[str, RuleInfo]] = None, tool_version: str = "") -> Dict[str, Any]:
     info = merged_rules(findings, rules)
     ordered = sorted(info)
     index: Dict[str, int] = {rule_id: i for i, rule_id in enumerate(ordered)}
@@ -69,7 +69,7 @@ def as_dict(findings: List[Finding], rules: Optional[Mapping] = None, tool_versi
             text += f" (at {f.field_path})"
         if f.hint:
             text += f". Hint: {f.hint}"
-        location: dict = {"artifactLocation": {"uri": artifact_uri(f.file)}}
+        location: Dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(f.file)}}
         if f.line > 0:
             region = {"startLine": f.line}
             if f.column > 0:
@@ -102,7 +102,7 @@ def as_dict(findings: List[Finding], rules: Optional[Mapping] = None, tool_versi
     }
 
 
-def render(findings: List[Finding], rules: Optional[Mapping] = None, stream: TextIO = None,
+def render(findings: List[Finding], *, stream: TextIO, rules: Optional[Mapping[str, RuleInfo]] = None,
            files_checked: Optional[int] = None, color: Optional[bool] = None, quiet: bool = False,
            tool_version: str = "") -> None:
     json.dump(as_dict(findings, rules, tool_version), stream, indent=2, ensure_ascii=False)

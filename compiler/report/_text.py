@@ -7,7 +7,7 @@ from typing import List, Mapping, Optional, TextIO
 from ..catalogue import OUTPUT_ERROR
 from ..findings import ERROR, INFO, WARNING, Finding
 from ..safetext import printable, printable_lines
-from . import count
+from . import RuleInfo, count
 
 _COLORS = {ERROR: "\033[1;31m", WARNING: "\033[1;33m", INFO: "\033[1;34m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -51,7 +51,7 @@ def summary(findings: List[Finding], files_checked: Optional[int]) -> str:
     return text
 
 
-def render(findings: List[Finding], rules: Optional[Mapping] = None, stream: TextIO = None,
+def render(findings: List[Finding], *, stream: TextIO, rules: Optional[Mapping[str, RuleInfo]] = None,
            files_checked: Optional[int] = None, color: Optional[bool] = None, quiet: bool = False,
            tool_version: str = "") -> None:
     paint = use_color(stream, color)

@@ -83,6 +83,7 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
                     "every manifest needs apiVersion and kind, e.g. apiVersion: mindxdl.gitee.com/v1, "
                     "kind: AscendJob", False, obj))
         return out
+    api_version, kind = str(api_version), str(kind)  # both strings, as the check above made sure
     if api_version == "v1" and kind == "List" and isinstance(data.get("items"), list):
         for index, item in enumerate(data["items"]):
             out.extend(_check(item, prefix + ("items", index), strict, strict_kinds, volcano_version, reg))
@@ -112,7 +113,7 @@ def validate_object(obj: Any, strict: bool = True, volcano_version: Optional[str
 
 def _scalar_text(doc: Any, path: Path) -> Optional[str]:
     """The source text of the scalar at ``path`` (``yes`` rather than ``true``)."""
-    from ..yamlio import _child  # same package: the node walk Document.locate uses
+    from ..yamlio.locations import _child  # the node walk Document.locate uses
 
     node = getattr(doc, "node", None)
     for element in path:
