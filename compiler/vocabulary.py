@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from types import MappingProxyType
-from typing import FrozenSet, Mapping, Tuple
+from typing import Dict, FrozenSet, Mapping, Tuple
 
 # --------------------------------------------------------------------------- API groups and kinds
 
@@ -89,6 +89,14 @@ SCHEDULE_POLICY_ANNOTATION = "huawei.com/schedule_policy"
 SP_BLOCK_ANNOTATION = "sp-block"
 RA_BLOCK_ANNOTATION = "ra-block"
 TOR_AFFINITY_LABEL = "tor-affinity"
+#: the job label that picks an Atlas 300 / 300I Duo handler, and the values the plugin has one for
+STRATEGY_310 = "npu-310-strategy"
+STRATEGIES_310 = ("chip", "card")
+#: the job label that asks for an Atlas 300I Duo handler (when it is exactly "true")
+DUO_LABEL = "duo"
+#: the value the plugin takes for a handler-picking job label that no one sets (``init310CardPolicyHandler``,
+#: ``get310PCardHandlerName``: the chip strategy)
+LABEL_DEFAULTS: Dict[str, str] = {STRATEGY_310: "chip"}
 
 # --------------------------------------------------------------------------- fault tolerance (resumable training)
 

@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 from ..hardware import arithmetic as hardware
 from ..findings import Path
 from ..hardware.targeting import HardwareSignals
-from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, ASCEND_JOB_API_GROUP, DEFAULT_QUEUE, JOBS,
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, ASCEND_JOB_API_GROUP, DEFAULT_QUEUE, JOBS, LABEL_DEFAULTS,
                           OWN_ANNOTATIONS_READ, POD, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME,
                           RING_LABEL, SCHEDULE_POLICY_ANNOTATION, SCHEDULER_NAME, SP_BLOCK_ANNOTATION, VOLCANO_JOB,
                           VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
@@ -37,6 +37,21 @@ def _ranktable_config_map(config_map: Any) -> bool:
     """Whether a volume's ``configMap`` names a ranktable ConfigMap (``rings-config-*``)."""
     return isinstance(config_map, dict) and isinstance(name := config_map.get("name"), str) \
         and name.startswith(RANKTABLE_CONFIGMAP_PREFIX)
+
+
+def joined_label(values: List[Tuple[Path, Any]]) -> Optional[str]:
+    """The job label the plugin ends up with from ``values`` (:meth:`Manifest.label_values`), None when none is set: the
+    PodGroup's (the job's) first, then each pod's not already in it, compared ignoring case, joined with ``|``
+    (``getJobLabelFromVcJob``, ``isSelectorContains`` in ``plugin/job.go``).  The plugin takes the pods in map
+    order; this takes them in document order."""
+    joined: Optional[str] = None
+    for _, value in values:
+        value = str(value)
+        if joined is None:
+            joined = value
+        elif value.lower() not in joined.lower().split("|"):
+            joined += "|" + value
+    return joined
 
 
 class Manifest:
@@ -237,6 +252,28 @@ class Manifest:
             self._signals = HardwareSignals(self.npu_resource(), self.accelerator_type(), self.schedule_policy,
                                             self.block(SP_BLOCK_ANNOTATION)[0], types if len(types) > 1 else ())
         return self._signals
+
+    def label_holders(self) -> List[Tuple[Path, Dict[str, Any]]]:
+        """(path, labels) of every label set the scheduler plugin reads for a job: the job's own (its PodGroup gets
+        them) and its pod templates' (``getJobLabelFromVcJob`` merges the pods' labels in)."""
+        holders: List[Tuple[Path, Dict[str, Any]]] = []
+        if self.kind in JOBS:
+            holders.append((("metadata", "labels"), self.labels))
+        holders += [(pod_set.spec_path[:-1] + ("metadata", "labels"), pod_set.labels) for pod_set in self.pod_sets()]
+        return holders
+
+    def label_values(self, key: str) -> List[Tuple[Path, Any]]:
+        """(path, value) of each label ``key`` the plugin reads for a job, the job's own first (as it joins them)."""
+        return [(path + (key,), labels[key]) for path, labels in self.label_holders() if key in labels]
+
+    def handler_labels(self, keys: Tuple[str, ...]) -> Tuple[Tuple[str, Optional[str]], ...]:
+        """(key, value) of the job labels ``keys`` as the plugin reads them to pick a handler (310, 310P): joined
+        (:func:`joined_label`), with its default where none is set (``LABEL_DEFAULTS``)."""
+        out = []
+        for key in keys:
+            value = joined_label(self.label_values(key))
+            out.append((key, LABEL_DEFAULTS.get(key) if value is None else value))
+        return tuple(out)
 
     def min_available(self) -> Optional[int]:
         """The job's own ``minAvailable`` (an AscendJob's ``runPolicy.schedulingPolicy``), None when it sets none."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_compile.lint.rules._util import joined_label
+from ascend_compile.manifest.job import joined_label
 
 
 def _values(*values):

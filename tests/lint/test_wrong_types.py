@@ -2,10 +2,10 @@
 
 Rules read through the manifest model's typed readers (``as_dict``, ``as_list``, ``as_str``, ``as_int``): a value
 of the wrong type reads as absent, whether or not a schema refused it (kinds without a built-in schema, a Pod or a
-Deployment, reach the rules unchecked).  Every path of every golden file and lint fixture is set to a wrong type at least once with the schema off, so
-rules see the raw value (the type turns with the path and the file, so similar files try different ones);
-hypothesis draws more (file, path, type) with the schema on.  The lint runs in-process (the engine of
-``ascend-compile lint``).
+Deployment, reach the rules unchecked).  Every path of every golden file and lint fixture is set to a wrong type at
+least once with the schema off, so rules see the raw value (the type turns with the path and the file, so similar
+files try different ones); hypothesis draws more (file, path, type) with the schema on.  The lint runs in-process
+(the engine of ``ascend-compile lint``).
 """
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def test_hami_memory_beside_the_npu_is_no_npu():
 
 
 def test_a_volcano_task_without_replicas_runs_no_pod():
-    """Volcano neither defaults a task's ``replicas`` in its API types nor in its webhook: 0 pods (why used to say 1)."""
+    """Volcano defaults a task's ``replicas`` neither in its API types nor in its webhook: 0 pods (why said 1)."""
     job = _vcjob([_task([_container("ascend", {"limits": {"huawei.com/Ascend910": 8}})], replicas=None)])
     assert _both(job) == [(0, "huawei.com/Ascend910", 8)]
     assert ObjectContext(job).npu_layout() == hardware.NpuLayout((), 0, 0)

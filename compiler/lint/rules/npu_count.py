@@ -90,7 +90,7 @@ from ...vocabulary import (ACCELERATOR_TYPE_LABEL, JOBS, SCHEDULER_TASK_SPEC,
 from ..context import ObjectContext, RunContext
 from ...manifest.values import refused_amount
 from ..rule import Problem
-from ._util import handler_labels, label_values, npu_request_path
+from ._util import npu_request_path
 
 
 def handler_rules(obj, run):
@@ -109,7 +109,7 @@ def _labels(obj: ObjectContext, run: RunContext) -> Tuple[Tuple[str, Optional[st
     if found is None:
         by_labels = obj.npu_resource() in run.from_profiles(_label_resources)
         keys = run.by_signals(_label_keys, obj) if by_labels else ()
-        found = obj.shared["npu_count.labels"] = handler_labels(obj, keys) if keys else ()
+        found = obj.shared["npu_count.labels"] = obj.handler_labels(keys) if keys else ()
     return found
 
 
@@ -251,7 +251,7 @@ def _single_pod_refusal(obj, run):
         return None
     key, value = next(iter(profiles[0].single_npu_pod_labels.items()))
     names = ", ".join(p.name for p in profiles)
-    return label_values(obj, key)[0][0], (
+    return obj.label_values(key)[0][0], (
         f"the job is labelled {key}={value} and has {pods} NPU pods; the scheduler's handler for {names} takes "
         f"only one NPU pod with that label and refuses the job (InvalidResourceRequest): it stays Pending")
 

@@ -59,10 +59,10 @@ Passing::
         huawei.com/schedule_policy: chip8-node8-ra64-sp
 """
 from ...findings import WARNING
-from ...vocabulary import (ASCEND310_RESOURCE, ASCEND310P_RESOURCE, NPU_RESOURCE, PLUGIN_SCHEDULE_POLICIES,
-                            SCHEDULE_POLICY_ANNOTATION)
+from ...manifest.job import joined_label
+from ...vocabulary import (ASCEND310_RESOURCE, ASCEND310P_RESOURCE, DUO_LABEL, NPU_RESOURCE, PLUGIN_SCHEDULE_POLICIES,
+                            SCHEDULE_POLICY_ANNOTATION, STRATEGIES_310, STRATEGY_310)
 from ..rule import Problem
-from ._util import DUO_LABEL, STRATEGIES_310, STRATEGY_310, joined_label, label_values
 
 
 def _close(word, options, n=1):
@@ -96,7 +96,7 @@ def _strategy_310(obj, resource):
     """The npu-310-strategy (and duo) labels the plugin reads (the job's, which its PodGroup gets, and the pods',
     joined with ``|`` where they differ) when the joined value names no handler: none at all for Ascend310, the
     generic one for an Atlas 300I Duo job."""
-    duos = label_values(obj, DUO_LABEL)
+    duos = obj.label_values(DUO_LABEL)
     if resource == ASCEND310P_RESOURCE:
         if not any(value == "true" for _, value in duos):
             return  # without duo: "true" no label value names a handler; the generic one schedules it
@@ -107,7 +107,7 @@ def _strategy_310(obj, resource):
                               "Atlas 300I Duo job its generic 310P handler, not the Duo's",
                           hint='label the job and its pod templates duo: "true" alike', severity=WARNING)
             return
-    values = label_values(obj, STRATEGY_310)
+    values = obj.label_values(STRATEGY_310)
     joined = joined_label(values)
     if joined is None or joined in STRATEGIES_310:
         return
