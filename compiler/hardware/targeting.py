@@ -92,6 +92,14 @@ def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) ->
     return tuple(fallback or [p for p in mine if not p.accelerator_type])
 
 
+def hardware_unnamed(candidates: Sequence[Profile], signals: HardwareSignals) -> bool:
+    """Whether the job names no hardware: its only candidates are the default handler's profiles (no
+    accelerator-type, no policy, no sp-block), whose pods land on any node offering the resource, so the job's
+    ring-controller label, not the handler, says which chip it is for."""
+    return bool(candidates) and not signals.selected_types() and all(
+        p.fallback == NO_ACCELERATOR_TYPE for p in candidates)
+
+
 def handler_key(profile: Profile) -> str:
     """Which of the plugin's handlers takes the profile's jobs: every accelerator-type containing ``card``
     shares the generic card handler (``get910CardHandlerName``); other profiles have one of their own."""

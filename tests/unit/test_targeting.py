@@ -9,7 +9,8 @@ import ascend_compile
 from ascend_compile.errors import CompileError
 from ascend_compile.lint.engine import lint_objects
 from ascend_compile.hardware.profiles import ProfileRegistry
-from ascend_compile.hardware.targeting import HardwareSignals, candidate_profiles, per_pod_rules, signals_of_profile
+from ascend_compile.hardware.targeting import (HardwareSignals, candidate_profiles, hardware_unnamed, per_pod_rules,
+                                                signals_of_profile)
 
 REGISTRY = ProfileRegistry()
 A910, NPU, A310P, A310 = "huawei.com/Ascend910", "huawei.com/npu", "huawei.com/Ascend310P", "huawei.com/Ascend310"
@@ -100,3 +101,12 @@ def test_per_pod_rules_are_the_handlers(signals, profiles, own_nodes):
     every = REGISTRY.all()
     rules, own = per_pod_rules(every, candidate_profiles(every, signals), signals)
     assert [p.name for p in rules] == profiles and own is own_nodes
+
+
+def test_only_the_default_handler_names_no_hardware():
+    every = REGISTRY.all()
+    unnamed = HardwareSignals(A910)
+    named = HardwareSignals(A910, "module-910b-8")
+    assert hardware_unnamed(candidate_profiles(every, unnamed), unnamed)
+    assert not hardware_unnamed(candidate_profiles(every, named), named)
+    assert not hardware_unnamed((), HardwareSignals(NPU))

@@ -41,7 +41,7 @@ Passing::
 """
 from ...manifest.values import as_dict
 from ...findings import WARNING
-from ...hardware.profiles import NO_ACCELERATOR_TYPE
+from ...hardware.targeting import hardware_unnamed
 from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_CONTROLLER_VALUES, RING_LABEL,
                            VOLCANO_JOB)
 from ..rule import Problem
@@ -62,13 +62,6 @@ def _unlabelled_ranktable_volume(obj):
             if found is None and isinstance(name, str) and name.startswith(RANKTABLE_CONFIGMAP_PREFIX):
                 found = pod_set.spec_path + ("volumes", i, "configMap", "name")
     return found
-
-
-def _hardware_unnamed(candidates, signals):
-    """Whether only the default handler's profile (no accelerator-type, no policy, no sp-block) is known:
-    its pods land on any node offering the resource, so the label, not the handler, says the chip."""
-    return bool(candidates) and not signals.selected_types() and all(
-        p.fallback == NO_ACCELERATOR_TYPE for p in candidates)
 
 
 def check(obj, run):
@@ -96,7 +89,7 @@ def check(obj, run):
         return
     candidates = run.candidate_profiles(obj)
     if candidates and job_value not in [p.ring_controller for p in candidates] \
-            and not _hardware_unnamed(candidates, run.signals(obj)):
+            and not hardware_unnamed(candidates, run.signals(obj)):
         expected = sorted({p.ring_controller for p in candidates})
         names = ", ".join(p.name for p in candidates)
         yield Problem(("metadata", "labels", RING_LABEL),
