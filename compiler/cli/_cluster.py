@@ -6,6 +6,7 @@ this; the decisions themselves are made in :mod:`ascend_compile.kube.planning`.
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from typing import Any, Callable, Dict, List, NoReturn, Sequence
 
@@ -30,7 +31,8 @@ def cluster_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Namespace for jobs whose spec names none (default: the context's namespace). "
                           "A spec's own namespace must agree with it."),
         click.option("--request-timeout", metavar="DURATION", default=None,
-                     help="How long kubectl waits for one server request, e.g. 30s (default: no limit)."),
+                     help="How long kubectl waits for one server request, e.g. 1m; 0: no limit "
+                          "(default: 30s; delete --wait: no limit)."),
         click.option("--kubectl-timeout", metavar="DURATION", default="5m", show_default=True,
                      help="Stop a kubectl run (and what it started) that takes longer than this."),
     ]
@@ -39,15 +41,33 @@ def cluster_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-def fail(message: str, code: int) -> NoReturn:
+#: what each exit code of a cluster command means (``--format json``'s ``error.reason``)
+EXIT_REASONS = {1: "job", 2: "usage", 4: "unreachable"}
+#: the end of every cluster command's --help (wait and diff say their own first two codes)
+EXIT_CODES_EPILOG = """
+
+\b
+Exit codes: 0 done; 1 the cluster refused, or the job is not there (or not in
+the state asked); 2 usage or input error; 4 the cluster could not be reached
+or did not answer (no job outcome is known).  --format json prints
+{"error": {"message", "exitCode", "reason"}} on stdout when it fails."""
+
+
+def fail(message: str, code: int, json_error: bool = False) -> NoReturn:
+    """``error: <message>`` on stderr and exit ``code``; with ``json_error`` also a JSON error object on stdout
+    (one line, so that it also ends the JSON-lines output of ``status --watch``)."""
     from ..safetext import printable_lines
 
+    if json_error:
+        click.echo(json.dumps({"error": {"message": message, "exitCode": code,
+                                         "reason": EXIT_REASONS.get(code, "error")}}, sort_keys=True))
     click.echo(f"error: {printable_lines(message)}", err=True)
     sys.exit(code)
 
 
 def handle_kubectl_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn KubectlError into ``error: <message>`` on stderr and its exit code."""
+    """Turn KubectlError into ``error: <message>`` on stderr and its exit code (and, when the command was asked
+    for ``--format json``, a JSON error object on stdout)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -56,7 +76,7 @@ def handle_kubectl_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return func(*args, **kwargs)
         except KubectlError as exc:
-            fail(exc.message, exc.exit_code)
+            fail(exc.message, exc.exit_code, "json" in (kwargs.get("output"), kwargs.get("fmt")))
 
     return wrapper
 
@@ -66,12 +86,17 @@ def make_kubectl(options: Dict[str, Any], at_least: float = 0.0) -> Any:
     from ..kube import Kubectl
     from ..kube.kubectl import duration_seconds
 
+    from ..kube.kubectl import DEFAULT_REQUEST_TIMEOUT, SLOW_CALL_NOTE_AFTER
+
     limit = duration_seconds(str(options.get("kubectl_timeout") or "5m"), "kubectl timeout")
     if limit <= 0:
         raise click.BadParameter("must be longer than 0s", param_hint="--kubectl-timeout")
+    # a run that waits on purpose (delete --wait: at_least) keeps kubectl's own limits and says nothing
+    request_timeout = options.get("request_timeout") or (None if at_least else DEFAULT_REQUEST_TIMEOUT)
     return Kubectl.locate(options.get("kubectl_path"), kubeconfig=options.get("kubeconfig"),
                           context=options.get("context"), namespace=options.get("namespace"),
-                          request_timeout=options.get("request_timeout"), process_timeout=max(limit, at_least))
+                          request_timeout=request_timeout, process_timeout=max(limit, at_least),
+                          slow_note_after=None if at_least else SLOW_CALL_NOTE_AFTER)
 
 
 def stdout_sink(sanitize: bool = True) -> Callable[[str], None]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ._cluster import cluster_options, handle_kubectl_errors, make_kubectl
+from ._cluster import EXIT_CODES_EPILOG, cluster_options, handle_kubectl_errors, make_kubectl
 from ._jobarg import job_argument, output_option, read_job
 
 
@@ -22,7 +22,7 @@ Examples:
 
 \b
 Output (text), one event a line:
-  2026-11-30T08:00:01Z Warning PodGroup/resnet50-pytorch-<uid> Unschedulable (x12): <the scheduler's words>""",
+  2026-11-30T08:00:01Z Warning PodGroup/resnet50-pytorch-<uid> Unschedulable (x12): <the scheduler's words>""" + EXIT_CODES_EPILOG,
 )
 @job_argument
 @output_option

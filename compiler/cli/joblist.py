@@ -11,7 +11,7 @@ from typing import Any, List, Optional
 
 import click
 
-from ._cluster import cluster_options, handle_kubectl_errors, make_kubectl
+from ._cluster import EXIT_CODES_EPILOG, cluster_options, handle_kubectl_errors, make_kubectl
 from ._jobarg import output_option
 
 
@@ -26,7 +26,7 @@ Examples:
 \b
 Output (text):
   NAMESPACE  NAME              KIND       STATE    STARTED               COMPLETED
-  training   resnet50-pytorch  AscendJob  Running  2026-11-30T08:00:00Z  -""",
+  training   resnet50-pytorch  AscendJob  Running  2026-11-30T08:00:00Z  -""" + EXIT_CODES_EPILOG,
 )
 @click.option("-l", "--selector", default="", metavar="SELECTOR",
               help="Only jobs with these labels (kubectl's syntax).")

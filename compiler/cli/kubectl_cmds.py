@@ -6,8 +6,9 @@ manifests on standard input.  See docs/cluster.md.
 
 Exit codes: 0 done; 1 the cluster refused (kubectl's message is shown), a job
 was not found, or a watched job failed or timed out; 2 usage problems (bad
-spec file, bad name/namespace/context, kubectl missing).  ``diff`` follows
-kubectl diff instead: 0 no changes, 1 changes, 2 any error.
+spec file, bad name/namespace/context, kubectl missing); 4 the cluster could not
+be reached or did not answer.  ``diff`` follows kubectl diff instead: 0 no
+changes, 1 changes, 2 any other error.
 """
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from typing import Any, Dict, Optional, Set, Tuple
 import click
 
 from ..vocabulary import CONFIG_MAP, RANKTABLE_KEY
-from ._cluster import (DRY_RUN_CHOICES, KIND_CHOICES, cluster_options, compile_specs, fail, handle_kubectl_errors,
+from ._cluster import (DRY_RUN_CHOICES, EXIT_CODES_EPILOG, KIND_CHOICES, cluster_options, compile_specs, fail,
+                       handle_kubectl_errors,
                        job_targets, make_kubectl, stdout_sink)
 from ._options import common_input_options
 
@@ -38,7 +40,7 @@ Examples:
   ascend-compile apply examples/pytorch-module-910b-8.yaml
   ascend-compile apply specs/ --context prod-cluster
   ascend-compile apply job.yaml --dry-run=server      # the server checks everything, stores nothing
-  ascend-compile apply job.yaml --kubeconfig ~/.kube/ascend.yaml -n training""",
+  ascend-compile apply job.yaml --kubeconfig ~/.kube/ascend.yaml -n training""" + EXIT_CODES_EPILOG,
 )
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @click.option("--dry-run", type=click.Choice(DRY_RUN_CHOICES), default="none", show_default=True,
@@ -105,7 +107,8 @@ def _new_object_diff(obj: Dict[str, Any]) -> str:
 @click.command(
     "diff",
     epilog="""\b
-Exit codes: 0 no differences, 1 differences, 2 an error (as kubectl diff).
+Exit codes: 0 no differences, 1 differences, 2 an error (as kubectl diff), 4 the
+cluster could not be reached or did not answer.
 
 \b
 Examples:
@@ -125,6 +128,7 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
     namespace that this apply would create are shown as wholly new.
     """
     from ..kube import KubectlError, diff_object
+    from ..kube.kubectl import EXIT_UNREACHABLE
     from ..kube.objects import namespace_missing
     from ..kube.planning import check_namespaces, planned_namespaces
 
@@ -155,8 +159,8 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
                     differs, out = True, _new_object_diff(obj)
                 changed = changed or differs
                 sys.stdout.write(out)
-    except KubectlError as exc:
-        fail(exc.message, 2)
+    except KubectlError as exc:  # kubectl diff's convention: 2 for any error, but 4 (unreachable) stays 4
+        fail(exc.message, exc.exit_code if exc.exit_code == EXIT_UNREACHABLE else 2, options.get("fmt") == "json")
     sys.exit(1 if changed else 0)
 
 
@@ -170,7 +174,7 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
 Examples:
   ascend-compile delete examples/pytorch-module-910b-8.yaml
   ascend-compile delete resnet50-pytorch -n training --wait
-  ascend-compile delete specs/ --ignore-not-found      # safe to run twice""",
+  ascend-compile delete specs/ --ignore-not-found      # safe to run twice""" + EXIT_CODES_EPILOG,
 )
 @click.argument("targets", nargs=-1, required=True, metavar="SPEC...|NAME")
 @click.option("--kind", type=click.Choice(KIND_CHOICES), default="auto", show_default=True,

@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 import click
 
-from ._cluster import cluster_options, fail, handle_kubectl_errors, make_kubectl
+from ._cluster import EXIT_CODES_EPILOG, cluster_options, fail, handle_kubectl_errors, make_kubectl
 from ._jobarg import job_argument, read_job
 
 
@@ -19,7 +19,7 @@ from ._jobarg import job_argument, read_job
 Examples:
   ascend-compile logs resnet50-pytorch -n training                 # the first pod (the Master)
   ascend-compile logs resnet50-pytorch -n training --replica Worker --index 1 --tail 100
-  ascend-compile logs resnet50-pytorch -n training --previous     # the run before a restart""",
+  ascend-compile logs resnet50-pytorch -n training --previous     # the run before a restart""" + EXIT_CODES_EPILOG,
 )
 @job_argument
 @click.option("--replica", metavar="TYPE", default=None,

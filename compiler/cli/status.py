@@ -15,7 +15,8 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 import click
 
 from ..safetext import printable
-from ._cluster import KIND_CHOICES, cluster_options, fail, handle_kubectl_errors, job_targets, make_kubectl
+from ._cluster import (EXIT_CODES_EPILOG, KIND_CHOICES, cluster_options, fail, handle_kubectl_errors, job_targets,
+                       make_kubectl)
 from ._options import common_input_options
 
 
@@ -60,7 +61,7 @@ Output (text):
   AscendJob training/resnet50-pytorch: Running (JobRunning): ...
     started 2026-11-30T08:00:00Z
   AscendJob training/bad-job: Failed (JobValidFailed): <the operator's message>
-  Volcano Job training/mindspore-job: Pending (no phase yet ...)""",
+  Volcano Job training/mindspore-job: Pending (no phase yet ...)""" + EXIT_CODES_EPILOG,
 )
 @click.argument("targets", nargs=-1, required=True, metavar="NAME|SPEC...")
 @click.option("--kind", type=click.Choice(KIND_CHOICES), default="auto", show_default=True,
@@ -92,7 +93,8 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
     completion times follow on their own line when the controller wrote
     them (--format json: startTime, completionTime).  Exit code 0 when
     every job was found, 1 when one was not.  --format json: a list of job
-    states; with --watch one JSON object per line and change.
+    states; with --watch one JSON object per line and change; on an error, an
+    object {"error": {"message", "exitCode", "reason"}}.
     """
     from ..kube.kubectl import duration_seconds
 
@@ -137,6 +139,7 @@ def _name_namespace(kubectl: Any, message: str) -> str:
 def _watch(kubectl: Any, resolved: Sequence[Any], output: str, limit: float, pause: float, timeout: str) -> None:
     """Follow the jobs until all are finished (exit 0 if all succeeded, else 1), a job is gone, or the deadline."""
     from ..kube import KubectlError
+    from ..kube.kubectl import EXIT_REJECTED, EXIT_UNREACHABLE
 
     deadline = time.monotonic() + limit if limit > 0 else None
     last: Dict[Tuple[Any, ...], str] = {}
@@ -144,9 +147,10 @@ def _watch(kubectl: Any, resolved: Sequence[Any], output: str, limit: float, pau
     while True:
         try:
             rows = _read_states(_within(kubectl, deadline), resolved)
-        except KubectlError:
+        except KubectlError as exc:
             if deadline is not None and time.monotonic() >= deadline:
-                fail(f"timed out after {timeout} waiting for the job(s) to finish (kubectl did not answer)", 1)
+                fail(f"timed out after {timeout} waiting for the job(s) to finish (kubectl did not answer)",
+                     EXIT_UNREACHABLE if exc.exit_code == EXIT_UNREACHABLE else EXIT_REJECTED, output == "json")
             raise
         gone = [(key, msg) for key, state, msg in rows if state is None]
         for key, msg in gone:
@@ -167,7 +171,7 @@ def _watch(kubectl: Any, resolved: Sequence[Any], output: str, limit: float, pau
         if done:
             sys.exit(1 if failed else 0)
         if deadline is not None and time.monotonic() + pause > deadline:
-            fail(f"timed out after {timeout} waiting for the job(s) to finish", 1)
+            fail(f"timed out after {timeout} waiting for the job(s) to finish", EXIT_REJECTED, output == "json")
         time.sleep(pause)
 
 

@@ -1,6 +1,7 @@
 """``ascend-compile wait JOB --for=running|succeeded|finished``: block until the job gets there.
 
-Exit 0 when it did, 1 when it ended in another state (or is gone), 2 when time ran out; the decision
+Exit 0 when it did, 1 when it ended in another state (or is gone) or time ran out (as ``status --watch``),
+4 when the cluster could not be reached; the decision
 is :func:`ascend_compile.kube.lifecycle.wait_for`'s, shared with ``Cluster.wait`` in Python.  Each
 kubectl run is limited to the time left, so a hung kubectl cannot outlast ``--timeout``.
 """
@@ -16,7 +17,8 @@ import click
 from ._cluster import cluster_options, fail, handle_kubectl_errors, make_kubectl
 from ._jobarg import fetch_job, job_argument, one_target, output_option
 
-_WORDS = {0: "reached", 1: "ended otherwise", 2: "timed out"}
+_WORDS = {0: "reached", 1: "ended otherwise", 2: "timed out"}  # by wait_for's code
+_EXIT = {0: 0, 1: 1, 2: 1}  # wait_for's code -> exit code: a timeout is "not in the state asked", as in status
 
 
 @click.command(
@@ -28,8 +30,9 @@ Examples:
   ascend-compile wait resnet50-pytorch -n training --for=finished -o json
 
 \b
-Exit codes: 0 the state was reached, 1 the job ended in another state (or is
-gone), 2 the timeout passed first (or a usage error).""",
+Exit codes: 0 the state was reached; 1 the job ended in another state, is
+gone, or the timeout passed first (as status --watch); 2 usage error; 4 the
+cluster could not be reached or did not answer.""",
 )
 @job_argument
 @click.option("--for", "until", type=click.Choice(["running", "succeeded", "finished"]), default="finished",
@@ -49,7 +52,7 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
     with the outcome (json).
     """
     from ..kube import KubectlError, job_state
-    from ..kube.kubectl import duration_seconds
+    from ..kube.kubectl import EXIT_REJECTED, EXIT_UNREACHABLE, duration_seconds
     from ..kube.lifecycle import TIMED_OUT, wait_for
     from ..safetext import printable
     from .status import _within
@@ -72,15 +75,16 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
         waited = wait_for(read, until, limit, pause, seen)
     except KubectlError as exc:
         if deadline is not None and time.monotonic() >= deadline:
-            fail(f"timed out after {timeout} waiting for {target} to be {until} (kubectl did not answer)", TIMED_OUT)
-        fail(exc.message, 1)
+            fail(f"timed out after {timeout} waiting for {target} to be {until} (kubectl did not answer)",
+                 exc.exit_code if exc.exit_code == EXIT_UNREACHABLE else EXIT_REJECTED, output == "json")
+        raise
     state = waited.state
     if output == "json" and not quiet:
-        click.echo(json.dumps({"for": until, "result": _WORDS[waited.code], "exitCode": waited.code,
+        click.echo(json.dumps({"for": until, "result": _WORDS[waited.code], "exitCode": _EXIT[waited.code],
                                "state": state.as_dict() if state else None}, indent=2, sort_keys=True))
     if waited.code == TIMED_OUT:
         now = f"; it is {printable(state.summary())}" if state else ""
         click.echo(f"error: timed out after {timeout} waiting for {target} to be {until}{now}", err=True)
     elif waited.code and state is not None:
         click.echo(f"error: {printable(state.line())}: it ended without being {until}", err=True)
-    sys.exit(waited.code)
+    sys.exit(_EXIT[waited.code])

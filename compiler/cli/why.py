@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ._cluster import cluster_options, handle_kubectl_errors, make_kubectl
+from ._cluster import EXIT_CODES_EPILOG, cluster_options, handle_kubectl_errors, make_kubectl
 from ._jobarg import job_argument, output_option, read_job
 
 
@@ -27,7 +27,7 @@ Examples:
 Output (text): the job's state, then 'why:' and the real cause, then what it rests on:
   AscendJob training/big: Created (PodGroupNotInitialized): ...
   why: the job needs 5 pods running together (minAvailable 5) but has only 2: ...
-  PodGroup ..., Queue ..., Nodes: ..., Pods ..., Events ..., Log of ...""",
+  PodGroup ..., Queue ..., Nodes: ..., Pods ..., Events ..., Log of ...""" + EXIT_CODES_EPILOG,
 )
 @job_argument
 @click.option("--log-lines", type=click.IntRange(min=0), default=10, show_default=True,

@@ -6,9 +6,10 @@ sends manifests on standard input (``-f -``) and puts user values only in
 ``--flag=value`` form or after ``--``, after checking them, so no value can be
 read as a flag or a shell word.
 
-Exit codes carried by :class:`KubectlError`: 1 when the cluster (or kubectl
-talking to it) refused the request, 2 for usage problems: kubectl missing, a
-bad name, namespace, context or kubeconfig, or a flag kubectl does not know.
+Exit codes carried by :class:`KubectlError`: 1 when the cluster refused the
+request (or the job is not there), 2 for usage problems: kubectl missing, a
+bad name, namespace, context or kubeconfig, or a flag kubectl does not know;
+4 when the cluster could not be reached or did not answer in time.
 """
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ import os
 import re
 import shutil
 import sys
+import threading
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..safetext import printable
 from ..vocabulary import DNS1123_LABEL, DNS1123_SUBDOMAIN, MAX_LABEL_LENGTH, MAX_SUBDOMAIN_LENGTH
@@ -30,6 +32,12 @@ FIELD_MANAGER = "ascend-compile"
 
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
+#: the cluster could not be reached, or did not answer in time: not a job outcome (3 is our own bug)
+EXIT_UNREACHABLE = 4
+#: --request-timeout unless given: a server that accepts connections and never answers fails each request
+DEFAULT_REQUEST_TIMEOUT = "30s"
+#: seconds a kubectl run may take before one line on stderr says which server it is contacting
+SLOW_CALL_NOTE_AFTER = 3.0
 
 INSTALL_HELP = (
     "ascend-compile runs kubectl to talk to the cluster. Install it one of these ways:\n"
@@ -48,6 +56,13 @@ _USAGE_PATTERNS = re.compile(
     r"unknown (shorthand )?flag|unknown command|context was not found|context \S+ does not exist"
     r"|error loading config file|invalid configuration|cannot be used together|doesn't work with"
     r"|flag needs an argument|invalid argument",
+    re.IGNORECASE,
+)
+# kubectl's words when it got no answer from the API server (Go's net/http and client-go errors)
+_UNREACHABLE_PATTERNS = re.compile(
+    r"Unable to connect to the server|The connection to the server \S+ was refused|dial tcp|connection refused"
+    r"|i/o timeout|no such host|Client\.Timeout exceeded|context deadline exceeded|TLS handshake timeout"
+    r"|connection reset by peer|no route to host|network is unreachable|http2: client connection lost",
     re.IGNORECASE,
 )
 # klog lines ("W1129 17:51:40.609547 2942 diff.go:723] ...") are kubectl's logging, not its answer
@@ -209,8 +224,60 @@ def summarize(stderr: str, max_lines: int = MAX_ERROR_LINES) -> str:
 
 
 def classify(stderr: str) -> int:
-    """2 when kubectl says the invocation or local config is wrong, else 1 (the cluster said no)."""
-    return EXIT_USAGE if _USAGE_PATTERNS.search(stderr) else EXIT_REJECTED
+    """2 when kubectl says the invocation or local config is wrong, 4 when it got no answer from the server,
+    else 1 (the cluster said no)."""
+    if _USAGE_PATTERNS.search(stderr):
+        return EXIT_USAGE
+    return EXIT_UNREACHABLE if _UNREACHABLE_PATTERNS.search(stderr) else EXIT_REJECTED
+
+
+_noted_slow: List[bool] = []  # the "contacting" line is printed once a run
+
+
+def _server_and_context(kubectl: "Kubectl") -> Tuple[str, str]:
+    """The API server and context kubectl uses, read from the kubeconfig file(s) as kubectl merges them
+    (the first file to name a thing wins); ("the cluster", "?") when they cannot be read."""
+    import yaml
+
+    if kubectl.kubeconfig:
+        files = [kubectl.kubeconfig]
+    elif os.environ.get("KUBECONFIG"):
+        files = [f for f in os.environ["KUBECONFIG"].split(os.pathsep) if f]
+    else:
+        files = [os.path.join(os.path.expanduser("~"), ".kube", "config")]
+    current = kubectl.context
+    contexts: Dict[str, Any] = {}
+    clusters: Dict[str, Any] = {}
+    for name in files:
+        try:
+            with open(name, encoding="utf-8") as handle:
+                data = yaml.safe_load(handle.read(1024 * 1024))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        current = current or (data.get("current-context") if isinstance(data.get("current-context"), str) else None)
+        for key, into in (("contexts", contexts), ("clusters", clusters)):
+            for item in data.get(key) or []:
+                if isinstance(item, dict) and isinstance(item.get("name"), str):
+                    into.setdefault(item["name"], item.get(key[:-1]) or {})
+    context = contexts.get(current or "") or {}
+    cluster = clusters.get(context.get("cluster", "") if isinstance(context, dict) else "") or {}
+    server = cluster.get("server") if isinstance(cluster, dict) else None
+    return (server if isinstance(server, str) and server else "the cluster"), (current or "?")
+
+
+def _note_slow_call(kubectl: "Kubectl") -> None:
+    """One line on stderr: which server (and context) a slow kubectl run is waiting for."""
+    if _noted_slow:
+        return
+    _noted_slow.append(True)
+    try:
+        server, context = _server_and_context(kubectl)
+    except Exception:  # noqa: BLE001 - the note is a courtesy: never let it fail the run
+        server, context = "the cluster", "?"
+    sys.stderr.write(f"contacting {printable(server)} (context {printable(context)})...\n")
+    sys.stderr.flush()
 
 
 @dataclass(frozen=True)
@@ -225,6 +292,8 @@ class Kubectl:
     #: seconds before a kubectl process is killed (with what it started)
     process_timeout: Optional[float] = DEFAULT_PROCESS_TIMEOUT
     env: Optional[Mapping[str, str]] = field(default=None, compare=False)
+    #: seconds before a run still going says which server it contacts (None: never)
+    slow_note_after: Optional[float] = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.kubeconfig is not None:
@@ -271,6 +340,11 @@ class Kubectl:
         """
         argv = self.argv(verb, *args)
         label = what or f"kubectl {verb}"
+        timer = None
+        if self.slow_note_after is not None and not _noted_slow:
+            timer = threading.Timer(self.slow_note_after, _note_slow_call, (self,))
+            timer.daemon = True
+            timer.start()
         try:
             proc = process.run(argv, input=input or "", timeout=self.process_timeout, env=self.env, sink=sink)
         except FileNotFoundError:
@@ -279,12 +353,15 @@ class Kubectl:
             raise KubectlNotFound(f"kubectl {self.executable}: not executable.\n{INSTALL_HELP}") from None
         except process.ProcessTimeout:
             raise KubectlError(f"{label}: kubectl did not finish within {self.process_timeout:g}s and was "
-                               "stopped", EXIT_REJECTED, argv=argv) from None
+                               "stopped (no answer from the cluster)", EXIT_UNREACHABLE, argv=argv) from None
         except process.TooMuchOutput:
             raise KubectlError(f"{label}: kubectl printed more than {process.MAX_CAPTURE} bytes; stopped it",
                                EXIT_REJECTED, argv=argv) from None
         except OSError as exc:
             raise KubectlNotFound(f"cannot run kubectl {self.executable}: {exc.strerror or exc}") from None
+        finally:
+            if timer is not None:
+                timer.cancel()
         if proc.returncode not in ok:
             detail = summarize(proc.stderr) or summarize(proc.stdout) or f"kubectl exited with code {proc.returncode}"
             prefix = f"{what}: " if what else ""

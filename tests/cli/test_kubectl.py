@@ -154,7 +154,8 @@ def test_apply_sends_manifests_on_stdin_in_order(fake: Fake) -> None:
     assert proc.returncode == 0, proc.stderr
     calls = fake.calls()
     assert [c["argv"] for c in calls] == [
-        ["apply", "--namespace=training", "--server-side", "--field-manager=ascend-compile", "-f", "-"],
+        ["apply", "--namespace=training", "--request-timeout=30s", "--server-side", "--field-manager=ascend-compile",
+         "-f", "-"],
     ]
     assert "kind: AscendJob" in calls[0]["stdin"] and "name: resnet50-pytorch" in calls[0]["stdin"]
     assert proc.stdout == "applied\n"
@@ -226,7 +227,8 @@ def test_cli_refuses_dash_values_and_runs_nothing(fake: Fake) -> None:
 def test_names_go_after_double_dash(fake: Fake) -> None:
     proc = cli("status", "resnet50-pytorch", "--kind", "acjob", "-n", "training", env=fake.env())
     argv = fake.calls()[0]["argv"]
-    assert argv == ["get", "--namespace=training", "ascendjobs.mindxdl.gitee.com", "--ignore-not-found",
+    assert argv == ["get", "--namespace=training", "--request-timeout=30s", "ascendjobs.mindxdl.gitee.com",
+                    "--ignore-not-found",
                     "-o", "json", "--", "resnet50-pytorch"]
     assert proc.returncode == 1  # the fake found nothing
     assert "no AscendJob named 'resnet50-pytorch' in namespace 'training'" in proc.stderr
@@ -286,7 +288,7 @@ def test_connection_refused_is_a_cluster_error(fake: Fake) -> None:
     fake.rules({"match": ["get"], "rc": 1, "stderr": "The connection to the server 127.0.0.1:1 was refused - "
                                                       "did you specify the right host or port?\n"})
     proc = cli("status", "job", "--kind", "vcjob", env=fake.env())
-    assert proc.returncode == 1
+    assert proc.returncode == 4  # not reachable: not a job outcome (1), see test_unreachable_cluster.py
     assert "connection to the server 127.0.0.1:1 was refused" in proc.stderr
 
 
@@ -305,7 +307,8 @@ def test_diff_exit_codes(fake: Fake) -> None:
     proc = cli("diff", EXAMPLE, env=fake.env())
     assert proc.returncode == 2 and "Forbidden" in proc.stderr
     argv = fake.calls()[0]["argv"]
-    assert argv == ["diff", "--namespace=training", "--server-side", "--field-manager=ascend-compile", "-f", "-"]
+    assert argv == ["diff", "--namespace=training", "--request-timeout=30s", "--server-side",
+                    "--field-manager=ascend-compile", "-f", "-"]
 
 
 def ascendjob(conditions: List[Dict[str, str]]) -> str:

@@ -38,7 +38,7 @@ def test_status_of_a_compiled_manifest_names_its_job(fake: Fake, tmp_path: Path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "AscendJob training/gpt-finetune: Running (R): m\n"
     (call,) = fake.calls()
-    assert call["argv"][:3] == ["get", "--namespace=training", ACJOB] and "gpt-finetune" in call["argv"]
+    assert call["argv"][:2] == ["get", "--namespace=training"] and ACJOB in call["argv"] and "gpt-finetune" in call["argv"]
 
 
 def test_status_of_the_job_document_alone(fake: Fake, tmp_path: Path) -> None:
@@ -71,7 +71,7 @@ def test_delete_a_compiled_manifest_removes_what_it_holds(fake: Fake, tmp_path: 
     proc = cli("delete", str(manifest), env=fake.env())
     assert proc.returncode == 0, proc.stderr
     argvs = [c["argv"] for c in fake.calls()]
-    assert [(argv[2], argv[-1]) for argv in argvs] == [(ACJOB, "gpt-finetune"),
+    assert [(argv[3], argv[-1]) for argv in argvs] == [(ACJOB, "gpt-finetune"),
                                                       ("configmaps", "rings-config-gpt-finetune")]
     assert all("--namespace=training" in argv for argv in argvs)
 
@@ -83,7 +83,7 @@ def test_the_other_job_commands_read_the_job_from_the_manifest(fake: Fake, tmp_p
     extra = ["--timeout", "2s"] if command == "wait" else []
     cli(command, str(manifest), *extra, env=fake.env())
     gets = [c["argv"] for c in fake.calls() if c["argv"][0] == "get"]
-    assert gets and gets[0][:3] == ["get", "--namespace=training", ACJOB] and "gpt-finetune" in gets[0]
+    assert gets and gets[0][:2] == ["get", "--namespace=training"] and ACJOB in gets[0] and "gpt-finetune" in gets[0]
 
 
 @pytest.mark.parametrize("command", ["status", "why", "delete", "wait"])
