@@ -34,11 +34,18 @@ Passing::
       host-arch: huawei-arm
       accelerator-type: module-910b-8
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, SCHEDULE_POLICY_ANNOTATION, ASCEND_910, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if obj.accelerator_type() or obj.npu_resource() != ASCEND_910 or obj.schedule_policy \
             or obj.block(SP_BLOCK_ANNOTATION)[0]:
         return

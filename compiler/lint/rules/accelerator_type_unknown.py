@@ -33,9 +33,16 @@ Passing::
     nodeSelector:
       accelerator-type: module-910b-8
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_910, CARD_ACCELERATOR_MARK,
                             PLUGIN_SCHEDULE_POLICIES, SELECTOR_JOIN, SP_BLOCK_ANNOTATION)
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 #: node label values from the upstream docs that no built-in profile covers yet
 EXTRA_KNOWN = ("350-Atlas-8", "350-Atlas-16", "350-Atlas-4p-8", "350-Atlas-4p-16", "850-Atlas-8p-8")
@@ -75,7 +82,7 @@ def _known_set(profiles):
     return frozenset(_known(profiles))
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not obj.npu_resource() or run.profiles is None:
         return
     known = run.from_profiles(_known)

@@ -26,12 +26,19 @@ Passing::
     - name: ascend
       image: my/train:1.0
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import CONTAINER_NAME
 from ..rule import Problem
 from ._util import ascend_container
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         containers = pod_set.containers()
         if not containers:

@@ -36,12 +36,19 @@ Passing::
             image: torch:2.1
             ports: [{name: ascendjob-port, containerPort: 29500}]
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import PORT_NAME
 from ..rule import Problem
 from .leader_service_port import leader_ports
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set, container, ports, refused in leader_ports(obj):
         if not ports or refused or any(p.get("name") == PORT_NAME for p in ports):
             continue  # the operator adds the port when it is missing; AC217 reports a Service it cannot create

@@ -37,9 +37,16 @@ Passing::
     metadata:
       name: resnet50-job
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict
 from ...vocabulary import DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, JOBS, VOLCANO_JOB
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 #: Volcano job plugins that give the job a Service named after it (svc, and those Volcano adds svc for)
@@ -54,7 +61,7 @@ def _gets_a_service(obj):
     return obj.kind in JOBS
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     meta = obj.metadata
     name = meta.get("name")
     if isinstance(name, str) and name:

@@ -54,10 +54,17 @@ Passing::
     - name: CPU_MILLIS
       valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: 1m}}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_str
 from ..rule import Problem
 from ._downward import ENV_FIELD_PATHS, field_path_problem, field_ref, resource_ref, volume_file, volume_files
 from ._util import pod_containers
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 #: the sources an env var's valueFrom may name, one at a time
 SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")
@@ -71,7 +78,7 @@ def valid_env_field_path(path: str) -> bool:
     return path in ENV_FIELD_PATHS or field_path_problem(path, ENV_FIELD_PATHS) is None
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         for where, container in pod_containers(pod_set):
             env = container.get("env")

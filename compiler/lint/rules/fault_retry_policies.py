@@ -55,10 +55,17 @@ Passing::
     spec:
       tasks: ...   # no policies
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import ENABLED, POD_RESCHEDULING_LABEL
 from ...manifest.values import as_list
 from ..rule import Problem
 from ._resilience import job_label, retry_times
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 IGNORE = "Ignore"
 #: the ``--volcano-version`` releases whose MindCluster build acts on Ignore (its build.sh edit matches their running.go)
@@ -100,7 +107,7 @@ def _against_retry(action, triggers, max_retry):
                  f"({max_retry}): the job fails when they reach it, whatever fault-retry-times allows")
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     retry = retry_times(obj) > 0
     ignore_works = run.volcano_version in IGNORE_ACTED_ON
     max_retry = obj.spec.get("maxRetry", 3)

@@ -38,9 +38,16 @@ Passing::
           spec:
             restartPolicy: Never
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import ASCEND_JOB
 from ..rule import Problem
 from ._resilience import retry_times
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 NEVER = "Never"
 #: Kubernetes' default for a pod template without restartPolicy
@@ -62,7 +69,7 @@ def _policies(obj):
             yield pod_set.spec_path, POD_DEFAULT, False
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if retry_times(obj) <= 0:
         return
     for where, policy, written in _policies(obj):

@@ -27,14 +27,21 @@ Passing::
     - name: framework
       value: PyTorch
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES
 from ..rule import Problem
 from ._util import npu_containers
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
+
 VALUES = tuple(FRAMEWORK_ENV_VALUES.values())
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not obj.uses_file_ranktable():
         return
     for pod_set in obj.pod_sets():

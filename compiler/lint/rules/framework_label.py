@@ -25,11 +25,18 @@ Passing::
       labels:
         framework: pytorch
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import FRAMEWORK_LABEL, FRAMEWORKS
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     labels = obj.labels
     if FRAMEWORK_LABEL not in labels:
         path = ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)

@@ -37,12 +37,19 @@ Passing::
     ...
           nodeSelector: {accelerator-type: module-a3-16}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...hardware.targeting import handler_family, handler_node_limit, node_profile
 from ...vocabulary import ACCELERATOR_TYPE_LABEL
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     policy = obj.schedule_policy
     if policy is None or run.profiles is None:
         return

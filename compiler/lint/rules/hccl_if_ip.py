@@ -36,12 +36,19 @@ Passing::
         - name: HCCL_IF_IP
           valueFrom: {fieldRef: {fieldPath: status.hostIP}}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import HCCL_IF_IP_ENV, HCCL_SOCKET_IFNAME_ENV
 from ..rule import Problem
 from ._util import ascend_container
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         if pod_set.spec.get("hostNetwork") is not True:
             continue

@@ -29,8 +29,15 @@ Passing::
 
     nodeSelector: {host-arch: huawei-arm}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import HOST_ARCH_LABEL, HOST_ARCH_VALUES
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 #: the label key's length give or take a character (host_arch, hostArch, host.arch, host-arch-): the keys worth
@@ -48,7 +55,7 @@ def _misspelt(key):
             and key.lower().replace("-", "").replace("_", "").replace(".", "") == _BARE)
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         selector = pod_set.node_selector
         value = selector.get(HOST_ARCH_LABEL)

@@ -27,11 +27,18 @@ Passing::
       - name: worker
         replicas: 2
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_int
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     value = as_int(obj.spec.get("minAvailable"))
     if value is None:
         return

@@ -22,12 +22,19 @@ Passing::
     Worker:
       replicas: 1
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict, as_int
 from ...vocabulary import WORKER
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for rtype, rspec in as_dict(obj.spec.get("replicaSpecs")).items():
         if rtype == WORKER or not isinstance(rspec, dict) or "replicas" not in rspec:
             continue

@@ -30,12 +30,19 @@ Passing::
         Master: {replicas: 1, ...}
         Worker: {replicas: 1, ...}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import PYTORCH, TENSORFLOW, LEADERS
 from ..rule import Problem
 from ._util import framework
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     fw = framework(obj)
     if fw not in (PYTORCH, TENSORFLOW):
         return

@@ -41,12 +41,17 @@ Passing::
             image: torch:2.1
             ports: [{name: ascendjob-port, containerPort: 2222}]
 """
-from typing import Any, Dict, List, Optional, Tuple
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Optional, TYPE_CHECKING, Tuple
 
 from ...manifest.values import as_int, as_list
 from ...vocabulary import DEFAULT_PORT, PORT_NAME, WORKER
 from ..rule import Problem
 from ._util import ascend_container
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def service_ports(ports: List[Dict[str, Any]]) -> Dict[str, Optional[int]]:
@@ -98,7 +103,7 @@ def leader_ports(obj):
     return found
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set, container, _, found in leader_ports(obj):
         if found:
             index, why = found

@@ -20,11 +20,18 @@ Passing::
     spec:
       maxRetry: 3
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_int
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for key in ("maxRetry", "ttlSecondsAfterFinished"):
         value = as_int(obj.spec.get(key))
         if value is not None and value < 0:

@@ -37,10 +37,17 @@ Passing::
           template: {spec: {containers: [{name: ascend, image: ms:2.3}]}}
         Worker: {...}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict, as_int
 from ...vocabulary import MINDSPORE, SCHEDULER, WORKER
 from ..rule import Problem
 from ._util import ascend_container, framework, npu_request_path
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def _requested(pod_set):
@@ -53,7 +60,7 @@ def _requested(pod_set):
     return 0
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if framework(obj) != MINDSPORE:
         return
     specs = as_dict(obj.spec.get("replicaSpecs"))

@@ -33,15 +33,22 @@ Passing::
         huawei.com/schedule_policy: multilevel
         huawei.com/affinity-config: level1=2,level2=4
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...hardware import arithmetic as hardware
 from ...vocabulary import AFFINITY_CONFIG_ANNOTATION, MULTILEVEL_POLICY, SCHEDULE_POLICY_ANNOTATION, SCHEDULER
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 #: pods that may request no NPUs in a multilevel job (``multilevelscheduling/frame.go`` checkTaskNPU)
 SKIP_ANNOTATION = "huawei.com/skip-ascend-plugin"
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if obj.schedule_policy != MULTILEVEL_POLICY:
         return
     value, where = obj.job_annotation(AFFINITY_CONFIG_ANNOTATION) or (None, None)

@@ -26,10 +26,17 @@ Passing::
     Master:  {... nodeSelector: {accelerator-type: module-910b-8}}
     Worker:  {... nodeSelector: {accelerator-type: module-910b-8}}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     pod_sets = obj.pod_sets()
     if len(pod_sets) < 2:
         return  # one template: nothing to disagree with

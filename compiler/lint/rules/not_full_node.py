@@ -25,12 +25,19 @@ Passing::
       replicas: 2
       ...  requests: {huawei.com/Ascend910: 8}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...catalogue import NOT_FULL_NODE
 from ..rule import Problem
 from ._util import npu_request_path
 from .npu_count import pod_set_violations
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set, violation in pod_set_violations(obj, run, NOT_FULL_NODE):
         yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}")

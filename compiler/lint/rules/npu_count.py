@@ -79,7 +79,9 @@ Passing::
         requests: {huawei.com/Ascend910: 10}
         limits: {huawei.com/Ascend910: 10}
 """
-from typing import FrozenSet, List, Optional, Tuple
+from __future__ import annotations
+
+from typing import FrozenSet, Iterator, List, Optional, TYPE_CHECKING, Tuple
 
 from ...hardware import arithmetic as hardware
 from ...catalogue import NPU_COUNT
@@ -91,6 +93,9 @@ from ..context import ObjectContext, RunContext
 from ...manifest.values import refused_amount
 from ..rule import Problem
 from ._util import npu_request_path
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def handler_rules(obj, run):
@@ -256,7 +261,7 @@ def _single_pod_refusal(obj, run):
         f"only one NPU pod with that label and refuses the job (InvalidResourceRequest): it stays Pending")
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     refused = _single_pod_refusal(obj, run)
     if refused is not None:
         yield Problem(refused[0], refused[1],

@@ -34,9 +34,16 @@ Passing::
         spec:
           containers: [{name: ascend, image: ms:2.3}]
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import RANKTABLE_HOSTPATH_VOLUME, RESET_SHARED_DIR, RESET_VOLUME
 from ...manifest.values import as_dict
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def _node_directory(volume):
@@ -51,7 +58,7 @@ def _node_directory(volume):
     return None
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not obj.requests_npus():
         return
     for pod_set in obj.pod_sets():

@@ -50,6 +50,10 @@ Passing::
       requests: {huawei.com/Ascend910: 8}
       limits: {huawei.com/Ascend910: 8}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
 from ...quantity import parse
@@ -57,6 +61,9 @@ from ...manifest.pods import Container
 from ...manifest.values import as_int, as_list
 from ...manifest.values import refused_amount
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def _refused_amounts(container, requests, limits):
@@ -104,7 +111,7 @@ def _npus_on_init_only(pod_set):
                 return
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         if "initContainers" in pod_set.spec and pod_set.npu_resource() is None:
             yield from _npus_on_init_only(pod_set)

@@ -41,9 +41,16 @@ Passing::
     ...
       requests: {huawei.com/Ascend910: 1}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, HAMI_ANNOTATION_PREFIX, HAMI_POD_ANNOTATION
 from ..rule import Problem
 from ._util import npu_request_path
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def _miscased(name, by_lower):
@@ -123,7 +130,7 @@ def _chip_model_problem(pod_set, resource, model):
             f"as {model}, so on its nodes the pods never fit", f"request {model}{hami}")
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if run.profiles is None:
         return
     resources, by_lower, by_type, unique = run.from_profiles(_resources)

@@ -29,11 +29,17 @@ Passing::
       valueFrom:
         secretKeyRef: {name: hf-token, key: token}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
 import re
 
 from ...manifest.values import as_dict
 from ...vocabulary import CONFIG_MAP
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 _NAME = re.compile(r"(^|[_\-.])(PASS(WORD|WD)?|PWD|SECRET|TOKEN|API[_\-]?KEY|ACCESS[_\-]?KEY|PRIVATE[_\-]?KEY|"
@@ -88,7 +94,7 @@ def _looks_secret(name, value):
     return None
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if obj.kind == CONFIG_MAP:
         for key, value in as_dict(obj.data.get("data")).items():
             what = _looks_secret(key, value)

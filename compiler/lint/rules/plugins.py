@@ -31,8 +31,15 @@ Passing::
       env: []
       svc: []
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict, as_list, as_str
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 KNOWN = ("ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "ray")
 
@@ -54,7 +61,7 @@ def _mpi_roles(args):
     return roles
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     plugins = as_dict(obj.spec.get("plugins"))
     for name in plugins:
         if name == "mpi":

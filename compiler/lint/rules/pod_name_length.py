@@ -32,13 +32,20 @@ Passing::
     metadata:
       name: resnet50-baseline-1128
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import ASCEND_JOB, VOLCANO_JOB, WORKER
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 LIMIT = 63
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not obj.name:
         return
     for pod_set in obj.pod_sets():

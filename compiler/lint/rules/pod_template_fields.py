@@ -76,6 +76,9 @@ Passing::
     - {name: hccl, configMap: {name: hccl, defaultMode: 0755}}
     - {name: driver, hostPath: {path: /usr/local/driver}}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
 import re
 
 from ...findings import WARNING
@@ -83,6 +86,9 @@ from ...vocabulary import ASCEND_JOB, CONTAINER_NAME, DNS1123_LABEL, VOLCANO_JOB
 from ...manifest.values import as_int
 from ..rule import Problem
 from ._pod_spec import check_container, check_pod, check_volume, plain_volumes
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 _PORT_NAME = re.compile(r"^[-a-z0-9]+$")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
@@ -263,7 +269,7 @@ def _tolerations(path, tolerations, refused, out):
             out.append(Problem(at + ("tolerationSeconds",), f"tolerationSeconds needs effect NoExecute: {refused}"))
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterable[Problem]:
     refused = _refused(obj)
     out = []
     for pod_set in obj.pod_sets():

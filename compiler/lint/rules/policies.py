@@ -37,8 +37,15 @@ Passing::
     - event: PodEvicted
       action: RestartJob
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_list
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 EVENTS = ("*", "PodFailed", "PodEvicted", "PodPending", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")
 ANY_EVENT = "*"
@@ -105,7 +112,7 @@ def _check_policies(policies, base):
         yield Problem(base + (seen[ANY_EVENT],), "a policy for event * must be the only event of the list", key=True)
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if obj.spec.get("policies"):
         yield from _check_policies(obj.spec.get("policies"), ("spec", "policies"))
     for t, task in enumerate(as_list(obj.spec.get("tasks"))):

@@ -46,9 +46,17 @@ Passing::
       name: resnet
       labels: {ring-controller.atlas: ascend-910b}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
 from ...manifest.values import as_dict
 from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext
+    from ..index import CrossRun, ObjectRef
 
 
 def _configmap_volumes(obj):
@@ -58,7 +66,7 @@ def _configmap_volumes(obj):
             yield pod_set.spec_path + ("volumes", i, "configMap", "name"), name
 
 
-def facts(obj):
+def facts(obj: ObjectContext) -> Any:
     """The job needs its ConfigMap: (the path to report, at its key?), else None.
 
     A job whose pods read no ranktable (one pod, no ranktable volume) needs none, whatever its
@@ -74,7 +82,7 @@ def facts(obj):
     return path, not mounted
 
 
-def judge(job, fact, run):
+def judge(job: ObjectRef, fact: Any, run: CrossRun) -> Iterator[Problem]:
     path, key = fact
     wanted = RANKTABLE_CONFIGMAP_PREFIX + job.name
     if run.find(CONFIG_MAP, wanted, job.namespace, near=job) or run.exists_beside(CONFIG_MAP, wanted, job.namespace, job):

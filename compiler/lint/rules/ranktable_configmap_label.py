@@ -31,12 +31,20 @@ Passing::
     data:
       hccl.json: '{"status":"initializing"}'
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
 from ...manifest.values import as_dict
 from ...vocabulary import RANKTABLE_KEY, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, WORKLOADS
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext
+    from ..index import CrossRun, ObjectRef
 
-def facts(obj):
+
+def facts(obj: ObjectContext) -> Any:
     """A ranktable ConfigMap: (its label value, where to report a missing label, lacks hccl.json?, where)."""
     if not obj.name.startswith(RANKTABLE_CONFIGMAP_PREFIX):
         return None
@@ -45,7 +53,7 @@ def facts(obj):
     return obj.labels.get(RING_LABEL), label_path, RANKTABLE_KEY not in as_dict(obj.data.get("data")), data_path
 
 
-def judge(configmap, fact, run):
+def judge(configmap: ObjectRef, fact: Any, run: CrossRun) -> Iterator[Problem]:
     value, label_path, no_key, data_path = fact
     name = configmap.name
     job_name = name[len(RANKTABLE_CONFIGMAP_PREFIX):]

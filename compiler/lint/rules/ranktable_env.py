@@ -29,14 +29,21 @@ Passing::
     - name: POD_UID
       valueFrom: {fieldRef: {fieldPath: metadata.uid}}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import HOST_IP_FIELD, POD_UID_ENV, POD_UID_FIELD, XDL_IP_ENV
 from ..rule import Problem
 from ._util import npu_containers
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
+
 REQUIRED = ((XDL_IP_ENV, HOST_IP_FIELD), (POD_UID_ENV, POD_UID_FIELD))
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not obj.uses_file_ranktable():
         return
     for pod_set in obj.pod_sets():

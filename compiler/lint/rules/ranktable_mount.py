@@ -37,14 +37,21 @@ Passing::
     - name: ascend-910-config
       configMap: {name: rings-config-resnet}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...findings import INFO
 from ...manifest.values import as_dict, as_list
 from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH
 from ..rule import Problem
 from ._util import npu_containers
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     needs = obj.uses_file_ranktable()
     if not needs and not obj.ranktable_volumes():
         return  # nothing mounted to check, nothing missing

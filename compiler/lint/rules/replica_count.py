@@ -20,14 +20,21 @@ Passing::
     Worker:
       replicas: 3
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...hardware import arithmetic as hardware
 from ...manifest.values import as_dict, as_int
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
+
 MAX_REPLICAS = hardware.MAX_PODS
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for rtype, rspec in as_dict(obj.spec.get("replicaSpecs")).items():
         replicas = as_int(as_dict(rspec).get("replicas"))
         if replicas is None:

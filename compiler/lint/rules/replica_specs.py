@@ -27,10 +27,17 @@ Passing::
             spec:
               containers: [{name: ascend, image: my/train:1.0}]
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     spec = obj.data.get("spec")
     if not isinstance(spec, dict):
         return  # the schema reports a missing or mistyped spec

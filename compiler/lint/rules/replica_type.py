@@ -28,13 +28,20 @@ Passing::
       replicaSpecs:
         Master: {...}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict
 from ...vocabulary import REPLICA_TYPES
 from ..rule import Problem
 from ._util import framework
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     fw = framework(obj)
     if fw is None:
         return  # AC206 reports the label

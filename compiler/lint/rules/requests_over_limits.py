@@ -27,14 +27,21 @@ Passing::
       requests: {cpu: 8, memory: 64Gi}
       limits: {cpu: 16, memory: 64Gi}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict
 from ...quantity import parse
 from ...vocabulary import NPU_RESOURCE_PREFIX
 from ..rule import Problem
 from ._util import pod_containers
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         for where, container in pod_containers(pod_set):
             resources = as_dict(container.get("resources"))

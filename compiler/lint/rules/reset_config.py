@@ -43,12 +43,20 @@ Passing::
       name: llm
       labels: {fault-scheduling: grace, pod-rescheduling: "on"}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
 from ...findings import INFO
 from ...vocabulary import (CONFIG_MAP, ENABLED, POD_RESCHEDULING_LABEL, RECOVER_STRATEGY_ANNOTATION,
                            RESET_CONFIGMAP_PREFIX, RESET_KEY, SUB_HEALTHY_GRACE_EXIT, SUB_HEALTHY_LABEL)
 from ...manifest.values import as_dict
 from ..rule import Problem
 from ._resilience import job_label
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext
+    from ..index import CrossRun, ObjectRef
 
 
 def _needs_reset(obj):
@@ -62,7 +70,7 @@ def _needs_reset(obj):
     return where if value == SUB_HEALTHY_GRACE_EXIT else None
 
 
-def facts(obj):
+def facts(obj: ObjectContext) -> Any:
     """A reset ConfigMap without its key, or a job that needs its ConfigMap: (what, where); else None."""
     if obj.kind == CONFIG_MAP:
         if obj.name.startswith(RESET_CONFIGMAP_PREFIX) and RESET_KEY not in as_dict(obj.data.get("data")):
@@ -74,7 +82,7 @@ def facts(obj):
     return "job", where
 
 
-def judge(ref, fact, run):
+def judge(ref: ObjectRef, fact: Any, run: CrossRun) -> Iterator[Problem]:
     what, where = fact
     if what == "configmap":
         yield Problem(where, f"ConfigMap {ref.name} has no {RESET_KEY}: the scheduler cannot update it",

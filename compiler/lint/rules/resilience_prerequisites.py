@@ -37,10 +37,17 @@ Passing::
     metadata:
       labels: {fault-scheduling: force, fault-retry-times: "3"}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import (ASCEND_JOB, ENABLED, FAULT_SCHEDULING_LABEL, POD_RESCHEDULING_LABEL,
                            RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_HOT_SWITCH, SUB_HEALTHY_LABEL)
 from ..rule import Problem
 from ._resilience import job_label, rescheduling_on, retry_times
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def _features(obj, retry, sub_healthy):
@@ -58,7 +65,7 @@ def _features(obj, retry, sub_healthy):
         yield f"subHealthyStrategy {value}", where
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     retry, sub_healthy = retry_times(obj), job_label(obj, SUB_HEALTHY_LABEL)
     features = list(_features(obj, retry, sub_healthy))
     if features and not rescheduling_on(obj):

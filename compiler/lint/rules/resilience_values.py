@@ -37,12 +37,19 @@ Passing::
     metadata:
       labels: {fault-scheduling: grace, pod-rescheduling: "on"}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import (FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_OFF, FAULT_SCHEDULING_ON,
                            POD_RESCHEDULING_LABEL, PROCESS_RECOVER_LABEL, RECOVER_STRATEGIES,
                            RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_LABEL, SUB_HEALTHY_STRATEGIES,
                            WAIT_RESCHEDULE_TIMEOUT_ANNOTATION)
 from ..rule import Problem
 from ._resilience import annotated_only, job_label
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 INT32_MAX = 2147483647
 LABELS = (
@@ -65,7 +72,7 @@ def _integer_in(value, low, high):
 LABEL_KEYS = tuple(key for key, _ in LABELS) + (FAULT_RETRY_TIMES_LABEL,)
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for key in annotated_only(obj, LABEL_KEYS):
         yield Problem(("metadata", "annotations", key), f"{key} is given as an annotation: upstream reads it from the "
                                                         "job's labels only, so it is off", key=True)

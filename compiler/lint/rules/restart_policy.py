@@ -26,15 +26,22 @@ Passing::
     Worker:
       restartPolicy: Never
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict
 from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 ALLOWED = ("Always", "OnFailure", "Never", "ExitCode")
 POD_ALLOWED = ALLOWED[:3]
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if obj.kind == VOLCANO_JOB:
         for pod_set in obj.pod_sets():
             value = pod_set.spec.get("restartPolicy")

@@ -39,12 +39,19 @@ Passing::
       labels:
         ring-controller.atlas: ascend-910b
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict
 from ...findings import WARNING
 from ...hardware.targeting import hardware_unnamed
 from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_CONTROLLER_VALUES, RING_LABEL,
                            VOLCANO_JOB)
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 KNOWN = RING_CONTROLLER_VALUES
 
@@ -64,7 +71,7 @@ def _unlabelled_ranktable_volume(obj):
     return found
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     unlabelled = _unlabelled_ranktable_volume(obj)
     if unlabelled:
         values = {p.ring_controller for p in run.candidate_profiles(obj)}

@@ -22,12 +22,19 @@ Passing::
       labels:
         scaleout-type: roce
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 ALLOWED = ("ROCE", "UBOE")
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     value = obj.labels.get("scaleout-type")
     if value in (None, ""):
         return

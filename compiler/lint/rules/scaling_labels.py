@@ -27,14 +27,21 @@ Passing::
         mind-cluster/group-name: group0
         jobID: job-0001
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 SCALING_RULE = "mind-cluster/scaling-rule"
 REQUIRED = (("mind-cluster/group-name", "group name"), ("jobID", "jobID"))
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     labels = obj.labels
     if SCALING_RULE not in labels:
         return

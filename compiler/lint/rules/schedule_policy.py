@@ -58,11 +58,18 @@ Passing::
       annotations:
         huawei.com/schedule_policy: chip8-node8-ra64-sp
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...findings import WARNING
 from ...manifest.job import joined_label
 from ...vocabulary import (ASCEND310_RESOURCE, ASCEND310P_RESOURCE, DUO_LABEL, NPU_RESOURCE, PLUGIN_SCHEDULE_POLICIES,
                             SCHEDULE_POLICY_ANNOTATION, STRATEGIES_310, STRATEGY_310)
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def _close(word, options, n=1):
@@ -131,7 +138,7 @@ def _strategy_310(obj, resource):
                           hint=f"give every label set the same {STRATEGY_310}, or only the job", severity=severity)
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     resource = obj.npu_resource()
     if resource == ASCEND310_RESOURCE or resource == ASCEND310P_RESOURCE:
         yield from _strategy_310(obj, resource)

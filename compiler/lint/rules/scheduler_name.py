@@ -45,11 +45,18 @@ Passing::
     spec:
       schedulerName: volcano
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import ASCEND_JOB, SCHEDULER_NAME
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     value = obj.spec.get("schedulerName")
     if isinstance(value, str) and value and value != SCHEDULER_NAME:
         yield Problem(("spec", "schedulerName"), f"schedulerName {value!r}: only {SCHEDULER_NAME} places NPU pods; "

@@ -29,11 +29,18 @@ Passing::
       runPolicy:
         schedulingPolicy: {minAvailable: 2, queue: default}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict, as_int
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     policy = as_dict(as_dict(obj.spec.get("runPolicy")).get("schedulingPolicy"))
     value = as_int(policy.get("minAvailable"))
     if value is None or not obj.pod_sets():

@@ -28,11 +28,18 @@ Passing::
           minAvailable: 2
           queue: default
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_dict
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     run_policy = as_dict(obj.spec.get("runPolicy"))
     if "schedulingPolicy" not in run_policy:
         return

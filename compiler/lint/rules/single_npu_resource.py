@@ -27,11 +27,18 @@ Passing::
 
     requests: {huawei.com/Ascend910: 8}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ..rule import Problem
 from ...manifest.values import hami_companions
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         for container in pod_set.containers():
             for section in ("requests", "limits"):

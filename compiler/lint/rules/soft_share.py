@@ -37,10 +37,17 @@ Passing::
       annotations:
         huawei.com/schedule_policy: chip1-softShareDev
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import (SCHEDULE_POLICY_ANNOTATION, SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICIES,
                            SOFT_SHARE_POLICY, SOFT_SHARE_POLICY_LABEL)
 from ..rule import Problem
 from ._resilience import job_label
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def _integer(value):
@@ -62,7 +69,7 @@ def _problem(key, value):
     return None
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if obj.schedule_policy != SOFT_SHARE_POLICY:
         return
     for key in (SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL):

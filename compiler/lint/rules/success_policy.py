@@ -20,13 +20,20 @@ Passing::
     spec:
       successPolicy: AllWorkers
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import SUCCESS_POLICY_ALL_WORKERS
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 ALLOWED = ("", SUCCESS_POLICY_ALL_WORKERS)
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if "successPolicy" not in obj.spec:
         return
     value = obj.spec.get("successPolicy")

@@ -34,11 +34,18 @@ Passing::
       annotations:
         sp-block: "32"
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...hardware import arithmetic as hardware
 from ...manifest.values import as_dict, as_int
 from ...vocabulary import ASCEND_JOB, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 from ._util import first_npu_path
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def _min_available(obj):
@@ -61,7 +68,7 @@ def scheduled_layout(obj):
     return hardware.NpuLayout(layout.counts, layout.pods, wanted * layout.counts[0]), True
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     profiles = [p for p in run.candidate_profiles(obj) if p.super_pod is not None]
     if not profiles or len(profiles) != len(run.candidate_profiles(obj)):
         return  # a candidate without super pods has no sp-block rules: nothing holds for every one

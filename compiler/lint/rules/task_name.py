@@ -28,12 +28,19 @@ Passing::
     tasks:
     - name: worker-0
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_list
 from ...vocabulary import DNS1123_LABEL
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     tasks = as_list(obj.spec.get("tasks"))
     yield from _names(tasks)
     if any(isinstance(task, dict) and task.get("dependsOn") is not None for task in tasks):

@@ -25,11 +25,18 @@ Passing::
       replicas: 2
       minAvailable: 2
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_int, as_list
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for i, task in enumerate(as_list(obj.spec.get("tasks"))):
         if not isinstance(task, dict):
             continue

@@ -23,10 +23,17 @@ Passing::
         replicas: 1
         template: {...}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ..rule import Problem
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
-def check(obj, run):
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not isinstance(obj.data.get("spec"), dict):
         return
     tasks = obj.spec.get("tasks")

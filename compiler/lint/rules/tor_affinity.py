@@ -28,15 +28,22 @@ Passing::
       labels:
         tor-affinity: large-model-schema
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...findings import WARNING
 from ...vocabulary import TOR_AFFINITY_LABEL
 from ..rule import Problem
 from ._resilience import annotated_only
 
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
+
 ALLOWED = ("large-model-schema", "normal-schema", "null")
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if TOR_AFFINITY_LABEL not in obj.labels:
         if TOR_AFFINITY_LABEL in obj.annotations and annotated_only(obj, (TOR_AFFINITY_LABEL,)):
             yield Problem(("metadata", "annotations", TOR_AFFINITY_LABEL),

@@ -48,11 +48,18 @@ Passing::
     Master: {... requests: {huawei.com/Ascend910: 8}}
     Worker: {... requests: {huawei.com/Ascend910: 8}}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, PYTORCH, SOFT_SHARE_AICORE_LABEL,
                            SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
 from ...manifest.values import npu_count
 from ..rule import Problem
 from ._util import ascend_container, framework, npu_request_path
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 #: the per-pod and job-wide NPU counts ascend-operator writes into the ascend container, by framework
 SIZE_ENV = {PYTORCH: "LOCAL_WORLD_SIZE and WORLD_SIZE", MINDSPORE: "MS_LOCAL_WORKER and MS_WORKER_NUM",
@@ -65,7 +72,7 @@ SOFT_SHARE_LABELS = (SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_P
 NPU_CORE = "huawei.com/npu-core"  # a dynamic vNPU request: the operator writes no count env
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     npu_sets = obj.npu_pod_sets()
     if obj.kind == ASCEND_JOB:
         for pod_set in npu_sets:

@@ -31,12 +31,18 @@ Passing::
     - name: ASCEND_VISIBLE_DEVICES
       valueFrom: {fieldRef: {fieldPath: "metadata.annotations['huawei.com/npu']"}}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
 import re
 
 from ...manifest.values import as_dict
 from ...vocabulary import VISIBLE_DEVICES_ENV, visible_devices_field_path
 from ..rule import Problem
 from .env_field_ref import valid_env_field_path
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 ENV = VISIBLE_DEVICES_ENV
 _ANNOTATION = re.compile(r"""^metadata\.annotations\[['"]([^'"]+)['"]\]$""")
@@ -60,7 +66,7 @@ def _reads(field_path):
     return found
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         for container in pod_set.containers():
             resource = container.npu_request()[0]

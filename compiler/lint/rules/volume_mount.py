@@ -34,9 +34,16 @@ Passing::
     volumes:
     - {name: dataset, hostPath: {path: /data}}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...manifest.values import as_list
 from ..rule import Problem
 from ._util import pod_containers
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 
 def _duplicates(pod_set):
@@ -49,7 +56,7 @@ def _duplicates(pod_set):
         seen.add(name if isinstance(name, str) else None)
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         names = pod_set.volume_names()
         if len(names) < len(pod_set.volumes()):  # a name twice, or one that is no string

@@ -32,13 +32,20 @@ Passing::
         metadata:
           annotations: {sp-block: "8"}
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
 from ...vocabulary import POD_GROUP_ANNOTATIONS, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
+
+if TYPE_CHECKING:
+    from ..context import ObjectContext, RunContext
 
 _KEYS = tuple(key for key in POD_GROUP_ANNOTATIONS if key != SCHEDULE_POLICY_ANNOTATION)  # AC307 reports the policy
 
 
-def check(obj, run):
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not obj.annotations:
         return
     for key in _KEYS:
