@@ -48,7 +48,9 @@ INSTALL_HELP = (
     f"or point ascend-compile at it with --kubectl PATH or the {ENV_KUBECTL} environment variable."
 )
 
-_DURATION = re.compile(r"^(0|\d+(\.\d+)?(ns|us|ms|s|m|h))+$")
+#: "0", or numbers each with a unit (as Go's time.ParseDuration reads them); each number must have its unit, so a
+#: long run of digits fails in linear time
+_DURATION = re.compile(r"^(?:0|(?:\d+(?:\.\d+)?(?:ns|us|ms|s|m|h))+)$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 # kubectl failures that are the caller's mistake rather than the cluster's answer (exit code 2).
@@ -201,7 +203,9 @@ def duration_seconds(value: str, what: str = "timeout") -> float:
     """Seconds in a Go duration (``check_duration`` first)."""
     units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
     check_duration(value, what)
-    seconds = sum(float(num) * units[unit] for num, unit in re.findall(r"(\d+(?:\.\d+)?)(ns|us|ms|s|m|h)", value))
+    # a number starts after a unit or at the start (not inside a run of digits: linear, whatever the value)
+    parts = re.findall(r"(?<![\d.])(\d+(?:\.\d+)?)(ns|us|ms|s|m|h)", value)
+    seconds = sum(float(num) * units[unit] for num, unit in parts)
     if seconds > MAX_DURATION_SECONDS:
         raise KubectlUsageError(f"{what} {value!r} is longer than ten years")
     return seconds

@@ -71,7 +71,7 @@ class FileDirectives:
 
 
 def _split_ids(text: str) -> List[str]:
-    return [part.strip() for part in re.split(r"\s*,\s*", text) if part.strip()]
+    return [part.strip() for part in text.split(",") if part.strip()]
 
 
 def file_directives(source: str, text: Optional[str], resolve: Callable[[str], Optional[str]]) -> FileDirectives:

@@ -43,8 +43,11 @@ _SINGLE = re.compile(r"'((?:[^']|'')*)'(?: +#.*)? *")
 _DOUBLE = re.compile(r'"([^"\\]*)"(?: +#.*)? *')
 _EMPTY = re.compile(r"(\{\}|\[\])(?: +#.*)? *")
 #: a one-line flow sequence of quoted scalars and of plain ones made of ordinary characters
-#: (``["/bin/bash", "-c"]``, ``[a, 1]``): no comma at its end, nothing nested, no ``:`` or ``#`` in an item
-_ITEM = r"""(?:"[^"\\]*"|'(?:[^']|'')*'|(?:[A-Za-z0-9_/.$~=+]|-(?=[^ ,\]]))[^,\[\]{}#:'"]*)"""
+#: (``["/bin/bash", "-c"]``, ``[a, 1]``): no comma at its end, nothing nested, no ``:`` or ``#`` in an item.
+#: A plain item ends at a character that is not a space, so the spaces after it belong to the pattern's `` *``
+#: alone: a line that does not match fails in linear time (an item that could end with spaces let each item's
+#: spaces split two ways, and a ten-item line that fails at its end took minutes)
+_ITEM = r"""(?:"[^"\\]*"|'(?:[^']|'')*'|(?:[A-Za-z0-9_/.$~=+]|-(?=[^ ,\]]))[^ ,\[\]{}#:'"]*(?: +[^ ,\[\]{}#:'"]+)*)"""
 _FLOW = re.compile(rf"\[( *(?:{_ITEM} *(?:, *{_ITEM} *)*)?)\](?: +#.*)? *")
 _ITEMS = re.compile(_ITEM)
 #: characters a plain scalar cannot start with (``-``, ``?`` and ``:`` can, before a non-space)
@@ -218,13 +221,12 @@ class _Reader:
         return self._plain(text)
 
     def _item(self, text: str) -> Any:
-        """An item of a flow sequence (:data:`_ITEM`): quoted, or plain (its spaces at the end are not part of it)."""
+        """An item of a flow sequence (:data:`_ITEM`): quoted, or plain (which ends with no space)."""
         first = text[0]
         if first == '"':
             return self._share(text[1:-1])
         if first == "'":
             return self._share(text[1:-1].replace("''", "'"))
-        text = text.rstrip(" ")
         known = self.plains.get(text, _NOTHING)
         return self._plain(text) if known is _NOTHING else known
 
