@@ -6,7 +6,7 @@ One entry per ID, whoever reports it:
 origin     reported by                                                         suppressible
 =========  ==================================================================  ============
 input      the YAML reader and file discovery (AC001-AC006; exit code 2)       no
-discovery  file discovery's notes (AC007-AC009; the exit code is unchanged)    by settings
+discovery  file discovery's notes (AC007-AC009, AC014, AC015)                  by settings
 config     the project config and profile loaders (AC010, AC011; exit code 2)  no
 output     the file writer (AC013; exit code 2)                                no
 spec       ``compile``, reading a job spec (AC02x, AC304)                      no
@@ -50,12 +50,14 @@ YAML_DUPLICATE_KEY = "AC004"
 YAML_ALIAS_BOMB = "AC005"  # alias expansion over budget, or recursive alias
 YAML_TOO_DEEP = "AC006"
 HELM_CHART_SKIPPED = "AC007"  # a directory walk met a Helm chart and did not read it (a note)
-KUSTOMIZE_PART_SKIPPED = "AC008"  # a kustomization file, or a patch it lists, was not read (a note)
+KUSTOMIZE_PART_SKIPPED = "AC008"  # a kustomization file was not read (a note)
 NOT_A_MANIFEST = "AC009"  # a walked file with no document that has apiVersion or kind (a note)
 PROFILE_INVALID = "AC010"
 CONFIG_INVALID = "AC011"
 BAD_SUPPRESSION = "AC012"
 OUTPUT_ERROR = "AC013"
+KUSTOMIZE_PART_NOT_CHECKED = "AC014"  # a file a kustomization merges into objects was not checked (a warning)
+LINKED_FOLDER_SKIPPED = "AC015"  # a walk did not follow a symlinked folder (a note)
 SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
 PROFILE_UNKNOWN = "AC021"
 PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does not support
@@ -90,7 +92,8 @@ _NOT_SUPPRESSIBLE = {INPUT: "an input error: a file that could not be read is ne
 SILENCED_BY_SETTINGS = (DISCOVERY,)  # notes on files not linted: no comment in them can reach the note
 _REPORTED_BY = {
     INPUT: "the YAML reader (an input error: exit code 2)",
-    DISCOVERY: "file discovery, as it walks a directory (a note: the exit code is unchanged unless lint.severity says)",
+    DISCOVERY: "file discovery, as it walks a directory (a note, or a warning for a file not checked; the settings "
+               "may change either)",
     CONFIG: "the loader of project configuration and hardware profiles (exit code 2)",
     OUTPUT: "every command that writes files (``compile -o``, ``lint --fix``, ...; exit code 2)",
     SPEC: "``ascend-compile compile`` when it reads a job spec",
@@ -204,7 +207,7 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(HELM_CHART_SKIPPED, "helm-chart-skipped", DISCOVERY,
           "A directory walk met a Helm chart (a directory with Chart.yaml) and did not read its files.", INFO),
     _meta(KUSTOMIZE_PART_SKIPPED, "kustomize-part-skipped", DISCOVERY,
-          "A kustomization file, or a file a kustomization merges into objects (a patch), was not linted.", INFO),
+          "A kustomization file (kustomize's build file, no object) was not linted.", INFO),
     _meta(NOT_A_MANIFEST, "not-a-manifest", DISCOVERY,
           "A file found by walking a folder holds no Kubernetes object (no apiVersion or kind): another tool's YAML.",
           INFO),
@@ -214,6 +217,10 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(BAD_SUPPRESSION, "bad-suppression", ENGINE, _BAD_SUPPRESSION_DOC, WARNING, ALL_KINDS),
     _meta(OUTPUT_ERROR, "output-error", OUTPUT,
           "A file cannot be written: two jobs share a file name, the folder is not writable, or a link stands where it goes."),
+    _meta(KUSTOMIZE_PART_NOT_CHECKED, "kustomize-part-not-checked", DISCOVERY,
+          "A file was not checked: a kustomization in its folder or above merges it into objects (a patch).", WARNING),
+    _meta(LINKED_FOLDER_SKIPPED, "linked-folder-skipped", DISCOVERY,
+          "A directory walk met a symlinked folder and did not follow it.", INFO),
     _meta(SPEC_INVALID, "spec-invalid", SPEC,
           "A job spec breaks a rule of the spec format that its schema cannot express.", kinds=SPEC_KINDS),
     _meta(PROFILE_UNKNOWN, "profile-unknown", SPEC, "A job spec names a hardware profile that does not exist.",

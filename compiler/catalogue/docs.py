@@ -111,26 +111,17 @@ is what the chart renders.
 note out of a directory walk, exclude the chart: ``--exclude 'charts/**'``, or silence every such note:
 ``--disable AC007``, or ``lint: {disable: [AC007]}`` in ``.ascend-compile.yaml``.""",
     "AC008": """\
-**What.** A file that kustomize reads but never applies as it is was not linted: a kustomization file
-(``kustomization.yaml``, ``kustomization.yml``, ``Kustomization``), or a file a kustomization in its
-folder or a folder above it (or one met in the walk) merges into objects or reads as data: the files
-under ``patches``, ``patchesStrategicMerge``, ``patchesJson6902``, ``replacements``, the
-``files``/``envs`` of ``configMapGenerator`` and ``secretGenerator``, a ``helmCharts`` values file, the
-transformer configurations under ``configurations`` (kubebuilder's ``kustomizeconfig.yaml``) and an
-``openapi`` schema.
-A file a kustomization also lists under ``resources`` is an object and is linted. The note names the
-file and the kustomization. A walk notes a kustomization file only when it found nothing else to read
-(an overlay whose patches are inline): the run then exits by its findings, not 2.
+**What.** A kustomization file (``kustomization.yaml``, ``kustomization.yml``, ``Kustomization``) was not
+linted: it is kustomize's build file, not an object to apply. A named one gets this note; a walk notes one
+only when it found nothing else to read (an overlay whose patches are inline): the run then exits by its
+findings, not 2. The files a kustomization merges into objects are AC014.
 
-**Why.** A strategic-merge patch names an object and carries only the fields it changes; linted as a
-whole object it lacks everything its base gives (labels, containers, images), and every rule about
-those would be a false error. A JSON 6902 patch is a list of operations, not an object at all. What
-reaches the cluster is what kustomize builds.
+**Why.** Its fields (``resources``, ``patches``, ``images``) are no Kubernetes object's; read as a manifest
+it would give only "not an object" errors.
 
 **How to fix.** Lint what kustomize builds, for each overlay you deploy:
-``kubectl kustomize overlays/prod | ascend-compile lint -`` (or ``kustomize build``). Files under
-``resources`` are linted where they are. ``--disable AC008`` (or ``lint.disable``) silences the notes;
-a run whose every file was left out still exits 0.""",
+``kubectl kustomize overlays/prod | ascend-compile lint -`` (or ``kustomize build``). ``--disable AC008``
+(or ``lint.disable``) silences the notes.""",
     "AC009": """\
 **What.** A file found by walking a folder holds no Kubernetes object: no document is a mapping with
 ``apiVersion`` or ``kind`` (or ``metadata``). Its AC107 errors are replaced by this one note. A file
@@ -147,6 +138,41 @@ still an error.
 **How to fix.** Nothing, if the file is not a manifest; ``--exclude`` it to drop the note, or silence
 every such note with ``--disable AC009`` (or ``lint.disable``). If it is one, add ``apiVersion`` and
 ``kind``.""",
+    "AC014": """\
+**What.** A file was NOT CHECKED: a kustomization merges it into objects or reads it as data, so it was
+left out of the run. The files are those under ``patches``, ``patchesStrategicMerge``, ``patchesJson6902``,
+``replacements``, the ``files``/``envs`` of ``configMapGenerator`` and ``secretGenerator``, a ``helmCharts``
+values file, the transformer configurations under ``configurations`` (kubebuilder's
+``kustomizeconfig.yaml``) and an ``openapi`` schema. The kustomizations asked are those of the file's folder
+and of the folders above it up to the repository's root (the folder with ``.git`` or
+``.ascend-compile-root``, as for the project config; without one, the file's own folder only), and those a
+walk meets. A kustomization leaves out only files in or below its own folder (after links are followed), as
+kustomize reads no other: ``../manifests/job.yaml`` or an absolute path in it leaves nothing out. A file a
+kustomization also lists under ``resources`` is an object and is linted. The warning names the file and the
+kustomization, and the summary counts the files not checked.
+
+**Why.** A strategic-merge patch names an object and carries only the fields it changes; linted as a
+whole object it lacks everything its base gives (labels, containers, images), and every rule about
+those would be a false error. A JSON 6902 patch is a list of operations, not an object at all. But a
+file left out is a file nobody checked: a run must not look clean because a kustomization named it, so
+this is a warning (``--fail-on warning`` fails on it), not a note. What reaches the cluster is what
+kustomize builds.
+
+**How to fix.** Lint what kustomize builds, for each overlay you deploy:
+``kubectl kustomize overlays/prod | ascend-compile lint -`` (or ``kustomize build``). If the file is not
+meant to be a part, take it out of the kustomization. ``--exclude`` drops a file from the run;
+``--disable AC014`` (or ``lint.disable``) silences the warnings, and the summary still counts the files.""",
+    "AC015": """\
+**What.** A directory walk met a symlink to a folder and did not follow it: nothing in that folder was
+read. The note names the link and its target. A folder named on the command line is read, link or not.
+
+**Why.** A linked folder may lead outside the paths given (``manifests/ext -> ../../outside``): a
+repository must not make ``lint --fix manifests/`` rewrite files elsewhere, nor make a run check files
+it was not given. It may also lead back into the tree, which would read files twice.
+
+**How to fix.** To check what the folder holds, name it (or its target) on the command line. To drop the
+note, ``--exclude`` the link, or silence every such note with ``--disable AC015`` (or
+``lint.disable``).""",
     "AC010": """\
 **What.** A hardware profile file (in ``profiles/`` or a directory named by ``--profile-dir`` or
 ``profileDirs``) does not match the profile schema (an unknown field, a missing ``npu`` section, a

@@ -9,10 +9,18 @@
   configuration) are skipped, and so is any directory matching an ``exclude`` glob.  A Helm chart (a
   directory with ``Chart.yaml``) is not read: its templates are not YAML until rendered; a note (AC007,
   info) names it; nor is a directory argument in a chart's ``templates/``.  A kustomization file is not
-  read, walked or named: it is no object; nor are the files a kustomization merges into objects (patches, a
-  generator's inputs; :mod:`.kustomize`), each with a note (AC008, info): the kustomizations looked at are
-  those of the folders walked, of a named file's folder, and of the folders above (where kustomize keeps
-  the kustomization of a patch in ``overlays/prod/patches/``).
+  read, walked or named: it is no object (a note, AC008, info).  Nor are the files a kustomization merges
+  into objects (patches, a generator's inputs; :mod:`.kustomize`): each is a file NOT CHECKED, a warning
+  (AC014) and a clause of the summary, never silently clean.  The kustomizations looked at are those of the
+  folders walked, of a named file's folder, and of the folders above it up to its repository's root (where
+  kustomize keeps the kustomization of a patch in ``overlays/prod/patches/``), never above that root (the
+  one config discovery finds, :func:`~ascend_compile.config.repository_root`; without one, the file's own
+  folder only); and a kustomization leaves out only files in or below its own folder, as kustomize reads
+  no other (:func:`~ascend_compile.files.kustomize.listed`).  A folder above the repository, or a kustomization in
+  ``docs/`` naming ``../manifests/job.yaml``, cannot hide a manifest.
+* A walk does not follow a linked folder (a symlink to a directory): what it holds may be outside the
+  paths given (``manifests/ext -> ../../outside``), and ``--fix`` must not reach there.  A note (AC015,
+  info) names each; name the folder (or its target) to read it.
 * ``-`` means standard input (at most once).
 * Missing paths, unreadable directories, broken symlinks and symlink loops
   become input-error Findings (rule AC001, exit code 2); the other inputs are
@@ -30,9 +38,10 @@ import errno
 import os
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from ..catalogue import HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_SKIPPED, NOT_A_MANIFEST
-from ..findings import ERROR, INFO, Finding
-from .kustomize import KUSTOMIZATION_FILES, kustomization_in, listed
+from ..catalogue import (HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_NOT_CHECKED, KUSTOMIZE_PART_SKIPPED,
+                         LINKED_FOLDER_SKIPPED, NOT_A_MANIFEST)
+from ..findings import ERROR, INFO, WARNING, Finding
+from .kustomize import KUSTOMIZATION_FILES, Kustomizations
 
 STDIN = "-"
 DEFAULT_INCLUDE: Tuple[str, ...] = ("*.yaml", "*.yml")
@@ -56,8 +65,10 @@ class Discovery:
 
     def left_out(self) -> List[Finding]:
         """The notes of the files and folders left out on purpose (a Helm chart, kustomize's files): a run of
-        nothing else read nothing by mistake, whether or not its settings silence the notes."""
-        return [finding for finding in self.findings if finding.rule in (HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED)]
+        nothing else read nothing by mistake, whether or not its settings silence the notes.  (A linked folder
+        the walk did not follow is not among them: a run that read nothing else read nothing.)"""
+        return [finding for finding in self.findings
+                if finding.rule in (HELM_CHART_SKIPPED, KUSTOMIZE_PART_SKIPPED, KUSTOMIZE_PART_NOT_CHECKED)]
 
 
 def _error(path: str, message: str, hint: str = "") -> Finding:
@@ -92,7 +103,7 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
     seen: Dict[str, str] = {}  # the real path of each file added -> the path it was added under
 
     reals: List[str] = []  # the real path of each of result.paths
-    kustomizations = _Kustomizations()
+    kustomizations = Kustomizations()
 
     def add(path: str, real: str = "") -> str:
         """Add ``path`` unless its file is in already; return the path its file is read under."""
@@ -171,44 +182,6 @@ def _build_file(path: str) -> Finding:
                     "not linted", "kubectl kustomize", path)
 
 
-class _Kustomizations:
-    """The kustomizations met so far, and the files they merge into objects (see :mod:`.kustomize`)."""
-
-    def __init__(self) -> None:
-        self.parts: Dict[str, str] = {}  # real path of a part -> the kustomization that lists it (first met)
-        self.objects: Set[str] = set()  # real paths of the files the kustomizations list as resources
-        self._read: Set[str] = set()  # real paths of the folders looked at
-        self._upward: Set[str] = set()  # absolute paths of the folders whose folders above were looked at
-        self.walked_files: List[str] = []  # the kustomization files a walk met (and did not read as objects)
-
-    def read_upward(self, folder: str) -> None:
-        """Read the kustomizations of ``folder`` and of the folders above it: one of them may list a file below it
-        (a patch in ``overlays/prod/patches/``); kustomize reads no file outside its kustomization's folder.
-        Above the path as written and above its real path: a symlinked folder of patches has both."""
-        self.read_folder(folder)
-        for above in (os.path.abspath(folder), os.path.realpath(folder)):
-            while above not in self._upward and os.path.dirname(above) != above:
-                self._upward.add(above)
-                above = os.path.dirname(above)
-                self.read_folder(above if os.path.isabs(folder) else os.path.relpath(above))
-
-    def read_folder(self, folder: str, names: Any = None) -> None:
-        real = os.path.realpath(folder)
-        if real in self._read:
-            return
-        self._read.add(real)
-        path = kustomization_in(folder, names)
-        found, objects = listed(path) if path else (set(), set())
-        for part in sorted(found):
-            self.parts.setdefault(part, path)
-        self.objects |= objects
-
-    def merged_in(self) -> Dict[str, str]:
-        """Real path of a part -> the kustomization that lists it; a file any kustomization lists as a resource is
-        a whole object, not a part."""
-        return {part: path for part, path in self.parts.items() if part not in self.objects}
-
-
 def _leave_out_parts(result: Discovery, reals: List[str], parts_of: Dict[str, str]) -> None:
     kept = []
     for path, real in zip(result.paths, reals):
@@ -216,10 +189,10 @@ def _leave_out_parts(result: Discovery, reals: List[str], parts_of: Dict[str, st
         if kustomization is None:
             kept.append(path)
         else:
-            result.findings.append(_skipped(path, KUSTOMIZE_PART_SKIPPED, f"is a file that {kustomization} "
-                                            "merges into objects or reads (a patch, a generator's input, a "
-                                            "transformer configuration), not a whole object, so it was not "
-                                            "linted", "kubectl kustomize", kustomization))
+            result.findings.append(_skipped(path, KUSTOMIZE_PART_NOT_CHECKED, f"was NOT CHECKED: {kustomization} "
+                                            "merges it into objects or reads it (a patch, a generator's input, "
+                                            "a transformer configuration), so it was not linted as a whole "
+                                            "object", "kubectl kustomize", kustomization))
     result.paths = kept
 
 
@@ -247,7 +220,8 @@ def not_a_manifest(path: str) -> Finding:
 def _skipped(path: str, rule: str, message: str, renderer: str, source: str) -> Finding:
     """A note that discovery left ``path`` out; the hint lints what ``renderer`` makes of ``source``'s folder."""
     folder = source if rule == HELM_CHART_SKIPPED else os.path.dirname(source) or "."
-    return Finding(rule=rule, severity=INFO, file=path, message=message,
+    return Finding(rule=rule, severity=WARNING if rule == KUSTOMIZE_PART_NOT_CHECKED else INFO, file=path,
+                   message=message,
                    hint=f"lint what it {'renders' if rule == HELM_CHART_SKIPPED else 'builds'}: {renderer} {folder} "
                         f"{_LINT_PIPE}")
 
@@ -263,6 +237,18 @@ def for_command(note: Finding, command: str) -> Finding:
     if not (note.hint.startswith("lint ") and note.hint.endswith(_LINT_PIPE)):
         return note
     return replace(note, hint=f"{command}{note.hint[4:-len(_LINT_PIPE)]}| ascend-compile {command} -")
+
+
+def _linked_folder(path: str) -> Finding:
+    """The note of a symlinked folder a walk did not follow."""
+    try:
+        target = f" ({os.readlink(path)})"
+    except OSError:
+        target = ""
+    return Finding(rule=LINKED_FOLDER_SKIPPED, severity=INFO, file=path,
+                   message=f"is a symlink to a folder{target}, which a walk does not follow (it may lead outside the paths given), so nothing in it "
+                           "was read", hint="to check what it holds, name the folder it points to; to drop this "
+                           "note, --exclude it (or --disable AC015: every such note)")
 
 
 def _link_problem(path: str) -> str:
@@ -295,7 +281,7 @@ def _wanted(name: str, relative: str, include: Sequence[str], exclude: Sequence[
 
 
 def _helm_chart_or_kustomization(directory: str, entries: List[Any], findings: List[Finding],
-                                 kustomizations: _Kustomizations) -> bool:
+                                 kustomizations: Kustomizations) -> bool:
     """Whether ``directory`` is a Helm chart (not to be walked: a note says so); a kustomization's parts are noted."""
     if any(entry.name == HELM_CHART_FILE and entry.is_file() for entry in entries):
         findings.append(_skipped(directory, HELM_CHART_SKIPPED, "is a Helm chart (it has Chart.yaml): its templates "
@@ -308,13 +294,13 @@ def _helm_chart_or_kustomization(directory: str, entries: List[Any], findings: L
 
 
 def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add: Callable[..., str], findings: List[Finding],
-          kustomizations: _Kustomizations) -> None:
+          kustomizations: Kustomizations) -> None:
     visited: Set[str] = set()
     real_root = os.path.realpath(root)
     visited.add(real_root)
     prefix = root if root.endswith(os.sep) else root + os.sep  # what scandir puts before the names below root
-    # Iterative depth-first walk in sorted order; follows symlinked directories
-    # once each, reporting loops instead of recursing forever.
+    # Iterative depth-first walk in sorted order; a symlinked directory is not followed (a note says so): it may
+    # lead out of the paths given, or back into them.
     stack: List[str] = [root]
     while stack:
         directory = stack.pop()
@@ -345,14 +331,13 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add: Callab
             if is_dir:
                 if entry.name.startswith(".") or _matches(entry.name, relative, exclude):
                     continue
-                real = os.path.realpath(path)
-                here = here or os.path.realpath(directory)
-                if here == real or here.startswith(real + os.sep):
-                    findings.append(_error(path, "is a symlink loop (it leads back to a directory that "
-                                                 "contains it)", "remove the symlink or exclude it"))
+                if entry.is_symlink():
+                    findings.append(_linked_folder(path))
                     continue
+                here = here or os.path.realpath(directory)
+                real = os.path.join(here, entry.name)
                 if real in visited:
-                    continue  # the same directory reached twice: read it once
+                    continue  # the same directory reached twice (through two arguments): read it once
                 visited.add(real)
                 subdirs.append(path)
                 continue

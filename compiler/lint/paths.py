@@ -27,7 +27,8 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
 
     ``jobs`` sets the number of processes (default: one per core once there are at least 64 files
     to lint); ``cache_dir`` turns the result cache on (see :func:`ascend_compile.datacache.default_root`).
-    Discovery's notes (AC007-AC009) obey the settings as the other findings do; ``left_out``, when given,
+    Discovery's notes and warnings (AC007-AC009, AC014, AC015) obey the settings as the other findings do;
+    ``left_out``, when given,
     receives the notes of what was left out on purpose whatever the settings (see
     :meth:`~ascend_compile.files.discovery.Discovery.left_out`).
     """

@@ -3,7 +3,8 @@
     {
       "schemaVersion": 1,
       "tool": {"name": "ascend-compile", "version": "0.1.0"},
-      "summary": {"filesChecked": 3, "errors": 1, "warnings": 0, "notes": 0, "inputErrors": 0},
+      "summary": {"filesChecked": 3, "errors": 1, "warnings": 0, "notes": 0, "inputErrors": 0,
+                  "filesNotChecked": 0},
       "findings": [
         {
           "rule": "AC101",                  # rule ID
@@ -22,13 +23,15 @@
     }
 
 Findings are sorted by file, line, column and rule.  ``filesChecked`` is
-``null`` when the caller did not count files.
+``null`` when the caller did not count files; ``filesNotChecked`` counts the files left out because a
+kustomization merges them into objects (AC014).
 """
 from __future__ import annotations
 
 import json
 from typing import Any, Dict, List, Mapping, Optional, TextIO
 
+from ..catalogue import KUSTOMIZE_PART_NOT_CHECKED
 from ..findings import ERROR, INFO, WARNING, Finding
 from . import TOOL_NAME, RuleInfo, count, merged_rules
 
@@ -43,7 +46,8 @@ def as_dict(findings: List[Finding], rules: Optional[Mapping[str, RuleInfo]] = N
         "schemaVersion": SCHEMA_VERSION,
         "tool": {"name": TOOL_NAME, "version": tool_version},
         "summary": {"filesChecked": files_checked, "errors": counts[ERROR], "warnings": counts[WARNING],
-                    "notes": counts[INFO], "inputErrors": counts["input"]},
+                    "notes": counts[INFO], "inputErrors": counts["input"],
+                    "filesNotChecked": len({f.file for f in findings if f.rule == KUSTOMIZE_PART_NOT_CHECKED})},
         "findings": [
             {
                 "rule": f.rule,

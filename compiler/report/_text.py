@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from typing import List, Mapping, Optional, TextIO
 
-from ..catalogue import OUTPUT_ERROR
+from ..catalogue import KUSTOMIZE_PART_NOT_CHECKED, OUTPUT_ERROR
 from ..findings import ERROR, INFO, WARNING, Finding
 from ..safetext import printable, printable_lines
 from . import RuleInfo, count
@@ -48,6 +48,10 @@ def summary(findings: List[Finding], files_checked: Optional[int]) -> str:
         text += f" {_plural(counts['input'] - unwritten, 'input')} could not be read."
     if unwritten:
         text += f" {_plural(unwritten, 'output')} could not be written."
+    not_checked = len({f.file for f in findings if f.rule == KUSTOMIZE_PART_NOT_CHECKED})
+    if not_checked:  # never silently clean: a file a kustomization named was not linted
+        text += (f" {_plural(not_checked, 'file')} NOT CHECKED: a kustomization merges "
+                 f"{'it' if not_checked == 1 else 'them'} into objects (AC014).")
     return text
 
 

@@ -1,4 +1,5 @@
-"""File discovery's notes (AC007 Helm chart, AC008 kustomize part, AC009 not a manifest) obey the settings every
+"""File discovery's notes (AC007 Helm chart, AC009 not a manifest) and its warning (AC014 kustomize part not checked)
+obey the settings every
 rule obeys: ``--disable`` (lint and validate), ``lint.disable`` and ``lint.severity`` in the project config, with
 or without the result cache; ``rules`` and ``explain`` list them and say how.  Silencing a note does not turn a
 run whose every file was left out on purpose into 'no YAML files found' (exit 2)."""
@@ -20,7 +21,7 @@ REPO = {
     "docker-compose.yml": "services:\n  web: {image: nginx}\n",
 }
 ALL_NOTES = [("./charts/app", "AC007", "info"), ("./docker-compose.yml", "AC009", "info"),
-             ("./k8s/prod/patch.yaml", "AC008", "info")]
+             ("./k8s/prod/patch.yaml", "AC014", "warning")]
 COMMANDS = [("lint", "--no-cache"), ("validate",)]
 
 
@@ -40,9 +41,9 @@ def repo(tmp_path):
 
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("disable,left", [
-    (("--disable", "AC009"), ["AC007", "AC008"]),
-    (("--disable", "not-a-manifest,helm-chart-skipped"), ["AC008"]),
-    (("--disable", "AC007", "--disable=ac008"), ["AC009"]),
+    (("--disable", "AC009"), ["AC007", "AC014"]),
+    (("--disable", "not-a-manifest,helm-chart-skipped"), ["AC014"]),
+    (("--disable", "AC007", "--disable=ac014"), ["AC009"]),
 ])
 def test_disable_silences_each_note_on_the_command_line(repo, command, disable, left):
     assert _run(*command, ".", cwd=repo) == (0, ALL_NOTES)
@@ -51,9 +52,9 @@ def test_disable_silences_each_note_on_the_command_line(repo, command, disable, 
 
 def test_the_project_config_disables_a_note_and_changes_the_severity_of_others(repo):
     (repo / ".ascend-compile.yaml").write_text("lint:\n  disable: [not-a-manifest]\n"
-                                              "  severity: {AC007: error, AC008: warning}\n", encoding="utf-8")
+                                              "  severity: {AC007: error, AC014: info}\n", encoding="utf-8")
     assert _run("lint", "--no-cache", ".", cwd=repo) == (1, [("./charts/app", "AC007", "error"),
-                                                            ("./k8s/prod/patch.yaml", "AC008", "warning")])
+                                                            ("./k8s/prod/patch.yaml", "AC014", "info")])
 
 
 def test_the_result_cache_answers_each_setting_with_its_own_notes(repo):
@@ -68,7 +69,7 @@ def test_the_result_cache_answers_each_setting_with_its_own_notes(repo):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-@pytest.mark.parametrize("folder,rule", [("charts", "AC007"), ("k8s/prod", "AC008")])
+@pytest.mark.parametrize("folder,rule", [("charts", "AC007"), ("k8s/prod", "AC014")])
 def test_a_run_that_left_out_every_file_exits_0_with_its_note_disabled(repo, command, folder, rule):
     result = run_cli(*command, "--disable", rule, folder, cwd=repo, env={"NO_COLOR": "1"})
     assert (result.returncode, result.stderr) == (0, ""), result.stdout
@@ -94,7 +95,7 @@ def test_validate_refuses_an_unknown_rule_as_lint_does(repo):
 def test_rules_lists_the_notes_and_explain_says_how_to_silence_one():
     listed = run_cli("rules", "--origin", "discovery", "--format", "json")
     assert listed.returncode == 0, listed.stderr
-    assert [rule["id"] for rule in json.loads(listed.stdout)] == ["AC007", "AC008", "AC009"]
+    assert [rule["id"] for rule in json.loads(listed.stdout)] == ["AC007", "AC008", "AC009", "AC014", "AC015"]
     explained = run_cli("explain", "not-a-manifest", env={"NO_COLOR": "1"})
     assert explained.returncode == 0, explained.stderr
     assert "Disable: --disable AC009, or lint: {disable: [AC009]} in .ascend-compile.yaml" in explained.stdout

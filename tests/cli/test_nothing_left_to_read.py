@@ -27,8 +27,8 @@ def test_a_folder_of_only_left_out_files_names_them(tmp_path, command, what):
     lines = result.stderr.splitlines()
     assert lines[0] == f"ascend-compile {command}: no {what} in the given paths; left out on purpose:"
     assert lines[1].startswith("  ./charts/app: is a Helm chart") and lines[1].endswith("[AC007]")
-    assert lines[2].startswith("  ./overlay/replicas.yaml: is a file that ./overlay/kustomization.yaml merges")
-    assert lines[2].endswith("[AC008]") and len(lines) == 3
+    assert lines[2].startswith("  ./overlay/replicas.yaml: was NOT CHECKED: ./overlay/kustomization.yaml merges")
+    assert lines[2].endswith("[AC014]") and len(lines) == 3
 
 
 @pytest.mark.parametrize("command,what", [("compile", "job specs (kind: TrainingJob)"), ("import", "manifests")])
@@ -44,11 +44,11 @@ def test_import_of_objects_that_are_not_jobs_names_the_left_out_patches_too(tmp_
     assert (result.returncode, result.stdout) == (1, ""), result.stderr
     assert "./cm.yaml: error: no AscendJob or Volcano Job to import [AC026]" in result.stderr
     assert "./charts/app: info: is a Helm chart" in result.stderr
-    assert "./overlay/replicas.yaml: info: is a file that ./overlay/kustomization.yaml merges" in result.stderr
+    assert "./overlay/replicas.yaml: warning: was NOT CHECKED: ./overlay/kustomization.yaml merges" in result.stderr
     assert "    hint: import what it builds: kubectl kustomize ./overlay | ascend-compile import -\n" in result.stderr
     as_json = run_cli("import", "--format", "json", ".", cwd=tmp_path)
     rules = sorted(f["rule"] for f in json.loads(as_json.stderr)["findings"])
-    assert (as_json.returncode, rules) == (1, ["AC007", "AC008", "AC026", "AC026"])
+    assert (as_json.returncode, rules) == (1, ["AC007", "AC014", "AC026", "AC026"])
 
 
 def test_import_that_imports_a_job_names_what_it_left_out(tmp_path):
@@ -56,5 +56,5 @@ def test_import_that_imports_a_job_names_what_it_left_out(tmp_path):
     result = run_cli("import", ".", cwd=tmp_path, env={"NO_COLOR": "1"})
     assert result.returncode == 0, result.stderr
     assert "kind: TrainingJob" in result.stdout
-    assert "./overlay/replicas.yaml: info: is a file that ./overlay/kustomization.yaml merges" in result.stderr
+    assert "./overlay/replicas.yaml: warning: was NOT CHECKED: ./overlay/kustomization.yaml merges" in result.stderr
     assert "    hint: import what it builds: kubectl kustomize ./overlay | ascend-compile import -\n" in result.stderr

@@ -67,20 +67,19 @@ def test_parts_are_the_files_a_kustomization_merges_in_and_not_its_resources(tmp
     assert found == sorted(os.path.join(*p.split("/")) for p in (
         "overlays/prod/conf.yaml", "overlays/prod/env.yaml", "overlays/prod/kustomizeconfig.yaml",
         "overlays/prod/more.yaml", "overlays/prod/ops.yaml", "overlays/prod/replicas.yaml",
-        "overlays/prod/schema.yaml", "overlays/prod/values-prod.yaml", "overlays/prod/vars.yaml",
-        "overlays/shared/image.yaml"))  # extra.yaml is a resource too; inline patches are no files
+        "overlays/prod/schema.yaml", "overlays/prod/values-prod.yaml", "overlays/prod/vars.yaml"))
+    # extra.yaml is a resource too; inline patches are no files; ../shared/image.yaml is outside the
+    # kustomization's folder: kustomize refuses to read it, so it is no part (it is linted as what it is)
     assert parts(str(tmp_path / "base" / "kustomization.yaml")) == []
 
 
-def test_a_walk_reads_the_objects_and_notes_each_part_it_leaves_out(tmp_path):
+def test_a_walk_reads_the_objects_and_warns_of_each_part_it_leaves_out(tmp_path):
     _tree(tmp_path)
     found = discover([str(tmp_path)])
     read = sorted(os.path.relpath(p, tmp_path) for p in found.paths)
     assert read == [os.path.join("base", "job.yaml"), os.path.join("overlays", "prod", "extra.yaml"),
-                    os.path.join("overlays", "shared", "other.yaml")]
-    notes = sorted(os.path.relpath(f.file, tmp_path) for f in found.findings)
-    assert [f.rule for f in found.findings] == ["AC008"] * 10 and all(f.severity == "info" for f in found.findings)
-    assert os.path.join("overlays", "shared", "image.yaml") in notes  # listed from another folder's kustomization
+                    os.path.join("overlays", "shared", "image.yaml"), os.path.join("overlays", "shared", "other.yaml")]
+    assert [f.rule for f in found.findings] == ["AC014"] * 9 and all(f.severity == "warning" for f in found.findings)
     note = next(f for f in found.findings if f.file.endswith("replicas.yaml"))
     assert str(tmp_path / "overlays" / "prod" / "kustomization.yaml") in note.message
     assert note.hint.startswith("lint what it builds: kubectl kustomize ") and str(tmp_path / "overlays" / "prod") in note.hint
@@ -92,16 +91,21 @@ def test_named_files_a_patch_or_a_kustomization_are_left_out_with_a_note(tmp_pat
     patch, kustomization, extra = str(prod / "replicas.yaml"), str(prod / "kustomization.yaml"), str(prod / "extra.yaml")
     found = discover([patch, kustomization, extra])
     assert found.paths == [extra]
-    assert sorted((f.file, f.rule) for f in found.findings) == [(kustomization, "AC008"), (patch, "AC008")]
+    assert sorted((f.file, f.rule) for f in found.findings) == [(kustomization, "AC008"), (patch, "AC014")]
 
 
-def test_lint_of_only_a_patch_exits_0_as_pre_commit_passes_it(tmp_path):
+def test_lint_of_only_a_patch_exits_0_as_pre_commit_passes_it_and_warns_it_was_not_checked(tmp_path):
     _tree(tmp_path)
     patch = tmp_path / "overlays" / "prod" / "replicas.yaml"
     for command in (("lint", "--no-cache"), ("validate",)):
         result = run_cli(*command, "--format", "json", str(patch), env={"NO_COLOR": "1"})
         assert result.returncode == 0, (command, result.stdout, result.stderr)
-        assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["AC008"], command
+        assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["AC014"], command
+        assert json.loads(result.stdout)["summary"]["filesNotChecked"] == 1
+        text = run_cli(*command, str(patch), env={"NO_COLOR": "1"})
+        assert "1 file NOT CHECKED: a kustomization merges it into objects (AC014)." in text.stdout, text.stdout
+    failing = run_cli("lint", "--no-cache", "--fail-on", "warning", str(patch), env={"NO_COLOR": "1"})
+    assert failing.returncode == 1, failing.stdout
 
 
 def test_an_unreadable_kustomization_leaves_the_other_files_read(tmp_path):
@@ -114,12 +118,13 @@ def test_an_unreadable_kustomization_leaves_the_other_files_read(tmp_path):
 def test_a_patch_in_a_folder_below_its_kustomization_is_left_out_named_or_walked(tmp_path):
     """pre-commit passes overlays/prod/patches/replicas.yaml alone; the kustomization that lists it is a folder up."""
     write_tree(tmp_path, {"overlays/prod/kustomization.yaml": "resources: [../../base]\npatches:\n- path: patches/replicas.yaml\n",
-                          "overlays/prod/patches/replicas.yaml": PATCH, "overlays/prod/patches/job.yaml": JOB})
+                          "overlays/prod/patches/replicas.yaml": PATCH, "overlays/prod/patches/job.yaml": JOB,
+                          ".git/HEAD": "ref: refs/heads/main\n"})  # the repository: kustomizations are asked up to here
     patches = tmp_path / "overlays" / "prod" / "patches"
     for args in ([str(patches / "replicas.yaml")], [str(patches)]):
         found = discover(args)
         assert [os.path.basename(p) for p in found.paths] == ([] if args[0].endswith(".yaml") else ["job.yaml"]), args
-        assert [(f.rule, os.path.basename(f.file)) for f in found.findings] == [("AC008", "replicas.yaml")], args
+        assert [(f.rule, os.path.basename(f.file)) for f in found.findings] == [("AC014", "replicas.yaml")], args
         assert os.path.join("overlays", "prod", "kustomization.yaml") in found.findings[0].message
 
 
@@ -145,12 +150,14 @@ def test_a_file_one_kustomization_lists_as_a_resource_is_linted_though_another_p
         assert found.paths == [str(tmp_path / "shared" / "job.yaml")] and found.findings == [], order
 
 
-def test_a_patch_named_through_a_symlinked_folder_is_left_out_as_the_walk_leaves_it_out(tmp_path):
-    """overlays/prod/patches -> ../../shared-patches: a walk of the repository reads the overlay's kustomization."""
+def test_a_patch_through_a_link_out_of_its_kustomization_folder_is_linted(tmp_path):
+    """overlays/prod/patches -> ../../shared-patches: kustomize refuses a file whose real path is outside the
+    kustomization's folder, so the kustomization leaves nothing out; the walk does not follow the link (AC015)."""
     write_tree(tmp_path, {"overlays/prod/kustomization.yaml": "patches:\n- path: patches/replicas.yaml\n",
-                          "shared-patches/replicas.yaml": PATCH})
+                          "shared-patches/replicas.yaml": PATCH, ".git/HEAD": "ref: refs/heads/main\n"})
     os.symlink(os.path.join("..", "..", "shared-patches"), tmp_path / "overlays" / "prod" / "patches")
     walked = discover([str(tmp_path)])
-    named = discover([str(tmp_path / "overlays" / "prod" / "patches" / "replicas.yaml")])
-    for found in (walked, named):
-        assert found.paths == [] and [f.rule for f in found.findings] == ["AC008"]
+    assert walked.paths == [str(tmp_path / "shared-patches" / "replicas.yaml")]
+    assert [(f.rule, f.file) for f in walked.findings] == [("AC015", str(tmp_path / "overlays" / "prod" / "patches"))]
+    named = str(tmp_path / "overlays" / "prod" / "patches" / "replicas.yaml")
+    assert (discover([named]).paths, discover([named]).findings) == ([named], [])

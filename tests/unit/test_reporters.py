@@ -86,7 +86,8 @@ def test_json_shape_is_stable():
     report = json.loads(rendered("json", files_checked=4, tool_version="9.9.9"))
     assert report["schemaVersion"] == 1
     assert report["tool"] == {"name": "ascend-compile", "version": "9.9.9"}
-    assert report["summary"] == {"filesChecked": 4, "errors": 3, "warnings": 1, "notes": 1, "inputErrors": 1}
+    assert report["summary"] == {"filesChecked": 4, "errors": 3, "warnings": 1, "notes": 1, "inputErrors": 1,
+                                 "filesNotChecked": 0}
     first = report["findings"][0]
     assert set(first) == {"rule", "ruleName", "severity", "message", "hint", "file", "line", "column", "path",
                           "pathElements", "object", "inputError"}
