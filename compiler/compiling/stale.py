@@ -13,19 +13,14 @@ another name.  Other files in DIR are not ours.
 from __future__ import annotations
 
 import difflib
-import errno
 import os
-import stat
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .pipeline import CompiledJob
+from ..regular import read_regular_bytes
 from ..safetext import printable
 from .writer import HEADER_PREFIX, HEADER_SUFFIX, planned
 
-_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_KINDS = ((stat.S_ISLNK, "a symlink"), (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
-          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
 
 
 class CheckReport:
@@ -49,42 +44,16 @@ class CheckReport:
 def read_regular(path: str, max_bytes: int, head: bool = False) -> Tuple[Optional[str], str]:
     """(text, "") for a regular UTF-8 file of at most ``max_bytes``; else (None, why it was not read).
 
-    ``(None, "")`` means there is nothing at ``path``.  Symlinks are never followed (``O_NOFOLLOW``,
-    after an ``lstat``), and a FIFO is never opened.  ``head``: read the first ``max_bytes`` only.
+    ``(None, "")`` means there is nothing at ``path``; see :func:`~ascend_compile.regular.read_regular_bytes`.
+    ``head``: read the first ``max_bytes`` only.
     """
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        return None, ""
-    except OSError as exc:
-        return None, f"cannot be read ({exc.strerror or exc})"
-    why = _not_regular(info.st_mode)
-    if why:
+    data, why = read_regular_bytes(path, max_bytes, head)
+    if data is None:
         return None, why
-    if info.st_size > max_bytes and not head:
-        return None, f"is larger than the {max_bytes} byte limit"
-    try:
-        fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | getattr(os, "O_BINARY", 0))
-    except OSError as exc:
-        return None, "is a symlink, not a regular file" if exc.errno == errno.ELOOP else \
-            f"cannot be read ({exc.strerror or exc})"
-    with os.fdopen(fd, "rb") as handle:
-        if _not_regular(os.fstat(fd).st_mode):  # replaced between the lstat and the open
-            return None, "is not a regular file"
-        data = handle.read(max_bytes if head else max_bytes + 1)
-    if len(data) > max_bytes:
-        return None, f"is larger than the {max_bytes} byte limit"
     try:
         return data.decode("utf-8", "replace" if head else "strict"), ""
     except UnicodeDecodeError:
         return None, "is not UTF-8 text"
-
-
-def _not_regular(mode: int) -> str:
-    if stat.S_ISREG(mode):
-        return ""
-    kind = next((name for test, name in _KINDS if test(mode)), "a special file")
-    return f"is {kind}, not a regular file"
 
 
 def check_outputs(jobs: Sequence[CompiledJob], output_dir: str, max_bytes: int) -> CheckReport:

@@ -10,8 +10,11 @@ empty cache; a version never reads another version's entries.
 
 Layout: ``<root>/lint/<version>-<key>/<shard>.cache``, 64 shards by digest, so that a run over one changed file
 reads and writes one small shard.  Each shard is a :mod:`marshal` dump of plain data (loading it
-runs no code); anything unexpected in it, a directory that other users may write, or any error
-reading or writing makes the cache step aside: the run is the same, only slower.  The directory
+runs no code) that records its full key and is read only under it, as a regular file of bounded size, from
+folders that are ours up to the cache root (:func:`~ascend_compile.datacache.read_file`); an entry whose
+shape or types are not what this version writes is not used (:func:`_result`).  Anything unexpected, a
+directory that other users may write, or any error reading or writing makes the cache step aside: the run
+is the same, only slower.  The directory
 is safe to delete at any time; a run that writes to it removes the directories other versions have
 not written to for a week (:func:`~ascend_compile.datacache.prune_other_versions`).
 """
@@ -22,7 +25,7 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..datacache import key_directory, prune_other_versions, usable
+from ..datacache import key_directory, prune_other_versions, read_file, usable, write_file
 from ..findings import Finding
 from .index import ObjectRef
 from .results import FileResult
@@ -39,6 +42,8 @@ class ResultCache:
     """The stored results of one key (one version, config, profile set and option set)."""
 
     def __init__(self, root: str, key: str):
+        self.root = root
+        self.key = key
         self.directory = key_directory(os.path.join(root, "lint"), key)
         self._shards: Dict[int, Dict[str, Tuple[int, Any]]] = {}
         self._dirty: Dict[int, Dict[str, Tuple[int, Any]]] = {}
@@ -50,8 +55,8 @@ class ResultCache:
             return None
         try:
             result = _result(found[1], source, digest, file_order)
-        except (TypeError, ValueError, IndexError):
-            return None  # not what this version writes: ignore it
+        except Exception:  # noqa: BLE001 - not what this version writes, whatever it is: not cached
+            return None
         if self._now - found[0] > _REFRESH_SECONDS:
             self._touch(digest, found[1])
         return result
@@ -64,7 +69,7 @@ class ResultCache:
 
     def stored(self) -> bool:
         """Whether this key's directory holds any shard (an empty cache answers nothing: no file need be looked up)."""
-        if not usable(self.directory, create=False):
+        if not usable(self.directory, create=False, root=self.root):
             return False
         try:
             with os.scandir(self.directory) as entries:
@@ -80,17 +85,17 @@ class ResultCache:
         """Write the shards this run changed (merged with what other runs wrote meanwhile)."""
         if not self._dirty:
             return
-        if not usable(self.directory, create=True):
+        if not usable(self.directory, create=True, root=self.root):
             return
         prune_other_versions(os.path.dirname(self.directory))
         for number, changes in self._dirty.items():
             path = self._path(number)
-            entries = _read_shard(path)
+            entries = self._read_shard(path)
             entries.update(changes)
             if len(entries) > MAX_ENTRIES_PER_SHARD:
                 newest = sorted(entries.items(), key=lambda item: item[1][0], reverse=True)
                 entries = dict(newest[:MAX_ENTRIES_PER_SHARD])
-            _write_shard(path, entries)
+            write_file(path, self.key, entries, root=self.root)
         self._dirty.clear()
 
     def _touch(self, digest: str, entry: Any) -> None:
@@ -99,9 +104,14 @@ class ResultCache:
     def _shard(self, digest: str) -> Dict[str, Tuple[int, Any]]:
         number = _shard_of(digest)
         if number not in self._shards:
-            ours = usable(self.directory, create=False)
-            self._shards[number] = _read_shard(self._path(number)) if ours else {}
+            self._shards[number] = self._read_shard(self._path(number))
         return self._shards[number]
+
+    def _read_shard(self, path: str) -> Dict[str, Tuple[int, Any]]:
+        """The shard's entries: each (time, entry) under a digest; what has another shape is left out."""
+        loaded = read_file(path, self.key, root=self.root) or {}
+        return {digest: value for digest, value in loaded.items()
+                if type(digest) is str and type(value) is tuple and len(value) == 2 and type(value[0]) is int}
 
     def _path(self, number: int) -> str:
         return os.path.join(self.directory, f"{number:02x}.cache")
@@ -109,30 +119,6 @@ class ResultCache:
 
 def _shard_of(digest: str) -> int:
     return int(digest[:2], 16) % SHARDS
-
-
-def _read_shard(path: str) -> Dict[str, Tuple[int, Any]]:
-    try:
-        with open(path, "rb") as handle:
-            loaded = marshal.loads(handle.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if not (isinstance(loaded, tuple) and len(loaded) == 2 and loaded[0] == FORMAT and isinstance(loaded[1], dict)):
-        return {}
-    return loaded[1]
-
-
-def _write_shard(path: str, entries: Dict[str, Tuple[int, Any]]) -> None:
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(temporary, "wb") as handle:
-            handle.write(marshal.dumps((FORMAT, entries)))
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
 
 
 # --------------------------------------------------------------------------- FileResult <-> plain data
@@ -158,6 +144,8 @@ def _entry(result: FileResult) -> Any:
 
 
 def _result(entry: Any, source: str, digest: str, file_order: Any) -> FileResult:
+    """The result an entry stores; ValueError when any part of it is not what :func:`_entry` writes."""
+    _check_entry(entry)
     findings_data, refs_data, facts, plain = entry
     findings: List[Finding] = [
         Finding(rule, severity, message, tuple(path), hint, source, line, column, obj, input_error, tuple(extra))
@@ -173,3 +161,41 @@ def _result(entry: Any, source: str, digest: str, file_order: Any) -> FileResult
         directives = FileDirectives(lines={line: set(ids) for line, ids in plain[0].items()},
                                     whole_file=set(plain[1]))
     return FileResult(source, findings, refs, [tuple(fact) for fact in facts], directives, digest)
+
+
+_FINDING_TYPES = (str, str, str, tuple, str, int, int, str, bool, tuple)
+_SEVERITIES = frozenset(("error", "warning", "info"))
+
+
+def _check_entry(entry: Any) -> None:
+    """Raise ValueError unless ``entry`` has the shape and types :func:`_entry` writes (a planted or damaged entry
+    must be "not cached", never a wrong finding or a crash)."""
+    from ..catalogue import get
+
+    def need(ok: Any) -> None:
+        if not ok:
+            raise ValueError("not a cache entry of this version")
+
+    need(type(entry) is tuple and len(entry) == 4)
+    findings_data, refs_data, facts, plain = entry
+    need(type(findings_data) is tuple and type(refs_data) is tuple and type(facts) is tuple)
+    for finding in findings_data:
+        need(type(finding) is tuple and len(finding) == len(_FINDING_TYPES)
+             and all(type(value) is kind for value, kind in zip(finding, _FINDING_TYPES)))
+        need(finding[1] in _SEVERITIES and get(finding[0]) is not None and finding[5] >= 0 and finding[6] >= 0)
+        need(all(type(step) in (str, int) for step in finding[3]))
+        need(all(type(pair) is tuple and len(pair) == 2 and all(type(part) is str for part in pair)
+                 for pair in finding[9]))
+    for ref in refs_data:
+        need(type(ref) is tuple and len(ref) == 10)
+        kind, name, namespace, labels, obj, prefix, entry_index, origin, number, ignored = ref
+        need(type(kind) is str and type(name) is str and (namespace is None or type(namespace) is str)
+             and type(labels) is dict and type(obj) is str and type(prefix) is tuple and type(entry_index) is int
+             and type(number) is int and type(ignored) in (frozenset, set, tuple, list))
+        need(origin is None or (type(origin) is tuple and len(origin) == 3 and all(type(n) is int for n in origin)))
+    for fact in facts:
+        need(type(fact) is tuple and len(fact) == 3 and type(fact[0]) is str and get(fact[0]) is not None
+             and type(fact[1]) is int)
+    if plain is not None:
+        need(type(plain) is tuple and len(plain) == 2 and type(plain[0]) is dict and type(plain[1]) is frozenset)
+        need(all(type(line) is int and type(ids) is frozenset for line, ids in plain[0].items()))

@@ -1,8 +1,8 @@
 """Digests: of a file's text, and of everything besides the text that a lint result depends on.
 
 A cached lint result is reused only for the same text under the same :func:`settings_digest`: this
-tool's version and code (every file of the installed package, by size and modification time), its
-schemas, the hardware profiles of the run (their content), the project config and the options.
+tool's version and code (every file of the installed package, by content), the Python and PyYAML
+that run, its schemas, the hardware profiles of the run (their content), the project config and the options.
 """
 from __future__ import annotations
 
@@ -17,18 +17,23 @@ def text_digest(text: str) -> str:
 
 
 def code_digest() -> str:
-    """The installed package and its schemas: the version, and every file's path, size and modification time."""
+    """The installed package and its schemas: the version, the interpreter and YAML library
+    (:func:`~ascend_compile.datacache.environment`), and every file's path and content."""
     from .._version import __version__
+    from ..datacache import content_digests, environment
     from ..resources import schemas_dir
 
-    parts: List[str] = [__version__]
+    parts: List[str] = [__version__, environment()]
     for root in (os.path.dirname(os.path.dirname(os.path.realpath(__file__))), schemas_dir()):
-        _stat_tree(root, parts)
+        paths = _files_below(root)
+        skip = len(root) if root.endswith(os.sep) else len(root) + 1
+        parts.extend(f"{path[skip:]}:{found}" for path, found in zip(paths, content_digests(paths)))
     return _digest(parts)
 
 
-def _stat_tree(root: str, parts: List[str]) -> None:
-    skip = len(root) if root.endswith(os.sep) else len(root) + 1  # what scandir puts before a path below root
+def _files_below(root: str) -> List[str]:
+    """The files below ``root`` (sorted, no bytecode, no link followed)."""
+    found: List[str] = []
     stack = [root]
     while stack:
         directory = stack.pop()
@@ -41,8 +46,8 @@ def _stat_tree(root: str, parts: List[str]) -> None:
                 if entry.name != "__pycache__":
                     stack.append(entry.path)
             elif not entry.name.endswith((".pyc", ".pyo")):
-                info = entry.stat()
-                parts.append(f"{entry.path[skip:]}:{info.st_size}:{info.st_mtime_ns}")  # relative to root
+                found.append(entry.path)
+    return found
 
 
 def files_digest(paths: Iterable[str]) -> str:

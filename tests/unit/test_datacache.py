@@ -230,10 +230,11 @@ def test_a_damaged_schema_store_is_ignored(cache_root, tmp_path):
 
 
 def test_linting_a_clean_file_imports_no_json(tmp_path):
+    """With the start-up cache warm (--no-cache bypasses it, as every cache: issue 31, M2)."""
     path = tmp_path / "job.yaml"
     path.write_text((Path(ROOT) / "golden" / "pytorch-module-910b-8.yaml").read_text())
     code = ("import sys; from ascend_compile.cli import main\n"
-            "try:\n    main(['lint', '--no-cache', sys.argv[1]])\nexcept SystemExit as exc:\n"
+            "try:\n    main(['lint', sys.argv[1]])\nexcept SystemExit as exc:\n"
             "    print('exit', exc.code, 'json' in sys.modules)\n")
     env = dict(checkout_env(), ASCEND_COMPILE_CACHE_DIR=str(tmp_path / "cache"))
     runs = [subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env)
