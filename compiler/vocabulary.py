@@ -329,6 +329,12 @@ LOCALTIME_VOLUME = "localtime"
 # --------------------------------------------------------------------------- Kubernetes names
 
 #: DNS-1123 label: namespaces, task names
+#: a name (an env variable's, a ConfigMap key, a field) whose value is a credential: a word of it (between
+#: ``_``, ``-``, ``.``) is PASSWORD, TOKEN, SECRET, PAT (a personal access token: GITHUB_PAT), a KEY at its end
+#: (HF_HUB_KEY; API_KEY and PRIVATE_KEY anywhere), CREDENTIALS, AUTH... Lint flags such a name with a literal
+#: value (AC801), and no message repeats such a name's value
+SECRET_NAME = re.compile(r"(^|[_\-.])(PASS(WORD|WD|PHRASE)?|PWD|SECRET|TOKEN|PAT|API[_\-]?KEY|ACCESS[_\-]?KEY|"
+                         r"PRIVATE[_\-]?KEY|CREDENTIALS?|AUTH)($|[_\-.])|[_\-.]KEY$", re.I)
 DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 #: DNS-1123 subdomain: object names
 DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")

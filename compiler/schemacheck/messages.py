@@ -193,9 +193,12 @@ _SECRET_KEY = r"pass(word|wd|phrase)?|secret|token|credential|api[-_]?key|privat
 
 
 def secret_looking(path: Any) -> bool:
-    """Whether the last key of ``path`` names something secret (``DB_PASSWORD``, ``api_token``)."""
+    """Whether the last key of ``path`` names something secret (``DB_PASSWORD``, ``api_token``, ``GITHUB_PAT``,
+    ``HF_HUB_KEY``: :data:`~ascend_compile.vocabulary.SECRET_NAME` or a part of such a word)."""
+    from ..vocabulary import SECRET_NAME
+
     last = next((p for p in reversed(tuple(path)) if isinstance(p, str)), "")
-    return bool(re.search(_SECRET_KEY, last, re.I))
+    return bool(re.search(_SECRET_KEY, last, re.I)) or SECRET_NAME.search(last) is not None
 
 
 def wrong_type(expected: Sequence[str], value: Any, kind: str, path: Any) -> Err:

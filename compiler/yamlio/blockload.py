@@ -8,7 +8,8 @@ This module reads exactly that shape, one line at a time, and gives up (returns 
 
 * a tab, a carriage return, a line break other than ``\\n``, a control character, a byte order mark;
 * a directive (``%``), a document end (``...``), content after ``---``;
-* a quoted key, a key that does not resolve to a string, a repeated key, a merge or value key;
+* a quoted key, a key that does not resolve to a string, a repeated key, a merge or value key, a key of more
+  than 1000 characters (YAML allows an implicit key 1024 at most);
 * a scalar that spans lines (a continuation line, a block scalar ``|``/``>``, an unclosed quote),
   a double-quoted scalar with an escape, a flow collection other than ``{}`` and ``[]``;
 * an anchor, an alias or a tag (``&``, ``*``, ``!`` first), any other indicator a plain scalar
@@ -58,6 +59,8 @@ _NOTHING = object()
 #: plain scalars up to this length are remembered with their value, across files (keys, names, "true")
 _SHARE_LIMIT = 64
 _SHAREABLE = (str, int, float, bool, type(None))
+#: the longest key read here (YAML's implicit keys end within 1024 characters; a longer one is left to libyaml)
+_LONGEST_KEY = 1000
 #: most plain scalars remembered (a bound on memory over a long run)
 _REMEMBER = 1 << 16
 _PLAINS: Dict[str, Any] = {}
@@ -182,6 +185,8 @@ class _Reader:
         return root, first
 
     def _key(self, text: str) -> str:
+        if len(text) > _LONGEST_KEY:
+            raise Unusual  # libyaml, PyYAML and go-yaml refuse an implicit key over 1024 characters: they say so
         known = self.plains.get(text, _NOTHING)
         if known is _NOTHING:
             known = self._plain(text)

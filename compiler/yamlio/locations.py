@@ -51,6 +51,64 @@ class Origin(NamedTuple):
             _move_marks(node, self.line)
         return node
 
+    def find(self, path: Sequence[PathElement]) -> Tuple[Tuple[int, int], Optional[Tuple[int, int]], int]:
+        """((line, column) of the deepest node on ``path``, that of its key or None, how many elements of
+        ``path`` were found), 0-based, from the document's parse events: no node tree is built, and only the
+        events up to that node are read (a finding about a 16 MB list's root composed 4 million nodes)."""
+        from yaml.events import (AliasEvent, CollectionStartEvent, MappingEndEvent, MappingStartEvent,
+                                 ScalarEvent, SequenceEndEvent, SequenceStartEvent)
+
+        from .common import BaseLoader
+
+        loader = BaseLoader(self.text[self.offset:self.end])
+        shift = self.line
+
+        def at(event: Any) -> Tuple[int, int]:
+            return event.start_mark.line + shift, event.start_mark.column
+
+        def skip(event: Any) -> None:  # the rest of the node ``event`` starts
+            depth = 1 if isinstance(event, CollectionStartEvent) else 0
+            while depth:
+                following = loader.get_event()
+                if isinstance(following, CollectionStartEvent):
+                    depth += 1
+                elif isinstance(following, (MappingEndEvent, SequenceEndEvent)):
+                    depth -= 1
+
+        try:
+            event = loader.get_event()
+            while not isinstance(event, (ScalarEvent, AliasEvent, CollectionStartEvent)):
+                event = loader.get_event()  # the stream's and the document's start
+            found, key = at(event), None
+            for depth, element in enumerate(path):
+                child = key_at = None
+                if isinstance(event, MappingStartEvent):
+                    while child is None:
+                        key_event = loader.get_event()
+                        if isinstance(key_event, MappingEndEvent):
+                            break
+                        if isinstance(key_event, ScalarEvent) and _text_matches(key_event.value, element):
+                            key_at, child = at(key_event), loader.get_event()
+                        else:
+                            skip(key_event)
+                            skip(loader.get_event())
+                elif isinstance(event, SequenceStartEvent) and isinstance(element, int) \
+                        and not isinstance(element, bool) and element >= 0:
+                    for number in range(element + 1):
+                        item = loader.get_event()
+                        if isinstance(item, SequenceEndEvent):
+                            break
+                        if number == element:
+                            child = item
+                        else:
+                            skip(item)
+                if child is None:
+                    return found, None, depth
+                event, found, key = child, at(child), key_at
+            return found, key, len(path)
+        finally:
+            loader.dispose()
+
 
 #: below this many lines, padding the slice is cheaper than moving the marks (about 0.3 ms a document)
 _PAD_LINES = 50_000
@@ -113,6 +171,10 @@ class Document:
         A path that runs past the document stops at the deepest node that
         exists, so a "missing field" finding points at the object lacking it.
         """
+        if self._node is None and self._origin is not None:  # read by a fast path: its events say where
+            found_at, key_at, _depth = self._origin.find(path)
+            line, column = key_at if (key and key_at is not None) else found_at
+            return Location(self.source, line + 1, column + 1)
         node = self.node
         if node is None:  # built from Python values: no source position
             return Location(self.source, 0, 0)
@@ -122,7 +184,9 @@ class Document:
         return Location(self.source, mark.line + 1, mark.column + 1)
 
     def existing(self, path: Sequence[PathElement]) -> int:
-        """How many leading elements of ``path`` exist in the document (read from its nodes)."""
+        """How many leading elements of ``path`` exist in the document (read from its nodes, or its events)."""
+        if self._node is None and self._origin is not None:
+            return self._origin.find(path)[2]
         node = self.node
         return 0 if node is None else _walk(node, path)[2]
 
@@ -158,6 +222,10 @@ def _child(node: yaml.Node, element: PathElement) -> Tuple[Optional[yaml.Node], 
 
 
 def _scalar_matches(key_node: yaml.ScalarNode, element: PathElement) -> bool:
+    return _text_matches(key_node.value, element)
+
+
+def _text_matches(text: str, element: PathElement) -> bool:
     if isinstance(element, int) and not isinstance(element, bool):
-        return bool(key_node.value == str(element))
-    return bool(key_node.value == element)
+        return bool(text == str(element))
+    return bool(text == element)

@@ -2,7 +2,8 @@
 
 **What.** Flags env ``value`` literals and ConfigMap ``data`` entries that look
 like secrets: a name such as ``PASSWORD``, ``TOKEN``, ``SECRET``, ``API_KEY``,
-``ACCESS_KEY``, ``PRIVATE_KEY``, ``CREDENTIALS`` with a literal value, or a
+``ACCESS_KEY``, ``PRIVATE_KEY``, ``CREDENTIALS``, ``GITHUB_PAT``, ``HF_HUB_KEY``
+with a literal value, or a
 value that matches a well-known secret format (PEM private key, AWS access key
 ID, GitHub / Slack / Hugging Face tokens, JWTs, ``scheme://user:password@host``
 URLs).
@@ -35,15 +36,14 @@ from typing import TYPE_CHECKING, Iterator
 import re
 
 from ...manifest.values import as_dict
-from ...vocabulary import CONFIG_MAP
+from ...vocabulary import CONFIG_MAP, SECRET_NAME
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
 
-_NAME = re.compile(r"(^|[_\-.])(PASS(WORD|WD)?|PWD|SECRET|TOKEN|API[_\-]?KEY|ACCESS[_\-]?KEY|PRIVATE[_\-]?KEY|"
-                   r"CREDENTIALS?|AUTH)($|[_\-.])", re.I)
+_NAME = SECRET_NAME
 _VALUE_PATTERNS = (
     ("a private key", r"-----BEGIN ([A-Z]+ )*PRIVATE KEY-----", 0),
     ("an AWS access key ID", r"\b(AKIA|ASIA)[0-9A-Z]{16}\b", 0),
