@@ -55,7 +55,7 @@ SERVICE_PLUGINS = ("svc", "tensorflow", "mpi", "pytorch")
 SSH_PLUGIN = "ssh"
 
 
-def _gets_a_service(obj):
+def _gets_a_service(obj: ObjectContext) -> bool:
     if obj.kind == VOLCANO_JOB:
         return any(name in SERVICE_PLUGINS for name in as_dict(obj.spec.get("plugins")))
     return obj.kind in JOBS

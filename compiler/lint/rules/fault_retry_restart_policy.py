@@ -40,7 +40,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Tuple
 
 from ...vocabulary import ASCEND_JOB
 from ..rule import Problem
@@ -48,13 +48,14 @@ from ._resilience import retry_times
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...findings import Path
 
 NEVER = "Never"
 #: Kubernetes' default for a pod template without restartPolicy
 POD_DEFAULT = "Always"
 
 
-def _policies(obj):
+def _policies(obj: ObjectContext) -> Iterator[Tuple[Path, Any, bool]]:
     """(where, restartPolicy in effect, whether it is written) of each pod set."""
     for pod_set in obj.pod_sets():
         if obj.kind == ASCEND_JOB:

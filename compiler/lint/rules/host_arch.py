@@ -31,7 +31,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Set
 
 from ...vocabulary import HOST_ARCH_LABEL, HOST_ARCH_VALUES
 from ..rule import Problem
@@ -47,10 +47,10 @@ _BARE = HOST_ARCH_LABEL.replace("-", "")
 
 
 #: selector keys found not to be a misspelling (bounded): most runs repeat their keys, one set operation a pod set
-_FINE = set()
+_FINE: Set[str] = set()
 
 
-def _misspelt(key):
+def _misspelt(key: Any) -> bool:
     return (isinstance(key, str) and len(key) in _NEAR and key != HOST_ARCH_LABEL
             and key.lower().replace("-", "").replace("_", "").replace(".", "") == _BARE)
 

@@ -48,9 +48,10 @@ from ._util import ascend_container, framework, npu_request_path
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...manifest.pods import PodSet
 
 
-def _requested(pod_set):
+def _requested(pod_set: PodSet) -> int:
     """NPUs the operator counts for one pod: the first huawei.com/* request of the ascend container."""
     container = ascend_container(pod_set)
     if container is None:

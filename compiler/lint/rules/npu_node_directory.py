@@ -36,7 +36,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional
 
 from ...vocabulary import RANKTABLE_HOSTPATH_VOLUME, RESET_SHARED_DIR, RESET_VOLUME
 from ...manifest.values import as_dict
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
 
-def _node_directory(volume):
+def _node_directory(volume: Dict[str, Any]) -> Optional[str]:
     host_path = as_dict(volume.get("hostPath"))
     if not host_path:
         return None

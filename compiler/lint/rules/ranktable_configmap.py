@@ -48,7 +48,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Tuple
 
 from ...manifest.values import as_dict
 from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL
@@ -57,9 +57,10 @@ from ..rule import Problem
 if TYPE_CHECKING:
     from ..context import ObjectContext
     from ..index import CrossRun, ObjectRef
+    from ...findings import Path
 
 
-def _configmap_volumes(obj):
+def _configmap_volumes(obj: ObjectContext) -> Iterator[Tuple[Path, str]]:
     for pod_set, i, volume in obj.ranktable_volumes():
         name = as_dict(volume.get("configMap")).get("name")
         if isinstance(name, str):

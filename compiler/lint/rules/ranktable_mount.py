@@ -39,7 +39,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Tuple
 
 from ...findings import INFO
 from ...manifest.values import as_dict, as_list
@@ -56,7 +56,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not needs and not obj.ranktable_volumes():
         return  # nothing mounted to check, nothing missing
     wanted = RANKTABLE_CONFIGMAP_PREFIX + obj.name
-    by_pod_set = {}
+    by_pod_set: Dict[int, List[Tuple[int, Dict[str, Any]]]] = {}
     for pod_set, i, volume in obj.ranktable_volumes():
         by_pod_set.setdefault(id(pod_set), []).append((i, volume))
     for pod_set in obj.pod_sets():

@@ -45,7 +45,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from ...findings import INFO
 from ...vocabulary import (CONFIG_MAP, ENABLED, POD_RESCHEDULING_LABEL, RECOVER_STRATEGY_ANNOTATION,
@@ -57,9 +57,10 @@ from ._resilience import job_label
 if TYPE_CHECKING:
     from ..context import ObjectContext
     from ..index import CrossRun, ObjectRef
+    from ...findings import Path
 
 
-def _needs_reset(obj):
+def _needs_reset(obj: ObjectContext) -> Optional[Path]:
     """Where the job asks for a feature that reads reset-config, or None."""
     value, where = job_label(obj, POD_RESCHEDULING_LABEL)
     if value == ENABLED:

@@ -39,7 +39,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Optional, Tuple
 
 from ...vocabulary import (ASCEND_JOB, ENABLED, FAULT_SCHEDULING_LABEL, POD_RESCHEDULING_LABEL,
                            RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_HOT_SWITCH, SUB_HEALTHY_LABEL)
@@ -48,9 +48,10 @@ from ._resilience import job_label, rescheduling_on, retry_times
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...findings import Path
 
 
-def _features(obj, retry, sub_healthy):
+def _features(obj: ObjectContext, retry: int, sub_healthy: Tuple[Optional[str], Path]) -> Iterator[Tuple[str, Path]]:
     """(name, where) of each setting the job turns on that needs the plugin's rescheduling (``retry``: its
     fault-retry-times; ``sub_healthy``: its subHealthyStrategy label as :func:`job_label` reads it)."""
     if retry > 0:

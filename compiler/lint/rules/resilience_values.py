@@ -39,7 +39,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ...vocabulary import (FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_OFF, FAULT_SCHEDULING_ON,
                            POD_RESCHEDULING_LABEL, PROCESS_RECOVER_LABEL, RECOVER_STRATEGIES,
@@ -60,7 +60,7 @@ LABELS = (
 )
 
 
-def _integer_in(value, low, high):
+def _integer_in(value: Any, low: int, high: int) -> bool:
     try:
         number = int(str(value))
     except ValueError:
