@@ -7,6 +7,7 @@ import sys
 
 from ..catalogue import INPUT_TOO_LARGE
 from ..errors import InputError
+from ..regular import not_regular
 from .common import DEFAULT_MAX_BYTES, STDIN, STDIN_NAME, input_error as _input_error
 
 
@@ -38,9 +39,8 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES, *, regular_only: bo
                 if stat.S_ISDIR(info.st_mode):
                     raise _input_error(name, "is a directory, not a file",
                                        "pass the files inside it, or use a command that walks directories")
-                if regular_only and not stat.S_ISREG(info.st_mode):
-                    raise _input_error(name, "is not a regular file (a FIFO, a device or a socket, perhaps "
-                                             "behind a link)", "name a regular file")
+                if regular_only and not_regular(info.st_mode):  # after the links: a FIFO, a device, a socket
+                    raise _input_error(name, not_regular(info.st_mode), "name a regular file")
                 if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
                     raise _too_large(name, max_bytes)
                 if stat.S_ISREG(info.st_mode):  # its size: asking for max_bytes + 1 allocated that much every time
