@@ -56,7 +56,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Tuple
 
 from ...manifest.values import as_str
 from ..rule import Problem
@@ -65,6 +65,8 @@ from ._util import pod_containers
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...manifest.pods import PodSet
+    from ...findings import Path
 
 #: the sources an env var's valueFrom may name, one at a time
 SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")
@@ -101,7 +103,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                                   f"{reader} {message}: Kubernetes refuses the pod", hint=hint)
 
 
-def _env_problems(pod_set, where, item, source):
+def _env_problems(pod_set: PodSet, where: Path, item: Dict[str, Any], source: Dict[str, Any]) -> Iterator[Problem]:
     found = list(_env_source(item, source))
     for below, message, hint in found:
         yield Problem(where + below, f"env {item.get('name')!r} of {pod_set.role} {message}: Kubernetes refuses "
@@ -112,7 +114,7 @@ def _env_problems(pod_set, where, item, source):
         _GOOD_PATHS.add(path)
 
 
-def _env_source(item, source):
+def _env_source(item: Dict[str, Any], source: Dict[str, Any]) -> Iterator[Tuple[Path, str, str]]:
     named = [key for key in SOURCES if source.get(key) is not None]
     value = item.get("value")
     if not named:

@@ -52,6 +52,7 @@ from ._util import ascend_container
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...manifest.pods import Container, PodSet
 
 
 def service_ports(ports: List[Dict[str, Any]]) -> Dict[str, Optional[int]]:
@@ -86,10 +87,11 @@ def service_problem(ports: List[Dict[str, Any]]) -> Optional[Tuple[int, str]]:
     return None
 
 
-def leader_ports(obj):
+def leader_ports(obj: ObjectContext) -> List[Tuple[PodSet, Container, List[Dict[str, Any]], Optional[Tuple[int, str]]]]:
     """(pod set, ascend container, its port mappings, :func:`service_problem` of them) of every leader replica,
     worked out once per object (ascendjob-port asks too)."""
-    found = obj.shared.get("leader_service_port.leaders")
+    found: Optional[List[Tuple[PodSet, Container, List[Dict[str, Any]], Optional[Tuple[int, str]]]]] = \
+        obj.shared.get("leader_service_port.leaders")
     if found is None:
         found = []
         for pod_set in obj.pod_sets():

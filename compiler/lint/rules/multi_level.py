@@ -51,9 +51,11 @@ SKIP_ANNOTATION = "huawei.com/skip-ascend-plugin"
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if obj.schedule_policy != MULTILEVEL_POLICY:
         return
-    value, where = obj.job_annotation(AFFINITY_CONFIG_ANNOTATION) or (None, None)
+    found = obj.job_annotation(AFFINITY_CONFIG_ANNOTATION)
+    value, where = found if found is not None else (None, ())
     if not isinstance(value, str) or not value:
-        yield Problem(obj.job_annotation(SCHEDULE_POLICY_ANNOTATION)[1],
+        policy = obj.job_annotation(SCHEDULE_POLICY_ANNOTATION)  # there: the job is multilevel
+        yield Problem(policy[1] if policy is not None else (),
                       f"schedule_policy multilevel without the {AFFINITY_CONFIG_ANNOTATION} annotation: the "
                       "scheduler has no levels to place the job by and refuses it")
         return

@@ -33,7 +33,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List
 
 from ...manifest.values import as_dict, as_list, as_str
 from ..rule import Problem
@@ -44,13 +44,13 @@ if TYPE_CHECKING:
 KNOWN = ("ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "ray")
 
 
-def _close(word, options, n=1):
+def _close(word: str, options: Iterable[str], n: int = 1) -> List[str]:
     import difflib  # only when there is something to suggest
 
     return difflib.get_close_matches(word, options, n=n)
 
 
-def _mpi_roles(args):
+def _mpi_roles(args: Any) -> Dict[str, str]:
     """The task names the mpi plugin looks for: its --master / --worker flags (Go's flag forms), else the defaults."""
     roles = {"master": "master", "worker": "worker"}
     args = [a for a in as_list(args) if isinstance(a, str)]

@@ -41,7 +41,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from ...manifest.values import as_dict
 from ...findings import WARNING
@@ -52,15 +52,16 @@ from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...findings import Path
 
 KNOWN = RING_CONTROLLER_VALUES
 
 
-def _unlabelled_ranktable_volume(obj):
+def _unlabelled_ranktable_volume(obj: ObjectContext) -> Optional[Path]:
     """The path of a rings-config volume of a Volcano Job the operator writes no ranktable for, else None."""
     if obj.kind != VOLCANO_JOB or RING_LABEL in obj.labels:
         return None
-    found = None
+    found: Optional[Path] = None
     for pod_set in obj.pod_sets():
         for i, volume in pod_set.volumes():
             if volume.get("name") == RANKTABLE_HOSTPATH_VOLUME:

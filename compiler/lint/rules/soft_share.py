@@ -39,7 +39,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from ...vocabulary import (SCHEDULE_POLICY_ANNOTATION, SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICIES,
                            SOFT_SHARE_POLICY, SOFT_SHARE_POLICY_LABEL)
@@ -50,14 +50,14 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
 
-def _integer(value):
+def _integer(value: Any) -> Optional[int]:
     try:
         return int(str(value))
     except ValueError:
         return None
 
 
-def _problem(key, value):
+def _problem(key: str, value: Any) -> Optional[str]:
     if value is None:
         return f"no label {key}"
     if key == SOFT_SHARE_AICORE_LABEL and not 1 <= (_integer(value) or 0) <= 100:

@@ -36,7 +36,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Optional, Tuple
 
 from ...hardware import arithmetic as hardware
 from ...manifest.values import as_dict, as_int
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
 
-def _min_available(obj):
+def _min_available(obj: ObjectContext) -> Optional[int]:
     """The job's minAvailable (AscendJob schedulingPolicy or Volcano Job spec), None when unset or not a number."""
     policy = as_dict(as_dict(obj.spec.get("runPolicy")).get("schedulingPolicy"))
     return as_int(policy.get("minAvailable") if obj.kind == ASCEND_JOB else obj.spec.get("minAvailable"))
@@ -57,7 +57,7 @@ def _min_available(obj):
 _ANNOTATION = ("metadata", "annotations")  # where a missing sp-block / ra-block would go
 
 
-def scheduled_layout(obj):
+def scheduled_layout(obj: ObjectContext) -> Tuple[hardware.NpuLayout, bool]:
     """The NPU layout as the plugin sees it: its job total is the PodGroup's minResources, the NPUs of the
     job's first minAvailable pods (``GetVCJobReqNPUTypeFromJobInfo``), when every pod asks the same count."""
     layout = obj.npu_layout()

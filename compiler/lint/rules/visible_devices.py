@@ -33,7 +33,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Dict, Iterator, Union
 import re
 
 from ...manifest.values import as_dict
@@ -47,10 +47,10 @@ if TYPE_CHECKING:
 ENV = VISIBLE_DEVICES_ENV
 _ANNOTATION = re.compile(r"""^metadata\.annotations\[['"]([^'"]+)['"]\]$""")
 #: what each fieldPath reads (see _reads), by path: a run's jobs repeat theirs (bounded, whatever the input)
-_READS = {}
+_READS: Dict[str, Union[str, None, bool]] = {}
 
 
-def _reads(field_path):
+def _reads(field_path: str) -> Union[str, None, bool]:
     """The annotation key ``field_path`` reads (None: another pod field), or False when Kubernetes refuses the path
     (AC708's finding)."""
     found = _READS.get(field_path)
@@ -71,7 +71,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         for container in pod_set.containers():
             resource = container.npu_request()[0]
             found = container.env_named(ENV) if resource is not None else None
-            if found is None:
+            if found is None or resource is None:
                 continue
             index, item = found
             field_path = as_dict(as_dict(as_dict(item.get("valueFrom")).get("fieldRef"))).get("fieldPath")

@@ -36,7 +36,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, AbstractSet, Any, Iterator, List, Optional, Set
 
 from ...manifest.values import as_list
 from ..rule import Problem
@@ -44,10 +44,11 @@ from ._util import pod_containers
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...manifest.pods import PodSet
 
 
-def _duplicates(pod_set):
-    seen = set()
+def _duplicates(pod_set: PodSet) -> Iterator[Problem]:
+    seen: Set[Optional[str]] = set()
     for i, volume in pod_set.volumes():
         name = volume.get("name")
         if isinstance(name, str) and name in seen:
@@ -73,7 +74,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                                   f"{name!r}, which the pod template's volumes do not define")
 
 
-def _all_defined(mounts, names):
+def _all_defined(mounts: List[Any], names: AbstractSet[Any]) -> bool:
     """Whether every mount names one of ``names`` (one set test); False (look one by one) when a mount is odd."""
     try:
         return {mount["name"] for mount in mounts} <= names
