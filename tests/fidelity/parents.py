@@ -60,6 +60,7 @@ class Parent:
     source: str  # golden | compiled | sample
     profile: str  # the profile it targets, "" when it cannot be told
     objects: List[Dict[str, Any]] = field(repr=False)
+    _text: Optional[str] = field(default=None, repr=False, compare=False)
 
     @property
     def job(self) -> Dict[str, Any]:
@@ -71,7 +72,11 @@ class Parent:
         return self.profile in known and known[self.profile].simulated
 
     def copy_objects(self) -> List[Dict[str, Any]]:
-        return list(json.loads(json.dumps(self.objects)))
+        """A deep copy as JSON would send it; the generator asks for one per parent per mutation (some
+        20,000), so the JSON text is made once and each copy only parses it."""
+        if self._text is None:
+            self._text = json.dumps(self.objects)
+        return list(json.loads(self._text))
 
 
 def _docs(path: Path) -> List[Dict[str, Any]]:
