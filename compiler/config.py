@@ -18,6 +18,7 @@ defaults, extra profile directories and lint settings::
       disable: [AC305]
       severity: {AC303: error}
       failOn: warning
+      baseline: .ascend-compile-baseline.json   # lint --baseline by default (relative to this file)
 
 Precedence, lowest first: built-in defaults < the profile < ``defaults`` here
 < the spec itself.
@@ -47,6 +48,8 @@ class LintSettings:
     disable: Tuple[str, ...] = ()
     severity: Mapping[str, str] = field(default_factory=dict)
     fail_on: Optional[str] = None
+    #: lint.baseline: the baseline file lint reads unless told otherwise (absolute, from this file's folder)
+    baseline: Optional[str] = None
 
 
 @record(frozen=True)
@@ -159,7 +162,7 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
 
 
 _TOP_KEYS = ("defaults", "profileDirs", "lint")
-_LINT_KEYS = ("disable", "severity", "failOn")
+_LINT_KEYS = ("disable", "severity", "failOn", "baseline")
 _Where = Callable[..., Tuple[int, int]]
 
 
@@ -190,10 +193,11 @@ def _profile_dirs(data: Dict[str, Any], path: str, where: _Where) -> Tuple[str, 
 def _lint_settings(data: Dict[str, Any], path: str, where: _Where) -> LintSettings:
     lint = data.get("lint") or {}
     if not isinstance(lint, dict):
-        raise _bad(path, "lint must be a mapping", "keys: disable, severity, failOn", *where("lint"))
+        raise _bad(path, "lint must be a mapping", "keys: disable, severity, failOn, baseline", *where("lint"))
     for key in lint:
         if key not in _LINT_KEYS:
-            raise _bad(path, f"unknown key {key!r} under lint", "keys: disable, severity, failOn", *where("lint", key))
+            raise _bad(path, f"unknown key {key!r} under lint", "keys: disable, severity, failOn, baseline",
+                       *where("lint", key))
     disable = lint.get("disable") or []
     if not isinstance(disable, list) or not all(isinstance(d, str) for d in disable):
         raise _bad(path, "lint.disable must be a list of rule IDs", "e.g. disable: [AC303]", *where("lint", "disable"))
@@ -204,7 +208,13 @@ def _lint_settings(data: Dict[str, Any], path: str, where: _Where) -> LintSettin
     fail_on = lint.get("failOn")
     if fail_on is not None and fail_on not in SEVERITIES:
         raise _bad(path, "lint.failOn must be error, warning or info", "e.g. failOn: warning", *where("lint", "failOn"))
-    return LintSettings(tuple(disable), dict(severity), fail_on)
+    baseline = lint.get("baseline")
+    if baseline is not None and (not isinstance(baseline, str) or not baseline):
+        raise _bad(path, "lint.baseline must be a file path", "e.g. baseline: .ascend-compile-baseline.json",
+                   *where("lint", "baseline"))
+    if baseline:
+        baseline = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), baseline))
+    return LintSettings(tuple(disable), dict(severity), fail_on, baseline)
 
 
 def _unknown_rules(lint: LintSettings) -> List[Tuple[Tuple[Any, ...], str, str]]:

@@ -15,19 +15,21 @@ class BaselineUsage(Exception):
     """Both options at once, or an unusable baseline file: a usage/input error (exit 2)."""
 
 
-def write(path: str, findings: Sequence[Finding], files: int) -> int:
-    """Record the findings; exit 0 (2 if an input could not be read: it is not in the baseline)."""
+def write(path: str, findings: Sequence[Finding], files: int, linted: Any = None, max_bytes: int = 0) -> int:
+    """Record the findings of the files linted (keeping the baseline's entries of other files); exit 0 (2 if
+    an input could not be read: it is not in the baseline)."""
     from ..lint import baseline
     from ..findings import EXIT_INPUT
 
     try:
-        recorded = baseline.write(path, findings)
+        recorded, kept = baseline.write(path, findings, linted, max_bytes)
     except baseline.BaselineError as exc:
         raise BaselineUsage(str(exc)) from None
     unreadable = [f for f in findings if f.input_error]
     left = len({f.file for f in unreadable})
     unread = f" ({left} of them could not be read: their findings are not in it)" if left else ""
-    sys.stderr.write(f"wrote baseline {path}: {recorded} finding(s) in {files} file(s){unread}; "
+    others = f", kept {kept} entr{'y' if kept == 1 else 'ies'} of files not linted in this run" if kept else ""
+    sys.stderr.write(f"wrote baseline {path}: {recorded} finding(s) in {files} file(s){unread}{others}; "
                      f"lint --baseline {path} now reports only new ones\n")
     if unreadable:
         from ..report import render
@@ -38,7 +40,7 @@ def write(path: str, findings: Sequence[Finding], files: int) -> int:
 
 
 def report(path: str, findings: Sequence[Finding], fmt: str, rules: Optional[Dict[str, Any]], files: int,
-           quiet: bool, max_bytes: int = 0) -> List[Finding]:
+           quiet: bool, max_bytes: int = 0, linted: Any = None) -> List[Finding]:
     """Report what the baseline does not accept; return those findings (they set the exit code)."""
     from ..lint import baseline
     from ..report import render, sort_findings
@@ -47,10 +49,12 @@ def report(path: str, findings: Sequence[Finding], fmt: str, rules: Optional[Dic
         accepted = baseline.load(path, max_bytes)
     except baseline.BaselineError as exc:
         raise BaselineUsage(str(exc)) from None
-    part = baseline.split(findings, accepted)
+    part = baseline.split(findings, accepted, linted)
     summary = (f"baseline {path}: {len(part.baselined)} finding(s) baselined (not shown), {part.stale} stale "
                f"entr{'y' if part.stale == 1 else 'ies'}" +
-               (f" (fixed or renamed: --write-baseline {path} drops them)" if part.stale else ""))
+               (f" (fixed or renamed: --write-baseline {path} drops them)" if part.stale else "") +
+               (f"; {part.elsewhere} entr{'y' if part.elsewhere == 1 else 'ies'} of files not linted in this run "
+                "(kept, not judged)" if part.elsewhere else ""))
     if fmt == "sarif":
         from ..report import _sarif
 

@@ -55,7 +55,10 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
     # Only SARIF lists every rule; the other formats describe the rules of the findings (from the catalogue).
     rules = catalogue_rules() if ctx.fmt == "sarif" else None
+    if not options.get("write_baseline") and not options.get("baseline") and ctx.config.lint.baseline:
+        options["baseline"] = ctx.config.lint.baseline  # lint.baseline in the config: --baseline by default
     if options.get("baseline") or options.get("write_baseline"):
+        options["_linted"] = _linted(paths, options, findings)
         findings = _against_baseline(options, findings, ctx.fmt, rules, files)
         if findings is None:
             return int(options["_exit"])
@@ -105,6 +108,16 @@ def _fixable(findings: Any) -> bool:
     return any(f.rule in FIXERS for f in findings)
 
 
+def _linted(paths: Sequence[str], options: Dict[str, Any], findings: Any) -> Any:
+    """The files this run linted, spelled as the baseline spells them (its entries of other files are kept)."""
+    from ..files.discovery import discover
+    from ..lint.baseline import linted_files
+    from ..yamlio import display_name
+
+    found = discover(paths, include=options.get("include") or (), exclude=options.get("exclude") or ())
+    return linted_files([display_name(path) for path in found.paths] + [f.file for f in findings])
+
+
 def _against_baseline(options: Dict[str, Any], findings: Any, fmt: str, rules: Any, files: int) -> Any:
     """``--write-baseline`` (returns None, the exit code in options["_exit"]) or ``--baseline`` (the new findings)."""
     from . import _baseline
@@ -113,10 +126,11 @@ def _against_baseline(options: Dict[str, Any], findings: Any, fmt: str, rules: A
         raise Usage("give --baseline FILE (report new findings) or --write-baseline FILE (record them), not both")
     try:
         if options.get("write_baseline"):
-            options["_exit"] = _baseline.write(options["write_baseline"], findings, files)
+            options["_exit"] = _baseline.write(options["write_baseline"], findings, files, options["_linted"],
+                                               options.get("max_bytes") or 0)
             return None
         return _baseline.report(options["baseline"], findings, fmt, rules, files, bool(options.get("quiet")),
-                                options.get("max_bytes") or 0)
+                                options.get("max_bytes") or 0, options["_linted"])
     except _baseline.BaselineUsage as exc:
         sys.stderr.write(f"ascend-compile lint: error: {exc}\n")
         options["_exit"] = 2

@@ -10,13 +10,15 @@ problem) is also known by its message.  Input errors (unreadable files) are neve
 The baseline file is JSON, sorted and readable in review: one entry per identity, with a ``count`` when
 the same identity occurs more than once (matched as a multiset) and the message for the reader.  An
 entry that matches nothing any more is *stale*: the finding was fixed, or its object renamed; it is
-counted, and ``--write-baseline`` again drops it.
+counted, and ``--write-baseline`` again drops it.  Only the files linted in a run are judged: an entry of
+a file the run did not read (pre-commit passes only the changed files) is neither stale nor dropped, and
+``--write-baseline`` on such a subset replaces the entries of the files it read and keeps the others.
 """
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Collection, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..findings import Finding
 
@@ -80,24 +82,66 @@ def entries(findings: Sequence[Finding]) -> List[Dict[str, Any]]:
     return out
 
 
-def dumps(findings: Sequence[Finding]) -> str:
-    listed = entries(findings)
+def dumps(findings: Sequence[Finding], kept: Sequence[Dict[str, Any]] = ()) -> str:
+    """The baseline file of ``findings``, with ``kept`` (entries of files this run did not lint) among them."""
+    listed = entries(findings) + list(kept)
+    listed.sort(key=lambda entry: _entry_key(entry, VERSION) or "")
     return json.dumps({"ascendCompileBaseline": VERSION, "findings": listed}, indent=2, ensure_ascii=False) + "\n"
 
 
-def write(path: str, findings: Sequence[Finding]) -> int:
+def file_of(identity: Key) -> str:
+    """The file an identity is about (as :func:`_file` wrote it)."""
+    return str(json.loads(identity)[1])
+
+
+def linted_files(paths: Collection[str]) -> FrozenSet[str]:
+    """The files of a run, spelled as the baseline spells them."""
+    return frozenset(_file(path) for path in paths)
+
+
+def write(path: str, findings: Sequence[Finding], linted: Optional[Collection[str]] = None,
+          max_bytes: int = 0) -> Tuple[int, int]:
     """Write the baseline of ``findings`` to ``path`` (atomically, never through a link); return the number
-    of findings in it.  Raises :class:`~ascend_compile.errors.InputError` (AC013) when it cannot be written."""
+    of findings in it and the number of entries kept from the baseline already there: those of files not
+    in ``linted`` (the run's files, :func:`linted_files`; None: every entry is replaced).  Raises
+    :class:`~ascend_compile.errors.InputError` (AC013) when it cannot be written, :class:`BaselineError`
+    when the baseline there is of an older version and holds entries of other files (they would be lost).
+    A file there that is not a baseline is replaced whole; a link is refused by the writer."""
     from ..safewrite import write_file
 
-    write_file(path, dumps(findings))
-    return sum(1 for f in findings if not f.input_error)
+    kept: List[Dict[str, Any]] = []
+    if linted is not None and os.path.isfile(path) and not os.path.islink(path):
+        try:
+            version, listed = _read(path, max_bytes)
+        except BaselineError:  # not a baseline (yet): replaced whole, as before
+            version, listed = VERSION, []
+        kept = [entry for entry in listed if isinstance(entry, dict) and entry.get("file") not in linted]
+        if kept and version != VERSION:  # its entries cannot be carried into this version: they would be lost
+            raise BaselineError(f"baseline {path} is version {version}: write it again from every file (lint the "
+                                f"whole repository with --write-baseline {path}) before updating part of it")
+    write_file(path, dumps(findings, kept))
+    return sum(1 for f in findings if not f.input_error), len(kept)
 
 
 def load(path: str, max_bytes: int = 0) -> Accepted:
     """The identities a baseline file accepts, with how many of each.  The file is read as any named
     file is: a regular file (a link to ``/dev/zero`` or a FIFO is refused), at most ``max_bytes`` (0: the
     default input limit)."""
+    version, listed = _read(path, max_bytes)
+    accepted: Dict[Key, int] = {}
+    for index, entry in enumerate(listed):
+        k = _entry_key(entry, version)
+        count = entry.get("count", 1) if isinstance(entry, dict) else None
+        if k is None or not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise BaselineError(f"baseline {path}: findings[{index}] needs rule, file and object (strings), path "
+                                + ("(a string)" if version == 1 else "(a list of keys and indexes) and message (a string)")
+                                + " and a count of at least 1; write it again with --write-baseline")
+        accepted[k] = accepted.get(k, 0) + count
+    return Accepted(version, accepted)
+
+
+def _read(path: str, max_bytes: int = 0) -> Tuple[int, List[Any]]:
+    """(format version, the entries as written) of a baseline file; :class:`BaselineError` when it is none."""
     from ..errors import InputError
     from ..yamlio import DEFAULT_MAX_BYTES, read_text
 
@@ -115,16 +159,7 @@ def load(path: str, max_bytes: int = 0) -> Accepted:
     if version not in VERSIONS or not isinstance(data.get("findings"), list):
         raise BaselineError(f"{path} is not an ascend-compile baseline (version {VERSION}); "
                             f"write it with --write-baseline {path}")
-    accepted: Dict[Key, int] = {}
-    for index, entry in enumerate(data["findings"]):
-        k = _entry_key(entry, version)
-        count = entry.get("count", 1) if isinstance(entry, dict) else None
-        if k is None or not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise BaselineError(f"baseline {path}: findings[{index}] needs rule, file and object (strings), path "
-                                + ("(a string)" if version == 1 else "(a list of keys and indexes) and message (a string)")
-                                + " and a count of at least 1; write it again with --write-baseline")
-        accepted[k] = accepted.get(k, 0) + count
-    return Accepted(version, accepted)
+    return int(version), list(data["findings"])
 
 
 def _entry_key(entry: Any, version: int) -> Optional[Key]:
@@ -151,14 +186,18 @@ class Accepted:
 
 
 class Split:
-    """Findings split by a baseline: the new ones, the baselined ones, and how many entries are stale."""
+    """Findings split by a baseline: the new ones, the baselined ones, how many entries are stale, and how many
+    are of files the run did not lint (not judged)."""
 
-    def __init__(self, new: List[Finding], baselined: List[Finding], stale: int):
-        self.new, self.baselined, self.stale = new, baselined, stale
+    def __init__(self, new: List[Finding], baselined: List[Finding], stale: int, elsewhere: int = 0):
+        self.new, self.baselined, self.stale, self.elsewhere = new, baselined, stale, elsewhere
 
 
-def split(findings: Sequence[Finding], accepted: Accepted) -> Split:
-    left = dict(accepted.counts)
+def split(findings: Sequence[Finding], accepted: Accepted, linted: Optional[Collection[str]] = None) -> Split:
+    """``linted``: the run's files (:func:`linted_files`); entries of other files are neither matched nor stale
+    (None: every entry is judged)."""
+    left = {k: n for k, n in accepted.counts.items() if linted is None or file_of(k) in linted}
+    elsewhere = sum(accepted.counts.values()) - sum(left.values())
     new: List[Finding] = []
     baselined: List[Finding] = []
     for finding in sorted(findings, key=Finding.sort_key):
@@ -168,4 +207,4 @@ def split(findings: Sequence[Finding], accepted: Accepted) -> Split:
             baselined.append(finding)
         else:
             new.append(finding)
-    return Split(new, baselined, sum(left.values()))
+    return Split(new, baselined, sum(left.values()), elsewhere)
