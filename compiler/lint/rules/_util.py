@@ -1,7 +1,7 @@
 """Small helpers shared by the rule units (no rule lives here)."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ...findings import Path
 from ...vocabulary import CONTAINER_NAME, FRAMEWORK_LABEL, FRAMEWORKS, LEADERS
@@ -21,7 +21,7 @@ def ascend_container(pod_set: PodSet) -> Optional[Container]:
     return None
 
 
-def npu_containers(pod_set: PodSet):
+def npu_containers(pod_set: PodSet) -> List[Container]:
     return [c for c in pod_set.containers() if c.npu_request()[0]]
 
 
@@ -42,7 +42,7 @@ def first_npu_path(obj: ObjectContext) -> Path:
     return ("spec",)
 
 
-def fmt(values) -> str:
+def fmt(values: Iterable[Any]) -> str:
     return ", ".join(str(v) for v in values)
 
 
@@ -55,6 +55,6 @@ def leader_of(obj: ObjectContext) -> Tuple[Optional[str], Optional[str]]:
     return fw, (LEADERS.get(fw) if fw else None)
 
 
-def pod_containers(pod_set: PodSet):
+def pod_containers(pod_set: PodSet) -> List[Tuple[Path, Dict[str, Any]]]:
     """(path, container mapping) of every init container and container of a pod set's pods."""
     return pod_set.all_containers()

@@ -57,7 +57,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Tuple
 
 from ...vocabulary import ENABLED, POD_RESCHEDULING_LABEL
 from ...manifest.values import as_list
@@ -66,6 +66,7 @@ from ._resilience import job_label, retry_times
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...findings import Path
 
 IGNORE = "Ignore"
 #: the ``--volcano-version`` releases whose MindCluster build acts on Ignore (its build.sh edit matches their running.go)
@@ -83,14 +84,14 @@ IGNORE_HINT = ("remove the policy (the Ascend plugin retries failed pods without
                "Volcano v1.9, and lint with --volcano-version 1.9 there")
 
 
-def _policy_lists(obj):
+def _policy_lists(obj: ObjectContext) -> Iterator[Tuple[Path, List[Any]]]:
     yield ("spec", "policies"), as_list(obj.spec.get("policies"))
     for t, task in enumerate(as_list(obj.spec.get("tasks"))):
         if isinstance(task, dict):
             yield ("spec", "tasks", t, "policies"), as_list(task.get("policies"))
 
 
-def _failure_triggers(policy):
+def _failure_triggers(policy: Dict[str, Any]) -> List[str]:
     """What makes Volcano run the policy's action on a failed or deleted pod: its events, or its exitCode."""
     events = [policy.get("event")] + as_list(policy.get("events"))
     out = [e for e in FAILURE_EVENTS if e in events]
@@ -99,7 +100,7 @@ def _failure_triggers(policy):
     return out
 
 
-def _against_retry(action, triggers, max_retry):
+def _against_retry(action: Any, triggers: List[str], max_retry: Any) -> str:
     on = f"{action} on {', '.join(triggers)} with fault-retry-times: "
     if action in ENDS:
         return on + "Volcano ends the job when a pod fails or the Ascend plugin deletes its pods to retry it"

@@ -52,7 +52,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterator
 
 from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
@@ -64,9 +64,10 @@ from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...manifest.pods import PodSet
 
 
-def _refused_amounts(container, requests, limits):
+def _refused_amounts(container: Container, requests: Dict[str, Any], limits: Dict[str, Any]) -> Iterator[Problem]:
     """A negative or fractional count, once per resource (at its request; at its limit if that differs)."""
     for section, amounts in (("requests", requests), ("limits", limits)):
         for name, value in amounts.items():
@@ -78,12 +79,12 @@ def _refused_amounts(container, requests, limits):
                               hint=f"ask for whole NPUs, e.g. {name}: 1")
 
 
-def _whole_numbers(amounts) -> bool:
+def _whole_numbers(amounts: Dict[str, Any]) -> bool:
     """Whether every amount is a plain int, 0 or more (nothing to say about it)."""
     return all(value.__class__ is int and value >= 0 for value in amounts.values())
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     """Equal as Kubernetes compares quantities (8, "8", 8.0 and "8000m" are one amount)."""
     ia, ib = as_int(a), as_int(b)
     if ia is not None and ib is not None:
@@ -94,7 +95,7 @@ def _same(a, b) -> bool:
     return str(a).strip() == str(b).strip()
 
 
-def _npus_on_init_only(pod_set):
+def _npus_on_init_only(pod_set: PodSet) -> Iterator[Problem]:
     """The first init container that asks for NPUs, when no container of the pod asks for any."""
     for i, data in enumerate(as_list(pod_set.spec.get("initContainers"))):
         if isinstance(data, dict):

@@ -32,7 +32,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Pattern, Set, Tuple
 import re
 
 from ...manifest.values import as_dict
@@ -56,7 +56,7 @@ _VALUE_PATTERNS = (
     ("a URL with a password",
      r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}://[^/\s:@]{1,256}:[^/\s@]{1,256}@", re.I),
 )
-_VALUE = []  # (what, compiled pattern): compiled when first needed (most runs never need them)
+_VALUE: List[Tuple[str, Pattern[str]]] = []  # (what, compiled pattern): compiled when first needed (most runs never need them)
 #: text each pattern of _VALUE needs: a value holding none of it matches none (one cheap test per value)
 _NEEDS = ("PRIVATE KEY", "AKIA", "ASIA", "gh", "xox", "hf_", "eyJ", "://")
 _NEEDED = re.compile("|".join(re.escape(needed) for needed in _NEEDS))  # any of them, in one search
@@ -66,10 +66,10 @@ _HARMLESS = re.compile(r"^(|true|false|yes|no|none|null|0|1|on|off|\$\(.*\)|\$\{
 
 #: env names and ConfigMap keys _NAME does not match: a run's jobs repeat them (bounded, whatever the input; a
 #: search costs ~0.3 us)
-_PLAIN_NAMES = set()
+_PLAIN_NAMES: Set[str] = set()
 
 
-def _secret_name(name):
+def _secret_name(name: str) -> bool:
     if name in _PLAIN_NAMES:
         return False
     if _NAME.search(name) is not None:
@@ -79,7 +79,7 @@ def _secret_name(name):
     return False
 
 
-def _looks_secret(name, value):
+def _looks_secret(name: Any, value: Any) -> Optional[str]:
     if not isinstance(value, str):
         return None
     if _NEEDED.search(value) is not None:

@@ -30,7 +30,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Set
 
 from ...manifest.values import as_list
 from ...vocabulary import DNS1123_LABEL
@@ -51,10 +51,10 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             yield from _depends_on(names, listed)  # other types are the schema check's
 
 
-def _depends_on(names, listed):
+def _depends_on(names: List[Any], listed: List[List[Any]]) -> Iterator[Problem]:
     """Volcano's makeGraph and topoSort: every task that a topological sort never reaches."""
     waiting = {name: 0 for name in names}
-    after = {}
+    after: Dict[str, Set[str]] = {}
     for name, firsts in zip(names, listed):
         for first in firsts:
             after.setdefault(first, set()).add(name)
@@ -80,8 +80,8 @@ def _depends_on(names, listed):
                                                          "form a directed acyclic graph and Volcano rejects the job")
 
 
-def _names(tasks):
-    seen = {}
+def _names(tasks: List[Any]) -> Iterator[Problem]:
+    seen: Dict[str, int] = {}
     for i, task in enumerate(tasks):
         if not isinstance(task, dict) or "name" not in task:
             continue

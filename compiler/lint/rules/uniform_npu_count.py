@@ -50,7 +50,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, List
 
 from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, PYTORCH, SOFT_SHARE_AICORE_LABEL,
                            SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
@@ -60,6 +60,7 @@ from ._util import ascend_container, framework, npu_request_path
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...manifest.pods import PodSet
 
 #: the per-pod and job-wide NPU counts ascend-operator writes into the ascend container, by framework
 SIZE_ENV = {PYTORCH: "LOCAL_WORLD_SIZE and WORLD_SIZE", MINDSPORE: "MS_LOCAL_WORKER and MS_WORKER_NUM",
@@ -89,7 +90,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                           f"{reference.npus()}; the operator sizes WORLD_SIZE from one count for all pods")
 
 
-def _off_ascend(obj, npu_sets):
+def _off_ascend(obj: ObjectContext, npu_sets: List[PodSet]) -> Iterator[Problem]:
     """NPUs of an AscendJob pod asked by containers other than ``ascend``: the operator does not count them."""
     fw = framework(obj)
     if fw is None or all(key in obj.labels for key in SOFT_SHARE_LABELS) or obj.npu_resource() == NPU_CORE:
@@ -121,12 +122,12 @@ def _off_ascend(obj, npu_sets):
                       f"({counted} here), so {SIZE_ENV[fw]} leave those out", hint=hint)
 
 
-def _asks_on_ascend(pod_set):
+def _asks_on_ascend(pod_set: PodSet) -> bool:
     ascend = ascend_container(pod_set)
     return ascend is not None and any(npu_count(v) > 0 for v in ascend.npu_amounts("requests").values())
 
 
-def _sized_by_workers(npu_sets):
+def _sized_by_workers(npu_sets: List[PodSet]) -> bool:
     """Whether the operator sizes and ranks the job by its Workers alone: no other replica's ``ascend`` container
     asks for NPUs (checkNonWorkerRplMountChips) while a Worker's does (getNpuReqInfoPerPod, getTotalNpuReplicas;
     createPodSpec then ranks Workers from 0, like the other replicas)."""
