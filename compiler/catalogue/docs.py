@@ -426,7 +426,7 @@ a warning when the object may be one of ours or one of Kubernetes' own mistyped 
 ours or Kubernetes', as ``batch.volcano.sh/v1`` Job or ``apps/v1`` Deploymnet, or its kind is ours
 under another group), an info otherwise: Kubernetes' own kinds (``apps/v1`` Deployment, ``v1``
 Service, ...) and other projects' kinds in their own groups (``leaderworkerset.x-k8s.io/v1``
-LeaderWorkerSet, ``kubeflow.org/v1`` PyTorchJob); ``validate --strict-kinds`` makes either an error.
+LeaderWorkerSet, ``kubeflow.org/v1`` PyTorchJob); ``--strict-kinds`` (lint and validate) makes either an error.
 
 **Why.** ascend-compile ships schemas for AscendJob, Volcano Job/PodGroup/Queue, ConfigMap,
 Namespace and its own spec; other kinds pass unchecked. For a Deployment, a Service or another

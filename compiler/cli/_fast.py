@@ -19,7 +19,7 @@ _FORMATS = ("text", "json", "sarif", "github")
 _LINT: Dict[str, Tuple[str, Any]] = {
     "-q": ("quiet", _FLAG), "--quiet": ("quiet", _FLAG), "--no-cache": ("no_cache", _FLAG),
     "--no-config": ("no_config", _FLAG), "--strict": ("strict", _ON), "--no-strict": ("strict", _OFF),
-    "--format": ("fmt", _FORMATS), "--fail-on": ("fail_on", ("error", "warning", "info")),
+    "--strict-kinds": ("strict_kinds", _FLAG), "--format": ("fmt", _FORMATS), "--fail-on": ("fail_on", ("error", "warning", "info")),
     "--disable": ("disable", _MANY), "--include": ("include", _MANY), "--exclude": ("exclude", _MANY),
     "--max-bytes": ("max_bytes", _INT), "--volcano-version": ("volcano_version", _TEXT),
 }
@@ -39,7 +39,7 @@ _COMPILE: Dict[str, Tuple[str, Any]] = {
 def _lint_defaults() -> Dict[str, Any]:
     from ..yamlio.common import DEFAULT_MAX_BYTES
 
-    return {"fail_on": None, "disable": (), "strict": True, "volcano_version": None, "include": (), "exclude": (),
+    return {"fail_on": None, "disable": (), "strict": True, "strict_kinds": False, "volcano_version": None, "include": (), "exclude": (),
             "quiet": False, "no_cache": False, "write_baseline": None, "baseline": None, "fix": False,
             "show_diff": False, "config_path": None,
             "no_config": False, "profile_dirs": (),

@@ -37,6 +37,7 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
         return lint_run.lint_paths(
             list(paths), ctx.registry, ctx.config, include=options.get("include") or (),
             exclude=options.get("exclude") or (), max_bytes=ctx.max_bytes, strict=options.get("strict", True),
+            strict_kinds=bool(options.get("strict_kinds")),
             volcano_version=volcano_version, disable=disabled, left_out=left_out,
             cache_dir=None if options.get("no_cache") else default_root())
 

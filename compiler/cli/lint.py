@@ -41,6 +41,8 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
                    "errors cannot be disabled.")
 @click.option("--strict/--no-strict", default=True, show_default=True,
               help="Report fields the schemas do not define (typos) as errors.")
+@click.option("--strict-kinds", is_flag=True,
+              help="Treat an apiVersion/kind without a built-in schema as an error, not a warning (as validate).")
 @click.option("--volcano-version", default=None, metavar="X.Y",
               help="The cluster's Volcano release (1.9 or 1.15; default the newest): the schemas Volcano objects are "
                    "checked against, and whether the policy action Ignore works there (AC408).")

@@ -21,7 +21,7 @@ from .results import FileResult
 def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *,
                include: Sequence[str] = (), exclude: Sequence[str] = (), max_bytes: Optional[int] = None,
                strict: bool = True, volcano_version: Optional[str] = None, disable: Sequence[str] = (),
-               jobs: Optional[int] = None, cache_dir: Optional[str] = None,
+               strict_kinds: bool = False, jobs: Optional[int] = None, cache_dir: Optional[str] = None,
                left_out: Optional[List[Finding]] = None) -> Tuple[List[Finding], int]:
     """Discover, read and lint ``paths``; returns (findings, number of files read).
 
@@ -38,7 +38,8 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
     from .locate import Locator
 
     found = discover(paths, include=include, exclude=exclude)
-    linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable)
+    linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable,
+                    strict_kinds=strict_kinds)
     limit = max_bytes or DEFAULT_MAX_BYTES
     reader = _Reader(linter, limit, _open_cache(cache_dir, linter, limit) if cache_dir else None)
     if left_out is not None:
