@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..manifest.job import Manifest
 from ..manifest.pods import PodSet
 from ..manifest.values import as_dict, as_int, as_list
-from ..vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FRAMEWORK_LABEL, FRAMEWORKS,
+from ..vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FRAMEWORKS,
                           POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, SHM_VOLUME, SP_BLOCK_ANNOTATION,
                           SUB_HEALTHY_LABEL, TOR_AFFINITY_LABEL, VOLCANO_JOB)
 
@@ -21,8 +21,8 @@ def target_of(job: Manifest) -> str:
 
 
 def frameworks(job: Manifest) -> Tuple[str, ...]:
-    named = job.labels.get(FRAMEWORK_LABEL)
-    return (named,) if named in FRAMEWORKS else FRAMEWORKS
+    named = job.framework()
+    return (named,) if named else FRAMEWORKS
 
 
 def main_pod_set(job: Manifest) -> Optional[PodSet]:

@@ -12,10 +12,10 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 from ..hardware import arithmetic as hardware
 from ..findings import Path
 from ..hardware.targeting import HardwareSignals
-from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, ASCEND_JOB_API_GROUP, DEFAULT_QUEUE, JOBS, LABEL_DEFAULTS,
-                          OWN_ANNOTATIONS_READ, POD, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME,
-                          RING_LABEL, SCHEDULE_POLICY_ANNOTATION, SCHEDULER_NAME, SP_BLOCK_ANNOTATION, VOLCANO_JOB,
-                          VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, ASCEND_JOB_API_GROUP, DEFAULT_QUEUE, FRAMEWORK_LABEL,
+                          FRAMEWORKS, JOBS, LABEL_DEFAULTS, OWN_ANNOTATIONS_READ, POD, RANKTABLE_CONFIGMAP_PREFIX,
+                          RANKTABLE_HOSTPATH_VOLUME, RING_LABEL, SCHEDULE_POLICY_ANNOTATION, SCHEDULER_NAME,
+                          SP_BLOCK_ANNOTATION, VOLCANO_JOB, VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
 from .pods import PodSet
 from .values import as_dict, as_int, as_list, once
 
@@ -274,6 +274,11 @@ class Manifest:
             value = joined_label(self.label_values(key))
             out.append((key, LABEL_DEFAULTS.get(key) if value is None else value))
         return tuple(out)
+
+    def framework(self) -> Optional[str]:
+        """The framework the ``framework`` label names (the operator reads it), None unless it is one it knows."""
+        value = self.labels.get(FRAMEWORK_LABEL)
+        return value if isinstance(value, str) and value in FRAMEWORKS else None
 
     def min_available(self) -> Optional[int]:
         """The job's own ``minAvailable`` (an AscendJob's ``runPolicy.schedulingPolicy``), None when it sets none."""

@@ -4,14 +4,9 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ...findings import Path
-from ...vocabulary import CONTAINER_NAME, FRAMEWORK_LABEL, FRAMEWORKS, LEADERS
+from ...vocabulary import CONTAINER_NAME, LEADERS
 from ..context import ObjectContext
 from ...manifest.pods import Container, PodSet
-
-
-def framework(obj: ObjectContext) -> Optional[str]:
-    value = obj.labels.get(FRAMEWORK_LABEL)
-    return value if isinstance(value, str) and value in FRAMEWORKS else None
 
 
 def ascend_container(pod_set: PodSet) -> Optional[Container]:
@@ -51,7 +46,7 @@ def replica_key(obj: ObjectContext, rtype: str) -> Path:
 
 
 def leader_of(obj: ObjectContext) -> Tuple[Optional[str], Optional[str]]:
-    fw = framework(obj)
+    fw = obj.framework()
     return fw, (LEADERS.get(fw) if fw else None)
 
 

@@ -36,14 +36,13 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...vocabulary import PYTORCH, TENSORFLOW, LEADERS
 from ..rule import Problem
-from ._util import framework
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    fw = framework(obj)
+    fw = obj.framework()
     if fw not in (PYTORCH, TENSORFLOW):
         return
     specs = obj.spec.get("replicaSpecs")

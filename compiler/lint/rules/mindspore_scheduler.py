@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Iterator
 from ...manifest.values import as_dict, as_int
 from ...vocabulary import MINDSPORE, SCHEDULER, WORKER
 from ..rule import Problem
-from ._util import ascend_container, framework, npu_request_path
+from ._util import ascend_container, npu_request_path
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -62,7 +62,7 @@ def _requested(pod_set: PodSet) -> int:
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    if framework(obj) != MINDSPORE:
+    if obj.framework() != MINDSPORE:
         return
     specs = as_dict(obj.spec.get("replicaSpecs"))
     if not specs or SCHEDULER in specs:

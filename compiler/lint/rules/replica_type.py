@@ -35,14 +35,13 @@ from typing import TYPE_CHECKING, Iterator
 from ...manifest.values import as_dict
 from ...vocabulary import REPLICA_TYPES
 from ..rule import Problem
-from ._util import framework
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    fw = framework(obj)
+    fw = obj.framework()
     if fw is None:
         return  # AC206 reports the label
     allowed = REPLICA_TYPES[fw]

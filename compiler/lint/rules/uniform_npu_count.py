@@ -56,7 +56,7 @@ from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, PYTORCH, SOFT_
                            SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
 from ...manifest.values import npu_count
 from ..rule import Problem
-from ._util import ascend_container, framework, npu_request_path
+from ._util import ascend_container, npu_request_path
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -92,7 +92,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
 
 def _off_ascend(obj: ObjectContext, npu_sets: List[PodSet]) -> Iterator[Problem]:
     """NPUs of an AscendJob pod asked by containers other than ``ascend``: the operator does not count them."""
-    fw = framework(obj)
+    fw = obj.framework()
     if fw is None or all(key in obj.labels for key in SOFT_SHARE_LABELS) or obj.npu_resource() == NPU_CORE:
         return
     if fw == MINDSPORE and [p.role for p in obj.pod_sets()] == [WORKER]:
