@@ -39,13 +39,14 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from ...manifest.values import as_list
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+    from ...findings import Path
 
 EVENTS = ("*", "PodFailed", "PodEvicted", "PodPending", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")
 ANY_EVENT = "*"
@@ -54,9 +55,10 @@ ACTIONS = ("AbortJob", "RestartJob", "RestartTask", "RestartPod", "TerminateJob"
            "Ignore")
 
 
-def _events(policy, base):
+def _events(policy: Dict[str, Any], base: Path) -> List[Tuple[Path, str]]:
     """(path, event) of one policy's ``event`` and ``events``, each distinct event once (as Volcano dedupes)."""
-    out, seen = [], set()
+    out: List[Tuple[Path, str]] = []
+    seen: Set[str] = set()
     items = [(base + ("events", j), e) for j, e in enumerate(as_list(policy.get("events")))]
     if "event" in policy and policy.get("event") not in ("", None):
         items.append((base + ("event",), policy.get("event")))
@@ -67,7 +69,7 @@ def _events(policy, base):
     return out
 
 
-def _shape(policy, base, exit_codes):
+def _shape(policy: Dict[str, Any], base: Path, exit_codes: Set[int]) -> Optional[Problem]:
     """Problems of a policy that has no event: exitCode 0, twice, or neither event nor exitCode."""
     code = policy.get("exitCode")
     if code is None:
@@ -82,8 +84,9 @@ def _shape(policy, base, exit_codes):
     return None
 
 
-def _check_policies(policies, base):
-    seen, exit_codes = {}, set()
+def _check_policies(policies: Any, base: Path) -> Iterator[Problem]:
+    seen: Dict[str, int] = {}
+    exit_codes: Set[int] = set()
     for i, policy in enumerate(as_list(policies)):
         if not isinstance(policy, dict):
             continue
