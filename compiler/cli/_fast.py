@@ -27,7 +27,7 @@ _VALIDATE: Dict[str, Tuple[str, Any]] = {
     "-q": ("quiet", _FLAG), "--quiet": ("quiet", _FLAG), "--strict": ("strict", _ON),
     "--no-strict": ("strict", _OFF), "--strict-kinds": ("strict_kinds", _FLAG), "-f": ("fmt_alias", _FORMATS),
     "--format": ("fmt", _FORMATS), "--include": ("include", _MANY), "--exclude": ("exclude", _MANY),
-    "--max-bytes": ("max_bytes", _INT), "--disable": ("disable", _MANY),
+    "--max-bytes": ("max_bytes", _INT), "--disable": ("disable", _MANY), "--no-config": ("no_config", _FLAG),
 }
 _COMPILE: Dict[str, Tuple[str, Any]] = {
     "-o": ("output_dir", _TEXT), "--output-dir": ("output_dir", _TEXT), "--check": ("check", _FLAG),
@@ -48,7 +48,8 @@ def _lint_defaults() -> Dict[str, Any]:
 
 def _validate_defaults() -> Dict[str, Any]:
     return {"fmt": "text", "fmt_alias": None, "strict": True, "strict_kinds": False, "include": (), "exclude": (),
-            "volcano_version": None, "max_bytes": None, "quiet": False, "disable": ()}
+            "volcano_version": None, "max_bytes": None, "quiet": False, "disable": (), "config_path": None,
+            "no_config": False}
 
 
 def _compile_defaults() -> Dict[str, Any]:

@@ -158,7 +158,12 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
     from ..report import render
     from ..files.validate import validate_paths
 
+    from ._context import load_context
+
     disabled = _disabled(options)
+    # the project config's lint.disable holds for validate too (its rules are lint's schema rules)
+    options.setdefault("fmt", "text")
+    disabled += list(load_context(options).config.lint.disable)
     left_out: List[Any] = []
     findings, files = validate_paths(paths, strict=options.get("strict", True),
                                      strict_kinds=bool(options.get("strict_kinds")),

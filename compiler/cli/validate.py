@@ -40,12 +40,17 @@ def _volcano_option(ctx: click.Context, param: click.Parameter, value: Optional[
 @click.option("--max-bytes", type=click.IntRange(min=1), default=None, metavar="N",
               help="Largest input file accepted, in bytes (default 16 MiB).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the findings, no summary line.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Project config whose lint.disable applies (default: .ascend-compile.yaml found from here up "
+                   "to the repository root).")
+@click.option("--no-config", is_flag=True, help="Do not read a project config.")
 @click.option("--disable", "disable", multiple=True, metavar="ID",
               help="Do not report this rule (ID or name, e.g. AC009; repeatable, or comma-separated). Input errors "
                    "(AC001-AC006) cannot be disabled.")
 def validate_command(paths: Tuple[str, ...], fmt: str, fmt_alias: Optional[str], strict: bool, strict_kinds: bool,
                      include: Tuple[str, ...], exclude: Tuple[str, ...], volcano_version: Optional[str],
-                     max_bytes: Optional[int], quiet: bool, disable: Tuple[str, ...]) -> None:
+                     max_bytes: Optional[int], quiet: bool, config_path: Optional[str], no_config: bool,
+                     disable: Tuple[str, ...]) -> None:
     """Check Kubernetes manifests (AscendJob, Volcano Job/PodGroup/Queue, ConfigMap,
     Namespace) against strict JSON Schemas shipped with ascend-compile. Works offline.
 
@@ -68,7 +73,8 @@ def validate_command(paths: Tuple[str, ...], fmt: str, fmt_alias: Optional[str],
     try:
         code = validate(paths, {"fmt": fmt, "fmt_alias": fmt_alias, "strict": strict, "strict_kinds": strict_kinds, "include": include,
                                 "exclude": exclude, "volcano_version": volcano_version, "max_bytes": max_bytes,
-                                "quiet": quiet, "disable": disable})
+                                "quiet": quiet, "disable": disable, "config_path": config_path,
+                                "no_config": no_config})
     except Usage as exc:
         raise click.UsageError(str(exc)) from None
     raise SystemExit(code)
