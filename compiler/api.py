@@ -38,14 +38,7 @@ ConfigArg = Union[ProjectConfig, str, "os.PathLike[str]", None]
 Object = Dict[str, Any]
 
 
-# --------------------------------------------------------------------------- building blocks (CLI shares)
-
-
-def compile_paths(paths: Sequence[str], config: Optional[ProjectConfig] = None,
-                  registry: Optional[ProfileRegistry] = None,
-                  max_bytes: int = DEFAULT_MAX_BYTES) -> List[CompiledJob]:
-    """Compile the specs in files/directories; raise with all findings if any fails."""
-    return compile_specs(read_documents(paths, max_bytes), registry, config)
+# --------------------------------------------------------------------------- a spec as a document
 
 
 def spec_document(data: Dict[str, Any], source: str = "<python>") -> Document:
@@ -230,7 +223,9 @@ def compile_job(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Sequen
                 source: str = "<python>") -> CompiledJob:
     """Compile one spec (a :class:`JobSpec` or the ``TrainingJob`` document as a dict).
 
-    Raises :class:`~ascend_compile.errors.CompileError` with every problem found.
+    The same steps as ``ascend-compile compile``, the lint of the output included: raises
+    :class:`~ascend_compile.errors.CompileError` with every problem found where ``compile`` would refuse the
+    spec; the output's lint warnings are in the job's ``warnings``.
     """
     loaded, registry = _load_context(config, profile_dirs)
     return compile_specs([spec_document(_spec_data(spec), source)], registry, loaded)[0]
@@ -260,9 +255,9 @@ def to_yaml(objects: Sequence[Mapping[str, Any]]) -> str:
 
 def compile_files(paths: Union[PathArg, Sequence[PathArg]], *, config: ConfigArg = None,
                   profile_dirs: Sequence[PathArg] = (), max_bytes: int = DEFAULT_MAX_BYTES) -> List[CompiledJob]:
-    """Compile spec files (directories are searched for ``*.yaml``/``*.yml``), all or nothing."""
+    """Compile spec files (directories are searched for ``*.yaml``/``*.yml``), all or nothing, as ``compile`` does."""
     loaded, registry = _load_context(config, profile_dirs)
-    return compile_paths(_path_list(paths), loaded, registry, max_bytes)
+    return compile_specs(read_documents(_path_list(paths), max_bytes), registry, loaded)
 
 
 # --------------------------------------------------------------------------- validate and lint

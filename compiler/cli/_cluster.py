@@ -111,16 +111,11 @@ def stdout_sink(sanitize: bool = True) -> Callable[[str], None]:
 
 
 def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> List[Any]:
-    """Compile like ``compile`` does; any problem is reported and exits (1 bad spec, 2 unreadable)."""
-    from .. import api
-    from ..errors import AscendCompileError
+    """Compile as ``compile`` does (the same steps, output lint included): a spec ``compile`` would refuse is
+    reported and exits (1 bad spec, 2 unreadable) before anything is sent."""
+    from ._compiling import compile_or_exit
 
-    ctx = load_context(options)
-    try:
-        return api.compile_paths(list(specs), config=ctx.config, registry=ctx.registry, max_bytes=ctx.max_bytes)
-    except AscendCompileError as exc:
-        report_and_exit(exc.findings, ctx, stream=sys.stderr)
-        raise  # unreachable
+    return compile_or_exit(specs, load_context(options))
 
 
 def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> List[Any]:

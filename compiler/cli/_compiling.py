@@ -1,14 +1,15 @@
 """What ``compile`` does once its command line is read: no click here.
 
 The click command (:mod:`.compile`) and the fast path (:mod:`._fast`) both call :func:`compile_specs`, so
-the ``compile --check`` pre-commit hook runs without loading click.  A usage problem raises
+the ``compile --check`` pre-commit hook runs without loading click; the cluster commands compile their SPEC
+arguments with :func:`compile_or_exit`, the same steps.  A usage problem raises
 :class:`~._plain.Usage` (or :class:`BadParameter`, about one value) before anything is written or printed:
 click reports it (the fast path hands such a command line to click).
 """
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 from ._plain import Usage
 
@@ -34,11 +35,9 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> int:
     overrides = _parse_overrides(options.get("overrides") or ())
     ctx = load_context(options)
     left_out: List[Any] = []
-    jobs, files = _compile(specs, overrides, ctx, left_out)
+    jobs = compile_or_exit(specs, ctx, overrides, lint=not options.get("no_lint"), left_out=left_out)
     if not jobs:
         return nothing_found("compile", "job specs (kind: TrainingJob)", left_out)
-    if not options.get("no_lint"):
-        _lint_output(jobs, ctx, files)
     if output_dir is None:
         sys.stdout.write(render_jobs(jobs))
         return 0
@@ -54,6 +53,39 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> int:
     return 0
 
 
+def compile_or_exit(specs: Sequence[str], ctx: Any, overrides: Sequence[Any] = (), *, lint: bool = True,
+                    left_out: Optional[List[Any]] = None) -> List[Any]:
+    """Read the specs and compile them (:func:`ascend_compile.compiling.pipeline.compile_specs`), every ``--set`` applied
+    to every spec: what ``compile``, ``apply``, ``diff`` and the commands that take a SPEC run.
+
+    A problem is reported on stderr and exits (1 a spec or its output refused, 2 unreadable input; findings
+    about a --set name it); the output's warnings go to stderr.  ``left_out`` receives the notes of what
+    discovery left out on purpose.
+    """
+    from ..compiling import overrides as setting
+    from ..files.discovery import read_documents
+    from ..errors import AscendCompileError
+    from ..jobspec import is_spec
+    from ..compiling.pipeline import compile_specs as compile_documents
+    from ._context import report, report_and_exit
+
+    files = None
+    try:
+        docs = read_documents(list(specs), ctx.max_bytes, left_out)
+        files = len({doc.source for doc in docs})
+        docs = [setting.apply(doc, overrides) if is_spec(doc.data) else doc for doc in docs]
+        jobs = compile_documents(docs, ctx.registry, ctx.config, lint=lint)
+    except setting.OverrideError as exc:
+        raise _bad(exc) from None
+    except AscendCompileError as exc:
+        report_and_exit(setting.blame(exc.findings, overrides), ctx, stream=sys.stderr, files_checked=files)
+        raise
+    warnings = [finding for job in jobs for finding in job.warnings]
+    if warnings:
+        report(warnings, ctx, stream=sys.stderr, files_checked=files)
+    return jobs
+
+
 def _parse_overrides(arguments: Sequence[str]) -> List[Any]:
     from ..compiling import overrides
 
@@ -66,42 +98,6 @@ def _parse_overrides(arguments: Sequence[str]) -> List[Any]:
 def _bad(exc: Exception) -> BadParameter:
     hint, _, message = str(exc).partition(": ")
     return BadParameter(message, hint)
-
-
-def _compile(specs: Sequence[str], parsed: List[Any], ctx: Any, left_out: List[Any]) -> Tuple[List[Any], int]:
-    """The compiled jobs and the number of files read, with every --set applied to every spec (findings about
-    a --set name it); ``left_out`` receives the notes of what discovery left out on purpose."""
-    from ..compiling import overrides
-    from ..files.discovery import read_documents
-    from ..errors import AscendCompileError
-    from ..jobspec import is_spec
-    from ..compiling.pipeline import compile_specs as compile_documents
-    from ._context import report_and_exit
-
-    files = None
-    try:
-        docs = read_documents(list(specs), ctx.max_bytes, left_out)
-        files = len({doc.source for doc in docs})
-        docs = [overrides.apply(doc, parsed) if is_spec(doc.data) else doc for doc in docs]
-        return compile_documents(docs, ctx.registry, ctx.config), files
-    except overrides.OverrideError as exc:
-        raise _bad(exc) from None
-    except AscendCompileError as exc:
-        report_and_exit(overrides.blame(exc.findings, parsed), ctx, stream=sys.stderr, files_checked=files)
-        raise
-
-
-def _lint_output(jobs: List[Any], ctx: Any, files: int) -> None:
-    """Lint the compiled objects: warnings go to stderr, an error refuses the output (nothing written)."""
-    from ..findings import ERROR
-    from ..compiling.pipeline import lint_output
-    from ._context import report, report_and_exit
-
-    findings = lint_output(jobs, ctx.registry, ctx.config)
-    if any(f.severity == ERROR for f in findings):
-        report_and_exit(findings, ctx, stream=sys.stderr, files_checked=files)
-    if findings:
-        report(findings, ctx, stream=sys.stderr, files_checked=files)
 
 
 def _check(jobs: List[Any], output_dir: str, ctx: Any) -> int:

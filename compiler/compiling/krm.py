@@ -35,7 +35,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..catalogue import INPUT_ERROR, SPEC_INVALID
 from ..config import ProjectConfig
-from ..errors import AscendCompileError, InternalError
+from ..errors import InternalError
 from ..findings import ERROR, EXIT_INTERNAL, INTERNAL, Finding, format_path
 from ..hardware.profiles import ProfileRegistry
 from ..jobspec import is_spec
@@ -233,18 +233,23 @@ def _document(label: str, item: Any, index: int) -> Document:
     return Document(label, index, item, None)
 
 
-def _compile_one(label: str, item: Any, index: int, registry: ProfileRegistry,
-                 config: ProjectConfig) -> Tuple[Optional[List[Dict[str, Any]]], List[Finding]]:
-    from .pipeline import compile_document
+def _compile(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, config: ProjectConfig
+             ) -> Dict[str, Tuple[Optional[List[Dict[str, Any]]], List[Finding]]]:
+    """Each spec among the entries compiled as ``compile`` compiles it (output lint included), by label:
+    (its objects, or None where refused; the findings about it)."""
+    from .pipeline import compile_each
 
+    specs = [_document(label, item, index) for index, (label, item) in enumerate(entries) if is_spec(item)]
     try:
-        job = compile_document(_document(label, item, index), registry, config)
-    except AscendCompileError as exc:
-        return None, list(exc.findings)
+        outcomes = compile_each(specs, registry, config)
     except InternalError as exc:  # our bug: reported with the other results, and exit code 3
-        return None, [Finding(SPEC_INVALID, ERROR, str(exc), extra=(INTERNAL,))]
-    forged = _location_annotations(item, job.objects)
-    return (None, forged) if forged else (job.objects, [])
+        internal = [Finding(SPEC_INVALID, ERROR, str(exc), extra=(INTERNAL,))]
+        return {doc.source: (None, internal if n == 0 else []) for n, doc in enumerate(specs)}
+    compiled: Dict[str, Tuple[Optional[List[Dict[str, Any]]], List[Finding]]] = {}
+    for doc, job, findings in outcomes:
+        forged = _location_annotations(doc.data, job.objects) if job is not None else []
+        compiled[doc.source] = (None if job is None or forged else job.objects, findings + forged)
+    return compiled
 
 
 #: annotations kustomize and kpt set to say which file an object is in (and which object it is): theirs alone.
@@ -286,27 +291,16 @@ def _generate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, con
     out_items: List[Any] = []
     generated: List[Any] = []
     reports: List[Tuple[ItemRef, List[Finding]]] = []
-    seen: Dict[Tuple[Optional[str], str], str] = {}
-    for index, (label, item) in enumerate(entries):
+    compiled = _compile(entries, registry, config)
+    for label, item in entries:
         from_items = label != "functionConfig"
-        if not is_spec(item):
+        if label not in compiled:
             if from_items:
                 out_items.append(item)
             continue
-        ref = item_ref(item, label)
-        objects, findings = _compile_one(label, item, index, registry, config)
-        if objects is not None:
-            job = objects[-1].get("metadata", {})
-            key = (job.get("namespace"), str(job.get("name")))
-            if key in seen:
-                findings = [Finding(SPEC_INVALID, ERROR,
-                                    f"job {key[1]!r} is defined twice (also in {seen[key]})",
-                                    ("metadata", "name"), "give each job its own name")]
-                objects = None
-            else:
-                seen[key] = ref.display
+        objects, findings = compiled[label]
         if findings:
-            reports.append((ref, findings))
+            reports.append((item_ref(item, label), findings))
         if objects is None:
             if from_items:
                 out_items.append(item)  # keep the spec so nothing silently disappears
@@ -341,13 +335,9 @@ def _placed(items: List[Any], inputs: Set[int]) -> List[Any]:
 def _validate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, config: ProjectConfig
               ) -> List[Tuple[ItemRef, List[Finding]]]:
     per_label: Dict[str, List[Finding]] = {label: [] for label, _ in entries}
-    manifests: List[Document] = []
-    for index, (label, item) in enumerate(entries):
-        if is_spec(item):
-            _, findings = _compile_one(label, item, index, registry, config)
-            per_label[label].extend(findings)
-        else:
-            manifests.append(_document(label, item, index))
+    for label, (_, findings) in _compile(entries, registry, config).items():
+        per_label[label].extend(findings)
+    manifests = [_document(label, item, index) for index, (label, item) in enumerate(entries) if not is_spec(item)]
     for finding in lint_documents(manifests, registry, config):
         if finding.file in per_label:
             per_label[finding.file].append(finding)

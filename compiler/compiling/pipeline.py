@@ -25,15 +25,17 @@ class CompiledJob:
     spec: Spec
     objects: List[Dict[str, Any]]
     source: str
+    #: lint's warnings about the objects (``compile`` prints them on stderr; an error refuses the job)
+    warnings: Tuple[Finding, ...] = ()
 
 
 def self_check(objects: Sequence[Dict[str, Any]], doc: Optional[Document] = None,
                spec: Optional[Spec] = None) -> None:
     """Validate emitted objects against the same schemas ``validate`` uses.
 
-    The spec passes some fields through unchecked (env ``valueFrom`` and
-    ``podTemplatePatch`` are free-form Kubernetes); an invalid object caused by
-    them is the user's to fix and is reported at that spec field.  Anything
+    The spec passes some fields through unchecked (env ``valueFrom``,
+    ``podTemplatePatch`` and ``jobPatch`` are free-form Kubernetes); an invalid
+    object caused by them is the user's to fix and is reported at that spec field.  Anything
     else means emission is wrong: that is our bug, and it fails loudly.
     """
     from ..schemacheck import check as schemas
@@ -42,7 +44,7 @@ def self_check(objects: Sequence[Dict[str, Any]], doc: Optional[Document] = None
         problems = [f for f in schemas.validate_object(obj) if f.severity == ERROR]
         if not problems:
             continue
-        blamed = _blame_passthrough(problems, obj, doc, spec)
+        blamed = _blame_passthrough(problems, obj, doc, spec, is_job=obj is objects[-1])
         if blamed:
             raise CompileError(blamed)
         detail = "; ".join(f"{f.field_path}: {f.message}" for f in problems[:5])
@@ -52,28 +54,65 @@ def self_check(objects: Sequence[Dict[str, Any]], doc: Optional[Document] = None
 
 
 def _blame_passthrough(problems: Sequence[Finding], obj: Dict[str, Any], doc: Optional[Document],
-                       spec: Optional[Spec]) -> List[Finding]:
-    """Findings located at the spec field that passed the invalid content through, if any did."""
+                       spec: Optional[Spec], is_job: bool) -> List[Finding]:
+    """Findings located at the spec field that passed the invalid content through, if every problem has one
+    (``jobPatch`` is merged into the job, ``is_job``: the last object)."""
     if doc is None or spec is None:
         return []
     raw = doc.data.get("spec", {}) if isinstance(doc.data, dict) else {}
     out: List[Finding] = []
     for problem in problems:
-        where: Tuple[Any, ...] = ()
-        if "podTemplatePatch" in raw:
-            where = ("spec", "podTemplatePatch")
-        elif "env" in problem.path and "env" in raw:
-            where = ("spec", "env")
-        if not where:
+        where: Optional[Tuple[Any, ...]] = None
+        if is_job and "jobPatch" in raw:
+            where = _patch_origin(obj, problem.path, raw["jobPatch"], ("spec", "jobPatch"))
+        how = "merged into the compiled job as is"
+        if where is None and "podTemplatePatch" in raw:
+            where, how = ("spec", "podTemplatePatch"), "copied into the pod template as is"
+        elif where is None and "env" in problem.path and "env" in raw:
+            where, how = ("spec", "env"), "copied into the pod template as is"
+        if where is None:
             return []
         loc = doc.locate(where)
         out.append(Finding(
             SPEC_INVALID, ERROR,
             f"the compiled {obj.get('kind')} is invalid at {problem.field_path}: {problem.message}",
-            where, f"{where[-1]} is copied into the pod template as is; fix it there"
+            where, f"{where[1]} is {how}; fix it there"
             + (f" ({problem.hint})" if problem.hint else ""),
             loc.file, loc.line, loc.column, obj=describe_document(doc.data)))
     return out
+
+
+def _patch_origin(obj: Any, path: Sequence[Any], patch: Any, where: Tuple[Any, ...]) -> Optional[Tuple[Any, ...]]:
+    """The spec path of the part of ``patch`` (merged into ``obj`` as :mod:`.emit.patch` merges) that put the
+    value at ``path`` into ``obj``; None where the value there is not (wholly) the patch's."""
+    from ..emit.patch import PATCH_KEY, REPLACE
+
+    node = obj
+    for depth, element in enumerate(path):
+        if isinstance(patch, dict) and isinstance(element, str) and element in patch:
+            patch, where = patch[element], where + (element,)
+        elif isinstance(patch, list) and isinstance(element, int) and isinstance(node, list) \
+                and 0 <= element < len(node):
+            item = node[element]
+            replaced = bool(patch) and isinstance(patch[0], dict) and patch[0].get(PATCH_KEY) == REPLACE
+            if isinstance(item, dict) and isinstance(item.get("name"), str) and not replaced:
+                index = next((i for i, p in enumerate(patch) if isinstance(p, dict) and p.get("name") == item["name"]),
+                             None)
+            else:
+                index = element + 1 if replaced else element
+            if index is None or index >= len(patch):
+                return None
+            patch, where = patch[index], where + (index,)
+        elif depth == len(path) - 1 and isinstance(patch, dict) and isinstance(node, dict) and element not in node \
+                and set(node) <= set(patch):
+            return where  # a field missing from what the patch wrote wholly
+        else:
+            return None
+        try:
+            node = node[element]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return where
 
 
 def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectConfig) -> CompiledJob:
@@ -104,44 +143,97 @@ def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectCo
     return CompiledJob(spec, objects, doc.source)
 
 
+class _Outcome:
+    """One spec document's way through the run: its job (None once refused) and the findings about it."""
+
+    __slots__ = ("doc", "job", "findings")
+
+    def __init__(self, doc: Document, job: Optional[CompiledJob], findings: List[Finding]):
+        self.doc, self.job, self.findings = doc, job, findings
+
+
+def compile_each(docs: Iterable[Document], registry: ProfileRegistry, config: ProjectConfig, *,
+                 lint: bool = True) -> List[Tuple[Document, Optional[CompiledJob], List[Finding]]]:
+    """Every document through every step, each on its own: (document, its job or None if refused, findings).
+
+    For callers that report per document and keep what compiled (the KRM function); a job's warnings
+    are also in its ``warnings``.  :func:`compile_specs` is the all-or-nothing form of the same steps.
+    """
+    outcomes = _compile_documents(docs, registry, config)
+    if lint:
+        _lint_jobs([o for o in outcomes if o.job is not None], registry, config)
+    return [(o.doc, o.job, o.findings) for o in outcomes]
+
+
 def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] = None,
-                  config: Optional[ProjectConfig] = None) -> List[CompiledJob]:
-    """Compile every document; raise one CompileError carrying all findings if any fails."""
+                  config: Optional[ProjectConfig] = None, *, lint: bool = True) -> List[CompiledJob]:
+    """The compile use case, all or nothing: what ``compile``, ``apply``, ``diff``, the Python API run.
+
+    Each document is resolved (schema, profile rules, defaults), emitted and self-checked, a job defined
+    twice is refused, and then (unless ``lint`` is False, ``--no-lint``) the output is linted.  Any
+    error raises one CompileError carrying every finding; otherwise each job carries its output's
+    warnings (``CompiledJob.warnings``).
+    """
     config = config or ProjectConfig()
     registry = registry or ProfileRegistry(config.profile_dirs)
-    jobs: List[CompiledJob] = []
-    findings: List[Finding] = []
+    outcomes = _compile_documents(docs, registry, config)
+    refused = [f for o in outcomes for f in o.findings]
+    if refused:
+        raise CompileError(refused)
+    if lint:
+        findings = _lint_jobs(outcomes, registry, config)
+        if any(f.severity == ERROR for f in findings):
+            raise CompileError(findings)
+    return [o.job for o in outcomes if o.job is not None]
+
+
+def _compile_documents(docs: Iterable[Document], registry: ProfileRegistry,
+                       config: ProjectConfig) -> List[_Outcome]:
+    """Resolve, emit and self-check each document; a second job of the same namespace and name is refused."""
+    outcomes: List[_Outcome] = []
     seen: Dict[Tuple[Optional[str], str], CompiledJob] = {}
     for doc in docs:
         try:
             job = compile_document(doc, registry, config)
         except CompileError as exc:
-            findings.extend(exc.findings)
+            outcomes.append(_Outcome(doc, None, list(exc.findings)))
             continue
         key = (job.spec.namespace, job.spec.name)
         if key in seen:
             loc = doc.locate(("metadata", "name"))
-            findings.append(Finding(SPEC_INVALID, ERROR,
-                                    f"job {job.spec.name!r} is defined twice (also in {seen[key].source})",
-                                    ("metadata", "name"), "give each job its own name",
-                                    loc.file, loc.line, loc.column))
+            outcomes.append(_Outcome(doc, None, [Finding(
+                SPEC_INVALID, ERROR, f"job {job.spec.name!r} is defined twice (also in {seen[key].source})",
+                ("metadata", "name"), "give each job its own name", loc.file, loc.line, loc.column)]))
             continue
         seen[key] = job
-        jobs.append(job)
-    if findings:
-        raise CompileError(findings)
-    return jobs
+        outcomes.append(_Outcome(doc, job, []))
+    return outcomes
 
 
-def lint_output(jobs: Sequence[CompiledJob], registry: Optional[ProfileRegistry] = None,
-                config: Optional[ProjectConfig] = None) -> List[Finding]:
-    """Lint findings (errors and warnings) about the compiled objects, by the project's lint settings.
+def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: ProjectConfig) -> List[Finding]:
+    """Lint the compiled objects as one run (errors and warnings, by the project's lint settings).
 
     Compiled output is lint-clean unless a spec passes something through (``podTemplatePatch``,
-    ``jobPatch``, env values, pod counts off whole nodes): ``compile`` reports these, refusing errors.
+    ``jobPatch``, env values, pod counts off whole nodes).  Each finding goes to the outcome of the job
+    whose object it is about; a job with an error is refused, the others carry their warnings.
     """
     from ..lint.engine import Linter
 
+    if not outcomes:
+        return []
     linter = Linter(registry, config, schema=False)  # self_check has checked the schemas
-    found = linter.run(objects=[(obj, f"{job.source} (compiled)") for job in jobs for obj in job.objects])
-    return [f for f in found if f.severity in (ERROR, WARNING)]
+    found = linter.run(objects=[(obj, f"{o.doc.source} (compiled)") for o in outcomes if o.job is not None
+                                for obj in o.job.objects])
+    found = [f for f in found if f.severity in (ERROR, WARNING)]
+    owners = {describe_document(obj): o for o in reversed(outcomes) if o.job is not None for obj in o.job.objects}
+    for finding in found:
+        owner = owners.get(finding.obj) or outcomes[0]
+        owner.findings.append(finding)
+    for o in outcomes:
+        if o.job is None:
+            continue
+        if any(f.severity == ERROR for f in o.findings):
+            o.job = None
+        elif o.findings:
+            o.job = CompiledJob(o.job.spec, o.job.objects, o.job.source, tuple(o.findings))
+    return found

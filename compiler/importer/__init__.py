@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from ..catalogue import IMPORT_REFUSED
+from ..catalogue import IMPORT_REFUSED, SPEC_INVALID
 from ..config import ProjectConfig
 from ..errors import CompileError, InternalError
 from ..findings import ERROR, INFO, Finding, format_path
@@ -151,18 +151,27 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
     return _verify(doc, spec, related, compile_one)
 
 
+_LINT_IT = "fix what 'ascend-compile lint' reports ('lint --fix' makes the mechanical fixes), then import it"
+
+
+def _does_not_compile(doc: Document, finding: Finding) -> Finding:
+    """Why the imported spec does not compile: the manifest's own mistake, which its jobPatch carries, or ours."""
+    if finding.rule == SPEC_INVALID and finding.path[:2] == ("spec", "jobPatch"):
+        return _refuse(doc, "the job is not valid as written, so no spec compiles to it: "
+                            f"{finding.message.split(' is invalid at ', 1)[-1]}",
+                       _LINT_IT)
+    return _refuse(doc, f"the imported spec does not compile: {finding.message}", finding.hint)
+
+
 def _verify(doc: Document, spec: Dict[str, Any], related: Dict[Tuple[str, str], Document],
             compile_one: Any) -> Tuple[Imported, List[int]]:
     try:
         objects = compile_one(Document(doc.source, doc.index, spec, None))
     except CompileError as exc:
-        raise ImportRefused([_refuse(doc, f"the imported spec does not compile: {f.message}", f.hint)
-                             for f in exc.findings]) from None
-    except InternalError as exc:  # the patch reproduced a manifest our schemas refuse
-        raise ImportRefused([_refuse(doc, f"the job is not valid as written, so no spec compiles to it: "
-                                     f"{str(exc).split(': ', 1)[-1].split('. This is a bug')[0]}",
-                                     "fix what 'ascend-compile lint' reports ('lint --fix' makes the mechanical "
-                                     "fixes), then import it")]) from None
+        raise ImportRefused([_does_not_compile(doc, f) for f in exc.findings]) from None
+    except InternalError as exc:  # the patch (the manifest's own content) reproduced what our schemas refuse
+        raise ImportRefused([_refuse(doc, "the job is not valid as written, so no spec compiles to it: "
+                                     f"{str(exc).split(': ', 1)[-1].split('. This is a bug')[0]}", _LINT_IT)]) from None
     job, notes, used = objects[-1], [], []
     where = first_difference(job, doc.data)
     if where is not None:

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from ascend_compile.compiling import krm
-from ascend_compile.api import compile_paths
+from ascend_compile.api import compile_files
 from ascend_compile.config import ProjectConfig
 from ascend_compile.yamlio import dump_document
 from tests.checkout import checkout_pythonpath, run_cli
@@ -32,7 +32,7 @@ def load_spec(path: Path = EXAMPLE) -> Dict[str, Any]:
 
 
 def compiled(path: Path = EXAMPLE) -> List[Dict[str, Any]]:
-    return [obj for job in compile_paths([str(path)], config=ProjectConfig()) for obj in job.objects]
+    return [obj for job in compile_files([str(path)], config=ProjectConfig()) for obj in job.objects]
 
 
 def resource_list(items: List[Any], function_config: Any = None) -> Dict[str, Any]:

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from deepdiff import DeepDiff
 
-from ascend_compile.api import compile_paths
+from ascend_compile.api import compile_files
 from ascend_compile.config import ProjectConfig
 from ascend_compile.compiling.writer import render_jobs
 
@@ -37,7 +37,7 @@ def golden_path(spec: Path) -> Path:
 
 @pytest.mark.parametrize("spec", example_specs(), ids=lambda p: str(p.relative_to(EXAMPLES)))
 def test_example_matches_golden(spec: Path, update_golden: bool) -> None:
-    text = render_jobs(compile_paths([str(spec.relative_to(ROOT))], config=ProjectConfig()))
+    text = render_jobs(compile_files([str(spec.relative_to(ROOT))], config=ProjectConfig()))
     golden = golden_path(spec)
     if update_golden:
         golden.parent.mkdir(parents=True, exist_ok=True)

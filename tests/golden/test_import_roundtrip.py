@@ -58,10 +58,14 @@ SKIPPED = {
 
 
 def roundtrip(path: Path, skipped: Optional[List[Any]] = None) -> List[Any]:
-    """Import ``path``, render the spec as text, read it back, compile it: the objects."""
+    """Import ``path``, render the spec as text, read it back, compile it: the objects.
+
+    Without the lint of the output: what is compared is what the spec compiles to (a sample lint finds fault
+    with, e.g. a volume name Volcano refuses, is imported as it is; ``compile`` then reports it).
+    """
     imported = import_documents(read_documents([str(path)]), skipped=skipped)
     text = "---\n".join(render(one) for one in imported)
-    return [obj for job in compile_specs(load_documents(text, "imported.yaml")) for obj in job.objects]
+    return [obj for job in compile_specs(load_documents(text, "imported.yaml"), lint=False) for obj in job.objects]
 
 
 def same_objects(original: List[Any], compiled: List[Any]) -> None:
@@ -216,7 +220,7 @@ def test_a_random_manifest_imports_exactly_or_fails_loudly(choice: int, key: str
         assert exc.findings and all(f.rule == "AC026" and f.message for f in exc.findings)
         return
     spec_text = "---\n".join(render(one) for one in imported)
-    objects = [obj for one in compile_specs(load_documents(spec_text, "spec.yaml")) for obj in one.objects]
+    objects = [obj for one in compile_specs(load_documents(spec_text, "spec.yaml"), lint=False) for obj in one.objects]
     assert canonical(objects[-1]) == canonical(json.loads(json.dumps(job)))
 
 

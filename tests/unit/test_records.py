@@ -26,10 +26,10 @@ SAMPLES = {
 
 def _compiled():
     """The records compile builds, from compiling a shipped example."""
-    from ascend_compile.api import compile_paths
+    from ascend_compile.api import compile_files
     from ascend_compile.jobspec import model, steps
 
-    job = compile_paths([str(ROOT / "examples" / "pytorch-module-910b-8.yaml")])[0]
+    job = compile_files([str(ROOT / "examples" / "pytorch-module-910b-8.yaml")])[0]
     spec = job.spec
     return {type(job): [job], model.Spec: [spec], model.Volume: list(spec.volumes)[:2],
             model.Port: [model.Port("http", 8080), model.Port("x", 1, "UDP")],
