@@ -323,6 +323,7 @@ def lint_manifests(objects_or_paths: InputsArg, *, config: ConfigArg = None, pro
 
     Give objects (dicts) or paths; all of them are linted as one run, so
     cross-object rules (a Volcano Job and its ranktable ConfigMap) see them all.
+    A job spec in a file is checked as ``ascend-compile compile`` checks it.
     """
     from .lint.engine import lint_objects
     from .lint.paths import lint_paths
@@ -332,8 +333,10 @@ def lint_manifests(objects_or_paths: InputsArg, *, config: ConfigArg = None, pro
     volcano_version = _volcano_version(volcano_version)
     _known_rules(disable)
     if paths:
+        from .compiling.pipeline import check_specs
+
         findings, _count = lint_paths(paths, registry, loaded, strict=strict, volcano_version=volcano_version,
-                                      disable=disable)
+                                      disable=disable, specs=lambda docs: check_specs(docs, registry, loaded))
         return findings
     return lint_objects(objects, registry, loaded, strict=strict, volcano_version=volcano_version,
                         disable=disable)

@@ -39,7 +39,7 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
             exclude=options.get("exclude") or (), max_bytes=ctx.max_bytes, strict=options.get("strict", True),
             strict_kinds=bool(options.get("strict_kinds")),
             volcano_version=volcano_version, disable=disabled, left_out=left_out,
-            cache_dir=None if options.get("no_cache") else default_root())
+            cache_dir=None if options.get("no_cache") else default_root(), specs=compiled_specs(ctx))
 
     findings, files = run()
     if options.get("fix") or options.get("show_diff"):
@@ -71,6 +71,22 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
         render(findings, ctx.fmt, rules=rules, stream=sys.stdout, files_checked=files,
                quiet=bool(options.get("quiet")))
     return _nothing_read("lint", files, exit_code(findings, threshold), left_out)
+
+
+def compiled_specs(ctx: Any) -> Any:
+    """lint's check of job specs: compile each (:func:`ascend_compile.compiling.pipeline.check_specs`), report what compile
+    would report, write nothing.  The compiler is loaded only for a file that may hold a spec."""
+
+    def check(docs: Sequence[Any]) -> Any:
+        # a quick look first, so that linting manifests does not load the compiler; check_specs decides
+        if not any(doc is not None and isinstance(doc.data, dict) and doc.data.get("kind") == "TrainingJob"
+                   for doc in docs):
+            return {}
+        from ..compiling.pipeline import check_specs
+
+        return check_specs(docs, ctx.registry, ctx.config)
+
+    return check
 
 
 def _disabled(options: Dict[str, Any]) -> List[str]:

@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 from ..catalogue import NOT_A_SPEC, PATCH_CONFLICT, SPEC_INVALID
 from ..config import ProjectConfig
 from ..errors import CompileError, InputError, InternalError
-from ..findings import ERROR, WARNING, Finding, describe_document
+from ..findings import ERROR, INTERNAL, WARNING, Finding, describe_document
 from ..hardware.profiles import ProfileRegistry
 from ..jobspec import API_VERSION, KIND, Spec, is_spec, resolve
 from ..records import record
@@ -163,6 +163,22 @@ def compile_each(docs: Iterable[Document], registry: ProfileRegistry, config: Pr
     if lint:
         _lint_jobs([o for o in outcomes if o.job is not None], registry, config)
     return [(o.doc, o.job, o.findings) for o in outcomes]
+
+
+def check_specs(docs: Sequence[Optional[Document]], registry: ProfileRegistry,
+                config: ProjectConfig) -> Dict[int, List[Finding]]:
+    """``lint`` of the job specs among one file's documents: what ``compile`` reports about each (its errors,
+    its output's warnings), by position among ``docs``; the output is discarded.  Not a spec: not a key."""
+    specs = {position: doc for position, doc in enumerate(docs) if doc is not None and is_spec(doc.data)}
+    if not specs:
+        return {}
+    try:
+        outcomes = compile_each(list(specs.values()), registry, config)
+    except InternalError as exc:  # our bug: one finding (exit code 3), and lint goes on with the other files
+        first = next(iter(specs))
+        bug = Finding(SPEC_INVALID, ERROR, str(exc), file=specs[first].source, extra=(INTERNAL,))
+        return {position: [bug] if position == first else [] for position in specs}
+    return {position: findings for position, (_, _, findings) in zip(specs, outcomes)}
 
 
 def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] = None,

@@ -33,7 +33,7 @@ from . import suppress
 from .context import ObjectContext, RunContext
 from .index import CrossRun, ObjectRef
 from .locate import locate, locate_later
-from .results import Fact, FileResult
+from .results import Fact, FileResult, SpecCheck
 from .rule import Problem, Rule
 
 #: (the data, its Document or None, its place in the run) of each input of one file
@@ -54,7 +54,7 @@ class Linter:
 
     def __init__(self, profiles: Any = None, config: Any = None, *, strict: bool = True,
                  volcano_version: Optional[str] = None, strict_kinds: bool = False,
-                 disable: Iterable[str] = (), schema: bool = True):
+                 disable: Iterable[str] = (), schema: bool = True, specs: Optional[SpecCheck] = None):
         from ..config import ProjectConfig, check_lint_settings
 
         self.config = config or ProjectConfig()
@@ -69,7 +69,7 @@ class Linter:
         self.strict = strict
         self.volcano_version = volcano_version
         self.strict_kinds = strict_kinds
-        self.schema = schema
+        self.schema, self.specs = schema, specs
         lint_cfg = self.config.lint
         self.disabled = {(catalogue.resolve(d) or d.upper()) for d in (*lint_cfg.disable, *disable)}
         self.severity = {(catalogue.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
@@ -103,9 +103,12 @@ class Linter:
         raw: List[Tuple[Finding, Optional[ObjectContext]]] = []
         refs: List[ObjectRef] = []
         facts: List[Fact] = []
+        specs = self.specs([doc for _, doc, _ in entries]) if self.specs is not None else {}
         for entry, (data, doc, order) in enumerate(entries):
             objs = _objects_of(data, doc, source, doc.index if doc is not None else 0)
-            if self.schema:
+            if entry in specs:
+                raw.extend((finding, None) for finding in specs[entry])  # compile's checks include the schema's
+            elif self.schema:
                 raw.extend(self._schema_findings(data, doc, source, objs))
             for number, obj in enumerate(objs):
                 raw.extend(self._check_object(obj, facts, len(refs)))

@@ -15,14 +15,14 @@ from ..findings import Finding, sort_key
 from ..yamlio import display_name, iter_documents, read_text
 from .engine import Linter
 from .fingerprint import text_digest
-from .results import FileResult
+from .results import FileResult, SpecCheck
 
 
 def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *,
                include: Sequence[str] = (), exclude: Sequence[str] = (), max_bytes: Optional[int] = None,
                strict: bool = True, volcano_version: Optional[str] = None, disable: Sequence[str] = (),
                strict_kinds: bool = False, jobs: Optional[int] = None, cache_dir: Optional[str] = None,
-               left_out: Optional[List[Finding]] = None) -> Tuple[List[Finding], int]:
+               left_out: Optional[List[Finding]] = None, specs: Optional[SpecCheck] = None) -> Tuple[List[Finding], int]:
     """Discover, read and lint ``paths``; returns (findings, number of files read).
 
     ``jobs`` sets the number of processes (default: one per core once there are at least 64 files
@@ -30,7 +30,8 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
     Discovery's notes and warnings (AC007-AC009, AC014, AC015) obey the settings as the other findings do;
     ``left_out``, when given,
     receives the notes of what was left out on purpose whatever the settings (see
-    :meth:`~ascend_compile.files.discovery.Discovery.left_out`).
+    :meth:`~ascend_compile.files.discovery.Discovery.left_out`).  ``specs`` checks job specs as compile does (see
+    :class:`~.engine.Linter`).
     """
     from ..files.discovery import discover
     from ..yamlio import DEFAULT_MAX_BYTES
@@ -39,7 +40,7 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
 
     found = discover(paths, include=include, exclude=exclude)
     linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable,
-                    strict_kinds=strict_kinds)
+                    strict_kinds=strict_kinds, specs=specs)
     limit = max_bytes or DEFAULT_MAX_BYTES
     reader = _Reader(linter, limit, _open_cache(cache_dir, linter, limit) if cache_dir else None)
     if left_out is not None:
@@ -235,5 +236,5 @@ def _open_cache(root: str, linter: Linter, limit: int) -> Any:
         return None
     key = settings_digest(code_digest(), files_digest(linter.profiles.files()), linter.config,
                           sorted(linter.disabled), sorted(linter.severity.items()), linter.strict,
-                          linter.volcano_version, linter.strict_kinds, linter.schema, limit)
+                          linter.volcano_version, linter.strict_kinds, linter.schema, linter.specs is not None, limit)
     return ResultCache(root, key)

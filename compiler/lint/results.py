@@ -7,13 +7,17 @@ suppressed, configured); cross-object rules add theirs once every file's result 
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..findings import Finding
 from .index import ObjectRef
 
 #: (rule id, the index of its object in ``refs``, what the rule's ``facts`` said)
 Fact = Tuple[str, int, Any]
+#: What checks the job specs among one file's documents (None for a bare object) as ``compile`` does (lint has
+#: no compiler: the caller gives it): the findings about each spec, by its position; a spec gets no schema check
+#: of lint's own (compile's checks include it)
+SpecCheck = Callable[[Sequence[Any]], Dict[int, List[Finding]]]
 
 
 class FileResult:
