@@ -217,6 +217,12 @@ class _Snapshot:
     events: Dict[str, List[Dict[str, Any]]]
 
 
+def _raw_list(call: Any, **options: Any) -> List[Dict[str, Any]]:
+    """The items of a core list call as plain JSON: the client's models cost some 30 times the CPU to
+    build and to turn back into dicts (0.4 s against 0.013 s for 500 pods), on every poll of every round."""
+    return json.loads(call(_preload_content=False, **options).data)["items"]
+
+
 def _snapshot(sim: SimCluster, namespaces: Sequence[str]) -> _Snapshot:
     core, custom = sim.core_api(), sim.custom_api()
     wanted = set(namespaces)
@@ -226,19 +232,18 @@ def _snapshot(sim: SimCluster, namespaces: Sequence[str]) -> _Snapshot:
             meta = item["metadata"]
             if meta["namespace"] in wanted:
                 jobs[(kind, meta["namespace"], meta["name"])] = item
-    client = sim.api_client()
     pods: Dict[str, List[Dict[str, Any]]] = {}
-    for pod in core.list_pod_for_all_namespaces().items:
-        if pod.metadata.namespace in wanted:
-            pods.setdefault(pod.metadata.namespace, []).append(client.sanitize_for_serialization(pod))
+    for pod in _raw_list(core.list_pod_for_all_namespaces):
+        if pod["metadata"]["namespace"] in wanted:
+            pods.setdefault(pod["metadata"]["namespace"], []).append(pod)
     podgroups: Dict[str, List[Dict[str, Any]]] = {}
     for pg in custom.list_cluster_custom_object(*PODGROUP)["items"]:
         if pg["metadata"]["namespace"] in wanted:
             podgroups.setdefault(pg["metadata"]["namespace"], []).append(pg)
     events: Dict[str, List[Dict[str, Any]]] = {}
-    for event in core.list_event_for_all_namespaces().items:
-        if event.metadata.namespace in wanted and event.type == "Warning":
-            events.setdefault(event.metadata.namespace, []).append(client.sanitize_for_serialization(event))
+    for event in _raw_list(core.list_event_for_all_namespaces, field_selector="type=Warning"):
+        if event["metadata"]["namespace"] in wanted:
+            events.setdefault(event["metadata"]["namespace"], []).append(event)
     return _Snapshot(jobs, pods, podgroups, events)
 
 
