@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .catalogue import OUTPUT_ERROR
 from .errors import InputError
@@ -30,6 +30,21 @@ Data = Union[str, bytes]
 def refusal(path: str, message: str, hint: str = "") -> InputError:
     """The error of a file that is not written: AC013, exit code 2."""
     return InputError([Finding(OUTPUT_ERROR, ERROR, message, hint=hint, file=path, input_error=True)])
+
+
+def refuse_same_names(files: Sequence[Tuple[str, str, str]], hint: str) -> None:
+    """Each ``(bare file name, the file it comes from, what it is)`` of one run: two of them with one name are
+    refused before anything is written (AC013, every such pair named), as one would replace the other."""
+    seen: Dict[str, str] = {}
+    problems: List[Finding] = []
+    for name, source, what in files:
+        if name in seen:
+            problems.append(Finding(OUTPUT_ERROR, ERROR, f"two jobs would both be written to {printable(name)} "
+                                    f"({seen[name]} and {what})", hint=hint, file=source, input_error=True))
+        else:
+            seen[name] = what
+    if problems:
+        raise InputError(problems)
 
 
 def is_bare_name(name: str) -> bool:

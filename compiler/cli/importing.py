@@ -26,7 +26,8 @@ Examples:
 @click.option("--profile", default=None, metavar="NAME",
               help="The hardware profile, when the manifests fit several (import says so).")
 @click.option("-o", "--output-dir", type=click.Path(file_okay=False), default=None,
-              help="Write one spec per job (<name>.yaml) into this directory instead of stdout.")
+              help="Write one spec per job (<name>.yaml) into this directory instead of stdout; two jobs of one "
+                   "name (the same job in two namespaces) are refused before anything is written.")
 @click.option("--force", is_flag=True, help="With --output-dir: overwrite specs that exist.")
 @common_input_options
 def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_dir: Optional[str], force: bool,
@@ -37,7 +38,8 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     ConfigMaps with it. The profile is worked out from the NPU resource, node selectors
     and annotations. What no spec field says goes into spec.jobPatch, with a comment; a
     manifest that no spec can reproduce (an explicit null, an ambiguous profile) is
-    refused with the reason (AC026): nothing is dropped. Objects that are not jobs and
+    refused with the reason (AC026), and the other jobs are still imported (exit code 1):
+    nothing is dropped. Objects that are not jobs and
     that no spec writes (a Deployment, a ConfigMap of another namespace) are skipped
     with a note on stderr: they stay manifests. Files a folder's walk leaves out (a Helm
     chart, kustomize patches) are named there too.
@@ -46,38 +48,57 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     from ..files.discovery import for_command, read_documents
     from ..errors import AscendCompileError
     from ..importer import import_documents
-    from ..importer.render import render, render_all
+    from ..importer.render import render_all
 
     ctx = load_context(options)
     if profile is not None and profile not in ctx.registry.names():
         raise click.BadParameter(f"unknown profile {profile!r} (see 'ascend-compile profiles')", param_hint="--profile")
     skipped: List[Finding] = []
+    refused: List[Finding] = []  # jobs that cannot be imported: said, and the others still imported (exit 1)
     left_out: List[Finding] = []
     try:
         docs = read_documents(list(manifests), ctx.max_bytes, left_out)
         if not docs:  # nothing read at all: an input error, as for compile
             sys.exit(nothing_found("import", "manifests", left_out))
-        imported = import_documents(docs, ctx.registry, ctx.config, profile, skipped)
+        imported = import_documents(docs, ctx.registry, ctx.config, profile, skipped, refused)
     except AscendCompileError as exc:  # said with what was left out on purpose (kustomize patches): the job may be there
         report_and_exit([*exc.findings, *(for_command(note, "import") for note in left_out)], ctx, stream=sys.stderr)
         return
     skipped += [for_command(note, "import") for note in left_out]
-    if skipped:  # objects that are not jobs, files left out: said on stderr, the specs go to stdout
-        report(skipped, ctx, sys.stderr)
+    if refused or skipped:  # refused jobs, objects that are not jobs, files left out: on stderr, the specs on stdout
+        report([*refused, *skipped], ctx, sys.stderr)
     if output_dir is None:
         sys.stdout.write(render_all(imported))
-        return
-    from ..safewrite import write_into
+    else:
+        _write(imported, output_dir, force, ctx)
+    if refused:
+        sys.exit(1)
+
+
+def _write(imported: List[Any], output_dir: str, force: bool, ctx: Any) -> None:
+    """One spec per job into ``output_dir``, all or none: two jobs of one name (the same job in two namespaces)
+    are refused before anything is written (AC013), as is a spec that exists, without --force."""
+    from ..errors import AscendCompileError
+    from ..importer.render import render
+    from ..safewrite import refuse_same_names, write_into
 
     files = [(f"{one.name}.yaml", render(one)) for one in imported]
     taken = [os.path.join(output_dir, name) for name, _ in files if os.path.lexists(os.path.join(output_dir, name))]
-    if taken and not force:
-        click.echo(f"error: {', '.join(taken)} already exist(s); use --force to overwrite", err=True)
-        sys.exit(2)
-    try:  # all or none; a link where a spec goes is refused, --force or not
-        written = write_into(output_dir, files)
+    try:
+        refuse_same_names([(name, one.source, _origin(one)) for (name, _), one in zip(files, imported)],
+                          "import the jobs of each namespace into a directory of their own")
+        if taken and not force:
+            click.echo(f"error: {', '.join(taken)} already exist(s); use --force to overwrite", err=True)
+            sys.exit(2)
+        written = write_into(output_dir, files)  # all or none; a link where a spec goes is refused, --force or not
     except AscendCompileError as exc:
         report_and_exit(exc.findings, ctx, stream=sys.stderr)
         return
     for path in written:
         click.echo(f"wrote {path}", err=True)
+
+
+def _origin(one: Any) -> str:
+    """Where an imported job comes from, for a message: its file, and its namespace when it names one."""
+    namespace = (one.spec.get("metadata") or {}).get("namespace")
+    return f"{one.source}, namespace {namespace}" if namespace else one.source

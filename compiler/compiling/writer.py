@@ -15,11 +15,11 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
+from typing import Iterable, Iterator, List, Sequence, Tuple
 
 from .pipeline import CompiledJob
 from ..safetext import printable
-from ..safewrite import is_bare_name, refusal, write_into
+from ..safewrite import is_bare_name, refusal, refuse_same_names, write_into
 from ..yamlio import dump_documents
 
 #: the first line of every file ``compile -o`` writes; ``--check`` knows its own files by it
@@ -60,16 +60,10 @@ def _checked_name(job: CompiledJob) -> str:
 
 def planned(jobs: Sequence[CompiledJob], output_dir: str) -> List[Tuple[str, str]]:
     """(path, text) of every file a run writes into ``output_dir``, in job order."""
-    plan: List[Tuple[str, str]] = []
-    seen: Dict[str, str] = {}
-    for job in jobs:
-        name = _checked_name(job)
-        if name in seen:
-            raise refusal(job.source, f"two jobs would both be written to {name} ({seen[name]} and {job.source})",
-                          "give the jobs different names, or compile them into different directories")
-        seen[name] = job.source
-        plan.append((os.path.join(output_dir, name), header(job) + render_job(job)))
-    return plan
+    names = [_checked_name(job) for job in jobs]
+    refuse_same_names([(name, job.source, job.source) for name, job in zip(names, jobs)],
+                      "give the jobs different names, or compile them into different directories")
+    return [(os.path.join(output_dir, name), header(job) + render_job(job)) for name, job in zip(names, jobs)]
 
 
 def _refuse_inputs(plan: Sequence[Tuple[str, str]], jobs: Sequence[CompiledJob]) -> None:

@@ -53,8 +53,10 @@ def _refuse(doc: Document, message: str, hint: str, path: Tuple[Any, ...] = ()) 
 
 def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistry] = None,
                      config: Optional[ProjectConfig] = None, profile: Optional[str] = None,
-                     skipped: Optional[List[Finding]] = None) -> List[Imported]:
-    """A spec per job among ``docs``; raise ImportRefused with every problem if any document cannot be carried.
+                     skipped: Optional[List[Finding]] = None,
+                     refused: Optional[List[Finding]] = None) -> List[Imported]:
+    """A spec per job among ``docs``; raise ImportRefused with every problem if any document cannot be carried,
+    or, given ``refused``, add the problems there and return the specs of the others (if there are any).
 
     The objects skipped (not jobs, not written by a spec) are added to ``skipped`` as info findings.
     """
@@ -83,8 +85,10 @@ def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistr
     if not jobs and not problems:
         raise ImportRefused([Finding(IMPORT_REFUSED, ERROR, "no AscendJob or Volcano Job to import", (), "",
                                      docs[0].source if docs else "")] + notes)
-    if problems:
+    if problems and (refused is None or not out):
         raise ImportRefused(problems + notes)
+    if refused is not None:
+        refused.extend(problems)
     return out
 
 
