@@ -65,7 +65,7 @@ def test_a_hung_kubectl_is_stopped(tmp_path: Path, args: list) -> None:
     kubectl = script(tmp_path, "kubectl", HANG_WITH_CHILD)
     start = time.monotonic()
     proc = cli(*args, "--kubectl", kubectl, "--kubectl-timeout", "2s", cwd=ROOT, timeout=60)
-    assert_clean(proc, {1, 2}, "did not finish within 2s")
+    assert_clean(proc, {4}, "did not finish within 2s")  # 4: the cluster did not answer
     assert time.monotonic() - start < 30
 
 
@@ -74,7 +74,7 @@ def test_watch_timeout_holds_even_when_kubectl_hangs(tmp_path: Path) -> None:
     start = time.monotonic()
     proc = cli("status", "some-job", "-n", "default", "--watch", "--timeout", "2s", "--kubectl", kubectl,
                cwd=ROOT, timeout=60)
-    assert_clean(proc, {1}, "timed out")
+    assert_clean(proc, {4}, "timed out", "kubectl did not answer")  # 4: the cluster did not answer, not a job outcome
     assert time.monotonic() - start < 20
 
 
