@@ -9,7 +9,7 @@ every module that reads and checks the files and of the profile schema, and the 
 (:func:`environment`): a new version, a change to that code, another interpreter or YAML library build starts
 a new cache, and a changed file is read again.  The built-in JSON schemas are kept the same way
 (``schema-<file>.marshal``, keyed by the content of every schema file): unmarshalling is cheaper than parsing
-JSON, and ``json`` is then never imported on the lint path.  ``lint --no-cache`` bypasses it (:func:`bypass`).
+JSON, and ``json`` is then never imported on the lint path.  ``lint --no-cache`` bypasses it (:func:`set_bypassed`).
 
 A cache can be wrong only by being absent.  Every cache file records its full key (its key directory and
 its own name) and is used only under that key: a key folder swapped for another's, or a file moved, is
@@ -55,10 +55,11 @@ def default_root() -> str:
     return os.path.join(xdg if xdg else os.path.join(os.path.expanduser("~"), ".cache"), "ascend-compile")
 
 
-def bypass() -> None:
-    """Read and write no cache in this process (``--no-cache``): every run reads its inputs afresh."""
+def set_bypassed(on: bool) -> None:
+    """Read and write no cache in this process from now on (``--no-cache``), or every cache again: each lint
+    run sets it, so a run in the same process (the Python API, tests) does not inherit an earlier run's flag."""
     global _BYPASSED
-    _BYPASSED = True
+    _BYPASSED = on
 
 
 def bypassed() -> bool:

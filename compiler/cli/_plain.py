@@ -21,12 +21,13 @@ def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     """Run ``lint`` with its parsed options (the click parameter names); return the exit code."""
     from ..findings import exit_code
     from ..lint import paths as lint_run
-    from ..datacache import bypass, default_root
+    from ..datacache import default_root, set_bypassed
     from ..report import catalogue_rules, render
     from ._context import load_context
 
-    if options.get("no_cache"):  # every cache: the results' and the start-up cache of profiles and schemas
-        bypass()
+    # every cache: the results' and the start-up cache of profiles and schemas; set on every run, so that an
+    # in-process run without --no-cache after one with it uses the caches again
+    set_bypassed(bool(options.get("no_cache")))
     ctx = load_context(options)
     disabled = _disabled(options)
     volcano_version = _volcano(options.get("volcano_version"))

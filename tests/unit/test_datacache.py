@@ -240,3 +240,16 @@ def test_linting_a_clean_file_imports_no_json(tmp_path):
     runs = [subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env)
             for _ in range(2)]
     assert runs[1].stdout.strip().endswith("exit 0 False"), runs[1].stdout + runs[1].stderr
+
+
+def test_a_no_cache_run_does_not_switch_the_caches_off_for_later_runs_in_the_process(cache_root, tmp_path):
+    """``lint --no-cache`` run in-process (the Python API, click's runner) bypasses the caches for that run
+    only: the next run in the same process without it keeps the checked profiles again."""
+    from ascend_compile.cli import _plain
+
+    path = tmp_path / "job.yaml"
+    path.write_text((Path(ROOT) / "golden" / "pytorch-module-910b-8.yaml").read_text())
+    assert _plain.lint([str(path)], {"no_cache": True, "format": "text", "quiet": True}) == 0
+    assert _stores(cache_root) == [], "--no-cache keeps nothing"
+    assert _plain.lint([str(path)], {"format": "text", "quiet": True}) == 0
+    assert len(_stores(cache_root)) == 1, "the caches are in use again after the --no-cache run"
