@@ -18,16 +18,25 @@ class Usage(Exception):
 
 
 def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
-    """Run ``lint`` with its parsed options (the click parameter names); return the exit code."""
+    """Run ``lint`` with its parsed options (the click parameter names); return the exit code.  ``--no-cache``
+    switches every cache off for this run only (the results' and the start-up cache of profiles and
+    schemas), so that nothing run later in the same process (the Python API, tests) inherits it."""
+    from ..datacache import set_bypassed
+
+    set_bypassed(bool(options.get("no_cache")))
+    try:
+        return _lint(paths, options)
+    finally:
+        set_bypassed(False)
+
+
+def _lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     from ..findings import exit_code
     from ..lint import paths as lint_run
-    from ..datacache import default_root, set_bypassed
+    from ..datacache import default_root
     from ..report import catalogue_rules, render
     from ._context import load_context
 
-    # every cache: the results' and the start-up cache of profiles and schemas; set on every run, so that an
-    # in-process run without --no-cache after one with it uses the caches again
-    set_bypassed(bool(options.get("no_cache")))
     ctx = load_context(options)
     disabled = _disabled(options)
     volcano_version = _volcano(options.get("volcano_version"))

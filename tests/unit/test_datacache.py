@@ -251,5 +251,8 @@ def test_a_no_cache_run_does_not_switch_the_caches_off_for_later_runs_in_the_pro
     path.write_text((Path(ROOT) / "golden" / "pytorch-module-910b-8.yaml").read_text())
     assert _plain.lint([str(path)], {"no_cache": True, "format": "text", "quiet": True}) == 0
     assert _stores(cache_root) == [], "--no-cache keeps nothing"
+    profiles.ProfileRegistry().all()
+    assert len(_stores(cache_root)) == 1, "what runs after the --no-cache run (not a lint) keeps its profiles"
+    shutil.rmtree(cache_root)
     assert _plain.lint([str(path)], {"format": "text", "quiet": True}) == 0
     assert len(_stores(cache_root)) == 1, "the caches are in use again after the --no-cache run"
