@@ -137,7 +137,7 @@ def profiles_command(ctx: click.Context, fmt: str, config_path: Optional[str], n
     sys.stdout.write(_table([_HEADER, *(_row(p) for p in profiles)]))
 
 
-@profiles_command.command(
+@profiles_command.command(  # type: ignore[untyped-decorator, unused-ignore]  # click 8.1 types group.command loosely
     "show",
     epilog="""\b
 Examples:
