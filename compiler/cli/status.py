@@ -148,10 +148,13 @@ def _watch(kubectl: Any, resolved: Sequence[Any], output: str, limit: float, pau
         try:
             rows = _read_states(_within(kubectl, deadline), resolved)
         except KubectlError as exc:
-            if deadline is not None and time.monotonic() >= deadline:
+            if deadline is None or time.monotonic() < deadline:
+                raise
+            if not seen:  # not one answer in the whole time: the cluster, not the jobs
                 fail(f"timed out after {timeout} waiting for the job(s) to finish (kubectl did not answer)",
                      EXIT_UNREACHABLE if exc.exit_code == EXIT_UNREACHABLE else EXIT_REJECTED, output == "json")
-            raise
+            # the deadline cut a read short after the cluster had answered: the watch's own timeout
+            fail(f"timed out after {timeout} waiting for the job(s) to finish", EXIT_REJECTED, output == "json")
         gone = [(key, msg) for key, state, msg in rows if state is None]
         for key, msg in gone:
             click.echo(f"error: {msg}" + (" any more (deleted)" if key in seen else ""), err=True)

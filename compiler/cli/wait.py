@@ -53,7 +53,7 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
     """
     from ..kube import KubectlError, job_state
     from ..kube.kubectl import EXIT_REJECTED, EXIT_UNREACHABLE, duration_seconds
-    from ..kube.lifecycle import TIMED_OUT, wait_for
+    from ..kube.lifecycle import TIMED_OUT, Waited, wait_for
     from ..safetext import printable
     from .status import _within
 
@@ -63,9 +63,12 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
     deadline = time.monotonic() + limit if limit > 0 else None
     chosen = one_target(target, kind, options)
 
+    answered: "list[Any]" = []  # the last state read: the cluster answered at least once
+
     def read(_left: float) -> Any:
         _reader, job = fetch_job(_within(kubectl, deadline), chosen)
-        return job_state(job)
+        answered[:] = [job_state(job)]
+        return answered[0]
 
     def seen(state: Any) -> None:
         if output == "text" and not quiet:
@@ -74,10 +77,13 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
     try:
         waited = wait_for(read, until, limit, pause, seen)
     except KubectlError as exc:
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline is None or time.monotonic() < deadline:
+            raise
+        if not answered:  # not one answer in the whole time: the cluster, not the job
             fail(f"timed out after {timeout} waiting for {target} to be {until} (kubectl did not answer)",
                  exc.exit_code if exc.exit_code == EXIT_UNREACHABLE else EXIT_REJECTED, output == "json")
-        raise
+        # the deadline cut a read short after the cluster had answered: the wait's own timeout
+        waited = Waited(TIMED_OUT, answered[0])
     state = waited.state
     if output == "json" and not quiet:
         click.echo(json.dumps({"for": until, "result": _WORDS[waited.code], "exitCode": _EXIT[waited.code],

@@ -78,6 +78,28 @@ def test_watch_timeout_holds_even_when_kubectl_hangs(tmp_path: Path) -> None:
     assert time.monotonic() - start < 20
 
 
+ANSWER_ONCE = """import json, os, sys, time
+mark = os.path.join(os.path.dirname(sys.argv[0]), "answered")
+if os.path.exists(mark):
+    time.sleep(600)
+open(mark, "w").close()
+print(json.dumps({"apiVersion": "mindxdl.gitee.com/v1", "kind": "AscendJob",
+                  "metadata": {"name": "some-job", "namespace": "default"}, "status": {}}))
+"""
+
+
+@pytest.mark.parametrize("args", [["wait", "some-job", "--for=running"], ["status", "some-job", "--watch"]],
+                         ids=["wait", "status-watch"])
+def test_a_deadline_that_cuts_a_read_after_an_answer_is_a_timeout(tmp_path: Path, args: list) -> None:
+    # the cluster answered (the job is there, not running); the next read is still in flight when
+    # --timeout passes: the wait's own timeout (1, as the job is not in the state asked), not exit 4
+    kubectl = script(tmp_path, "kubectl", ANSWER_ONCE)
+    proc = cli(*args, "-n", "default", "--kind", "acjob", "--timeout", "3s", "--interval", "0.5s",
+               "--kubectl", kubectl, cwd=ROOT, timeout=60)
+    assert_clean(proc, {1}, "timed out after 3s")
+    assert "did not answer" not in output(proc)
+
+
 def test_every_kubectl_run_has_a_time_limit() -> None:
     from ascend_compile.cli.kubectl_cmds import make_kubectl
 
