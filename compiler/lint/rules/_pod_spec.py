@@ -12,8 +12,12 @@ validateProjectedVolumeSource, validateProjectionSources, validateKeyToPath, Val
 ValidateNodeSelector, ValidatePreferredSchedulingTerms, validateTopologySpreadConstraints, ValidateSecurityContext,
 validatePodSpecSecurityContext.
 """
-import re
+from __future__ import annotations
 
+import re
+from typing import Any, AbstractSet, Dict, List, Optional, Tuple
+
+from ...findings import Path
 from ...manifest.values import as_list
 from ..rule import Problem
 
@@ -36,11 +40,11 @@ _SOURCES = frozenset((
 _MAX_ID = 2147483647
 
 
-def _int(value):
+def _int(value: Any) -> Optional[int]:
     return value if value.__class__ is int else None
 
 
-def check_pod(spec, at, refused, out):
+def check_pod(spec: Dict[str, Any], at: Path, refused: str, out: List[Problem]) -> None:
     """The pod-level checks of one pod template's ``spec`` (at path ``at``), each only when its field is there."""
     get = spec.get
     affinity = get("affinity")
@@ -63,7 +67,7 @@ def check_pod(spec, at, refused, out):
         _ids(context, at + ("securityContext",), ("runAsUser", "runAsGroup", "fsGroup"), refused, out)
 
 
-def check_container(container, at, refused, out):
+def check_container(container: Dict[str, Any], at: Path, refused: str, out: List[Problem]) -> None:
     """A container's ``securityContext``: ids in range, no privileged container that may not escalate."""
     context = container.get("securityContext")
     if not context or not isinstance(context, dict):
@@ -81,14 +85,14 @@ def check_container(container, at, refused, out):
                                                                    f"allowPrivilegeEscalation: false: {refused}"))
 
 
-def _ids(context, at, keys, refused, out):
+def _ids(context: Dict[str, Any], at: Path, keys: Tuple[str, ...], refused: str, out: List[Problem]) -> None:
     for key in keys:
         number = _int(context.get(key))
         if number is not None and not 0 <= number <= _MAX_ID:
             out.append(Problem(at + (key,), f"{key} {number} is not between 0 and {_MAX_ID}: {refused}"))
 
 
-def _host_network(spec, at, refused, out):
+def _host_network(spec: Dict[str, Any], at: Path, refused: str, out: List[Problem]) -> None:
     """validatePodHostNetworkDeps: with hostNetwork a set hostPort must equal containerPort (an absent one is
     defaulted to it when the pod is made); init containers are not checked."""
     for c, container in enumerate(as_list(spec.get("containers"))):
@@ -106,7 +110,7 @@ def _host_network(spec, at, refused, out):
                                    f"{refused}"))
 
 
-def _dns(spec, policy, at, refused, out):
+def _dns(spec: Dict[str, Any], policy: str, at: Path, refused: str, out: List[Problem]) -> None:
     if policy not in _DNS_POLICIES:
         out.append(Problem(at + ("dnsPolicy",), f"dnsPolicy {policy!r} is not one of {', '.join(_DNS_POLICIES)}: "
                                                 f"{refused}"))
@@ -120,7 +124,7 @@ def _dns(spec, policy, at, refused, out):
 _SOURCE_KEYS_CHECKED = frozenset(("defaultMode", "items"))  # what check_volume reads of a configMap or secret source
 
 
-def plain_volumes(spec, names):
+def plain_volumes(spec: Dict[str, Any], names: AbstractSet[Any]) -> bool:
     """Whether every volume of ``spec`` is a name from ``names`` and one source :func:`check_volume` has nothing
     to look at (most are: one pass, done together with the caller's names check); downwardAPI and projected
     volumes are not looked at here (the caller asks its pod set for them)."""
@@ -142,7 +146,7 @@ def plain_volumes(spec, names):
     return True
 
 
-def check_volume(volume, at, refused, out):
+def check_volume(volume: Dict[Any, Any], at: Path, refused: str, out: List[Problem]) -> None:
     """One volume: one source at most; a hostPath ``path`` without ``..`` and a ``type`` Kubernetes knows;
     configMap, secret, downwardAPI and projected file modes, and configMap and secret item paths."""
     sources = [key for key in volume if key in _SOURCES and volume[key] is not None]
@@ -174,15 +178,15 @@ def check_volume(volume, at, refused, out):
         _projected(data, at + (source,), refused, out)
 
 
-def _mode_problem(mode):
-    mode = _int(mode)
+def _mode_problem(value: Any) -> Optional[str]:
+    mode = _int(value)
     if mode is None or 0 <= mode <= 0o777:
         return None
     hint = f" (write it in octal, 0{mode}, or as {int(str(mode), 8)})" if re.fullmatch("[0-7]{3}", str(mode)) else ""
     return f"{mode} is not a file mode between 0 and 0777 (511){hint}"
 
 
-def _projected(data, at, refused, out):
+def _projected(data: Dict[str, Any], at: Path, refused: str, out: List[Problem]) -> None:
     """A projected volume's ``defaultMode``, and its sources' items (a projection source has no defaultMode)."""
     _modes(data, at, refused, out, items=False)
     sources = data.get("sources")
@@ -195,15 +199,16 @@ def _projected(data, at, refused, out):
                        paths=kind != "downwardAPI")
 
 
-def _modes(data, at, refused, out, default=True, items=True, paths=True):
+def _modes(data: Dict[str, Any], at: Path, refused: str, out: List[Problem], default: bool = True,
+           items: bool = True, paths: bool = True) -> None:
     """The ``defaultMode`` (``default``), and the items' ``mode`` and (``paths``) ``path`` of a volume source."""
     why = _mode_problem(data.get("defaultMode")) if default else None
     if why:
         out.append(Problem(at + ("defaultMode",), f"defaultMode {why}: {refused}"))
-    items = data.get("items") if items else None
-    if not items or not isinstance(items, list):
+    listed = data.get("items") if items else None
+    if not listed or not isinstance(listed, list):
         return
-    for i, item in enumerate(items):
+    for i, item in enumerate(listed):
         if not isinstance(item, dict):
             continue
         why = _mode_problem(item.get("mode"))
@@ -216,7 +221,7 @@ def _modes(data, at, refused, out, default=True, items=True, paths=True):
                                                           f"{refused}"))
 
 
-def _node_affinity(node, at, refused, out):
+def _node_affinity(node: Any, at: Path, refused: str, out: List[Problem]) -> None:
     if not isinstance(node, dict):
         return
     required = node.get("requiredDuringSchedulingIgnoredDuringExecution")
@@ -240,7 +245,7 @@ def _node_affinity(node, at, refused, out):
             _expressions(term.get("preference"), refused, out, at, _WHENS[1], i, "preference")
 
 
-def _expressions(term, refused, out, at, *where):
+def _expressions(term: Any, refused: str, out: List[Problem], at: Path, *where: str | int) -> None:
     """A node selector term's matchExpressions (at ``at`` + ``where``): a known operator, values as it needs."""
     expressions = term.get("matchExpressions") if isinstance(term, dict) else None
     if not expressions or not isinstance(expressions, list):
@@ -264,7 +269,7 @@ def _expressions(term, refused, out, at, *where):
             out.append(Problem(path + ("operator",), f"operator {operator} takes exactly one value: {refused}"))
 
 
-def _spread(constraints, at, refused, out):
+def _spread(constraints: List[Any], at: Path, refused: str, out: List[Problem]) -> None:
     for i, constraint in enumerate(constraints):
         if not isinstance(constraint, dict):
             continue

@@ -35,33 +35,35 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, FrozenSet, Iterator, List, Optional, Sequence
 
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_910, CARD_ACCELERATOR_MARK,
                             PLUGIN_SCHEDULE_POLICIES, SELECTOR_JOIN, SP_BLOCK_ANNOTATION)
 from ..rule import Problem
 
 if TYPE_CHECKING:
+    from ...hardware.profiles import Profile
+    from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
 
 #: node label values from the upstream docs that no built-in profile covers yet
 EXTRA_KNOWN = ("350-Atlas-8", "350-Atlas-16", "350-Atlas-4p-8", "350-Atlas-4p-16", "850-Atlas-8p-8")
 
 
-def _close(word, options, n=1):
+def _close(word: str, options: Sequence[str], n: int = 1) -> List[str]:
     import difflib  # only when there is something to suggest
 
     return difflib.get_close_matches(word, options, n=n)
 
 
-def _handler_by_selector(obj, run):
+def _handler_by_selector(obj: ObjectContext, run: RunContext) -> bool:
     """Whether the plugin picks the job's handler by its accelerator-type (else a value no node carries only
     leaves the pods without nodes)."""
     return obj.npu_resource() == ASCEND_910 and not obj.block(SP_BLOCK_ANNOTATION)[0] \
         and obj.schedule_policy not in PLUGIN_SCHEDULE_POLICIES
 
 
-def _joined(obj, known):
+def _joined(obj: ObjectContext, known: Sequence[str]) -> Optional[PodSet]:
     """The first pod set whose accelerator-type differs from an earlier one's, when the job selector the
     plugin joins from them names no handler (no value contains card, every value is a known one)."""
     values = obj.accelerator_types()
@@ -72,12 +74,12 @@ def _joined(obj, known):
                  if str(p.node_selector.get(ACCELERATOR_TYPE_LABEL) or first).lower() != first), None)
 
 
-def _known(profiles):
+def _known(profiles: List[Profile]) -> List[str]:
     """Every accelerator-type value a node may carry, sorted."""
     return sorted({p.accelerator_type for p in profiles if p.accelerator_type} | set(EXTRA_KNOWN))
 
 
-def _known_set(profiles):
+def _known_set(profiles: List[Profile]) -> FrozenSet[str]:
     """:func:`_known` as a set, for the test each pod set's value takes."""
     return frozenset(_known(profiles))
 

@@ -83,25 +83,31 @@ from __future__ import annotations
 
 from typing import FrozenSet, Iterator, List, Optional, TYPE_CHECKING, Tuple
 
-from ...hardware import arithmetic as hardware
 from ...catalogue import NPU_COUNT
+from ...findings import Path
+from ...hardware.arithmetic import NpuLayout, Violation, check_pods
 from ...hardware.profiles import Profile
 from ...hardware.targeting import node_profile, per_pod_rules
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, JOBS, SCHEDULER_TASK_SPEC,
                             SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
-from ..context import ObjectContext, RunContext
 from ...manifest.values import refused_amount
 from ..rule import Problem
 from ._util import npu_request_path
 
 if TYPE_CHECKING:
+    from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
 
+#: (profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects)
+_Handler = Tuple[Tuple[Profile, ...], bool]
+#: (every violation of each profile whose rules apply, the rules every one of those profiles breaks)
+_Violations = Tuple[List[List[Violation]], FrozenSet[str]]
 
-def handler_rules(obj, run):
+
+def handler_rules(obj: ObjectContext, run: RunContext) -> _Handler:
     """(profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects): the
     scheduler's decision, :func:`~ascend_compile.hardware.targeting.per_pod_rules`, worked out once per object."""
-    found = obj.shared.get("npu_count.handler")  # npu-count and not-full-node ask: worked out once per object
+    found: Optional[_Handler] = obj.shared.get("npu_count.handler")  # npu-count and not-full-node ask: once per object
     if found is None:
         found = obj.shared["npu_count.handler"] = run.by_signals(_handler_rules, obj, _labels(obj, run))
     return found
@@ -110,7 +116,7 @@ def handler_rules(obj, run):
 def _labels(obj: ObjectContext, run: RunContext) -> Tuple[Tuple[str, Optional[str]], ...]:
     """The job labels that pick the handler among the candidates', as the plugin reads them (the signals do not
     carry them)."""
-    found = obj.shared.get("npu_count.labels")  # asked several times per object: worked out once
+    found: Optional[Tuple[Tuple[str, Optional[str]], ...]] = obj.shared.get("npu_count.labels")  # asked often: once
     if found is None:
         by_labels = obj.npu_resource() in run.from_profiles(_label_resources)
         keys = run.by_signals(_label_keys, obj) if by_labels else ()
@@ -127,33 +133,33 @@ def _label_keys(run: RunContext, obj: ObjectContext) -> Tuple[str, ...]:
     return tuple(sorted({key for p in run.candidate_profiles(obj) for key in p.label_keys()}))
 
 
-def _handler_rules(run, obj, labels):
+def _handler_rules(run: RunContext, obj: ObjectContext, labels: Tuple[Tuple[str, Optional[str]], ...]) -> _Handler:
     return per_pod_rules(run.profiles.all(), run.candidate_profiles(obj), run.signals(obj), labels)
 
 
-def _node_violation(obj, run, pod_set, npus):
+def _node_violation(obj: ObjectContext, run: RunContext, pod_set: PodSet, npus: int) -> Optional[Violation]:
     """A pod that asks for more NPUs than a node its own selector names has never fits."""
     value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
     own = node_profile(run.profiles.all(), obj.npu_resource(), value)
     if own is None or npus <= own.npus_per_node:
         return None
-    return hardware.Violation(
+    return Violation(
         NPU_COUNT, f"{npus} NPUs per pod never fit the nodes {ACCELERATOR_TYPE_LABEL}={value} selects "
                    f"({own.name}: {own.npus_per_node} NPUs per node)",
         f"request at most {own.npus_per_node} NPUs per pod, or select the nodes the pod is meant for")
 
 
-def _handler_violation(profiles, pods, npus):
+def _handler_violation(profiles: Tuple[Profile, ...], pods: int, npus: int) -> Violation:
     allowed = sorted({n for p in profiles for n in p.allowed_per_pod(pods)})
     kind = "a single-pod job" if pods <= 1 else "a job with several pods"
     names = ", ".join(p.name for p in profiles)
-    return hardware.Violation(
+    return Violation(
         NPU_COUNT, f"{npus} NPUs per pod is refused by the scheduler's handler for {names} in {kind}; "
                    f"it takes {', '.join(str(n) for n in allowed)}",
         f"request one of {', '.join(str(n) for n in allowed)} NPUs per pod that fits the selected nodes")
 
 
-def pod_set_violations(obj, run, rule):
+def pod_set_violations(obj: ObjectContext, run: RunContext, rule: str) -> Iterator[Tuple[PodSet, Violation]]:
     """(pod set, Violation) for each NPU pod set that breaks ``rule`` on every profile the job could target.
 
     The manifest may not say which server it is for (several profiles share a policy, or no
@@ -171,15 +177,15 @@ def pod_set_violations(obj, run, rule):
                 if violation.rule == rule:
                     yield pod_set, violation
         elif own_nodes and rule == NPU_COUNT:
-            violation = _node_violation(obj, run, pod_set, npus)
-            if violation is not None:
-                yield pod_set, violation
+            too_many = _node_violation(obj, run, pod_set, npus)
+            if too_many is not None:
+                yield pod_set, too_many
 
 
-def _checked_pod_sets(obj, run):
+def _checked_pod_sets(obj: ObjectContext, run: RunContext) -> List[Tuple[PodSet, int, _Violations]]:
     """(pod set, its NPUs per pod, :func:`_violations`) of each NPU pod set, worked out once for the rules that
     read them (npu-count, not-full-node)."""
-    found = obj.shared.get("npu_count.checked")
+    found: Optional[List[Tuple[PodSet, int, _Violations]]] = obj.shared.get("npu_count.checked")
     if found is None:
         pods, labels = obj.npu_layout().pods, _labels(obj, run)
         found = []
@@ -191,17 +197,18 @@ def _checked_pod_sets(obj, run):
     return found
 
 
-def _violations(run, obj, npus, pods, labels):
+def _violations(run: RunContext, obj: ObjectContext, npus: int, pods: int,
+                labels: Tuple[Tuple[str, Optional[str]], ...]) -> _Violations:
     """(every violation of each profile whose rules apply, the rules every one of those profiles breaks), for
     pods of ``npus`` NPUs in a job of ``pods`` pods (``labels``, which :func:`handler_rules` works out again, key
     the cache: the signals do not carry them)."""
-    layout = hardware.NpuLayout((npus,), pods, npus * pods)
-    every = [hardware.check_pods(profile, layout) for profile in handler_rules(obj, run)[0]]
+    layout = NpuLayout((npus,), pods, npus * pods)
+    every = [check_pods(profile, layout) for profile in handler_rules(obj, run)[0]]
     broken = [{violation.rule for violation in violations} for violations in every]
     return every, frozenset(set.intersection(*broken)) if broken else frozenset()
 
 
-def _safe_hint(obj, run, pod_set, hint):
+def _safe_hint(obj: ObjectContext, run: RunContext, pod_set: PodSet, hint: str) -> str:
     """With several candidate profiles, offer only counts every one of them accepts (a hint must not break a job)."""
     candidates = run.candidate_profiles(obj)
     if len(candidates) < 2 or handler_rules(obj, run)[1]:
@@ -216,7 +223,7 @@ def _safe_hint(obj, run, pod_set, hint):
     return f"request one of {', '.join(str(n) for n in sorted(common))} NPUs per pod (allowed on {names})"
 
 
-def _exempt_from_zero(pod_set):
+def _exempt_from_zero(pod_set: PodSet) -> bool:
     """A task the A3 handlers let ask for 0 NPUs (a MindSpore Scheduler, or one told to skip the plugin)."""
     annotations = pod_set.metadata.get("annotations")
     annotations = annotations if isinstance(annotations, dict) else {}
@@ -225,7 +232,7 @@ def _exempt_from_zero(pod_set):
         or annotations.get(SKIP_ASCEND_PLUGIN_ANNOTATION) == SKIP_ASCEND_PLUGIN_ENABLED
 
 
-def zero_requests(obj, run):
+def zero_requests(obj: ObjectContext, run: RunContext) -> Iterator[PodSet]:
     """Pod sets that name an NPU resource but ask for 0 of it: every handler's job validation refuses such
     a task (base ``ValidNPUJob``: ``taskNPU < 1``; the A3 and super-pod handlers unless exempted).  A fraction
     ("500m") reads as 0 too, but Kubernetes refuses it before the scheduler sees it: AC701 reports that."""
@@ -237,12 +244,12 @@ def zero_requests(obj, run):
             yield pod_set
 
 
-def _fraction_asked(pod_set):
+def _fraction_asked(pod_set: PodSet) -> bool:
     return any(refused_amount(value) for container in pod_set.containers()
                for section in ("requests", "limits") for value in container.npu_amounts(section).values())
 
 
-def _single_pod_refusal(obj, run):
+def _single_pod_refusal(obj: ObjectContext, run: RunContext) -> Optional[Tuple[Path, str]]:
     """(path, message) when every handler the job could get refuses it for having more than one NPU pod with its
     labels (the Duo handlers with ``distributed: "true"``, ``singleNpuPodLabels``); the plugin counts the NPU
     pods of the whole job (``setNPUTaskNumInJob``)."""
@@ -250,9 +257,9 @@ def _single_pod_refusal(obj, run):
     pods = obj.npu_layout().pods if labels else 0
     if pods < 2:
         return None
-    labels = dict(labels)
+    by_key = dict(labels)
     profiles = handler_rules(obj, run)[0]
-    if not profiles or not all(p.refuses_pods(labels, pods) for p in profiles):
+    if not profiles or not all(p.refuses_pods(by_key, pods) for p in profiles):
         return None
     key, value = next(iter(profiles[0].single_npu_pod_labels.items()))
     names = ", ".join(p.name for p in profiles)

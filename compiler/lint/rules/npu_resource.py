@@ -43,17 +43,23 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
+from ...findings import Path
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, HAMI_ANNOTATION_PREFIX, HAMI_POD_ANNOTATION
 from ..rule import Problem
 from ._util import npu_request_path
 
 if TYPE_CHECKING:
+    from ...hardware.profiles import Profile
+    from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
 
+#: what :func:`_resources` works out once per run
+_Resources = Tuple[List[str], Dict[str, List[str]], Dict[str, List[str]], FrozenSet[str]]
 
-def _miscased(name, by_lower):
+
+def _miscased(name: str, by_lower: Dict[str, List[str]]) -> Optional[str]:
     """The first resource a profile offers that is ``name`` but for case (None when there is none)."""
     for resource in by_lower.get(name.lower(), ()):
         if resource != name:
@@ -61,7 +67,7 @@ def _miscased(name, by_lower):
     return None
 
 
-def _chip_model(name, resources):
+def _chip_model(name: str, resources: Sequence[str]) -> Optional[str]:
     """The resource a profile offers that ``name`` spells as a chip model (``huawei.com/Ascend910B``,
     ``huawei.com/Ascend310P3``: the resource and letters or digits after it) or with a hyphen inside
     (``huawei.com/Ascend-910``); None otherwise.  vNPU resources (``huawei.com/Ascend910-4c``,
@@ -74,30 +80,30 @@ def _chip_model(name, resources):
     return longest[0] if longest else None
 
 
-def _resources(profiles):
+def _resources(profiles: List[Profile]) -> _Resources:
     """(every resource a profile offers, sorted; those resources by their lower-case spelling; the sorted
     resources of each accelerator-type's nodes; the resources offered under no other spelling, which need no
     further test)"""
-    by_type = {}
+    by_type: Dict[str, Set[str]] = {}
     for profile in profiles:
         if isinstance(profile.accelerator_type, str):
             by_type.setdefault(profile.accelerator_type, set()).add(profile.resource)
     resources = sorted({p.resource for p in profiles})
-    by_lower = {}
+    by_lower: Dict[str, List[str]] = {}
     for resource in resources:
         by_lower.setdefault(resource.lower(), []).append(resource)
     unique = frozenset(r for r in resources if len(by_lower[r.lower()]) == 1)
     return resources, by_lower, {value: sorted(found) for value, found in by_type.items()}, unique
 
 
-def _other_chip(pod_set, resource, by_type):
+def _other_chip(pod_set: PodSet, resource: str, by_type: Dict[str, List[str]]) -> List[str]:
     """The resources the nodes ``pod_set`` selects offer, when ``resource`` is another profile's and not theirs."""
     value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
     theirs = by_type.get(value, []) if isinstance(value, str) else []
     return theirs if theirs and resource not in theirs else []
 
 
-def _hami_companion(pod_set, resource):
+def _hami_companion(pod_set: PodSet, resource: str) -> Optional[Path]:
     """Where the container that gives ``pod_set`` its NPU ``resource`` asks for a HAMi vNPU companion resource
     beside it (``huawei.com/Ascend910B3-memory``), or None."""
     for container in pod_set.containers():
@@ -106,7 +112,7 @@ def _hami_companion(pod_set, resource):
     return None
 
 
-def _hami_annotation(pod_set):
+def _hami_annotation(pod_set: PodSet) -> Optional[str]:
     """The first annotation of ``pod_set``'s pods that only HAMi reads (``huawei.com/vnpu-mode``, ``hami.io/...``),
     or None."""
     annotations = pod_set.metadata.get("annotations")
@@ -116,7 +122,7 @@ def _hami_annotation(pod_set):
         key == HAMI_POD_ANNOTATION or key.startswith(HAMI_ANNOTATION_PREFIX))), None)
 
 
-def _chip_model_problem(pod_set, resource, model):
+def _chip_model_problem(pod_set: PodSet, resource: str, model: str) -> Tuple[str, str]:
     """A chip-model name is what HAMi's device plugin offers, and MindCluster's never: say so, and for whom."""
     marker = _hami_annotation(pod_set)
     if marker:

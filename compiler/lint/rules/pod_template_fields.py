@@ -78,10 +78,10 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 import re
 
-from ...findings import WARNING
+from ...findings import WARNING, Path
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME, DNS1123_LABEL, VOLCANO_JOB
 from ...manifest.values import as_int
 from ..rule import Problem
@@ -99,7 +99,7 @@ _EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute", "")
 _LABEL = "is not a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)"
 
 
-def _refused(obj):
+def _refused(obj: ObjectContext) -> str:
     """What happens to the object when Kubernetes refuses one of its pod templates."""
     if obj.kind == VOLCANO_JOB:
         return "Volcano's admission webhook refuses the job"
@@ -108,11 +108,11 @@ def _refused(obj):
     return "Kubernetes refuses it"
 
 
-def _label_problem(name):
+def _label_problem(name: str) -> Optional[str]:
     return None if len(name) <= 63 and DNS1123_LABEL.match(name) else _LABEL
 
 
-def _port_name_problem(name):
+def _port_name_problem(name: str) -> Optional[str]:
     if len(name) > 15:
         return "is longer than 15 characters"
     if not _PORT_NAME.match(name):
@@ -124,17 +124,20 @@ def _port_name_problem(name):
     return None
 
 
-def _env_name_problem(name):
+def _env_name_problem(name: str) -> Optional[str]:
     if _ENV_NAME.match(name) and name != "." and not name.startswith(".."):
         return None
     return "is not a valid env var name (letters, digits, '_', '-' and '.', not starting with a digit)"
 
 
+_Judge = Callable[[str], Optional[str]]
+#: a host port asked for: where, and its protocol/hostIP/hostPort
+_HostPort = Tuple[Path, str]
 #: names each judge found nothing wrong with: a run's jobs repeat their names (bounded, whatever the input)
-_VALID = {_label_problem: set(), _port_name_problem: set(), _env_name_problem: set()}
+_VALID: Dict[_Judge, Set[str]] = {_label_problem: set(), _port_name_problem: set(), _env_name_problem: set()}
 
 
-def _problem(judge, name):
+def _problem(judge: _Judge, name: Any) -> Optional[str]:
     """``judge(name)`` for a non-empty string name, else None (the schema check reports other types)."""
     if not isinstance(name, str) or not name:
         return None
@@ -147,7 +150,7 @@ def _problem(judge, name):
     return found
 
 
-def _all_valid(judge, items):
+def _all_valid(judge: _Judge, items: List[Any]) -> bool:
     """Whether every item's name is one ``judge`` found nothing wrong with before (one set difference: most
     runs repeat their names); False sends the caller through the items one by one."""
     try:
@@ -156,7 +159,8 @@ def _all_valid(judge, items):
         return False
 
 
-def _container(obj, path, container, refused, out, host):
+def _container(obj: ObjectContext, path: Path, container: Dict[str, Any], refused: str, out: List[Problem],
+               host: List[_HostPort]) -> None:
     name = container.get("name")
     if _problem(_label_problem, name):
         out.append(Problem(path + ("name",), f"container name {name!r} {_LABEL}: {refused}"))
@@ -188,7 +192,7 @@ def _container(obj, path, container, refused, out, host):
         check_container(container, path, refused, out)
     mounts = container.get("volumeMounts")
     if isinstance(mounts, list) and len(mounts) > 1 and len(_paths(mounts)) < len(mounts):
-        seen = set()
+        seen: Set[str] = set()
         for i, mount in enumerate(mounts):
             mount_path = mount.get("mountPath") if isinstance(mount, dict) else None
             if isinstance(mount_path, str) and mount_path:
@@ -198,7 +202,7 @@ def _container(obj, path, container, refused, out, host):
                 seen.add(mount_path)
 
 
-def _paths(mounts):
+def _paths(mounts: List[Any]) -> Set[Any]:
     """The distinct mount paths; an empty set (look one by one) when a mount is odd (the schema reports it)."""
     try:
         return {m["mountPath"] for m in mounts}
@@ -206,11 +210,11 @@ def _paths(mounts):
         return set()
 
 
-def _ports(path, ports, refused, out, host):
+def _ports(path: Path, ports: Any, refused: str, out: List[Problem], host: List[_HostPort]) -> None:
     """The ports' own checks; every port with a host port goes into ``host`` as (path, protocol/IP/port)."""
     if not isinstance(ports, list):
         return
-    names = set()
+    names: Set[str] = set()
     for i, port in enumerate(ports):
         if not isinstance(port, dict):
             continue
@@ -240,16 +244,16 @@ def _ports(path, ports, refused, out, host):
                          f"{protocol or 'TCP'}/{port.get('hostIP') or ''}/{as_int(port['hostPort'])}"))
 
 
-def _host_conflicts(host, refused, out):
+def _host_conflicts(host: List[_HostPort], refused: str, out: List[Problem]) -> None:
     """Kubernetes' AccumulateUniqueHostPorts: a protocol/hostIP/hostPort a second time."""
-    seen = set()
+    seen: Set[str] = set()
     for path, key in host:
         if key in seen:
             out.append(Problem(path, f"host port {key} is asked for twice in one pod: {refused}"))
         seen.add(key)
 
 
-def _tolerations(path, tolerations, refused, out):
+def _tolerations(path: Path, tolerations: List[Any], refused: str, out: List[Problem]) -> None:
     for i, item in enumerate(tolerations):
         if not isinstance(item, dict):
             continue
@@ -271,14 +275,15 @@ def _tolerations(path, tolerations, refused, out):
 
 def check(obj: ObjectContext, run: RunContext) -> Iterable[Problem]:
     refused = _refused(obj)
-    out = []
+    out: List[Problem] = []
     for pod_set in obj.pod_sets():
-        names, host = set(), []
+        names: Set[str] = set()
+        host: List[_HostPort] = []
         for path, container in pod_set.all_containers():
             if path[-2] == "containers":
                 _container(obj, path, container, refused, out, host)
             else:  # init containers run one by one: each one's host ports on their own
-                own = []
+                own: List[_HostPort] = []
                 _container(obj, path, container, refused, out, own)
                 if len(own) > 1:
                     _host_conflicts(own, refused, out)

@@ -60,28 +60,29 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
 
-from ...findings import WARNING
+from ...findings import WARNING, Path
 from ...manifest.job import joined_label
 from ...vocabulary import (ASCEND310_RESOURCE, ASCEND310P_RESOURCE, DUO_LABEL, NPU_RESOURCE, PLUGIN_SCHEDULE_POLICIES,
                             SCHEDULE_POLICY_ANNOTATION, STRATEGIES_310, STRATEGY_310)
 from ..rule import Problem
 
 if TYPE_CHECKING:
+    from ...hardware.profiles import Profile
     from ..context import ObjectContext, RunContext
 
 
-def _close(word, options, n=1):
+def _close(word: str, options: Sequence[str], n: int = 1) -> List[str]:
     import difflib  # only when there is something to suggest
 
     return difflib.get_close_matches(word, options, n=n)
 
 
-def _misspelt_key(obj):
+def _misspelt_key(obj: ObjectContext) -> Optional[Tuple[str, Path]]:
     """The first annotation key of the job or a pod template that is ``huawei.com/schedule_policy`` misspelt
     (``huawei.com/scheduler-policy``, ``huawei.com/schedulePolicy``), with where it is; None if none."""
-    places = [(("metadata", "annotations"), obj.annotations)] + [
+    places: List[Tuple[Path, Any]] = [(("metadata", "annotations"), obj.annotations)] + [
         (pod_set.spec_path[:-1] + ("metadata", "annotations"), pod_set.metadata.get("annotations"))
         for pod_set in obj.pod_sets()]
     for base, annotations in places:
@@ -94,12 +95,12 @@ def _misspelt_key(obj):
     return None
 
 
-def _known(profiles):
+def _known(profiles: List[Profile]) -> List[str]:
     """The plugin's own policy map, and any a (project) profile adds, sorted."""
     return sorted({p.schedule_policy for p in profiles if p.schedule_policy} | set(PLUGIN_SCHEDULE_POLICIES))
 
 
-def _strategy_310(obj, resource):
+def _strategy_310(obj: ObjectContext, resource: str) -> Iterator[Problem]:
     """The npu-310-strategy (and duo) labels the plugin reads (the job's, which its PodGroup gets, and the pods',
     joined with ``|`` where they differ) when the joined value names no handler: none at all for Ascend310, the
     generic one for an Atlas 300I Duo job."""
@@ -145,9 +146,8 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if resource is None or run.profiles is None:
         return
     found = obj.job_annotation(SCHEDULE_POLICY_ANNOTATION)
-    policy, where = found if found is not None else (None, None)
     known = run.from_profiles(_known)
-    if policy is None:
+    if found is None or found[0] is None:
         unread = obj.unread_annotation(SCHEDULE_POLICY_ANNOTATION)
         if unread is not None:
             said = (f"{SCHEDULE_POLICY_ANNOTATION} is on the {obj.kind}'s own metadata, which Volcano does not pass "
@@ -160,7 +160,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                 yield Problem(unread, f"{said}: the scheduler never sees it, the node selectors decide", hint=hint,
                               key=True, severity=WARNING)
         elif resource == NPU_RESOURCE:
-            path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)
+            path: Path = ("metadata", "annotations") if "annotations" in obj.metadata else ("metadata",)
             misspelt = _misspelt_key(obj)
             hint = None
             if misspelt is not None:
@@ -169,6 +169,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             yield Problem(path, f"the job requests {NPU_RESOURCE} but has no {SCHEDULE_POLICY_ANNOTATION} "
                                 "annotation: the scheduler has no handler for it", key=True, hint=hint)
         return
+    policy, where = found
     if policy in known:
         return
     close = _close(str(policy), known, n=1)
