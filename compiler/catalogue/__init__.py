@@ -393,6 +393,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC708", "env-field-ref", ERROR, WORKLOADS,
           "read a field or resource the downward API offers there, with one source per env var (see the message)"),
     _lint("AC709", "pod-template-fields", ERROR, WORKLOADS, "correct the name, number or value as the message says"),
+    _lint("AC710", "image-reference", ERROR, WORKLOADS,
+          "write the image as [registry[:port]/]name[:tag][@digest] in ASCII, with a lower-case name"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
 )

@@ -123,6 +123,8 @@ CITATIONS: Dict[str, Citation] = {
     "AC709": _c("validateTaskTemplate", _VCJ, VC, "spec.task[%d].template.spec.volumes[%d].name: Invalid value: "
                                                   "\"%s\": a lowercase RFC 1123 label must consist of lower case "
                                                   "alphanumeric characters or '-' (and the other pod template checks)"),
+    "AC710": _c("EnsureImageExists", "pkg/kubelet/images/image_manager.go", K8S,
+                "Failed to apply default image tag %q: %v (InvalidImageName)"),
     "AC801": _c("", "no upstream rule: Kubernetes Secrets documentation (a security convention)", NONE),
 }
 
