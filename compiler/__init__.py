@@ -75,7 +75,7 @@ _WHERE: Dict[str, str] = {
     "ProfileNotFoundError": ".hardware.profiles",
     "Cluster": ".kube.client",
     "ClusterError": ".kube.client",
-    "JobState": ".kube.client",
+    "JobState": ".kube.jobs",
 }
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ loads these
@@ -85,7 +85,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ lo
     from .config import ProjectConfig
     from .errors import AscendCompileError, CompileError, InputError, InternalError
     from .findings import Finding
-    from .kube.client import Cluster, ClusterError, JobState
+    from .kube.client import Cluster, ClusterError
+    from .kube.jobs import JobState
     from .compiling.pipeline import CompiledJob
     from .hardware.profiles import Profile, ProfileNotFoundError
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, NoReturn, Sequence
 
 import click
 
-from ._options import load_context, report_and_exit
+from ._context import load_context, report_and_exit
 
 DRY_RUN_CHOICES = ("none", "server", "client")
 KIND_CHOICES = ("auto", "acjob", "vcjob")

@@ -7,10 +7,7 @@ from typing import Any, Callable, Dict
 
 import click
 
-from ._context import RunContext, describe, load_context, report, report_and_exit
-
-__all__ = ["RunContext", "common_input_options", "describe", "load_context", "report", "report_and_exit",
-           "show_config"]
+from ._context import describe, load_context
 
 
 def _arguments_optional(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 import click
 
-from ._context import nothing_found
-from ._options import common_input_options, load_context, report, report_and_exit
+from ._context import load_context, nothing_found, report, report_and_exit
+from ._options import common_input_options
 
 if TYPE_CHECKING:
     from ..findings import Finding

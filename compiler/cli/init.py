@@ -113,7 +113,7 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
     before it is written, so what init writes always compiles. An existing file is
     never overwritten without --force.
     """
-    from ._options import load_context
+    from ._context import load_context
 
     ctx = load_context({"no_config": no_config, "profile_dirs": profile_dirs, "fmt": "text"})
     ask = _interactive()

@@ -47,7 +47,7 @@ def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str
     from ..compiling import krm
     from ..errors import AscendCompileError
     from ..yamlio import DEFAULT_MAX_BYTES, display_name, dump_document, load_documents, read_text
-    from ._options import load_context
+    from ._context import load_context
 
     ctx = load_context({"config_path": config_path, "no_config": no_config, "profile_dirs": profile_dirs,
                         "max_bytes": max_bytes or DEFAULT_MAX_BYTES, "fmt": "text"})

@@ -23,7 +23,7 @@ def _profile_options(func: Any) -> Any:
 
 
 def _registry(config_path: Optional[str], no_config: bool, profile_dirs: Sequence[str]) -> Any:
-    from ._options import load_context
+    from ._context import load_context
 
     ctx = load_context({"config_path": config_path, "no_config": no_config, "profile_dirs": profile_dirs,
                         "fmt": "text"})

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .lifecycle import Waited
     from .why import Why
 
-__all__ = ["Cluster", "ClusterError", "JobState", "INSTALL_K8S_HELP"]
+__all__ = ["Cluster", "ClusterError", "INSTALL_K8S_HELP"]
 
 INSTALL_K8S_HELP = (
     "the kubernetes Python client is not installed; install the k8s extra where you install ascend-compile "

@@ -101,7 +101,7 @@ def test_a_deadline_that_cuts_a_read_after_an_answer_is_a_timeout(tmp_path: Path
 
 
 def test_every_kubectl_run_has_a_time_limit() -> None:
-    from ascend_compile.cli.kubectl_cmds import make_kubectl
+    from ascend_compile.cli._cluster import make_kubectl
 
     kubectl = make_kubectl({"kubectl_path": sys.executable})
     assert kubectl.process_timeout and 0 < kubectl.process_timeout <= 3600
