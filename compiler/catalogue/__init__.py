@@ -395,6 +395,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC709", "pod-template-fields", ERROR, WORKLOADS, "correct the name, number or value as the message says"),
     _lint("AC710", "image-reference", ERROR, WORKLOADS,
           "write the image as [registry[:port]/]name[:tag][@digest] in ASCII, with a lower-case name"),
+    _lint("AC711", "env-reference", WARNING, WORKLOADS,
+          "define the variable in an env entry above the one that uses it, or write the value out"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
 )

@@ -125,6 +125,7 @@ CITATIONS: Dict[str, Citation] = {
                                                   "alphanumeric characters or '-' (and the other pod template checks)"),
     "AC710": _c("EnsureImageExists", "pkg/kubelet/images/image_manager.go", K8S,
                 "Failed to apply default image tag %q: %v (InvalidImageName)"),
+    "AC711": _c("makeEnvironmentVariables", "pkg/kubelet/kubelet_pods.go", K8S),
     "AC801": _c("", "no upstream rule: Kubernetes Secrets documentation (a security convention)", NONE),
 }
 
