@@ -14,12 +14,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 _FLAG, _ON, _OFF, _MANY, _INT, _TEXT = "flag", "on", "off", "many", "int", "text"
 _FORMATS = ("text", "json", "sarif", "github")
+_SEVERITIES = ("error", "warning", "info")  # --fail-on
 
 #: option -> (parameter, what it takes: a kind above or the tuple of allowed values)
 _LINT: Dict[str, Tuple[str, Any]] = {
     "-q": ("quiet", _FLAG), "--quiet": ("quiet", _FLAG), "--no-cache": ("no_cache", _FLAG),
     "--no-config": ("no_config", _FLAG), "--strict": ("strict", _ON), "--no-strict": ("strict", _OFF),
-    "--strict-kinds": ("strict_kinds", _FLAG), "--format": ("fmt", _FORMATS), "--fail-on": ("fail_on", ("error", "warning", "info")),
+    "--strict-kinds": ("strict_kinds", _FLAG), "--format": ("fmt", _FORMATS), "--fail-on": ("fail_on", _SEVERITIES),
     "--disable": ("disable", _MANY), "--include": ("include", _MANY), "--exclude": ("exclude", _MANY),
     "--max-bytes": ("max_bytes", _INT), "--volcano-version": ("volcano_version", _TEXT),
 }
@@ -28,11 +29,13 @@ _VALIDATE: Dict[str, Tuple[str, Any]] = {
     "--no-strict": ("strict", _OFF), "--strict-kinds": ("strict_kinds", _FLAG), "-f": ("fmt_alias", _FORMATS),
     "--format": ("fmt", _FORMATS), "--include": ("include", _MANY), "--exclude": ("exclude", _MANY),
     "--max-bytes": ("max_bytes", _INT), "--disable": ("disable", _MANY), "--no-config": ("no_config", _FLAG),
+    "--fail-on": ("fail_on", _SEVERITIES),
 }
 _COMPILE: Dict[str, Tuple[str, Any]] = {
     "-o": ("output_dir", _TEXT), "--output-dir": ("output_dir", _TEXT), "--check": ("check", _FLAG),
     "--no-lint": ("no_lint", _FLAG), "--set": ("overrides", _MANY), "--no-config": ("no_config", _FLAG),
     "--format": ("fmt", _FORMATS), "--max-bytes": ("max_bytes", _INT),
+    "--fail-on": ("fail_on", _SEVERITIES),
 }
 
 
@@ -49,13 +52,13 @@ def _lint_defaults() -> Dict[str, Any]:
 def _validate_defaults() -> Dict[str, Any]:
     return {"fmt": "text", "fmt_alias": None, "strict": True, "strict_kinds": False, "include": (), "exclude": (),
             "volcano_version": None, "max_bytes": None, "quiet": False, "disable": (), "config_path": None,
-            "no_config": False}
+            "no_config": False, "fail_on": None}
 
 
 def _compile_defaults() -> Dict[str, Any]:
     from ..yamlio.common import DEFAULT_MAX_BYTES
 
-    return {"output_dir": None, "check": False, "overrides": (), "no_lint": False, "config_path": None,
+    return {"output_dir": None, "check": False, "overrides": (), "fail_on": None, "no_lint": False, "config_path": None,
             "no_config": False, "profile_dirs": (), "max_bytes": DEFAULT_MAX_BYTES, "fmt": "text",
             "verbose": False, "show_config": False}
 

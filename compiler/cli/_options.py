@@ -9,6 +9,9 @@ import click
 
 from ._context import describe, load_context
 
+#: ``--fail-on``'s choices, lowest last: the severities of findings
+FAIL_ON_CHOICES = ("error", "warning", "info")
+
 
 def _arguments_optional(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
     """``--show-config`` runs without the command's other arguments: it reports and exits."""
@@ -50,6 +53,15 @@ def common_input_options(func: Callable[..., Any]) -> Callable[..., Any]:
     for decorator in reversed(decorators):
         command = decorator(command)
     return command
+
+
+def fail_on_option(consequence: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--fail-on``: one spelling, one choice list and one meaning on every command that reports findings
+    (``lint``, ``validate``, ``compile``'s output lint, ``krm``); ``consequence`` says what else exit 1 means."""
+    then = f" {consequence}" if consequence else ""
+    return click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default=None,
+                        help="Lowest severity of a finding that makes the exit code 1 (default: lint.failOn in the "
+                             f"config, else error).{then}")
 
 
 def show_config(options: Dict[str, Any]) -> None:

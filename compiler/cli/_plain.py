@@ -187,9 +187,11 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
     from ._context import load_context
 
     disabled = _disabled(options)
-    # the project config's lint.disable holds for validate too (its rules are lint's schema rules)
+    # the project config's lint.disable and lint.failOn hold for validate too (its rules are lint's schema rules)
     options.setdefault("fmt", "text")
-    disabled += list(load_context(options).config.lint.disable)
+    config = load_context(options).config
+    disabled += list(config.lint.disable)
+    threshold = options.get("fail_on") or config.lint.fail_on or "error"
     left_out: List[Any] = []
     findings, files = validate_paths(paths, strict=options.get("strict", True),
                                      strict_kinds=bool(options.get("strict_kinds")),
@@ -205,7 +207,7 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return _nothing_read("validate", files, exit_code(findings), left_out)
+    return _nothing_read("validate", files, exit_code(findings, threshold), left_out)
 
 
 def _volcano(value: Optional[str]) -> Optional[str]:

@@ -6,7 +6,7 @@ from typing import Optional, Tuple
 
 import click
 
-from ._options import common_input_options
+from ._options import common_input_options, fail_on_option
 
 
 @click.command(
@@ -29,25 +29,27 @@ Examples:
 @click.option("--set", "overrides", multiple=True, metavar="PATH=VALUE",
               help="Set a field of every spec before compiling (repeatable), e.g. spec.image=repo/train:2.1; "
                    "VALUE is read as YAML (quote it for a string: 'spec.env.V=\"1.0\"'). Checked like the spec.")
+@fail_on_option("Such a finding in the compiled output refuses its spec: nothing is written.")
 @click.option("--no-lint", is_flag=True,
               help="Do not lint the compiled output (by default its warnings are printed to stderr, and an error "
                    "refuses the spec as a compile error would).")
 @common_input_options
 def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bool, overrides: Tuple[str, ...],
-                    no_lint: bool, **options: object) -> None:
+                    fail_on: Optional[str], no_lint: bool, **options: object) -> None:
     """Compile job specs (kind: TrainingJob) into AscendJob / Volcano Job / ConfigMap YAML.
 
     SPEC is a file, a directory (searched for *.yaml / *.yml) or - for stdin.
     Output order per job: Namespace (if asked), ranktable ConfigMap, reset ConfigMap, job.
     Nothing is written unless every spec compiles. The output is linted: its warnings are
-    printed to stderr, and a lint error refuses it like a compile error (--no-lint skips this).
+    printed to stderr, and a lint error (or any finding at or above --fail-on) refuses it like a
+    compile error (--no-lint skips this).
     """
     from ._compiling import BadParameter, compile_specs
     from ._plain import Usage
 
     try:
         code = compile_specs(specs, {"output_dir": output_dir, "check": check, "overrides": overrides,
-                                     "no_lint": no_lint, **options})
+                                     "fail_on": fail_on, "no_lint": no_lint, **options})
     except BadParameter as exc:
         raise click.BadParameter(str(exc), param_hint=exc.hint) from None
     except Usage as exc:

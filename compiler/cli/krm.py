@@ -6,6 +6,8 @@ from typing import Any, List, Optional, Tuple
 
 import click
 
+from ._options import fail_on_option
+
 
 @click.command(
     "krm",
@@ -32,17 +34,19 @@ Examples:
 @click.option("--profile-dir", "profile_dirs", multiple=True, type=click.Path(file_okay=False),
               help="Extra directory of hardware profiles (repeatable; later ones win).")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=None, help="Refuse a larger ResourceList.")
-@click.option("-q", "--quiet", is_flag=True, help="Do not repeat error results on stderr.")
+@fail_on_option("kustomize and kpt stop on a non-zero exit status.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not repeat the results that fail the run on stderr.")
 def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str], no_config: bool,
-                profile_dirs: Tuple[str, ...], max_bytes: Optional[int], quiet: bool) -> None:
+                profile_dirs: Tuple[str, ...], max_bytes: Optional[int], fail_on: Optional[str], quiet: bool) -> None:
     """Run as a KRM function (kustomize exec plugin, kpt fn eval --exec).
 
     Reads a config.kubernetes.io/v1 ResourceList, replaces each TrainingJob spec among
     its items (and a spec given as functionConfig) by the manifests it compiles to,
     passes every other item through, and writes the ResourceList to stdout with any
     problems in results (severity, message, resourceRef, field.path, file.path).
-    Error results are also printed on stderr, and the exit status is 1 (2 when the
-    input is not a readable ResourceList), as kustomize expects.
+    Results at or above --fail-on (default: errors) are also printed on stderr, and
+    the exit status is 1 (2 when the input is not a readable ResourceList), as
+    kustomize expects.
     """
     from ..compiling import krm
     from ..errors import AscendCompileError
@@ -65,11 +69,12 @@ def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str
     spliced = _unchanged_with_results(text, docs, outcome) if outcome.lint else None
     sys.stdout.write(spliced if spliced is not None else dump_document(outcome.resource_list))
     sys.stdout.flush()
-    status = krm.exit_status(outcome.findings)
+    threshold = fail_on or ctx.config.lint.fail_on or "error"
+    status = krm.exit_status(outcome.findings, threshold)
     if status and not quiet:
-        from ..findings import ERROR
+        from ..findings import severity_at_least
 
-        _report([f for f in outcome.findings if f.severity == ERROR])
+        _report([f for f in outcome.findings if severity_at_least(f.severity, threshold)])
     sys.exit(status)
 
 

@@ -32,6 +32,11 @@ EXTERNAL_DIFF = "KUBECTL_EXTERNAL_DIFF"
 # --------------------------------------------------------------------------
 # apply
 
+#: a client dry run that could not reach the cluster: kubectl's own advice (--validate=false) would not help
+CLIENT_DRY_RUN_HINT = ("\nhint: a client dry run changes nothing but still reads the cluster (kubectl's API list, "
+                       "its OpenAPI document and the live objects), so --validate=false would not make it offline; "
+                       "to see what apply would send without a cluster, run: ascend-compile compile SPEC...")
+
 
 @click.command(
     "apply",
@@ -45,7 +50,9 @@ Examples:
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @click.option("--dry-run", type=click.Choice(DRY_RUN_CHOICES), default="none", show_default=True,
               help="server: the API server validates and admits every object but stores nothing; "
-                   "client: kubectl only prints what it would send.")
+                   "client: kubectl changes nothing but still reads the cluster (its API list, its OpenAPI "
+                   "document, the live objects), so it needs one; with no cluster, 'ascend-compile compile' "
+                   "prints what apply would send.")
 @click.option("--force-conflicts", is_flag=True,
               help="Take over fields another field manager owns (server-side apply conflicts).")
 @cluster_options
@@ -62,6 +69,7 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
     refuses stops the run (exit code 1, with the server's message).
     """
     from ..kube import KubectlError, apply_object
+    from ..kube.kubectl import EXIT_UNREACHABLE
     from ..kube.objects import namespace_missing
     from ..kube.planning import check_namespaces, planned_namespaces
 
@@ -74,6 +82,9 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
             try:
                 apply_object(kubectl, obj, dry_run=dry_run, force_conflicts=force_conflicts, sink=stdout_sink())
             except KubectlError as exc:
+                if dry_run == "client" and exc.exit_code == EXIT_UNREACHABLE:
+                    exc.message += CLIENT_DRY_RUN_HINT
+                    raise
                 missing = namespace_missing(exc)
                 if dry_run != "none" and missing and missing in created:
                     meta = obj.get("metadata") or {}
@@ -184,7 +195,8 @@ Examples:
               help="With --wait: give up after this long, e.g. 5m (default: kubectl's).")
 @click.option("--ignore-not-found", is_flag=True, help="Succeed when an object is already gone.")
 @click.option("--dry-run", type=click.Choice(DRY_RUN_CHOICES), default="none", show_default=True,
-              help="server: the server checks the deletion but deletes nothing; client: print only.")
+              help="server: the server checks the deletion but deletes nothing; client: kubectl deletes "
+                   "nothing but still reads the objects from the cluster.")
 @cluster_options
 @common_input_options
 @handle_kubectl_errors

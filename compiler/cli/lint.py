@@ -6,7 +6,7 @@ from typing import Optional, Tuple
 
 import click
 
-from ._options import common_input_options
+from ._options import common_input_options, fail_on_option
 
 
 @click.command(
@@ -34,8 +34,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unreadable input or usa
 List the rules with 'ascend-compile rules'; explain one with 'ascend-compile explain AC301'.""",
 )
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default=None,
-              help="Lowest severity that makes the exit code 1 (default: lint.failOn in the config, else error).")
+@fail_on_option()
 @click.option("--disable", "disable", multiple=True, metavar="ID",
               help="Do not run this rule (ID or name; repeatable, or comma-separated). Input, config, output and spec "
                    "errors cannot be disabled.")

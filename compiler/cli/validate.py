@@ -6,6 +6,8 @@ from typing import Optional, Tuple
 
 import click
 
+from ._options import fail_on_option
+
 FORMAT_CHOICES = ("text", "json", "sarif", "github")
 
 
@@ -40,6 +42,7 @@ def _volcano_option(ctx: click.Context, param: click.Parameter, value: Optional[
 @click.option("--max-bytes", type=click.IntRange(min=1), default=None, metavar="N",
               help="Largest input file accepted, in bytes (default 16 MiB).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the findings, no summary line.")
+@fail_on_option()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Project config whose lint.disable applies (default: .ascend-compile.yaml found from here up "
                    "to the repository root).")
@@ -50,7 +53,7 @@ def _volcano_option(ctx: click.Context, param: click.Parameter, value: Optional[
 def validate_command(paths: Tuple[str, ...], fmt: str, fmt_alias: Optional[str], strict: bool, strict_kinds: bool,
                      include: Tuple[str, ...], exclude: Tuple[str, ...], volcano_version: Optional[str],
                      max_bytes: Optional[int], quiet: bool, config_path: Optional[str], no_config: bool,
-                     disable: Tuple[str, ...]) -> None:
+                     disable: Tuple[str, ...], fail_on: Optional[str]) -> None:
     """Check Kubernetes manifests (AscendJob, Volcano Job/PodGroup/Queue, ConfigMap,
     Namespace) against strict JSON Schemas shipped with ascend-compile. Works offline.
 
@@ -66,7 +69,8 @@ def validate_command(paths: Tuple[str, ...], fmt: str, fmt_alias: Optional[str],
       ascend-compile validate k8s/ --exclude 'k8s/legacy/**' --volcano-version 1.9
 
     \b
-    Exit status: 0 no errors, 1 schema errors found, 2 bad usage or unreadable input.
+    Exit status: 0 clean, 1 findings at or above --fail-on (default: errors), 2 bad
+    usage or unreadable input.
     """
     from ._plain import Usage, validate
 
@@ -74,7 +78,7 @@ def validate_command(paths: Tuple[str, ...], fmt: str, fmt_alias: Optional[str],
         code = validate(paths, {"fmt": fmt, "fmt_alias": fmt_alias, "strict": strict, "strict_kinds": strict_kinds, "include": include,
                                 "exclude": exclude, "volcano_version": volcano_version, "max_bytes": max_bytes,
                                 "quiet": quiet, "disable": disable, "config_path": config_path,
-                                "no_config": no_config})
+                                "no_config": no_config, "fail_on": fail_on})
     except Usage as exc:
         raise click.UsageError(str(exc)) from None
     raise SystemExit(code)

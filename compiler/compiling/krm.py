@@ -36,7 +36,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 from ..catalogue import INPUT_ERROR, SPEC_INVALID
 from ..config import ProjectConfig
 from ..errors import InternalError
-from ..findings import ERROR, EXIT_INTERNAL, INTERNAL, Finding, format_path
+from ..findings import ERROR, EXIT_INTERNAL, INTERNAL, Finding, format_path, severity_at_least
 from ..hardware.profiles import ProfileRegistry
 from ..jobspec import is_spec
 from ..yamlio import Document
@@ -356,13 +356,14 @@ def lint_documents(docs: Sequence[Document], registry: ProfileRegistry, config: 
     return list(engine(list(docs), registry, config, texts={doc.source: "" for doc in docs}))
 
 
-def exit_status(findings: Sequence[Finding]) -> int:
-    """0 without error results, 2 for an unreadable ResourceList, 1 for other errors, 3 for our own bug."""
+def exit_status(findings: Sequence[Finding], fail_on: str = ERROR) -> int:
+    """0 without results at or above ``fail_on`` (``--fail-on``), 2 for an unreadable ResourceList, 1 for other
+    such results, 3 for our own bug."""
     if any(f.internal for f in findings):
         return EXIT_INTERNAL
     if any(f.input_error and f.severity == ERROR for f in findings):
         return 2
-    return 1 if any(f.severity == ERROR for f in findings) else 0
+    return 1 if any(severity_at_least(f.severity, fail_on) for f in findings) else 0
 
 
 __all__ = ["Options", "Outcome", "ItemRef", "process", "run", "to_result", "item_ref", "lint_documents",

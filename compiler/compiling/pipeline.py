@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 from ..catalogue import NOT_A_SPEC, PATCH_CONFLICT, SPEC_INVALID
 from ..config import ProjectConfig
 from ..errors import CompileError, InputError, InternalError
-from ..findings import ERROR, INTERNAL, WARNING, Finding, describe_document
+from ..findings import ERROR, INTERNAL, WARNING, Finding, describe_document, severity_at_least
 from ..hardware.profiles import ProfileRegistry
 from ..jobspec import API_VERSION, KIND, Spec, is_spec, resolve
 from ..records import record
@@ -182,13 +182,15 @@ def check_specs(docs: Sequence[Optional[Document]], registry: ProfileRegistry,
 
 
 def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] = None,
-                  config: Optional[ProjectConfig] = None, *, lint: bool = True) -> List[CompiledJob]:
+                  config: Optional[ProjectConfig] = None, *, lint: bool = True,
+                  fail_on: Optional[str] = None) -> List[CompiledJob]:
     """The compile use case, all or nothing: what ``compile``, ``apply``, ``diff``, the Python API run.
 
     Each document is resolved (schema, profile rules, defaults), emitted and self-checked, a job defined
     twice is refused, and then (unless ``lint`` is False, ``--no-lint``) the output is linted.  Any
     error raises one CompileError carrying every finding; otherwise each job carries its output's
-    warnings (``CompiledJob.warnings``).
+    warnings (``CompiledJob.warnings``).  ``fail_on`` (``--fail-on``; default the config's
+    ``lint.failOn``, else error) is the lowest severity of an output finding that refuses its job.
     """
     config = config or ProjectConfig()
     registry = registry or ProfileRegistry(config.profile_dirs)
@@ -197,8 +199,9 @@ def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] 
     if refused:
         raise CompileError(refused)
     if lint:
-        findings = _lint_jobs(outcomes, registry, config)
-        if any(f.severity == ERROR for f in findings):
+        threshold = fail_on or config.lint.fail_on or ERROR
+        findings = _lint_jobs(outcomes, registry, config, threshold)
+        if any(severity_at_least(f.severity, threshold) for f in findings):
             raise CompileError(findings)
     return [o.job for o in outcomes if o.job is not None]
 
@@ -226,12 +229,14 @@ def _compile_documents(docs: Iterable[Document], registry: ProfileRegistry,
     return outcomes
 
 
-def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: ProjectConfig) -> List[Finding]:
+def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: ProjectConfig,
+               threshold: str = ERROR) -> List[Finding]:
     """Lint the compiled objects as one run (errors and warnings, by the project's lint settings).
 
     Compiled output is lint-clean unless a spec passes something through (``podTemplatePatch``,
     ``jobPatch``, env values, pod counts off whole nodes).  Each finding goes to the outcome of the job
-    whose object it is about; a job with an error is refused, the others carry their warnings.
+    whose object it is about; a job with a finding at or above ``threshold`` is refused, the others carry
+    their warnings (and their notes, when ``threshold`` is info).
     """
     from ..lint.engine import Linter
 
@@ -240,7 +245,7 @@ def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: 
     linter = Linter(registry, config, schema=False)  # self_check has checked the schemas
     found = linter.run(objects=[(obj, f"{o.doc.source} (compiled)") for o in outcomes if o.job is not None
                                 for obj in o.job.objects])
-    found = [f for f in found if f.severity in (ERROR, WARNING)]
+    found = [f for f in found if severity_at_least(f.severity, WARNING) or severity_at_least(f.severity, threshold)]
     owners = {describe_document(obj): o for o in reversed(outcomes) if o.job is not None for obj in o.job.objects}
     for finding in found:
         owner = owners.get(finding.obj) or outcomes[0]
@@ -248,7 +253,7 @@ def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: 
     for o in outcomes:
         if o.job is None:
             continue
-        if any(f.severity == ERROR for f in o.findings):
+        if any(severity_at_least(f.severity, threshold) for f in o.findings):
             o.job = None
         elif o.findings:
             o.job = CompiledJob(o.job.spec, o.job.objects, o.job.source, tuple(o.findings))

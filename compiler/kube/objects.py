@@ -71,7 +71,8 @@ def apply_object(kubectl: Kubectl, obj: Mapping[str, Any], dry_run: str = "none"
     ref = object_ref(obj)
     args = [f"--field-manager={FIELD_MANAGER}"]
     if dry_run == "client":
-        # kubectl refuses --server-side with --dry-run=client: a client dry run is a plain apply that sends nothing
+        # kubectl refuses --server-side with --dry-run=client: a client dry run is a plain apply that changes nothing
+        # (it still reads the cluster: discovery, the OpenAPI document, the live object)
         args += ["--dry-run=client"]
     else:
         args.insert(0, "--server-side")
