@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import difflib
+import os
+import re
 import sys
+from typing import List, Tuple
 
 import click
 
@@ -31,12 +34,11 @@ def explain_command(rule_id: str) -> None:
                    "List the rules with 'ascend-compile rules'.", err=True)
         sys.exit(2)
     header = f"{rule.id} {rule.name} ({rule.severity})"
-    body = documentation(rule).replace("``", "`").rstrip()
-    lines = [header, "=" * len(header), "", body, ""]
+    style = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    body = for_terminal(documentation(rule), rule.hint, bold=style)
+    lines = [click.style(header, bold=True) if style else header, "=" * len(header), "", body, ""]
     if rule.kinds and rule.kinds != ("*",):
         lines.append(f"Applies to: {', '.join(rule.kinds)}")
-    if rule.hint:
-        lines.append(f"Fix hint: {rule.hint}")
     if rule.origin in SILENCED_BY_SETTINGS:
         lines.append(f"Disable: --disable {rule.id}, or lint: {{disable: [{rule.id}]}} in .ascend-compile.yaml")
     elif rule.suppressible:
@@ -45,3 +47,36 @@ def explain_command(rule_id: str) -> None:
         lines.append(f"Cannot be disabled or suppressed ({rule.why_not_suppressible}).")
     lines.append(f"More: {rule.help_uri}")
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+_TITLE = re.compile(r"^\*\*([^*]+)\*\*\s*")
+_FIX = "How to fix."
+
+
+def for_terminal(doc: str, hint: str, bold: bool = False) -> str:
+    """A rule's documentation (written for docs/rules.md: ``**What.**`` titles, ``Failing::`` literal blocks,
+    double backquotes) as plain text for a terminal, the fix first: the summary, "How to fix." with the fix
+    hint, then the rest in its order.  ``bold``: titles in bold (a terminal that shows it)."""
+    paragraphs = doc.replace("``", "`").strip().split("\n\n")
+    summary = paragraphs[0]
+    sections: List[Tuple[str, List[str]]] = []  # (title, its paragraphs)
+    for paragraph in paragraphs[1:]:
+        match = _TITLE.match(paragraph)
+        if match or not sections:
+            sections.append((match.group(1) if match else "", [paragraph[match.end():] if match else paragraph]))
+        else:
+            sections[-1][1].append(paragraph)
+    fix = [section for section in sections if section[0] == _FIX]
+    rest = [section for section in sections if section[0] != _FIX]
+    if hint:
+        if fix:
+            fix[0][1].insert(1, f"Hint: {hint}")
+        else:
+            fix = [(_FIX, [hint])]
+    out: List[str] = [summary]
+    for title, body in fix + rest:
+        text = "\n\n".join(re.sub(r"::$", ":", part, flags=re.M) for part in body if part.strip())
+        if title:
+            text = (click.style(title, bold=True) if bold else title) + " " + text
+        out.append(text)
+    return "\n\n".join(out)

@@ -61,11 +61,18 @@ def rules_for(kind: str) -> List[Rule]:
     return [_unit(entry) for entry in entries() if "*" in entry.kinds or kind in entry.kinds]
 
 
+#: written in a rule's documentation where it says its own severity: replaced by the catalogue's, so that the
+#: text and ``explain``'s header (and docs/rules.md's "Severity:") give one answer
+SEVERITY_MARK = "|severity|"
+_SAID = {"error": "an error", "warning": "a warning", "info": "a note (info)"}
+
+
 def documentation(entry: Entry) -> str:
     """Any rule's documentation: a lint rule's is its unit's docstring (cleaned as ``inspect.cleandoc`` would,
-    without importing inspect: slow to import), then what it mirrors upstream; another rule's is the catalogue's."""
+    without importing inspect: slow to import), then what it mirrors upstream; another rule's is the catalogue's.
+    :data:`SEVERITY_MARK` in it reads as the rule's severity in the catalogue ("a warning")."""
     if not entry.unit:
-        return entry.doc
+        return entry.doc.replace(SEVERITY_MARK, _SAID[entry.severity])
     from ..catalogue.citations import CITATIONS
 
     doc = importlib.import_module(f"{__package__}.rules.{entry.unit}").__doc__ or ""
@@ -73,8 +80,9 @@ def documentation(entry: Entry) -> str:
     indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
     margin = min(indents) if indents else 0
     cited = CITATIONS.get(entry.id)
-    return "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]) + \
+    text = "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]) + \
         (f"\n\n{cited.render()}" if cited else "")
+    return text.replace(SEVERITY_MARK, _SAID[entry.severity])
 
 
 def summary(entry: Entry) -> str:

@@ -23,4 +23,4 @@ def test_documentation_says_what_why_and_how_to_fix(rule_id: str) -> None:
 def test_explain_prints_it_for_an_id_reported_outside_lint() -> None:
     result = run_cli("explain", "AC304")
     assert result.returncode == 0, result.stderr
-    assert "**How to fix.**" in result.stdout and "npus: 13" in result.stdout and "README" not in result.stdout
+    assert "\nHow to fix. " in result.stdout and "npus: 13" in result.stdout and "README" not in result.stdout

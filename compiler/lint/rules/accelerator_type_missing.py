@@ -10,7 +10,7 @@ the ``huawei.com/schedule_policy`` annotation (26.1+ dialect), or carry
 counts 1, 2, 4, 8). That is right for Atlas 800 (910) jobs, which upstream's
 own a800 samples write exactly so; it is wrong only for other servers (a Box16
 job requesting 16 NPUs stays Pending). The manifest does not say which it is,
-so this is a note (info), never a reason to change a correct job. Pods no
+so this is |severity|, never a reason to change a correct job. Pods no
 Volcano places (a Pod, Deployment or batch Job without ``schedulerName:
 volcano``) are not reported: Kubernetes' default scheduler only counts the
 resource, and the plugin's handlers never see them. Source:

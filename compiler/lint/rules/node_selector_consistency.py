@@ -8,7 +8,7 @@ tasks' selectors (``getJobSelectorFromVcJob``) and joins differing values with
 ``|``, so the handler it picks for the job follows the joined value, while
 each pod is still placed on the nodes its own selector names. One value
 containing ``card`` picks the card handler and the simulated cluster runs
-such jobs, so this is a warning: the job runs, but under handler rules and on
+such jobs, so this is |severity|: the job runs, but under handler rules and on
 servers you probably did not intend. With no ``card`` among the
 ``accelerator-type`` values no handler has the joined name and the job is
 refused: AC306 reports that. Source: ``getJobSelectorFromVcJob`` in

@@ -8,8 +8,8 @@ each NPU pod should request a whole node (8 or 16).
 ("The number of NPUs in the requests field is 8 in an N-node scenario") and
 graceful fault tolerance assume whole nodes; partial nodes fragment the
 cluster and slow HCCL across servers. Source: sample comments in
-``MD: samples/train/basic-training/**`` and §9. A convention, so a
-warning.
+``MD: samples/train/basic-training/**`` and §9. A convention, so
+|severity|.
 
 **How to fix.** Use fewer pods with a whole node each, or suppress with a reason.
 

@@ -15,7 +15,7 @@ into the ConfigMap of exactly that name, and only if it exists
 write otherwise; the job is not failed); the pods mount it and the sample start scripts wait for
 ``status: completed`` before giving up. A pod whose ConfigMap volume names a
 missing ConfigMap is never started by a real kubelet. The ConfigMap may be
-created outside the linted files, which lint cannot see, so this is a warning.
+created outside the linted files, which lint cannot see, so this is |severity|.
 Source: ``saveRankTableConfigmap`` in
 ``component/ascend-operator/pkg/controllers/v1/pod.go`` and ``configmapPrefix``
 in ``consts.go`` (mind-cluster ``22bb3d98``); upstream says nothing (the

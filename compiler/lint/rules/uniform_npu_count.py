@@ -9,7 +9,7 @@ should be requested by its ``ascend`` container.
 MindSpore/TensorFlow equivalents) from the Worker's request for *all* pods,
 and the ranktable assumes equal devices per server; unequal counts give wrong
 ranks and hang collective communication. The plugin accepts and places such a
-job (``ValidNPUJob`` checks each task on its own), so a warning. Source:
+job (``ValidNPUJob`` checks each task on its own), so |severity|. Source:
 ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
 (getNpuReqInfoPerPod, getTotalNpuReplicas) ("Implied by env computation").
 

@@ -10,7 +10,7 @@ the container requests (``huawei.com/Ascend910`` →
 annotation named after the requested resource, and Ascend Docker Runtime
 mounts the devices listed in the env. A mismatched key leaves the env empty:
 the container starts without NPUs, or with all of them. The job is
-accepted and scheduled (the simulated cluster runs it), so a warning. Source: sample
+accepted and scheduled (the simulated cluster runs it), so |severity|. Source: sample
 comments "The value must be the same as resources.requests" in
 ``MD: samples/train/basic-training/**``; ``MC: component/ascend-operator/pkg/controllers/v1/env.go``.
 
