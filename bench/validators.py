@@ -110,7 +110,7 @@ def _native_int_format(key: str) -> bool:
     """Is format int32 checked on an integer by the library's own format hook (no schema rewrite)?"""
     sch = {"type": "integer", "format": "int32"}
     if key == "ours":
-        from ascend_compile.schemacheck.check import Validator
+        from ascend_compile.schemacheck.validator import Validator
 
         return not Validator(sch).is_valid(2 ** 40)
     if key == "rs":
@@ -140,7 +140,7 @@ def _yaml_values(key: str) -> bool:
     data = {"when": _dt.date(2024, 5, 1), 1: "x"}
     try:
         if key == "ours":
-            from ascend_compile.schemacheck.check import Validator
+            from ascend_compile.schemacheck.validator import Validator
 
             return Validator(sch).is_valid(data)
         if key == "rs":

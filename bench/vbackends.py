@@ -80,7 +80,7 @@ class Ours:
 
     @staticmethod
     def build(schema: Dict[str, Any], strict: bool = True) -> Any:
-        from ascend_compile.schemacheck.check import Validator
+        from ascend_compile.schemacheck.validator import Validator
 
         return Validator(schema, strict)
 
@@ -267,7 +267,7 @@ def cold(key: str, schema_path: str, doc_path: str) -> None:
 
 
 class _Adapter:
-    """Stands in for ``schemas.Validator`` inside the tool: ``iter_problems(data)``."""
+    """Stands in for ``schemacheck.validator.Validator`` inside the tool: ``iter_problems(data)``."""
 
     def __init__(self, backend: Any, schema: Dict[str, Any], strict: bool):
         self.backend = backend
@@ -281,7 +281,7 @@ def plug_into_tool(key: str) -> None:
     """Make the imported ascend_compile check schemas with backend ``key`` (ours: nothing to do)."""
     if key == "ours":
         return
-    from ascend_compile.schemacheck import check as schemas
+    from ascend_compile.schemacheck.registry import Registry
 
     backend = BACKENDS[key]
     built: Dict[Tuple[str, bool], _Adapter] = {}
@@ -292,7 +292,7 @@ def plug_into_tool(key: str) -> None:
             adapter = built[(file, strict)] = _Adapter(backend, self.schema(file), strict)
         return adapter
 
-    schemas.Registry.validator = validator  # type: ignore[method-assign]
+    Registry.validator = validator  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":  # python bench/vbackends.py BACKEND ascend-compile arguments...

@@ -346,7 +346,7 @@ def _volcano_version(value: Optional[str]) -> Optional[str]:
     """``volcano_version`` checked as ``--volcano-version`` is: '1.9', 'v1.15.0', ... or None."""
     if value is None:
         return None
-    from .schemacheck.check import VOLCANO_VERSIONS, normalize_volcano_version
+    from .schemacheck.registry import VOLCANO_VERSIONS, normalize_volcano_version
 
     if not isinstance(value, str):
         raise ArgumentError(f"volcano_version is a str such as '1.9', not {type(value).__name__}")

@@ -213,7 +213,7 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
 def _volcano(value: Optional[str]) -> Optional[str]:
     if value is None:
         return None
-    from ..schemacheck.check import VOLCANO_VERSIONS, normalize_volcano_version
+    from ..schemacheck.registry import VOLCANO_VERSIONS, normalize_volcano_version
 
     try:
         return normalize_volcano_version(value)

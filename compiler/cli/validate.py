@@ -14,7 +14,7 @@ FORMAT_CHOICES = ("text", "json", "sarif", "github")
 def _volcano_option(ctx: click.Context, param: click.Parameter, value: Optional[str]) -> Optional[str]:
     if value is None:
         return None
-    from ..schemacheck.check import normalize_volcano_version
+    from ..schemacheck.registry import normalize_volcano_version
 
     try:
         return normalize_volcano_version(value)

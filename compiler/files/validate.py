@@ -19,7 +19,9 @@ def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano
     (judged on the findings the ``disabled`` rules leave, as lint does; :func:`validate_paths` drops them)."""
     from .discovery import no_manifest_in, not_a_manifest
     from ..errors import InputError
-    from ..schemacheck.check import SchemaError, registry, validate_document
+    from ..schemacheck.check import validate_document
+    from ..schemacheck.messages import SchemaError
+    from ..schemacheck.registry import registry
     from ..yamlio import display_name, iter_documents, read_text
 
     reg = registry()

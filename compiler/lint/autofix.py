@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from .autofix_rules import FIXERS, Change, Fix
 from ..findings import Finding
 
-__all__ = ["Change", "Fix", "FIXERS", "apply", "plan", "sarif_fix"]
+__all__ = ["apply", "plan", "sarif_fix"]
 
 
 def _fixes_for(path: str, text: str, mine: Sequence[Finding]) -> List[Fix]:

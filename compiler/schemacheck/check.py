@@ -1,36 +1,33 @@
 """Check manifests against the built-in JSON Schemas: the public API of the schema code.
 
-The schema code has four seams, one module each:
+The schema code has four seams, one module each; each name is imported from the module that defines it:
 
-``schema_text``
-    Rule IDs (:data:`SCHEMA_RULES`), :class:`SchemaError`, and how a problem
-    reads (messages, hints, "did you mean").
-``schema_keywords`` and ``schema_validator``
+``messages``
+    The rule IDs' summaries (:data:`~.messages.SCHEMA_RULES`; the IDs are the catalogue's),
+    :class:`~.messages.SchemaError`, and how a problem reads (messages, hints, "did you mean").
+``keywords`` and ``validator``
     Our fast validator for the structural-schema subset the schemas use
-    (:class:`Validator`): each schema node compiled lazily into a closure.
-``schema_registry``
+    (:class:`~.validator.Validator`): each schema node compiled lazily into a closure.
+``registry``
     ``schemas/index.json`` and the schema files, loaded on first use, and one
-    validator per schema and strictness (:class:`Registry`, :func:`registry`).
+    validator per schema and strictness (:class:`~.registry.Registry`, :func:`~.registry.registry`).
 this module
     Findings: every problem becomes a :class:`~ascend_compile.findings.Finding`
-    with one of the rule IDs in :data:`SCHEMA_RULES`.
+    with one of the rule IDs in :data:`~.messages.SCHEMA_RULES`.
     :func:`validate_document` locates each one at its YAML node;
     :func:`validate_object` (used on the compiler's own output) leaves
-    locations empty.  Files in bulk: ``validation.py``.
+    locations empty.  Files in bulk: :mod:`ascend_compile.files.validate`.
 """
 from __future__ import annotations
 
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..findings import ERROR, INFO, WARNING, Finding, Path, format_path
-from ..findings import describe_document as describe_object
+from ..catalogue import MISSING_REQUIRED, NOT_AN_OBJECT, UNKNOWN_KIND, WRONG_TYPE
+from ..findings import ERROR, INFO, WARNING, Finding, Path, describe_document
 from ..vocabulary import KUBERNETES_KINDS
-from .registry import VOLCANO_VERSIONS, Registry, normalize_volcano_version, registry
-from .messages import (BAD_FORMAT, LIST_OF_OBJECTS, MISSING_REQUIRED, NO_API_VERSION_OR_KIND, NOT_ALLOWED_VALUE,
-                          NOT_AN_OBJECT, SCHEMA_RULES, UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, SchemaError,
-                          not_a_mapping_message)
-from .validator import Validator, _Compiler  # noqa: F401 - _Compiler: the tests compile whole schemas
+from .registry import Registry, registry
+from .messages import LIST_OF_OBJECTS, NO_API_VERSION_OR_KIND, not_a_mapping_message
 
 # --------------------------------------------------------------------------- public API
 
@@ -71,7 +68,7 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
                     "---), or in the items of an apiVersion: v1, kind: List" if message == LIST_OF_OBJECTS else
                     "a manifest is a mapping with apiVersion, kind and metadata", False, ""))
         return out
-    obj = describe_object(data)
+    obj = describe_document(data)
     api_version, kind = data.get("apiVersion"), data.get("kind")
     missing = [name for name, value in (("apiVersion", api_version), ("kind", kind))
                if not isinstance(value, str) or not value]
@@ -145,9 +142,3 @@ def validate_document(doc: Any, strict: bool = True, volcano_version: Optional[s
                                 file=where.file, line=where.line, column=where.column, obj=name))
     return findings
 
-
-__all__ = [
-    "SCHEMA_RULES", "UNKNOWN_FIELD", "WRONG_TYPE", "MISSING_REQUIRED", "NOT_ALLOWED_VALUE", "BAD_FORMAT",
-    "UNKNOWN_KIND", "NOT_AN_OBJECT", "VOLCANO_VERSIONS", "SchemaError", "Validator", "Registry", "registry",
-    "validate_document", "validate_object", "normalize_volcano_version", "describe_object", "format_path",
-]

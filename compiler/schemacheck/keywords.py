@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional
 
-from .messages import (BAD_FORMAT, NOT_ALLOWED_VALUE, Check, Err, SchemaError, eq_key, kind_of, short, suggest,
-                          wrong_type)
+from ..catalogue import BAD_FORMAT, NOT_ALLOWED_VALUE
+from .messages import Check, Err, SchemaError, eq_key, kind_of, short, suggest, wrong_type
 
 FORMAT_RANGES = {"int32": (-(2 ** 31), 2 ** 31 - 1), "int64": (-(2 ** 63), 2 ** 63 - 1)}
 #: format patterns, compiled (by :func:`regex`) only when a schema node uses the format

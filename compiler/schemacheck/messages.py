@@ -13,14 +13,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 # --------------------------------------------------------------------------- rule IDs
 # The IDs, names and summaries are the rule catalogue's (compiler/catalogue/__init__.py), like every other rule's.
 
-from ..catalogue import BAD_FORMAT as BAD_FORMAT
-from ..catalogue import MISSING_REQUIRED as MISSING_REQUIRED
-from ..catalogue import NOT_ALLOWED_VALUE as NOT_ALLOWED_VALUE
-from ..catalogue import NOT_AN_OBJECT as NOT_AN_OBJECT
-from ..catalogue import SCHEMA, entries
-from ..catalogue import UNKNOWN_FIELD as UNKNOWN_FIELD
-from ..catalogue import UNKNOWN_KIND as UNKNOWN_KIND
-from ..catalogue import WRONG_TYPE as WRONG_TYPE
+from ..catalogue import NOT_AN_OBJECT, SCHEMA, UNKNOWN_FIELD, WRONG_TYPE, entries
 
 #: (ID, short name, summary) of the schema rules
 SCHEMA_RULES = tuple((entry.id, entry.name, entry.summary) for entry in entries(SCHEMA))

@@ -26,9 +26,9 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from .keywords import TYPE_ONLY, accept, array_size_check, const_check, enum_check, number_check, \
     string_check
-from .messages import (BAD_FORMAT, KIND, MISSING_REQUIRED, NOT_ALLOWED_VALUE, UNKNOWN_FIELD, WRONG_TYPE, Check,
-                          Err, SchemaError, expected_kinds, key_text, kind_of, path_tuple, short, type_ok,
-                          unknown_field, wrong_type)
+from ..catalogue import BAD_FORMAT, MISSING_REQUIRED, NOT_ALLOWED_VALUE, UNKNOWN_FIELD, WRONG_TYPE
+from .messages import (KIND, Check, Err, SchemaError, expected_kinds, key_text, kind_of, path_tuple, short, type_ok,
+                       unknown_field, wrong_type)
 
 # Keywords that only annotate (never fail validation).
 _ANNOTATIONS = frozenset({

@@ -274,12 +274,13 @@ def test_what_cannot_be_edited_with_certainty_is_left_alone(tmp_path: Path) -> N
 
 def test_a_fix_whose_text_would_read_as_other_data_is_refused() -> None:
     from ascend_compile.lint import autofix
+    from ascend_compile.lint.autofix_rules import Change, Fix
     from ascend_compile.findings import Finding
 
     text = "a:\n  b: 1\n"
     finding = Finding("AC102", "error", "x", ("a", "b"), file="f.yaml", line=2, column=6)
-    honest = autofix.Fix(finding, 8, 9, '"1"', "quote", autofix.Change(0, ("a", "b"), "1"))
-    liar = autofix.Fix(finding, 8, 9, '"1"\n  c: 2', "quote", autofix.Change(0, ("a", "b"), "1"))
+    honest = Fix(finding, 8, 9, '"1"', "quote", Change(0, ("a", "b"), "1"))
+    liar = Fix(finding, 8, 9, '"1"\n  c: 2', "quote", Change(0, ("a", "b"), "1"))
     assert autofix.apply(text, [honest]) == 'a:\n  b: "1"\n'
     before = autofix._read(text)
     assert autofix._only_the_changes(text, [honest], before) and not autofix._only_the_changes(text, [liar], before)
@@ -288,14 +289,15 @@ def test_a_fix_whose_text_would_read_as_other_data_is_refused() -> None:
 def test_one_wrong_fix_among_right_ones_leaves_only_it_out() -> None:
     """All fixes are checked together first; when that fails each is checked alone (the liar goes, the rest stay)."""
     from ascend_compile.lint import autofix
+    from ascend_compile.lint.autofix_rules import Change, Fix
     from ascend_compile.findings import Finding
 
     text = "a: 1\nb: 2\nc: 3\n"
 
-    def quote(key: str, start: int, extra: str = "") -> autofix.Fix:
+    def quote(key: str, start: int, extra: str = "") -> Fix:
         finding = Finding("AC102", "error", "x", (key,), file="f.yaml", line=1, column=1)
-        return autofix.Fix(finding, start, start + 1, '"%s"%s' % (text[start], extra), "quote",
-                           autofix.Change(0, (key,), text[start]))
+        return Fix(finding, start, start + 1, '"%s"%s' % (text[start], extra), "quote",
+                           Change(0, (key,), text[start]))
 
     right_a, liar_b, right_c = quote("a", 3), quote("b", 8, "\nd: 4"), quote("c", 13)
     made = iter([right_a, liar_b, right_c])

@@ -9,7 +9,7 @@ import io
 import re
 import tokenize
 from pathlib import Path
-from typing import Dict, List, Set
+from typing import Dict, List, Set, Tuple
 
 import pytest
 
@@ -159,6 +159,55 @@ def test_the_package_imports_itself_only_relatively() -> None:
             found += [f"{path.relative_to(ROOT)}:{node.lineno}" for m in modules
                       if m.split(".")[0] in ("ascend_compile", "compiler")]
     assert found == []
+
+
+def _target(name: str, node: ast.ImportFrom) -> str:
+    """The package module ``from ... import`` in module ``name`` reads from ("" for ``ascend_compile`` itself)."""
+    if node.level == 0:
+        return (node.module or "").partition(".")[2]
+    base = _package_of(name).split(".") if _package_of(name) else []
+    base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+    return ".".join([*base, *(node.module.split(".") if node.module else [])])
+
+
+def _top_level_names(tree: ast.Module) -> Tuple[Set[str], Set[str]]:
+    """(names a module defines, names it imports from the package) at its top level."""
+    defined: Set[str] = set()
+    imported: Set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("ascend_compile")):
+            imported.update(a.asname or a.name for a in node.names)
+    return defined, imported - defined
+
+
+def test_no_module_passes_on_a_name_it_imports() -> None:
+    """One place to import a name from: the module that defines it. A module (a package's ``__init__`` aside: the
+    package's face) that others import a name from which it only imported itself is a re-export, and so is a name it
+    imported listed in its ``__all__``; the tests and the benchmarks are held to it too."""
+    trees = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
+    passed_on = {name: _top_level_names(tree)[1] for name, tree in trees.items() if MODULES[name].name != "__init__.py"}
+    found = [f"{MODULES[name].relative_to(ROOT)}: __all__ lists {value.value}, which it imports"
+             for name, names in passed_on.items() for node in trees[name].body
+             if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets)
+             for value in ast.walk(node.value) if isinstance(value, ast.Constant) and value.value in names]
+    readers = [(name, path, trees[name]) for name, path in MODULES.items()] + [
+        (None, path, ast.parse(path.read_text(encoding="utf-8")))
+        for folder in ("tests", "bench", "scripts") for path in sorted((ROOT / folder).rglob("*.py"))]
+    for name, path, tree in readers:
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or (name is None and node.level):
+                continue
+            if not node.level and not (node.module or "").startswith("ascend_compile"):
+                continue
+            target = _target(name or "", node)
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} imports {a.name} from {target}, which only imports it"
+                      for a in node.names if a.name in passed_on.get(target, ())]
+    assert not found, "\n".join(found)
 
 
 def test_only_the_commands_import_click() -> None:

@@ -51,13 +51,13 @@ def test_lookup_by_id_or_name_in_any_case():
 
 
 def test_the_schema_check_reports_the_catalogue_ids():
-    from ascend_compile.schemacheck import check as schemas
+    from ascend_compile.schemacheck.messages import SCHEMA_RULES
 
-    for rule_id, name, summary in schemas.SCHEMA_RULES:
+    for rule_id, name, summary in SCHEMA_RULES:
         entry = catalogue.get(rule_id)
         assert entry is not None and entry.origin == catalogue.SCHEMA
         assert (entry.name, entry.summary) == (name, summary)
-    assert catalogue.get(schemas.UNKNOWN_KIND).severity == "warning"
+    assert catalogue.get(catalogue.UNKNOWN_KIND).severity == "warning"
 
 
 def test_reporters_describe_rules_from_the_catalogue():

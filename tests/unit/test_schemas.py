@@ -11,11 +11,13 @@ import time
 
 import pytest
 
-from ascend_compile.schemacheck import check as schemas
+from ascend_compile.catalogue import (BAD_FORMAT, MISSING_REQUIRED, NOT_ALLOWED_VALUE, NOT_AN_OBJECT, UNKNOWN_FIELD,
+                                      UNKNOWN_KIND, WRONG_TYPE)
 from ascend_compile.findings import ERROR, WARNING
-from ascend_compile.schemacheck.check import (BAD_FORMAT, MISSING_REQUIRED, NOT_ALLOWED_VALUE, NOT_AN_OBJECT, SCHEMA_RULES,
-                              UNKNOWN_FIELD, UNKNOWN_KIND, WRONG_TYPE, Registry, validate_document,
-                              validate_object)
+from ascend_compile.schemacheck.check import validate_document, validate_object
+from ascend_compile.schemacheck.messages import SCHEMA_RULES, SchemaError
+from ascend_compile.schemacheck.registry import Registry, normalize_volcano_version
+from ascend_compile.schemacheck.validator import Validator, _Compiler
 from ascend_compile.yamlio import load_documents, load_file
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -102,7 +104,7 @@ def test_every_indexed_schema_exists_and_compiles_completely(name):
         pytest.skip(f"{name} is written by the lead and not present yet")
     with open(path, encoding="utf-8") as handle:
         schema = json.load(handle)
-    compiler = schemas._Compiler(schema, strict=True)
+    compiler = _Compiler(schema, strict=True)
     walk_schema(schema, compiler.compile)  # raises SchemaError on an unsupported keyword
 
 
@@ -368,7 +370,7 @@ def test_volcano_version_selection():
     assert reg.schema_file("scheduling.volcano.sh/v1beta1", "PodGroup", "1.15") == "volcano-podgroup-v1.15.0.json"
     assert reg.schema_file("example.com/v1", "Thing") is None
     with pytest.raises(ValueError):
-        schemas.normalize_volcano_version("1.12")
+        normalize_volcano_version("1.12")
 
 
 def test_validators_are_built_once():
@@ -404,8 +406,8 @@ def test_schema_code_imports_no_validator_library():
 
 
 def test_unsupported_keyword_is_refused():
-    with pytest.raises(schemas.SchemaError):
-        schemas.Validator({"type": "object", "patternProperties": {"x": {}}})
+    with pytest.raises(SchemaError):
+        Validator({"type": "object", "patternProperties": {"x": {}}})
 
 
 def test_combinators_and_refs():
@@ -416,7 +418,7 @@ def test_combinators_and_refs():
                              "r": {"oneOf": [{"type": "string"}, {"type": "string", "minLength": 2}]},
                              "s": {"not": {"const": "no"}}},
               "dependentRequired": {"p": ["q"]}}
-    v = schemas.Validator(schema)
+    v = Validator(schema)
     assert v.is_valid({"p": 2, "q": "xy", "r": "a", "s": "yes"})
     problems = {(rule, path) for rule, path, *_ in v.iter_problems({"p": 0, "r": "ab", "s": "no"})}
     # p below its minimum, q required by p, r matches both oneOf forms, s is the forbidden value
