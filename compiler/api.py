@@ -139,6 +139,7 @@ class JobSpec:
     reset_config: Optional[str] = None
     termination_grace_period_seconds: Optional[int] = None
     host_network: Optional[bool] = None
+    plugins: Optional[Mapping[str, Sequence[str]]] = None
     create_namespace: Optional[bool] = None
     labels: Optional[Mapping[str, str]] = None
     annotations: Optional[Mapping[str, str]] = None

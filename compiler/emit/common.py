@@ -38,8 +38,7 @@ def metadata(name: str, namespace: Optional[str], labels: Mapping[str, str] = _N
 def job_labels(spec: Spec, extra: Mapping[str, str]) -> Dict[str, str]:
     """Job labels: the generated ones, then profile labels, then the user's (which add keys, never replace)."""
     labels: Dict[str, str] = dict(extra)
-    if spec.ranktable != "none":  # the label asks ascend-operator for a ranktable
-        labels[RING_LABEL] = spec.profile.ring_controller
+    labels[RING_LABEL] = spec.profile.ring_controller
     labels.update(spec.profile.job_labels)
     if spec.tor_affinity:
         labels[TOR_AFFINITY_LABEL] = spec.tor_affinity

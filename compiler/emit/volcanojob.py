@@ -2,7 +2,8 @@
 
 With a file ranktable (the default) the ``ring-controller.atlas`` label on the job makes ascend-operator
 write the ranktable into ``rings-config-<job>``, which every pod mounts at the path the training scripts
-read; with ``ranktable: none`` (inference) there is neither.
+read; with ``ranktable: none`` (inference) there is neither, and no job plugins unless the spec names them
+(:mod:`ascend_compile.jobspec.volcano`: Volcano's ``svc`` plugin would fence the service off its clients).
 
 Failed pods: by default Volcano restarts the whole job when a pod is evicted and the kubelet restarts
 failed containers in place (``OnFailure``), as upstream's samples.  With ``fault-retry-times`` the pods
@@ -73,8 +74,9 @@ def volcano_job(spec: Spec) -> Dict[str, Any]:
     policies = _policies(spec)
     if policies:
         job_spec["policies"] = policies
+    if spec.plugins:
+        job_spec["plugins"] = {name: list(args) for name, args in spec.plugins.items()}
     job_spec.update({
-        "plugins": {"ssh": [], "env": [], "svc": []},
         "maxRetry": spec.retries if spec.retries is not None else DEFAULT_MAX_RETRY,
         "queue": spec.queue,
         "tasks": [{

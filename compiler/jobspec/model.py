@@ -122,6 +122,8 @@ class Spec:
     retries: Optional[int] = None
     resilience: Resilience = Resilience()
     host_network: bool = False
+    #: Volcano Job plugins (name -> arguments); empty: none
+    plugins: Mapping[str, Tuple[str, ...]] = field(default_factory=dict)
     create_namespace: bool = False
     labels: Mapping[str, str] = field(default_factory=dict)
     annotations: Mapping[str, str] = field(default_factory=dict)

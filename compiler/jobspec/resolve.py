@@ -19,7 +19,7 @@ from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, PORT_NAME, POD_IP_ENV, TASKD
                           TTP_PORT_ENV, TTP_PORT_NAME)
 from ..yamlio import Document
 from ..yamlio.locations import _child
-from . import generated, replicas, resilience, shapes, steps
+from . import generated, replicas, resilience, shapes, steps, volcano
 from .model import Port, Replica, Resilience, Spec, Volume
 
 #: integer fields of the spec; JSON Schema lets ``16.0`` pass as an integer, emission needs ``16``
@@ -40,6 +40,7 @@ class _Parts:
     ranktable_volume: Optional[Volume]
     scheduler_holds_npus: bool
     multi_level: Tuple[int, ...]
+    plugins: Mapping[str, Tuple[str, ...]]
 
 
 def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectConfig] = None) -> Spec:
@@ -88,7 +89,8 @@ def _parts(doc: Document, fields: steps.Fields, profile: Profile, registry: Prof
         replica_types=per_replica,
         ranktable_volume=shapes.ranktable_volume(spec, choices.ranktable, doc.data["metadata"]["name"],
                                                  choices.namespace, problems),
-        scheduler_holds_npus=holds, multi_level=shapes.multi_level(spec, profile, layout, problems))
+        scheduler_holds_npus=holds, multi_level=shapes.multi_level(spec, profile, layout, problems),
+        plugins=volcano.plugins(fields, target, choices.ranktable, problems))
 
 
 def _generated_ports(target: str, resolved: Resilience) -> Dict[str, int]:
@@ -193,6 +195,7 @@ def _with_defaults(doc: Document, fields: steps.Fields, profile: Profile, parts:
         retries=pick("retries"),
         resilience=parts.resilience,
         host_network=bool(pick("hostNetwork", False)),
+        plugins=parts.plugins,
         create_namespace=bool(pick("createNamespace", False)),
         labels=dict(spec.get("labels") or {}),
         annotations=dict(spec.get("annotations") or {}),

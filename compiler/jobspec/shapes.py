@@ -1,8 +1,8 @@
 """Job shapes beyond a training job with the framework's default wiring.
 
-* ``ranktable: none``: a Volcano Job without the ranktable ConfigMap, its mount, the ranktable env and the
-  job's ``ring-controller.atlas`` label (which only asks the operator for a ranktable), as upstream's
-  inference samples (``MD: samples/inference/volcano/infer-vcjob-910.yaml``);
+* ``ranktable: none``: a Volcano Job without the ranktable ConfigMap, its mount, the ranktable env and job
+  plugins (:mod:`.volcano`), with the job's ``ring-controller.atlas`` label, as upstream's inference samples
+  (``MD: samples/inference/volcano/infer-vcjob-910.yaml``);
 * ``ranktableVolume``: the operator's shared ranktable directory reached over NFS or a PVC instead of the
   node path (the operator finds the job's directory by the volume *name* ``ranktable``,
   ``ascend-operator/pkg/ranktable/utils/util.go`` GenRankTableDir, so any volume source works);

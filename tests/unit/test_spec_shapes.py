@@ -78,10 +78,12 @@ def test_replica_settings_that_cannot_apply_are_refused(fields, expected):
 
 
 def test_inference_volcano_job_has_no_ranktable_wiring():
+    """As upstream's inference sample (infer-vcjob-910.yaml): the job label, no ConfigMap, no job plugins."""
     objects = compile_spec(_spec(target="VolcanoJob", npus=1, ranktable="none"))
     assert [o["kind"] for o in objects] == ["Job"]
     job = objects[0]
-    assert "ring-controller.atlas" not in job["metadata"]["labels"]
+    assert job["metadata"]["labels"]["ring-controller.atlas"] == "ascend-910b"
+    assert "plugins" not in job["spec"]
     container = job["spec"]["tasks"][0]["template"]["spec"]["containers"][0]
     assert [e["name"] for e in container["env"]] == ["ASCEND_VISIBLE_DEVICES"]
     assert {m["name"] for m in container["volumeMounts"]} == {"ascend-driver", "dshm", "localtime"}

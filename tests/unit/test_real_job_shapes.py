@@ -1,0 +1,58 @@
+"""The job shapes real jobs use that issue 34 adds to the spec, through compile: Volcano job plugins, ...
+
+Each shape also has a golden (``golden/showcase/``) and is run on the simulated cluster
+(``tests/simcluster/test_real_job_shapes.py``)."""
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+import pytest
+
+from ascend_compile import CompileError, compile_spec
+
+
+def _spec(**fields: Any) -> Dict[str, Any]:
+    spec = {"framework": "pytorch", "profile": "module-910b-8", "image": "train:1", "target": "VolcanoJob",
+            "npus": 16}
+    spec.update(fields)
+    return {"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob",
+            "metadata": {"name": "job", "namespace": "train"}, "spec": spec}
+
+
+def _job(objects: List[Dict[str, Any]]) -> Dict[str, Any]:
+    return next(o for o in objects if o["kind"] in ("AscendJob", "Job"))
+
+
+def _refused(spec: Dict[str, Any]) -> List[Any]:
+    with pytest.raises(CompileError) as caught:
+        compile_spec(spec)
+    return [(f.rule, f.path, f.message, f.hint) for f in caught.value.findings]
+
+
+# --------------------------------------------------------------------------- Volcano job plugins
+
+
+def test_a_training_volcano_job_gets_upstreams_training_plugins():
+    assert _job(compile_spec(_spec()))["spec"]["plugins"] == {"ssh": [], "env": [], "svc": []}
+
+
+def test_an_inference_volcano_job_gets_no_plugins():
+    """Volcano's svc plugin would add a NetworkPolicy admitting only the job's own pods."""
+    assert "plugins" not in _job(compile_spec(_spec(npus=1, ranktable="none")))["spec"]
+
+
+@pytest.mark.parametrize("ranktable", ["file", "none"])
+def test_plugins_as_written(ranktable):
+    plugins = {"env": [], "svc": ["--disable-network-policy"]}
+    job = _job(compile_spec(_spec(npus=1, ranktable=ranktable, plugins=plugins)))
+    assert job["spec"]["plugins"] == plugins
+
+
+def test_no_plugins_on_purpose():
+    assert "plugins" not in _job(compile_spec(_spec(plugins={})))["spec"]
+
+
+def test_plugins_on_an_ascendjob_are_refused():
+    [(rule, path, message, hint)] = _refused(_spec(target="AscendJob", plugins={"svc": []}))
+    assert (rule, path) == ("AC020", ("spec", "plugins"))
+    assert "target: VolcanoJob" in hint
