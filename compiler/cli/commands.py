@@ -9,7 +9,7 @@ COMMANDS = {
     "rules": ("rules", "List the lint rules."),
     "explain": ("explain", "Show one lint rule: what it checks, why, and how to fix it."),
     "profiles": ("profiles", "List hardware profiles, or show one."),
-    "import": ("importing", "Turn AscendJob / Volcano Job manifests into job specs that compile back to them."),
+    "import": ("importing", "Turn AscendJob / Volcano Job manifests into job specs the cluster treats the same."),
     "init": ("init", "Write a starter job spec that compiles as is."),
     "schema": ("schema", "Print the job spec's JSON Schema, or write it where editors can use it."),
     "apply": ("kubectl_cmds", "Compile and apply to a cluster through kubectl."),

@@ -29,21 +29,27 @@ Examples:
               help="Write one spec per job (<name>.yaml) into this directory instead of stdout; two jobs of one "
                    "name (the same job in two namespaces) are refused before anything is written.")
 @click.option("--force", is_flag=True, help="With --output-dir: overwrite specs that exist.")
+@click.option("--exact", is_flag=True,
+              help="Specs that compile back to the manifests byte for byte: the harmless differences (a task name, "
+                   "a default written out, /dev/shm mounted) are carried through spec.jobPatch too.")
 @common_input_options
 def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_dir: Optional[str], force: bool,
-                   **options: Any) -> None:
-    """Turn AscendJob / Volcano Job manifests into the shortest job specs that compile back to them.
+                   exact: bool, **options: Any) -> None:
+    """Turn AscendJob / Volcano Job manifests into the shortest job specs that compile to jobs the cluster treats the same.
 
     MANIFEST is a file, a directory or - for stdin; give a job's ranktable and reset
     ConfigMaps with it. The profile is worked out from the NPU resource, node selectors
-    and annotations. What no spec field says goes into spec.jobPatch, with a comment; a
+    and annotations. Differences the cluster does not act on (a task name, a default
+    written out, /dev/shm mounted) are accepted and listed in a comment at the top of the
+    spec (--exact carries them too). What no spec field says goes into spec.jobPatch, with a comment; a
     manifest that no spec can reproduce (an explicit null, an ambiguous profile) is
     refused with the reason (AC026), and the other jobs are still imported (exit code 1):
     nothing is dropped. Objects that are not jobs and
     that no spec writes (a Deployment, a ConfigMap of another namespace) are skipped
     with a note on stderr: they stay manifests. Files a folder's walk leaves out (a Helm
     chart, kustomize patches) are named there too.
-    Each spec is compiled before it is written and must give back the same objects.
+    Each spec is compiled before it is written and must give back the same objects (but
+    for the differences listed).
     """
     from ..files.discovery import for_command, read_documents
     from ..errors import AscendCompileError
@@ -60,7 +66,7 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
         docs = read_documents(list(manifests), ctx.max_bytes, left_out)
         if not docs:  # nothing read at all: an input error, as for compile
             sys.exit(nothing_found("import", "manifests", left_out))
-        imported = import_documents(docs, ctx.registry, ctx.config, profile, skipped, refused)
+        imported = import_documents(docs, ctx.registry, ctx.config, profile, skipped, refused, exact)
     except AscendCompileError as exc:  # said with what was left out on purpose (kustomize patches): the job may be there
         report_and_exit([*exc.findings, *(for_command(note, "import") for note in left_out)], ctx, stream=sys.stderr)
         return

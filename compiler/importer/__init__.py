@@ -37,8 +37,10 @@ class ImportRefused(CompileError):
 class Imported:
     """One job's spec (as data), where it came from, and what the reader should know about it."""
 
-    def __init__(self, spec: Dict[str, Any], source: str, notes: List[str]):
+    def __init__(self, spec: Dict[str, Any], source: str, notes: List[str], accepted: Sequence[str] = ()):
         self.spec, self.source, self.notes = spec, source, notes
+        #: the harmless differences between the manifest and what the spec compiles to (none with --exact)
+        self.accepted = list(accepted)
 
     @property
     def name(self) -> str:
@@ -54,11 +56,13 @@ def _refuse(doc: Document, message: str, hint: str, path: Tuple[Any, ...] = ()) 
 def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistry] = None,
                      config: Optional[ProjectConfig] = None, profile: Optional[str] = None,
                      skipped: Optional[List[Finding]] = None,
-                     refused: Optional[List[Finding]] = None) -> List[Imported]:
+                     refused: Optional[List[Finding]] = None, exact: bool = False) -> List[Imported]:
     """A spec per job among ``docs``; raise ImportRefused with every problem if any document cannot be carried,
     or, given ``refused``, add the problems there and return the specs of the others (if there are any).
 
-    The objects skipped (not jobs, not written by a spec) are added to ``skipped`` as info findings.
+    The objects skipped (not jobs, not written by a spec) are added to ``skipped`` as info findings. With
+    ``exact`` the specs compile to the manifests byte for byte; without, to manifests the cluster treats the
+    same (:mod:`.harmless`), each spec listing the differences it accepted.
     """
     config = config or ProjectConfig()
     registry = registry or ProfileRegistry(config.profile_dirs)
@@ -69,7 +73,7 @@ def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistr
     claimed: Set[int] = set()
     for doc in jobs:
         try:
-            imported, used = _import_job(doc, others, registry, config, profile)
+            imported, used = _import_job(doc, others, registry, config, profile, exact)
         except ImportRefused as exc:
             problems.extend(exc.findings)
             continue
@@ -126,7 +130,7 @@ def _related(job: Manifest, others: Sequence[Document]) -> Dict[Tuple[str, str],
 
 
 def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig,
-                profile: Optional[str]) -> Tuple[Imported, List[int]]:
+                profile: Optional[str], exact: bool) -> Tuple[Imported, List[int]]:
     from . import search
 
     job = Manifest(doc.data)
@@ -135,7 +139,7 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
     names = _profiles(doc, job, registry, profile)
     compile_one = _compiler(registry, config)
     why: List[Uncarried] = []
-    best, tied = search.base(job, names, doc.data, datas, compile_one, why)
+    best, tied = search.base(job, names, doc.data, datas, compile_one, exact, why)
     if best is None and why:
         raise ImportRefused([_refuse(doc, f"{format_path(why[0].path)}: {why[0].why}", "no spec can carry this value; "
                                      "change it, or keep this job as a manifest", why[0].path)])
@@ -148,11 +152,13 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
     if len(tied) > 1 and profile is None:
         raise ImportRefused([_refuse(doc, f"job {job.name!r} fits the profiles {_listed(tied)} equally well",
                                      "say which with --profile NAME")])
-    best = search.refine(best, job, doc.data, datas, compile_one)
+    best = search.refine(best, job, doc.data, datas, compile_one, exact)
     spec = copy.deepcopy(best.spec)
     if best.patch:
         spec["spec"]["jobPatch"] = best.patch
-    return _verify(doc, spec, related, compile_one)
+    imported, used = _verify(doc, spec, best.accepted, related, compile_one)
+    imported.accepted = best.notes
+    return imported, used
 
 
 _LINT_IT = "fix what 'ascend-compile lint' reports ('lint --fix' makes the mechanical fixes), then import it"
@@ -167,8 +173,10 @@ def _does_not_compile(doc: Document, finding: Finding) -> Finding:
     return _refuse(doc, f"the imported spec does not compile: {finding.message}", finding.hint)
 
 
-def _verify(doc: Document, spec: Dict[str, Any], related: Dict[Tuple[str, str], Document],
+def _verify(doc: Document, spec: Dict[str, Any], accepted: Dict[str, Any], related: Dict[Tuple[str, str], Document],
             compile_one: Any) -> Tuple[Imported, List[int]]:
+    """Compile the spec once more: it must give back ``accepted`` (the job, its harmless differences taken over)
+    and every ConfigMap of the input it writes."""
     try:
         objects = compile_one(Document(doc.source, doc.index, spec, None))
     except CompileError as exc:
@@ -177,7 +185,7 @@ def _verify(doc: Document, spec: Dict[str, Any], related: Dict[Tuple[str, str], 
         raise ImportRefused([_refuse(doc, "the job is not valid as written, so no spec compiles to it: "
                                      f"{str(exc).split(': ', 1)[-1].split('. This is a bug')[0]}", _LINT_IT)]) from None
     job, notes, used = objects[-1], [], []
-    where = first_difference(job, doc.data)
+    where = first_difference(job, accepted)
     if where is not None:
         raise ImportRefused([_refuse(doc, f"{format_path(where) or 'the job'} cannot be carried by a spec",
                                      "keep this job as a manifest", where)])

@@ -10,8 +10,13 @@ JOB_PATCH_LINE = "  jobPatch:\n"
 
 
 def render(imported: Any) -> str:
-    header = [f"# Imported from {printable(imported.source)} by 'ascend-compile import'; it compiles back to the same "
-              "job."]
+    if imported.accepted:
+        header = [f"# Imported from {printable(imported.source)} by 'ascend-compile import'; it compiles to a job "
+                  "the cluster treats the same,", "# with these differences ('import --exact' keeps them out):"]
+        header += [f"#   - {printable(one)}" for one in imported.accepted]
+    else:
+        header = [f"# Imported from {printable(imported.source)} by 'ascend-compile import'; it compiles back to "
+                  "the same job."]
     header += [f"# Note: {printable(note)}." for note in imported.notes]
     text = dump_document(imported.spec)
     if JOB_PATCH_LINE in text:

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..errors import AscendCompileError, InternalError
 from ..manifest.job import Manifest
 from ..yamlio import Document
-from . import fields, replicas
+from . import fields, harmless, replicas
 from .mergediff import Uncarried, canonical, merge_diff
 
 API_VERSION = "ascend-compile.io/v1alpha1"
@@ -21,8 +21,11 @@ _OBJECT_MISMATCH = 1_000_000
 class Attempt:
     """A spec, what it compiles to, and the job patch that would remain."""
 
-    def __init__(self, spec: Dict[str, Any], objects: List[Dict[str, Any]], patch: Any, size: int):
+    def __init__(self, spec: Dict[str, Any], objects: List[Dict[str, Any]], patch: Any, size: int,
+                 accepted: Dict[str, Any], notes: List[str]):
         self.spec, self.objects, self.patch, self.size = spec, objects, patch, size
+        #: the manifest with the harmless differences taken over (the manifest itself with --exact), and those
+        self.accepted, self.notes = accepted, notes
 
 
 def comparable(obj: Any) -> Any:
@@ -48,8 +51,10 @@ def skeleton(job: Manifest) -> Dict[str, Any]:
 
 
 def attempt(spec: Dict[str, Any], original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
-            compile_one: Any, why: Optional[List[Uncarried]] = None) -> Optional[Attempt]:
-    """Compile ``spec``; None if it does not compile, or the difference cannot be carried (then said in ``why``)."""
+            compile_one: Any, exact: bool, why: Optional[List[Uncarried]] = None) -> Optional[Attempt]:
+    """Compile ``spec``; None if it does not compile, or the difference cannot be carried (then said in ``why``).
+
+    Unless ``exact``, the difference is taken after the harmless ones are accepted (:mod:`.harmless`)."""
     try:
         objects = compile_one(Document("<import>", 0, spec, None))
     except (AscendCompileError, InternalError):  # a patch that reproduces an invalid manifest fails the self-check
@@ -57,13 +62,14 @@ def attempt(spec: Dict[str, Any], original: Dict[str, Any], others: Dict[Tuple[s
     job = objects[-1]
     if job.get("kind") != original.get("kind"):
         return None
+    accepted, notes = (original, []) if exact else harmless.accept(job, original)
     try:
-        patch = merge_diff(job, original) if canonical(job) != canonical(original) else None
+        patch = merge_diff(job, accepted) if canonical(job) != canonical(accepted) else None
     except Uncarried as exc:
         if why is not None:
             why.append(exc)
         return None
-    size = len(json.dumps(patch, sort_keys=True)) if patch else 0
+    size = (len(json.dumps(patch, sort_keys=True)) if patch else 0) + len(notes)  # fewer differences win a tie
     written = set()
     for obj in objects[:-1]:
         meta = obj.get("metadata") or {}
@@ -72,7 +78,7 @@ def attempt(spec: Dict[str, Any], original: Dict[str, Any], others: Dict[Tuple[s
         if mine is not None and canonical(comparable(mine)) != canonical(comparable(obj)):
             size += _OBJECT_MISMATCH
     size += _OBJECT_MISMATCH * len(set(others) - written)  # an object of the input that this spec does not write
-    return Attempt(spec, objects, patch, size)
+    return Attempt(spec, objects, patch, size, accepted, notes)
 
 
 def _with(spec: Dict[str, Any], changes: Dict[str, Any]) -> Dict[str, Any]:
@@ -85,7 +91,7 @@ def _with(spec: Dict[str, Any], changes: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def base(job: Manifest, profiles: Sequence[str], original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
-         compile_one: Any, why: List[Uncarried]) -> Tuple[Optional[Attempt], List[str]]:
+         compile_one: Any, exact: bool, why: List[Uncarried]) -> Tuple[Optional[Attempt], List[str]]:
     """The best base spec, and the profiles that tie for it (more than one: ambiguous); what no spec can carry
     is collected in ``why``."""
     container = fields.main_container(job)
@@ -99,7 +105,7 @@ def base(job: Manifest, profiles: Sequence[str], original: Dict[str, Any], other
                 changes = {"framework": framework, "target": fields.target_of(job), "profile": profile, **form}
                 if isinstance(image, str):
                     changes["image"] = image
-                found = attempt(_with(skeleton(job), changes), original, others, compile_one, why)
+                found = attempt(_with(skeleton(job), changes), original, others, compile_one, exact, why)
                 if found is not None and (mine is None or found.size < mine.size):
                     mine = found
         if mine is None:
@@ -128,7 +134,7 @@ def first_reason(job: Manifest, profiles: Sequence[str], compile_one: Any) -> st
 
 
 def refine(best: Attempt, job: Manifest, original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
-           compile_one: Any) -> Attempt:
+           compile_one: Any, exact: bool) -> Attempt:
     """Add each field the manifest suggests while it shrinks what the patch must carry (a second round for
     fields that only help together, e.g. resetConfig once subHealthyStrategy is set)."""
     for _round in range(2):
@@ -139,7 +145,7 @@ def refine(best: Attempt, job: Manifest, original: Dict[str, Any], others: Dict[
             changes = value if field == fields.TOGETHER else {field: value}
             if all(best.spec["spec"].get(k) == v for k, v in changes.items()):
                 continue
-            found = attempt(_with(best.spec, changes), original, others, compile_one)
+            found = attempt(_with(best.spec, changes), original, others, compile_one, exact)
             if found is not None and found.size < best.size:
                 best = found
         if best.size == start:

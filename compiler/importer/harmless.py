@@ -1,0 +1,228 @@
+"""The differences between a compiled job and a hand-written one that the cluster does not act on differently,
+accepted by ``import`` (unless ``--exact``) instead of being carried through ``jobPatch``.
+
+:func:`accept` returns the hand-written job with each such difference taken over from the compiled one, and
+one note per kind of difference (the comment at the top of the imported spec lists them). Each kind is
+harmless for a reason named in its note: a default the API server, the Volcano webhook or the operator fills
+in anyway, a mount or env value the Ascend runtime reads the same way, a path that names the same directory.
+What is not in this list is carried, field or patch: nothing else is given up.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+
+from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, DEFAULT_QUEUE, HCCL_IF_IP_ENV, PORT_NAME, POD_UID_ENV, RING_LABEL,
+                          VISIBLE_DEVICES_ENV, WORKER, XDL_IP_ENV)
+
+Notes = List[str]
+
+#: volumes the compiler mounts in every pod that change nothing a job relies on when it lacks them
+_ADDED_VOLUMES = {
+    "dshm": "the /dev/shm memory volume (a larger /dev/shm than the container runtime's 64 MiB)",
+    "localtime": "the host's /etc/localtime (the pods' clock shows the node's time zone)",
+    "ascend-driver": "the host's /usr/local/Ascend/driver (what Ascend Docker Runtime mounts anyway)",
+}
+#: env values the compiler writes that read what the pod already is (its node's IP, its UID, its devices)
+_ADDED_ENV = {HCCL_IF_IP_ENV, XDL_IP_ENV, POD_UID_ENV, VISIBLE_DEVICES_ENV, "POD_IP"}
+_VOLCANO_JOB_DEFAULTS = {"queue": DEFAULT_QUEUE, "maxRetry": 3, "schedulerName": "volcano"}
+
+
+def _templates(generated: Dict[str, Any], original: Dict[str, Any]) -> Iterator[Tuple[str, Dict[str, Any],
+                                                                                      Dict[str, Any]]]:
+    """(replica type or task, compiled pod-set entry, hand-written pod-set entry) for each pod set of both:
+    an AscendJob's replica specs by type, a Volcano Job's tasks in order (by name if they are not as many)."""
+    gen_spec, orig_spec = _dict(generated.get("spec")), _dict(original.get("spec"))
+    if generated.get("kind") == ASCEND_JOB:
+        mine, theirs = _dict(gen_spec.get("replicaSpecs")), _dict(orig_spec.get("replicaSpecs"))
+        for role, entry in theirs.items():
+            if isinstance(entry, dict) and isinstance(mine.get(role), dict):
+                yield str(role), mine[role], entry
+        return
+    made = [t for t in _list(gen_spec.get("tasks")) if isinstance(t, dict)]
+    had = [t for t in _list(orig_spec.get("tasks")) if isinstance(t, dict)]
+    if len(made) == len(had):
+        yield from ((str(t.get("name")), m, t) for m, t in zip(made, had))
+        return
+    by_name = {m.get("name"): m for m in made}
+    yield from ((str(t.get("name")), by_name[t.get("name")], t) for t in had if t.get("name") in by_name)
+
+
+def _dict(value: Any) -> Dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> List[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _pod(entry: Dict[str, Any]) -> Dict[str, Any]:
+    return _dict(_dict(entry.get("template")).get("spec"))
+
+
+def _first_container(entry: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    containers = _list(_pod(entry).get("containers"))
+    return containers[0] if containers and isinstance(containers[0], dict) else None
+
+
+def _by_name(items: Any) -> Dict[Any, Dict[str, Any]]:
+    return {i.get("name"): i for i in _list(items) if isinstance(i, dict) and isinstance(i.get("name"), str)}
+
+
+# --------------------------------------------------------------------------- the kinds of difference
+
+def _task_names(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
+    if kind == ASCEND_JOB or made.get("name") == had.get("name") or not isinstance(had.get("name"), str):
+        return
+    notes.append(f"the task {had['name']!r} is named {made['name']!r} (its pods' host names follow the task "
+                 "name; the ranktable and the scheduler use the pods' IPs)")
+    had["name"] = made["name"]
+
+
+def _container_names(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
+    mine, theirs = _first_container(made), _first_container(had)
+    if kind == ASCEND_JOB or mine is None or theirs is None or mine.get("name") == theirs.get("name"):
+        return  # an AscendJob's container must be named ascend: the operator looks for it
+    notes.append(f"the container {theirs.get('name')!r} is named {mine.get('name')!r} (nothing in the "
+                 "cluster reads a Volcano Job's container name)")
+    theirs["name"] = mine.get("name")
+
+
+def _volumes(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
+    """The compiler's standard volumes a hand-written pod lacks (when nothing else is mounted there), and paths
+    that differ only in a trailing slash."""
+    mine, theirs = _first_container(made), _first_container(had)
+    if mine is None or theirs is None:
+        return
+    pod, their_pod = _pod(made), _pod(had)
+    volumes, their_volumes = _by_name(pod.get("volumes")), _by_name(their_pod.get("volumes"))
+    mounts, their_mounts = _by_name(mine.get("volumeMounts")), _by_name(theirs.get("volumeMounts"))
+    taken = {m.get("mountPath") for m in their_mounts.values()}
+    for name, why in _ADDED_VOLUMES.items():
+        if name not in volumes or name not in mounts or name in their_volumes or name in their_mounts \
+                or mounts[name].get("mountPath") in taken:
+            continue
+        their_pod.setdefault("volumes", []).append(copy.deepcopy(volumes[name]))
+        theirs.setdefault("volumeMounts", []).append(copy.deepcopy(mounts[name]))
+        notes.append(f"every pod also mounts {why}")
+    for name, volume in their_volumes.items():
+        for source in ("nfs", "hostPath"):
+            path, made_path = _dict(volume.get(source)).get("path"), _dict(_dict(volumes.get(name)).get(source)).get("path")
+            if isinstance(path, str) and isinstance(made_path, str) and path != made_path \
+                    and path.rstrip("/") == made_path.rstrip("/") and made_path.rstrip("/"):
+                volume[source]["path"] = made_path
+                notes.append(f"the {source} path {path!r} of volume {name!r} is written {made_path!r} (the same "
+                             "directory)")
+
+
+def _env(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
+    mine, theirs = _first_container(made), _first_container(had)
+    if mine is None or theirs is None:
+        return
+    their_env = _by_name(theirs.get("env"))
+    for name, item in _by_name(mine.get("env")).items():
+        if name in _ADDED_ENV and name not in their_env:
+            theirs.setdefault("env", []).append(copy.deepcopy(item))
+            notes.append(f"the env {name} is set, from the pod's own {_source(item)} (the Ascend runtime and "
+                         "start scripts read it; nothing else does)")
+
+
+def _source(item: Dict[str, Any]) -> str:
+    path = _dict(_dict(item.get("valueFrom")).get("fieldRef")).get("fieldPath")
+    return str(path) if path else "value"
+
+
+def _pod_defaults(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
+    pod, their_pod = _pod(made), _pod(had)
+    if not their_pod:
+        return
+    if pod.get("dnsPolicy") == "ClusterFirstWithHostNet" and their_pod.get("hostNetwork") is True \
+            and "dnsPolicy" not in their_pod:
+        their_pod["dnsPolicy"] = pod["dnsPolicy"]
+        notes.append("dnsPolicy: ClusterFirstWithHostNet is written out with hostNetwork (Volcano's webhook sets "
+                     "it too; without it a host-network pod cannot resolve cluster names)")
+    if "automountServiceAccountToken" in pod and "automountServiceAccountToken" not in their_pod:
+        their_pod["automountServiceAccountToken"] = pod["automountServiceAccountToken"]
+        notes.append("automountServiceAccountToken: false (a training pod does not call the API server)")
+    affinity = _dict(pod.get("affinity"))
+    if set(affinity) == {"podAntiAffinity"} and "affinity" not in their_pod:
+        their_pod["affinity"] = copy.deepcopy(affinity)
+        notes.append("a pod anti-affinity keeps the job's pods on different nodes (the Ascend plugin places "
+                     "whole-node jobs one pod per node anyway)")
+    if kind == ASCEND_JOB:
+        _operator_port(made, had, notes)
+        for key, default in (("replicas", 1), ("restartPolicy", "Never")):
+            if made.get(key) == default and key not in had:
+                had[key] = default
+                notes.append(f"{key}: {default} is written out (the operator's default)")
+
+
+def _operator_port(made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
+    """The leader's port, which the operator adds to a container that has no port of that name."""
+    mine, theirs = _first_container(made), _first_container(had)
+    port = _by_name((mine or {}).get("ports")).get(PORT_NAME)
+    if theirs is None or port is None or port.get("containerPort") != DEFAULT_PORT \
+            or PORT_NAME in _by_name(theirs.get("ports")):
+        return
+    theirs.setdefault("ports", []).append(copy.deepcopy(port))
+    notes.append(f"the port {PORT_NAME} ({DEFAULT_PORT}) is written out (the operator adds it to every replica "
+                 f"but {WORKER} that lacks it)")
+
+
+def _ring_label(generated: Dict[str, Any], original: Dict[str, Any], notes: Notes) -> None:
+    """The ring-controller.atlas label on an AscendJob and its pods: upstream acts on it only on a Volcano Job (the
+    operator writes a Volcano Job's ranktable for it) and for dynamic vNPU, which a whole-card job is not."""
+    if generated.get("kind") != ASCEND_JOB:
+        return
+    holders = [(generated, original)] + [(m.get("template"), h.get("template"))
+                                          for _, m, h in _templates(generated, original)]
+    added = False
+    for mine, theirs in holders:
+        value = _dict(_dict(_dict(mine).get("metadata")).get("labels")).get(RING_LABEL)
+        if not isinstance(theirs, dict) or value is None or not isinstance(theirs.get("metadata"), (dict, type(None))):
+            continue
+        meta = theirs["metadata"] = theirs.get("metadata") or {}
+        if not isinstance(meta.get("labels"), (dict, type(None))) or RING_LABEL in (meta.get("labels") or {}):
+            continue
+        meta["labels"] = {**(meta.get("labels") or {}), RING_LABEL: value}
+        added = True
+    if added:
+        notes.append(f"the label {RING_LABEL} is set on the AscendJob and its pods (upstream reads it on a Volcano "
+                     "Job, and for dynamic vNPU; the operator finds an AscendJob's ranktable by name)")
+
+
+def _job_defaults(generated: Dict[str, Any], original: Dict[str, Any], notes: Notes) -> None:
+    mine, theirs = _dict(generated.get("spec")), _dict(original.get("spec"))
+    if generated.get("kind") == ASCEND_JOB:
+        if mine.get("successPolicy") is not None and "successPolicy" not in theirs:
+            theirs["successPolicy"] = mine["successPolicy"]
+            notes.append("successPolicy is written out (the operator does not read it)")
+        return
+    for key, default in _VOLCANO_JOB_DEFAULTS.items():
+        if mine.get(key) == default and key not in theirs:
+            theirs[key] = default
+            notes.append(f"{key}: {default} is written out (Volcano's default)")
+    tasks = [t for t in _list(mine.get("tasks")) if isinstance(t, dict)]
+    total = sum(int(t["replicas"]) for t in tasks if isinstance(t.get("replicas"), int))
+    if mine.get("minAvailable") == total and "minAvailable" not in theirs:
+        theirs["minAvailable"] = total
+        notes.append("minAvailable is written out (Volcano's default: every pod)")
+
+
+_PER_POD_SET: Tuple[Callable[[str, Dict[str, Any], Dict[str, Any], Notes], None], ...] = (
+    _task_names, _container_names, _volumes, _env, _pod_defaults)
+
+
+def accept(generated: Dict[str, Any], original: Dict[str, Any]) -> Tuple[Dict[str, Any], List[str]]:
+    """``original`` with the harmless differences from ``generated`` taken over, and a note for each kind."""
+    out = copy.deepcopy(original)
+    notes: Notes = []
+    kind = str(generated.get("kind"))
+    if kind != out.get("kind"):
+        return out, []
+    _job_defaults(generated, out, notes)
+    _ring_label(generated, out, notes)
+    for _, made, had in list(_templates(generated, out)):
+        for one in _PER_POD_SET:
+            one(kind, made, had, notes)
+    return out, sorted(set(notes))

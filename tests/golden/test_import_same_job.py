@@ -1,0 +1,189 @@
+"""``import`` (without ``--exact``) over the upstream samples: the spec compiles to a job the cluster treats the
+same as the sample, field by field, but for the harmless differences the spec's header lists; ``jobPatch`` is
+a small part of the specs; ``--set spec.image`` and ``--set spec.npus`` change what every spec compiles to.
+
+The harmless differences are judged here on their own (HARMLESS below), not by asking the importer: each one
+found must be a kind this test accepts, and the spec's header must name it.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import pytest
+import yaml
+
+from ascend_compile.compiling.overrides import apply, parse
+from ascend_compile.compiling.pipeline import compile_specs
+from ascend_compile.errors import CompileError
+from ascend_compile.files.discovery import read_documents
+from ascend_compile.importer import Imported, ImportRefused, import_documents
+from ascend_compile.importer.render import render
+from ascend_compile.importer.search import comparable
+from ascend_compile.yamlio import load_documents
+from tests.checkout import SHARED
+from tests.golden.test_import_roundtrip import REFUSED, SAMPLES, SKIPPED
+
+_MISSING: Any = "<missing>"
+_POD = r"spec\.(tasks\[\d+\]|replicaSpecs\.\w+)\.template\.spec"
+_CONTAINER = _POD + r"\.containers\[0\]"
+#: (path pattern, where the value is missing in the sample or None for any change, what the header must say):
+#: the differences the cluster does not act on (docs/spec.md, and the importer's harmless module, say why)
+HARMLESS: List[Tuple[str, Optional[str], str]] = [
+    (r"spec\.tasks\[\d+\]\.name", None, "the task "),
+    (r"spec\.tasks\[\d+\]\.template\.spec\.containers\[0\]\.name", None, "the container "),
+    (_POD + r"\.volumes\.(dshm|localtime|ascend-driver)(\..*)?", "sample", "every pod also mounts"),
+    (_CONTAINER + r"\.volumeMounts\.(dshm|localtime|ascend-driver)(\..*)?", "sample", "every pod also mounts"),
+    (_CONTAINER + r"\.env\.(HCCL_IF_IP|XDL_IP|POD_UID|ASCEND_VISIBLE_DEVICES|POD_IP)(\..*)?", "sample", "the env "),
+    (_POD + r"\.dnsPolicy", "sample", "dnsPolicy"),
+    (_POD + r"\.automountServiceAccountToken", "sample", "automountServiceAccountToken"),
+    (_POD + r"\.affinity(\..*)?", "sample", "anti-affinity"),
+    (r"spec\.(queue|maxRetry|schedulerName|minAvailable)", "sample", "is written out"),
+    (r"spec\.successPolicy", "sample", "successPolicy"),
+    (r"spec\.replicaSpecs\.\w+\.(replicas|restartPolicy)", "sample", "the operator's default"),
+    (_CONTAINER + r"\.ports\.ascendjob-port(\..*)?", "sample", "ascendjob-port"),
+    (r"(metadata|spec\.replicaSpecs\.\w+\.template\.metadata)(\.labels)?(\.ring-controller\.atlas)?", "sample",
+     "ring-controller.atlas"),
+]
+
+
+def _keyed(items: List[Any], path: str) -> Dict[str, Any]:
+    """A list as a map: tasks and containers by position (a rename is one difference), the rest by name."""
+    named = all(isinstance(i, dict) and isinstance(i.get("name"), str) for i in items)
+    if named and not re.search(r"(tasks|containers)$", path):
+        return {f".{i['name']}": i for i in items}
+    return {f"[{n}]": i for n, i in enumerate(items)}
+
+
+def differences(sample: Any, compiled: Any, path: str = "") -> Iterator[Tuple[str, Any, Any]]:
+    """(path, sample's value, compiled value) wherever the two differ; a missing side is _MISSING (a map or list
+    one side lacks is walked as an empty one, so each of its entries is a difference of its own)."""
+    if sample is _MISSING and isinstance(compiled, (dict, list)):
+        sample = type(compiled)()
+    if compiled is _MISSING and isinstance(sample, (dict, list)):
+        compiled = type(sample)()
+    if isinstance(sample, dict) and isinstance(compiled, dict):
+        for key in sorted(set(sample) | set(compiled), key=str):
+            yield from differences(sample.get(key, _MISSING), compiled.get(key, _MISSING),
+                                   f"{path}.{key}" if path else str(key))
+    elif isinstance(sample, list) and isinstance(compiled, list):
+        mine, theirs = _keyed(sample, path), _keyed(compiled, path)
+        for key in sorted(set(mine) | set(theirs)):
+            yield from differences(mine.get(key, _MISSING), theirs.get(key, _MISSING), path + key)
+    elif sample != compiled:
+        yield path, sample, compiled
+
+
+def _trailing_slash(path: str, sample: Any, compiled: Any) -> bool:
+    return path.endswith(".path") and isinstance(sample, str) and isinstance(compiled, str) \
+        and sample.rstrip("/") == compiled.rstrip("/")
+
+
+def unexplained(sample: Dict[str, Any], compiled: Dict[str, Any], imported: Imported) -> List[str]:
+    """The differences that are not harmless, or harmless and not listed in the spec's header."""
+    header = " ".join(imported.accepted)
+    out = []
+    for path, theirs, mine in differences(sample, compiled):
+        if _trailing_slash(path, theirs, mine):
+            if "the same directory" not in header:
+                out.append(f"{path}: trailing slash, not listed")
+            continue
+        kind = next((h for h in HARMLESS if re.fullmatch(h[0], path)
+                     and (h[1] is None or theirs == _MISSING)), None)
+        if kind is None:
+            out.append(f"{path}: {theirs!r} in the sample, {mine!r} compiled")
+        elif kind[2] not in header:
+            out.append(f"{path}: harmless, but the header does not list it ({kind[2]!r})")
+    return out
+
+
+def _imported(path: Path) -> List[Imported]:
+    return import_documents(read_documents([str(path)]))
+
+
+def _compiled(imported: List[Imported], *overrides: str) -> List[Dict[str, Any]]:
+    text = "---\n".join(render(one) for one in imported)
+    docs = [apply(d, [parse(o) for o in overrides]) for d in load_documents(text, "imported.yaml")]
+    return [obj for job in compile_specs(docs, lint=False) for obj in job.objects]
+
+
+IMPORTED = [p for p in SAMPLES if p.name not in REFUSED]
+#: the parameters: the samples, or one stand-in that the shared_dir fixture skips with its reason
+PARAMS = IMPORTED or [Path("(the upstream samples are absent)")]
+
+
+@pytest.mark.parametrize("path", PARAMS, ids=lambda p: p.name[-70:])
+def test_a_sample_imports_to_a_spec_that_compiles_to_a_job_the_cluster_treats_the_same(path: Path,
+                                                                                       shared_dir: Path) -> None:
+    imported = _imported(path)
+    original = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
+    if path.name in SKIPPED:
+        original = [d for d in original if (d["kind"], d["metadata"]["name"]) != SKIPPED[path.name]]
+    compiled = {(o["kind"], o["metadata"]["name"]): o for o in _compiled(imported)}
+    problems = []
+    for obj in original:
+        key = (obj["kind"], obj["metadata"]["name"])
+        assert key in compiled, f"the spec does not write {key}"
+        mine = imported[0] if obj["kind"] in ("AscendJob", "Job") else None
+        problems += [f"{key[0]} {key[1]}: {p}" for p in unexplained(comparable(obj), comparable(compiled[key]),
+                                                                   mine or Imported({}, "", [], ()))]
+    assert problems == []
+
+
+def test_the_comparison_finds_a_difference_that_is_not_harmless() -> None:
+    """The field-by-field comparison above is not blind: a changed image, a lost volume and an added env value
+    that is not on the list are each reported; a listed harmless addition is not."""
+    sample = {"spec": {"tasks": [{"name": "t", "template": {"spec": {"containers": [
+        {"name": "c", "image": "a:1", "env": [{"name": "X", "value": "1"}]}], "volumes": [{"name": "code"}]}}}]}}
+    compiled = {"spec": {"tasks": [{"name": "worker", "template": {"spec": {"containers": [
+        {"name": "ascend", "image": "a:2", "env": [{"name": "X", "value": "1"}, {"name": "Y", "value": "2"},
+                                                    {"name": "HCCL_IF_IP", "value": "ip"}]}]}}}]}}
+    listed = Imported({}, "", [], ["the task 't' is named 'worker'", "the container 'c' is named 'ascend'",
+                                   "the env HCCL_IF_IP is set"])
+    found = unexplained(sample, compiled, listed)
+    assert [f.split(":")[0] for f in found] == ["spec.tasks[0].template.spec.containers[0].env.Y.name",
+                                                "spec.tasks[0].template.spec.containers[0].env.Y.value",
+                                                "spec.tasks[0].template.spec.containers[0].image",
+                                                "spec.tasks[0].template.spec.volumes.code.name"]
+    assert unexplained(sample, compiled, Imported({}, "", [], []))[0].endswith("the header does not list it "
+                                                                               "('the task ')")
+
+
+def _patch_lines(text: str) -> Tuple[int, int]:
+    """(lines of jobPatch, lines of the spec), comments left out."""
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    inside, patch = False, 0
+    for line in lines:
+        if line.startswith("  ") and not line.startswith("   "):
+            inside = line.startswith("  jobPatch:")
+        patch += inside
+    return patch, len(lines)
+
+
+def _job(objects: List[Dict[str, Any]]) -> Dict[str, Any]:
+    return [o for o in objects if o["kind"] in ("AscendJob", "Job")][-1]
+
+
+@pytest.mark.parametrize("path", PARAMS, ids=lambda p: p.name[-70:])
+def test_set_image_and_npus_change_what_every_imported_spec_compiles_to(path: Path, shared_dir: Path) -> None:
+    """The fields stay effective: no jobPatch puts back the old image or NPU layout. A count the hardware cannot
+    take (a super-pod block of 1 holds 1 NPU) is refused by compile for that field, never by the patch."""
+    imported = _imported(path)
+    before = _job(_compiled(imported))
+    spec = imported[0].spec["spec"]
+    images = yaml.safe_dump(_job(_compiled(imported, "spec.image=registry/new:2")))
+    assert "registry/new:2" in images and f" {spec['image']}\n" not in images
+    field = "npus" if "npus" in spec else "pods"  # pods and npusPerPod: a layout the total alone does not give
+    try:
+        more = _job(_compiled(imported, f"spec.{field}={2 * spec[field]}"))
+    except CompileError as exc:
+        assert path.name in ONE_NPU_BLOCKS, exc.findings
+        assert all(f.rule != "AC401" and "jobPatch" not in str(f.path) for f in exc.findings), exc.findings
+        return
+    assert more != before
+
+
+#: samples whose super-pod block (sp-block 1, a single pod) fixes the NPU count: compile refuses any other
+ONE_NPU_BLOCKS = {"samples__train__basic-training__without-ranktable__mindspore__mindspore_standalone_acjob_super_pod.yaml",
+                  "samples__train__basic-training__without-ranktable__tensorflow__tensorflow_standalone_acjob_super_pod.yaml"}
