@@ -51,14 +51,12 @@ def test_missing_ascendjob_port_is_not_a_finding():
     assert [f for f in findings if f.rule == "AC213"] == []
 
 
-def test_old_atlas_800_job_without_accelerator_type_is_not_a_warning():
-    """factory.go get910CardHandlerName: no accelerator-type -> the default 910 module handler, right for Atlas 800."""
+def test_old_atlas_800_job_without_accelerator_type_is_not_a_finding():
+    """factory.go get910CardHandlerName: no accelerator-type -> the default 910 module handler, right for Atlas 800
+    (upstream's a800 samples are written so): an ascend-910 job gets no finding at all, not even a note."""
     findings = lint_text(ACJOB, "fp.yaml")
     assert _loud(findings) == []
-    notes = [f for f in findings if f.rule == "AC305"]
-    assert notes and all(f.severity == "info" for f in notes)
-    # the note never tells an Atlas 800 user to set another server's label
-    assert all("module-910b" not in (f.hint or "") for f in notes)
+    assert [f for f in findings if f.rule == "AC305"] == []
 
 
 def _profile_dir(tmp_path, allowed, accelerator_type="other-card"):
@@ -181,18 +179,23 @@ def test_a_ranktable_hint_never_suggests_removing_the_label():
     assert "remove the label" not in documentation(entry).lower()
 
 
-def test_start_script_conventions_are_at_most_info():
-    """The framework env is read by a sample start script only; no upstream component refuses a job without it."""
+def test_the_framework_env_is_asked_of_upstreams_start_script_only():
+    """The framework env is read by upstream's sample start script (train_start.sh) only; no upstream component
+    reads it. A job that runs that script without it (or misspelt) gets a warning; one that runs anything else
+    gets nothing."""
     job = VNPU.replace("huawei.com/npu-core: 4", "huawei.com/Ascend910: 8").replace(
         "replicas: 1", "replicas: 2").replace("minAvailable: 1", "minAvailable: 2").replace(
         "ascend-310P", "ascend-910b").replace(", vnpu-level: low, vnpu-dvpp: \"null\"", "")
     job = job.replace("        containers:", "        nodeSelector: {accelerator-type: module-910b-8}\n        containers:")
-    missing = lint_text(job, "fw.yaml")
-    wrong = lint_text(job.replace("          image: infer:1",
-                                  "          image: infer:1\n          env: [{name: framework, value: pytorch}]"),
+    script = job.replace("          image: infer:1", "          image: infer:1\n"
+                         "          command: [/bin/bash, -c, \"bash train_start.sh /job/code /job/out main.py\"]")
+    missing = lint_text(script, "fw.yaml")
+    wrong = lint_text(script.replace("          image: infer:1",
+                                     "          image: infer:1\n          env: [{name: framework, value: pytorch}]"),
                       "fw.yaml")
     for findings in (missing, wrong):
-        assert [f.severity for f in findings if f.rule == "AC604"] == ["info"]
+        assert [f.severity for f in findings if f.rule == "AC604"] == ["warning"]
+    assert [f for f in lint_text(job, "fw.yaml") if f.rule == "AC604"] == []
 
 
 def test_a_350_job_is_not_checked_against_atlas_800_rules():
@@ -229,10 +232,10 @@ def _of(findings, rule):
 
 def test_ring_controller_of_a_job_naming_no_server_type_is_not_compared_with_the_default_handler():
     """factory.go get910CardHandlerName gives a job without accelerator-type the Atlas 800 handler, but nothing
-    keeps its pods off 910B nodes: ascend-910b is no mismatch there (AC305 notes the missing selector)."""
+    keeps its pods off 910B nodes: ascend-910b is no mismatch there (AC305 warns of the missing selector)."""
     findings = lint_text(UNTYPED_910B, "fp.yaml")
     assert _of(findings, "AC215") == []
-    assert [f.severity for f in findings if f.rule == "AC305"] == ["info"]
+    assert [f.severity for f in findings if f.rule == "AC305"] == ["warning"]
 
 
 def test_ring_controller_of_a_job_naming_its_server_type_is_still_compared():
@@ -241,12 +244,19 @@ def test_ring_controller_of_a_job_naming_its_server_type_is_still_compared():
     assert [severity for severity, _ in _of(lint_text(typed, "fp.yaml"), "AC215")] == ["warning"]
 
 
-def test_host_network_without_hccl_if_ip_is_a_note():
-    """ascend-operator env.go sets no HCCL_IF_IP and HCCL picks an interface itself; upstream's AscendJob samples
-    with hostNetwork set it in their start scripts, not in the pod spec."""
+def test_host_network_without_hccl_if_ip_in_a_distributed_job_is_a_warning():
+    """ascend-operator env.go sets no HCCL_IF_IP; HCCL then picks a host interface by its own order, and a pod
+    on the host network sees every interface of the server: a warning for a job whose pods span servers."""
     findings = lint_text(UNTYPED_910B, "fp.yaml")
-    assert [severity for severity, _ in _of(findings, "AC603")] == ["info", "info"]
-    assert _loud(findings) == []
+    assert [severity for severity, _ in _of(findings, "AC603")] == ["warning", "warning"]
+
+
+def test_host_network_without_hccl_if_ip_under_a_start_script_is_not_a_finding():
+    """Upstream's AscendJob samples with hostNetwork set neither variable in the pod spec: their start scripts
+    (train_start.sh) export HCCL_IF_IP=${XDL_IP}, which lint cannot read."""
+    script = UNTYPED_910B.replace("            resources:", "            command: [/bin/bash, -c, "
+                                  "\"bash /job/code/train_start.sh\"]\n            resources:")
+    assert _of(lint_text(script, "fp.yaml"), "AC603") == []
 
 
 def test_hccl_socket_ifname_names_the_interface_as_well():

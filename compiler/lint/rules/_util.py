@@ -53,3 +53,14 @@ def leader_of(obj: ObjectContext) -> Tuple[Optional[str], Optional[str]]:
 def pod_containers(pod_set: PodSet) -> List[Tuple[Path, Dict[str, Any]]]:
     """(path, container mapping) of every init container and container of a pod set's pods."""
     return pod_set.all_containers()
+
+
+def command_text(container: Container) -> str:
+    """A container's ``command`` and ``args`` as one line of text ("" when it gives neither): what a rule reads
+    to see whether the command itself sets a variable or runs a script."""
+    words: List[str] = []
+    for key in ("command", "args"):
+        value = container.data.get(key)
+        if isinstance(value, list):
+            words += [str(item) for item in value]
+    return " ".join(words)

@@ -1,28 +1,35 @@
-"""A ranktable Volcano Job's NPU container lacks the ``framework`` env, or its value is wrong.
+"""A ranktable Volcano Job runs upstream's ``train_start.sh`` without the ``framework`` env it branches on.
 
 **What.** In a Volcano Job that reads a file ranktable (labelled ``ring-controller.atlas``,
-with several NPU pods or a ranktable volume), every
-container requesting NPUs should set env ``framework`` to exactly
-``PyTorch``, ``MindSpore`` or ``Tensorflow``.
+with several NPU pods or a ranktable volume) and asks for more than one NPU in all, every
+container that requests NPUs and runs upstream's ranktable start script
+``train_start.sh`` should set env ``framework`` to exactly ``PyTorch``, ``MindSpore``
+or ``Tensorflow`` (|severity|). Containers that run anything else are not reported:
+the variable is that script's, and no upstream component reads it (ascend-operator
+reads the ``framework`` *label* of an AscendJob, ``GetJobFramework`` in
+``MC: component/ascend-operator/pkg/api/v1/defaults.go``, not an env).
 
-**Why.** Upstream's sample start script ``train_start.sh`` branches on this
-value (exact case) to build the framework's rank environment from
-``hccl.json``. It is a convention of that script, not of the manifest: no
-upstream component reads the variable or refuses a job without it, and custom
-scripts need not read it. Hence info. Source: the sample script
-``samples/train/basic-training/ranktable/train_start.sh`` (mindcluster-deploy
-``b9331e14``); no upstream component message.
+**Why.** ``train_start.sh`` of mindcluster-deploy's samples
+(``MD: samples/train/basic-training/ranktable/train_start.sh``, and the
+fault-rescheduling copies beside it) reads ``$framework`` once the ranktable lists
+more than one device: without it the script prints "framework is null" and exits
+1, so the pod fails at start; with another spelling (``pytorch``) it logs
+"framework error" and ends without training. Only a job of one NPU in all takes
+the script's single-device branch, which runs without the variable. The simulated
+cluster runs no container command, so this stays |severity|.
 
 **How to fix.** Set it to the framework of the image.
 
 Failing::
 
+    command: [/bin/bash, -c, "bash train_start.sh /job/code /job/output main.py"]
     env:
     - name: framework
       value: pytorch
 
 Passing::
 
+    command: [/bin/bash, -c, "bash train_start.sh /job/code /job/output main.py"]
     env:
     - name: framework
       value: PyTorch
@@ -33,7 +40,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES
 from ..rule import Problem
-from ._util import npu_containers
+from ._util import command_text, npu_containers
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -41,16 +48,23 @@ if TYPE_CHECKING:
 VALUES = tuple(FRAMEWORK_ENV_VALUES.values())
 
 
+#: upstream's ranktable start script, the one reader of the env
+START_SCRIPT = "train_start.sh"
+
+
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    if not obj.uses_file_ranktable():
+    if not obj.uses_file_ranktable() or obj.npu_layout().total < 2:
         return
     for pod_set in obj.pod_sets():
         for container in npu_containers(pod_set):
+            if START_SCRIPT not in command_text(container):
+                continue
             found = container.env_named(FRAMEWORK_ENV)
             if found is None:
                 where = container.path + ("env",) if "env" in container.data else container.path + ("name",)
-                yield Problem(where, f"container {container.name!r} has no framework env: the ranktable start "
-                                     "script needs it", key="env" in container.data)
+                yield Problem(where, f"container {container.name!r} runs {START_SCRIPT} without the framework env: "
+                                     "the script exits 1 (\"framework is null\") when the job has more than one NPU",
+                              key="env" in container.data)
                 continue
             index, item = found
             if "valueFrom" in item:
@@ -59,5 +73,6 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             if value not in VALUES:
                 match = next((v for v in VALUES if isinstance(value, str) and v.lower() == value.lower()), None)
                 yield Problem(container.path + ("env", index, "value"),
-                              f"framework env {value!r} is not one of {', '.join(VALUES)} (exact case)",
+                              f"framework env {value!r} is not one of {', '.join(VALUES)} (exact case): "
+                              f"{START_SCRIPT} logs \"framework error\" and ends without training",
                               hint=f"write {match}" if match else None)
