@@ -1,0 +1,74 @@
+"""The job shapes of issue 34 on the simulated cluster: each golden admitted, placed and Running.
+
+- an inference Volcano Job (``ranktable: none``) has no job plugins, so Volcano's ``svc`` plugin makes no
+  NetworkPolicy that would keep its clients out; the same job with ``plugins: {svc: []}`` gets one (the
+  check can fail).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+import yaml
+
+from tests.checkout import ROOT, run_cli
+from tests.simcluster import jobs
+from tests.simcluster.jobs import wait_for
+
+EXAMPLES = ROOT / "examples" / "showcase"
+GOLDEN = ROOT / "golden" / "showcase"
+
+
+def _job(name: str) -> Dict[str, Any]:
+    docs = [d for d in yaml.safe_load_all((GOLDEN / f"{name}.yaml").read_text()) if d]
+    return next(d for d in docs if d["kind"] in ("AscendJob", "Job"))
+
+
+def _apply(sim, spec: Path) -> None:
+    out = run_cli("apply", str(spec), "--kubeconfig", str(sim.kubeconfig))
+    assert out.returncode == 0, f"{out.stdout}\n{out.stderr}\n{sim.logs_for_failure()}"
+
+
+def _running(sim, namespace: str, kind: str, name: str, count: int) -> List[Dict[str, Any]]:
+    def check():
+        pods = jobs.pods_of(sim, namespace, kind, name)
+        return pods if len(pods) == count and set(jobs.phases(pods)) == {"Running"} else None
+
+    return wait_for(check, timeout=180, what=f"{count} Running pods of {kind} {name}", sim=sim,
+                    last=lambda: jobs.describe_namespace(sim, namespace))
+
+
+def _network_policies(sim, namespace: str) -> List[str]:
+    return [p["metadata"]["name"] for p in jobs.get_json(sim, "networkpolicies", "-n", namespace)["items"]]
+
+
+@pytest.fixture
+def cleanup(sim):
+    namespaces: List[str] = []
+    yield namespaces
+    for namespace in namespaces:
+        jobs.clean_namespace(sim, namespace)
+        sim.kubectl("delete", "networkpolicies", "--all", "-n", namespace, "--wait=false", check=False)
+        sim.kubectl("delete", "services", "--all", "-n", namespace, "--wait=false", check=False)
+
+
+@pytest.mark.parametrize("plugins", [None, {"svc": []}], ids=["default", "with-svc"])
+def test_inference_job_runs_without_a_network_policy(sim, cleanup, tmp_path, plugins):
+    job = _job("inference-vcjob")
+    namespace, name = job["metadata"]["namespace"], job["metadata"]["name"]
+    assert "plugins" not in job["spec"] and job["metadata"]["labels"]["ring-controller.atlas"] == "ascend-910b"
+    spec = yaml.safe_load((EXAMPLES / "inference-vcjob.yaml").read_text())
+    if plugins is not None:
+        spec["spec"]["plugins"] = plugins
+    path = tmp_path / "inference.yaml"
+    path.write_text(yaml.safe_dump(spec, sort_keys=False))
+    jobs.create_namespace(sim, namespace)
+    cleanup.append(namespace)
+    _apply(sim, path)
+    _running(sim, namespace, "Job", name, 1)
+    if plugins is None:
+        assert _network_policies(sim, namespace) == []
+    else:  # the control: Volcano's svc plugin fences the job off (it admits only the job's own pods)
+        wait_for(lambda: _network_policies(sim, namespace) == [name], timeout=60, sim=sim,
+                 what=f"the svc plugin's NetworkPolicy {name}")
