@@ -28,8 +28,8 @@ def emitted() -> str:
         f"| `ConfigMap` (ranktable) | `ranktable: file` (a Volcano Job's default) | "
         f"`{v.RANKTABLE_CONFIGMAP_PREFIX}<job>`, label `{v.RING_LABEL}`, data `{v.RANKTABLE_KEY}: "
         f"'{v.RANKTABLE_INITIAL}'` |",
-        f"| `ConfigMap` (reset information) | `podRescheduling`, `processRecovery`, or `subHealthyStrategy: "
-        f"{v.SUB_HEALTHY_GRACE_EXIT}` | `{v.RESET_CONFIGMAP_PREFIX}<job>`, label `{v.RESET_LABEL}: \"true\"`, data "
+        f"| `ConfigMap` (reset information) | `podRescheduling`, `processRecovery`, `subHealthyStrategy: "
+        f"{v.SUB_HEALTHY_GRACE_EXIT}`, or `resetConfig` given | `{v.RESET_CONFIGMAP_PREFIX}<job>`, label `{v.RESET_LABEL}: \"true\"`, data "
         f"`{v.RESET_KEY}: '{v.RESET_INITIAL}'` and `{v.RESET_CHECK_CODE_KEY}: \"\"` |",
         f"| `AscendJob` (`{v.ASCEND_JOB_API_VERSION}`) or Volcano `Job` (`{v.VOLCANO_JOB_API_VERSION}`) | always | "
         "the spec's `metadata.name` |",

@@ -108,9 +108,11 @@ def _reset_config(spec: Mapping[str, Any], strategies: Tuple[str, ...], pod_resc
 
     The plugin writes the restart type of Pod-level rescheduling and the exit code of a graceful exit into it
     (``ascend-for-volcano/plugin/job.go`` updateResetConfigMap, ``rescheduling/reschedule.go``
-    updateResetConfigMapWithGraceExit), and process-level recovery reads it (upstream's samples).
+    updateResetConfigMapWithGraceExit), and process-level recovery reads it (upstream's samples).  A spec
+    that names ``resetConfig`` gets the ConfigMap and its mount on their own too: real jobs keep them without
+    any of those features (their scripts read the file).
     """
-    if not (strategies or pod_rescheduling or sub_healthy == SUB_HEALTHY_GRACE_EXIT):
+    if not (strategies or pod_rescheduling or sub_healthy == SUB_HEALTHY_GRACE_EXIT or "resetConfig" in spec):
         return None
     mode = str(spec.get("resetConfig", "hostPath"))
     if mode == "hostPath" and not namespace:

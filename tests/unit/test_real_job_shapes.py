@@ -56,3 +56,28 @@ def test_plugins_on_an_ascendjob_are_refused():
     [(rule, path, message, hint)] = _refused(_spec(target="AscendJob", plugins={"svc": []}))
     assert (rule, path) == ("AC020", ("spec", "plugins"))
     assert "target: VolcanoJob" in hint
+
+
+# --------------------------------------------------------------------------- a reset ConfigMap on its own
+
+
+@pytest.mark.parametrize("mode,source", [("hostPath", {"path": "/user/restore/reset/train.reset-config-job"}),
+                                         ("configMap", {"name": "reset-config-job"})])
+def test_a_reset_configmap_on_its_own(mode, source):
+    """resetConfig given, no rescheduling feature: the ConfigMap and the mount, and no feature's labels."""
+    objects = compile_spec(_spec(target="AscendJob", resetConfig=mode))
+    reset = [o for o in objects if o["kind"] == "ConfigMap" and o["metadata"]["name"] == "reset-config-job"]
+    assert len(reset) == 1 and reset[0]["metadata"]["labels"] == {"reset": "true"}
+    job = _job(objects)
+    assert not {"pod-rescheduling", "fault-retry-times", "subHealthyStrategy"} & set(job["metadata"]["labels"])
+    for replica in job["spec"]["replicaSpecs"].values():
+        pod = replica["template"]["spec"]
+        [volume] = [v for v in pod["volumes"] if v["name"] == "reset-config"]
+        assert volume[next(k for k in volume if k != "name")] == source
+        mounts = pod["containers"][0]["volumeMounts"]
+        assert {"name": "reset-config", "mountPath": "/user/restore/reset/config", "readOnly": True} in mounts
+
+
+def test_no_reset_configmap_unless_asked_for():
+    objects = compile_spec(_spec(target="AscendJob"))
+    assert [o["kind"] for o in objects] == ["AscendJob"]
