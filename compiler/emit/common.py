@@ -17,7 +17,7 @@ from ..vocabulary import (ACCELERATOR_TYPE_LABEL, AFFINITY_CONFIG_ANNOTATION, CO
                           TTP_PORT, TTP_PORT_ENV, TTP_PORT_NAME, VISIBLE_DEVICES_ENV,
                           WAIT_RESCHEDULE_TIMEOUT_ANNOTATION, ranktable_configmap_name, reset_configmap_name,
                           visible_devices_field_path)
-from ..hardware import arithmetic as hardware
+from ..hardware import arithmetic
 
 #: an empty, read-only mapping: the default of optional label/annotation arguments
 _NO_LABELS: Mapping[str, str] = MappingProxyType({})
@@ -65,7 +65,7 @@ def job_annotations(spec: Spec) -> Dict[str, str]:
     annotations: Dict[str, str] = {}
     if spec.multi_level:
         annotations[SCHEDULE_POLICY_ANNOTATION] = MULTILEVEL_POLICY
-        annotations[AFFINITY_CONFIG_ANNOTATION] = hardware.multi_level_config(spec.multi_level)
+        annotations[AFFINITY_CONFIG_ANNOTATION] = arithmetic.multi_level_config(spec.multi_level)
     elif spec.scheduling == SCHEDULE_POLICY and spec.profile.schedule_policy:
         annotations[SCHEDULE_POLICY_ANNOTATION] = spec.profile.schedule_policy
     if spec.sp_block is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from ..hardware import arithmetic as hardware
+from ..hardware import arithmetic
 from ..catalogue import MULTI_LEVEL, SPEC_INVALID
 from ..hardware.profiles import Profile
 from ..vocabulary import (ASCEND_910, ASCEND_JOB, MINDSPORE, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH,
@@ -84,6 +84,6 @@ def multi_level(spec: Mapping[str, Any], prof: Profile, layout: Tuple[int, int],
                      f"multi-level scheduling places whole nodes: each pod must request the node's "
                      f"{prof.npus_per_node} NPUs, not {npus_per_pod}",
                      f"use npus as a multiple of {prof.npus_per_node}", key=True)
-    for v in hardware.check_multi_level(levels, pods) if pods else ():
+    for v in arithmetic.check_multi_level(levels, pods) if pods else ():
         problems.add(v.rule, ("spec", "multiLevel"), v.message, v.hint, key=True)
     return levels

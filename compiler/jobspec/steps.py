@@ -10,7 +10,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..hardware import arithmetic as hardware
+from ..hardware import arithmetic
 from ..catalogue import PROFILE_UNKNOWN, PROFILE_UNSUPPORTED, SPEC_INVALID
 from ..findings import ERROR, Finding, PathElement, describe_document
 from ..hardware.profiles import Profile, ProfileNotFoundError, ProfileRegistry
@@ -132,7 +132,7 @@ def npu_layout(prof: Profile, spec: Mapping[str, Any], problems: Problems) -> Tu
         problems.add(SPEC_INVALID, ("spec", "npus"), "give either npus, or pods and npusPerPod, not both",
                      "remove npus, or remove pods and npusPerPod", key=True)
     elif has_total:
-        split, violations = hardware.split_total(prof, spec["npus"])
+        split, violations = arithmetic.split_total(prof, spec["npus"])
         for v in violations:
             problems.add(v.rule, ("spec", "npus"), v.message, v.hint)
         if split:
@@ -155,11 +155,11 @@ def npu_layout(prof: Profile, spec: Mapping[str, Any], problems: Problems) -> Tu
 def _check_layout(prof: Profile, spec: Mapping[str, Any], pods: int, npus_per_pod: int, problems: Problems) -> None:
     sp = spec.get("superPod") or {}
     path: Tuple[PathElement, ...] = ("spec", "npusPerPod") if "npusPerPod" in spec else ("spec", "npus")
-    layout = hardware.NpuLayout.uniform(pods, npus_per_pod)
-    for v in hardware.check_pods(prof, layout):
+    layout = arithmetic.NpuLayout.uniform(pods, npus_per_pod)
+    for v in arithmetic.check_pods(prof, layout):
         if v.severity == ERROR:
             problems.add(v.rule, path, v.message, v.hint)
-    for v in hardware.check_super_pod(prof, layout, sp.get("spBlock"), sp.get("raBlock")):
+    for v in arithmetic.check_super_pod(prof, layout, sp.get("spBlock"), sp.get("raBlock")):
         problems.add(v.rule, ("spec", "superPod") if sp else path, v.message, v.hint)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from ..hardware import arithmetic as hardware
+from ..hardware import arithmetic
 from ..findings import Path
 from ..hardware.targeting import HardwareSignals
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, ASCEND_JOB_API_GROUP, DEFAULT_QUEUE, FRAMEWORK_LABEL,
@@ -125,13 +125,13 @@ class Manifest:
     def _npu_pod_sets(self) -> List[PodSet]:
         return [p for p in self.pod_sets() if p.npus() > 0]
 
-    def npu_layout(self) -> "hardware.NpuLayout":
+    def npu_layout(self) -> "arithmetic.NpuLayout":
         """How the job's pods request NPUs (pods without NPUs are not counted)."""
         return self._npu_layout
 
     @once
-    def _npu_layout(self) -> "hardware.NpuLayout":
-        return hardware.NpuLayout.from_pod_sets([(pod_set.replicas, pod_set.npus()) for pod_set in self.pod_sets()])
+    def _npu_layout(self) -> "arithmetic.NpuLayout":
+        return arithmetic.NpuLayout.from_pod_sets([(pod_set.replicas, pod_set.npus()) for pod_set in self.pod_sets()])
 
     def npu_resource(self) -> Optional[str]:
         return self._npu_resource

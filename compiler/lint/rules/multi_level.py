@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ...hardware import arithmetic as hardware
+from ...hardware import arithmetic
 from ...vocabulary import AFFINITY_CONFIG_ANNOTATION, MULTILEVEL_POLICY, SCHEDULE_POLICY_ANNOTATION, SCHEDULER
 from ..rule import Problem
 
@@ -59,7 +59,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                       f"schedule_policy multilevel without the {AFFINITY_CONFIG_ANNOTATION} annotation: the "
                       "scheduler has no levels to place the job by and refuses it")
         return
-    levels, why = hardware.parse_multi_level(value)
+    levels, why = arithmetic.parse_multi_level(value)
     if levels is None:
         yield Problem(where, f"{AFFINITY_CONFIG_ANNOTATION} {value!r}: {why}; the scheduler refuses the job")
         return
@@ -70,5 +70,5 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                           f"the {pod_set.role} pods request no NPUs: the multilevel handler refuses such tasks",
                           key=True)
     npu_pods = sum(max(p.replicas, 0) for p in obj.npu_pod_sets())
-    for v in hardware.check_multi_level(levels, npu_pods):
+    for v in arithmetic.check_multi_level(levels, npu_pods):
         yield Problem(where, v.message, hint=v.hint)

@@ -24,14 +24,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ...hardware import arithmetic as hardware
+from ...hardware import arithmetic
 from ...manifest.values import as_dict, as_int
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
-MAX_REPLICAS = hardware.MAX_PODS
+MAX_REPLICAS = arithmetic.MAX_PODS
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional, Tuple
 
-from ...hardware import arithmetic as hardware
+from ...hardware import arithmetic
 from ...manifest.values import as_dict, as_int
 from ...vocabulary import ASCEND_JOB, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
 from ..rule import Problem
@@ -57,7 +57,7 @@ def _min_available(obj: ObjectContext) -> Optional[int]:
 _ANNOTATION = ("metadata", "annotations")  # where a missing sp-block / ra-block would go
 
 
-def scheduled_layout(obj: ObjectContext) -> Tuple[hardware.NpuLayout, bool]:
+def scheduled_layout(obj: ObjectContext) -> Tuple[arithmetic.NpuLayout, bool]:
     """The NPU layout as the plugin sees it: its job total is the PodGroup's minResources, the NPUs of the
     job's first minAvailable pods (``GetVCJobReqNPUTypeFromJobInfo``), when every pod asks the same count."""
     layout = obj.npu_layout()
@@ -65,7 +65,7 @@ def scheduled_layout(obj: ObjectContext) -> Tuple[hardware.NpuLayout, bool]:
     all_pods = sum(max(p.replicas, 0) for p in obj.pod_sets())
     if wanted is None or not 0 < wanted < layout.pods or len(layout.counts) != 1 or all_pods != layout.pods:
         return layout, False
-    return hardware.NpuLayout(layout.counts, layout.pods, wanted * layout.counts[0]), True
+    return arithmetic.NpuLayout(layout.counts, layout.pods, wanted * layout.counts[0]), True
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
@@ -87,7 +87,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         yield Problem(ra_path, f"ra-block {ra_value!r} is not an integer",
                       hint='write it as a quoted integer, e.g. ra-block: "8"')
         ra_present = False
-    found = [hardware.check_super_pod(p, layout, sp_block, ra_block if ra_present else None) for p in profiles]
+    found = [arithmetic.check_super_pod(p, layout, sp_block, ra_block if ra_present else None) for p in profiles]
     if not all(found):
         return  # some candidate accepts the job
     for violation in found[0]:
