@@ -25,6 +25,10 @@ _MOUNT_FAILED = {"FailedMount", "FailedAttachVolume"}
 _RESTART_EVENTS = ("ExitedWithCode", "JobRestarting")
 #: the operator's reason while the PodGroup is not yet scheduled: it does not mean the scheduler is down
 _PODGROUP_NOT_READY = "PodGroupNotInitialized"
+#: the PodGroup condition reason under which the scheduler's plugins (the Ascend plugin's ValidNPUJob) refuse a job
+_JOB_REFUSED = "JobValidateFailed"
+#: the cause of NPU pods that run without NPUs
+NO_NPUS = "no-npus"
 
 
 @dataclass(frozen=True)
@@ -41,19 +45,47 @@ class Cause:
 def causes(view: JobView, findings: Sequence[Any] = ()) -> List[Cause]:
     """Every cause found, the real one first; lint ``findings`` (errors) are attached where they predict one."""
     found: List[Cause] = []
-    for check in (_ended, _gang, _queue, _create_failed, _containers, _mounts, _fit, _restarting):
+    for check in (_no_npus, _ended, _gang, _queue, _create_failed, _containers, _mounts, _fit, _restarting):
         found.extend(check(view))
-    if not found:  # the scheduler's own words, when nothing more certain explains them
-        found.extend(_unschedulable(view))
+    if not found:  # the scheduler's own words, when nothing more certain explains them: its plugin's refusal first
+        found.extend(_refused(view) or _unschedulable(view))
     if not found:
         found.append(_healthy(view))
     rules = [f for f in findings if getattr(f, "severity", "") == "error"]
     if rules and found[0].code not in ("succeeded", "running"):
         head = found[0]
-        found[0] = Cause(head.code, head.summary, head.details + [f"lint predicts it: {f.rule}: {f.message}"
-                                                                  for f in rules],
+        summary = f"{head.summary} — {rules[0].rule}: {rules[0].message}" if head.code == NO_NPUS else head.summary
+        found[0] = Cause(head.code, summary, head.details + [f"lint predicts it: {f.rule}: {f.message}"
+                                                             for f in rules],
                          head.rules + sorted({f.rule for f in rules}))
     return found
+
+
+def _no_npus(view: JobView) -> List[Cause]:
+    """NPU pods bound and running without the plugin's device annotation: the first thing to say, whatever the
+    job's state claims (the job may well show Running)."""
+    bare = [p for p in view.pods if p.running_without_npus]
+    if view.state.terminal or not bare:
+        return []
+    npu_pods = [p for p in view.pods if p.npus > 0 and not p.ended]
+    resource = bare[0].npu_resource
+    return [Cause(NO_NPUS, f"running without NPUs: the scheduler assigned none to {len(bare)} of {len(npu_pods)} NPU "
+                           f"pods (no {resource} device annotation), so their containers see no NPU",
+                  [f"pod {p.name} on {p.node}: asks for {p.npus} {p.npu_resource}, none assigned" for p in bare])]
+
+
+def _refused(view: JobView) -> List[Cause]:
+    """The Ascend plugin's refusal of the job (the PodGroup's JobValidateFailed condition): the real reason behind
+    the scheduler's generic "pod group is not ready" and the operator's PodGroupNotInitialized."""
+    if view.state.terminal:
+        return []
+    for pg in view.podgroups:
+        for cond in pg.conditions:
+            if cond.get("type") == "Unschedulable" and str(cond.get("status")) == "True" \
+                    and cond.get("reason") == _JOB_REFUSED:
+                return [Cause("job-refused", f"the scheduler refuses the job ({_JOB_REFUSED}): {cond.get('message')}; "
+                                             "it stays Pending until the job is changed", _podgroup_words(view))]
+    return []
 
 
 def _ended(view: JobView) -> List[Cause]:

@@ -17,8 +17,9 @@ from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 from ..manifest.job import Manifest
 from ..manifest.pods import PodSet, pod_of
 from ..manifest.values import as_dict, as_list
-from ..vocabulary import (ASCEND_JOB, ASCEND_JOB_NAME_LABEL, NPU_RESOURCE_PREFIX, PODGROUP_PLURAL, QUEUE_PLURAL,
-                          REPLICA_TYPE_LABEL, VOLCANO_JOB_NAME_LABEL, VOLCANO_SCHEDULING_API_GROUP)
+from ..vocabulary import (ASCEND_910, ASCEND310_RESOURCE, ASCEND310P_RESOURCE, ASCEND_JOB, ASCEND_JOB_NAME_LABEL,
+                          NPU_RESOURCE, NPU_RESOURCE_PREFIX, PODGROUP_PLURAL, QUEUE_PLURAL, REPLICA_TYPE_LABEL,
+                          VOLCANO_JOB_NAME_LABEL, VOLCANO_SCHEDULING_API_GROUP)
 from .jobs import JobState, JobType, job_state
 
 PODGROUP_RESOURCE = f"{PODGROUP_PLURAL}.{VOLCANO_SCHEDULING_API_GROUP}"
@@ -32,6 +33,8 @@ HOSTNAME_LABEL = "kubernetes.io/hostname"
 #: Volcano's pod annotation naming the task
 VOLCANO_TASK_ANNOTATION = "volcano.sh/task-spec"
 _ENDED_PHASES = ("Succeeded", "Failed")
+#: the whole-NPU resources whose devices the Ascend plugin writes into a pod annotation of the same name
+ANNOTATED_NPU_RESOURCES = frozenset({ASCEND_910, ASCEND310_RESOURCE, ASCEND310P_RESOURCE, NPU_RESOURCE})
 
 
 class Reader(Protocol):
@@ -91,10 +94,22 @@ class PodView:
     start_time: str = ""
     deleting: bool = False
     uid: str = ""
+    #: the NPU resource the pod asks for and how many ("", 0 when none)
+    npu_resource: str = ""
+    npus: int = 0
+    #: whether the pod carries the device annotation the Ascend plugin writes when it assigns NPUs (an annotation
+    #: named after the resource: ``huawei.com/Ascend910: Ascend910-0,...``)
+    npus_assigned: bool = False
 
     @property
     def ended(self) -> bool:
         return self.phase in _ENDED_PHASES
+
+    @property
+    def running_without_npus(self) -> bool:
+        """Running on a node, asking for NPUs, but without the plugin's device annotation: the scheduler assigned
+        it none, so its containers see no NPU."""
+        return self.phase == "Running" and bool(self.node) and self.npus > 0 and not self.npus_assigned
 
 
 @dataclass(frozen=True)
@@ -327,10 +342,20 @@ def pod_view(pod: Mapping[str, Any]) -> PodView:
     containers += [container_state(c, False) for c in status.get("containerStatuses") or []]
     unschedulable = next((str(c.get("message") or c.get("reason") or "") for c in status.get("conditions") or []
                           if c.get("type") == "PodScheduled" and c.get("status") == "False"), "")
+    resource, npus = _npu_request(pod)
     return PodView(str(meta.get("name", "")), str(meta.get("namespace", "")), str(status.get("phase") or "Pending"),
                    str((pod.get("spec") or {}).get("nodeName") or ""), replica, index, tuple(containers),
                    unschedulable, str(status.get("startTime") or ""), bool(meta.get("deletionTimestamp")),
-                   str(meta.get("uid") or ""))
+                   str(meta.get("uid") or ""), resource, npus, bool(resource and annotations.get(resource)))
+
+
+def _npu_request(pod: Mapping[str, Any]) -> Tuple[str, int]:
+    """(the whole-NPU resource the Ascend plugin assigns that the pod asks for, how many), as the manifest model
+    reads a pod; ("", 0) without one (HAMi's and virtual devices are annotated by others)."""
+    for resource, count in pod_of(pod).npus_by_resource().items():
+        if count > 0 and resource in ANNOTATED_NPU_RESOURCES:
+            return resource, count
+    return "", 0
 
 
 def container_state(status: Mapping[str, Any], init: bool) -> ContainerState:

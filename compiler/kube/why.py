@@ -69,7 +69,9 @@ def explain(reader: Reader, job: Mapping[str, Any], *, lint: bool = True, log_li
 
 
 def lint_job(obj: Mapping[str, Any]) -> List[Any]:
-    """Our lint findings for the job as the cluster stores it (status and server fields left out)."""
+    """Our lint findings (errors) for the job as the cluster stores it (status and server fields left out).  A
+    failure of lint is our bug and is raised (the CLI exits 3), never taken for "no findings"."""
+    from ..errors import InternalError
     from ..lint.engine import lint_objects
 
     meta = obj.get("metadata") or {}
@@ -80,10 +82,11 @@ def lint_job(obj: Mapping[str, Any]) -> List[Any]:
         metadata["annotations"] = annotations
     clean = {"apiVersion": obj.get("apiVersion"), "kind": obj.get("kind"), "metadata": metadata,
              "spec": obj.get("spec") or {}}
-    try:
-        return [f for f in lint_objects([clean], source="cluster") if f.severity == "error"]
-    except Exception:  # noqa: BLE001 - a lint failure must not hide the diagnosis; why still answers
-        return []
+    findings = lint_objects([clean], source="cluster")
+    crashed = [f for f in findings if f.internal]
+    if crashed:  # a rule of ours failed on the stored job: our bug, said as such (exit 3), not silence
+        raise InternalError(f"linting the job as stored failed: {crashed[0].message}")
+    return [f for f in findings if f.severity == "error"]
 
 
 def failed_logs(reader: Reader, view: JobView, lines: int) -> List[Dict[str, Any]]:

@@ -271,3 +271,88 @@ def test_a_placed_pod_that_cannot_mount_the_ranktable_configmap():
     assert why.causes[0].code == "mount-failed"
     assert why.lines()[1] == ('why: pod big-worker-0: a volume cannot be mounted (FailedMount): MountVolume.SetUp '
                               'failed for volume "ranktable" : configmap "rings-config-big" not found')
+
+
+def _running(data, annotated: bool, npus: int = 8):
+    """The recorded job with its gang fixed, asking ``npus`` per pod, its pods bound and Running, with or without
+    the Ascend plugin's device annotation."""
+    data = _gang_fixed(data)
+    data["job"]["status"] = {"conditions": [{"type": "Running", "status": "True", "reason": "JobRunning",
+                                             "message": "Job matrix/big is running."}]}
+    for rep in data["job"]["spec"]["replicaSpecs"].values():
+        rep["template"]["spec"]["containers"][0]["resources"] = {
+            "limits": {"huawei.com/Ascend910": npus}, "requests": {"huawei.com/Ascend910": npus}}
+    for i, pod in enumerate(data["pods"]):
+        pod["spec"]["nodeName"] = f"sim-module-910b-8-{i}"
+        pod["spec"]["containers"][0]["resources"] = {"limits": {"huawei.com/Ascend910": str(npus)},
+                                                     "requests": {"huawei.com/Ascend910": str(npus)}}
+        pod["status"] = {"phase": "Running", "containerStatuses": [
+            {"name": "ascend", "restartCount": 0, "state": {"running": {"startedAt": "2026-12-01T03:00:00Z"}}}]}
+        if annotated:
+            pod["metadata"]["annotations"]["huawei.com/Ascend910"] = ",".join(f"Ascend910-{n}" for n in range(npus))
+    for pg in data["podgroups"]:
+        pg["status"]["phase"] = "Running"
+    return data
+
+
+def test_npu_pods_running_without_the_device_annotation_are_said_first():
+    """Bound and Running, the AscendJob Running, but no pod got NPUs: that comes before "the job is running"."""
+    why = _explain(_running(_data(), annotated=False))
+    assert why.causes[0].code == "no-npus"
+    assert why.lines()[1] == ("why: running without NPUs: the scheduler assigned none to 2 of 2 NPU pods (no "
+                              "huawei.com/Ascend910 device annotation), so their containers see no NPU")
+    assert why.lines()[2] == "  pod big-master-0 on sim-module-910b-8-0: asks for 8 huawei.com/Ascend910, none assigned"
+
+
+def test_running_without_npus_carries_lints_reason():
+    """The issue's shape: 6 NPUs a pod in a job of two, which lint refuses (AC301); pods found bound without NPUs
+    get lint's reason on the first line."""
+    data = _running(_data(), annotated=False, npus=6)
+    for rep in data["job"]["spec"]["replicaSpecs"].values():  # Atlas 800 (910): 1, 2, 4 or 8 a pod
+        rep["template"]["spec"]["nodeSelector"]["accelerator-type"] = "module"
+    why = _explain(data)
+    assert why.causes[0].code == "no-npus"
+    assert why.lines()[1].startswith("why: running without NPUs: the scheduler assigned none to 2 of 2 NPU pods")
+    assert " — AC301: " in why.lines()[1]
+    assert why.causes[0].rules == ["AC301"]
+
+
+def test_npu_pods_with_the_device_annotation_are_running():
+    why = _explain(_running(_data(), annotated=True))
+    assert why.causes[0].code == "running"
+    assert why.lines()[1] == "why: the job is running: 2 of 2 pods Running"
+
+
+def test_the_plugins_refusal_is_the_reason_not_the_gangs_echo():
+    """Created/PodGroupNotInitialized with the scheduler up: the PodGroup's JobValidateFailed condition (the Ascend
+    plugin's ValidNPUJob) is the real reason, not "pod group is not ready"."""
+    data = _gang_fixed(_data())
+    message = ("InvalidResourceRequest: expected: job<matrix/big-f62c50fa> req npu num should small than 8, and not in "
+               "map[3:{} 5:{} 6:{} 7:{}], actual: task<master> req npu: 6task<worker> req npu: 6, ")
+    for pg in data["podgroups"]:
+        pg["status"]["conditions"] = [
+            {"type": "Unschedulable", "status": "True", "reason": "NotEnoughResources",
+             "message": "2/2 tasks in gang unschedulable: pod group is not ready, 2 Pending, 2 minAvailable"},
+            {"type": "Unschedulable", "status": "True", "reason": "JobValidateFailed", "message": message}]
+    why = _explain(data)
+    assert why.causes[0].code == "job-refused"
+    assert why.lines()[1] == (f"why: the scheduler refuses the job (JobValidateFailed): {message}; it stays Pending "
+                              "until the job is changed")
+
+
+def test_a_lint_rule_that_crashes_is_our_bug_not_silence(monkeypatch):
+    """kube/why.py's lint of the stored job raises what lint reports as its own crash (the CLI exits 3)."""
+    import pytest
+
+    from ascend_compile.errors import InternalError
+    from ascend_compile.lint.rules import npu_count
+
+    def crash(obj, run):
+        raise ValueError("boom")
+
+    from ascend_compile.lint import registry
+
+    monkeypatch.setattr(npu_count, "check", crash)
+    monkeypatch.setattr(registry, "_UNITS", {})  # the rule units are imported afresh, with the crashing check
+    with pytest.raises(InternalError, match="linting the job as stored failed"):
+        _explain(_data())
