@@ -121,6 +121,7 @@ def sarif(findings: Sequence[Finding], rules: Optional[Dict[str, Any]], plan: Pl
     for finding, result in zip(ordered, document["runs"][0]["results"]):
         made = by_finding.get(id(finding))
         if made is not None:
-            result["fixes"] = [autofix.sarif_fix(made[0], _sarif.artifact_uri(finding.file), made[1])]
+            where = result["locations"][0]["physicalLocation"]["artifactLocation"]
+            result["fixes"] = [autofix.sarif_fix(made[0], where, made[1])]
     json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")

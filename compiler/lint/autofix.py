@@ -123,10 +123,11 @@ def _position(text: str, index: int) -> Tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - line_start + 1
 
 
-def sarif_fix(fix: Fix, uri: str, text: str) -> Dict[str, Any]:
+def sarif_fix(fix: Fix, location: Dict[str, Any], text: str) -> Dict[str, Any]:
+    """A SARIF fix of the file at ``location`` (its result's artifactLocation)."""
     (line, column), (end_line, end_column) = _position(text, fix.start), _position(text, fix.end)
     return {"description": {"text": fix.description},
-            "artifactChanges": [{"artifactLocation": {"uri": uri}, "replacements": [{
+            "artifactChanges": [{"artifactLocation": dict(location), "replacements": [{
                 "deletedRegion": {"startLine": line, "startColumn": column, "endLine": end_line,
                                   "endColumn": end_column},
                 "insertedContent": {"text": fix.text}}]}]}

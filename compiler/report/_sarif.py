@@ -2,8 +2,11 @@
 
 One run; ``tool.driver.rules`` lists every known rule (input, schema and any
 the caller passes), each with id, name, short and full description, help
-text and default level.  Results point at the file (a relative URI when the
-path is relative, a ``file://`` URI otherwise) and, when known, the line and
+text and default level.  Results point at the file: inside a repository (the
+root ``.git`` or ``.ascend-compile-root`` marks, as for the project config) a
+URI relative to its root with ``uriBaseId`` ``%SRCROOT%``, whatever folder lint
+ran from, so code scanning maps it to the file; elsewhere a relative URI when
+the path is relative, a ``file://`` URI otherwise; and, when known, the line and
 column.  ``partialFingerprints`` hold a hash of rule, file, object and field
 path, so a finding keeps its identity when lines move.
 """
@@ -33,6 +36,26 @@ def artifact_uri(path: str) -> str:
     return quote(path.replace(os.sep, "/"))
 
 
+#: the base of every repository-relative URI (the name GitHub code scanning resolves to the checkout)
+SRCROOT = "%SRCROOT%"
+
+
+def artifact_location(path: str, root: Optional[str]) -> Dict[str, Any]:
+    """A SARIF artifactLocation: relative to the repository ``root`` (with its uriBaseId) when the file is in it."""
+    if root and path and path != "<stdin>":
+        absolute = os.path.abspath(path)
+        if absolute.startswith(root.rstrip(os.sep) + os.sep):
+            return {"uri": quote(os.path.relpath(absolute, root).replace(os.sep, "/")), "uriBaseId": SRCROOT}
+    return {"uri": artifact_uri(path)}
+
+
+def repository_root() -> Optional[str]:
+    """The root of the repository the command runs in (None outside one)."""
+    from ..config import repository_root as find
+
+    return find(os.getcwd())
+
+
 def _rule_descriptor(rule: RuleInfo) -> Dict[str, Any]:
     rationale = rule.rationale
     if rule.summary and rationale.startswith(rule.summary):  # a catalogue entry's documentation opens with it
@@ -60,6 +83,7 @@ def _fingerprint(finding: Finding) -> str:
 
 def as_dict(findings: List[Finding], rules: Optional[Mapping[str, RuleInfo]] = None, tool_version: str = "") -> Dict[str, Any]:
     info = merged_rules(findings, rules)
+    root = repository_root()
     ordered = sorted(info)
     index: Dict[str, int] = {rule_id: i for i, rule_id in enumerate(ordered)}
     results = []
@@ -69,7 +93,7 @@ def as_dict(findings: List[Finding], rules: Optional[Mapping[str, RuleInfo]] = N
             text += f" (at {f.field_path})"
         if f.hint:
             text += f". Hint: {f.hint}"
-        location: Dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(f.file)}}
+        location: Dict[str, Any] = {"artifactLocation": artifact_location(f.file, root)}
         if f.line > 0:
             region = {"startLine": f.line}
             if f.column > 0:
@@ -86,20 +110,18 @@ def as_dict(findings: List[Finding], rules: Optional[Mapping[str, RuleInfo]] = N
         if f.path or f.obj:
             result["properties"] = {"fieldPath": f.field_path, "object": f.obj}
         results.append(result)
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": TOOL_NAME,
-                "version": tool_version,
-                "informationUri": INFORMATION_URI,
-                "rules": [_rule_descriptor(info[rule_id]) for rule_id in ordered],
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+    run: Dict[str, Any] = {
+        "tool": {"driver": {
+            "name": TOOL_NAME,
+            "version": tool_version,
+            "informationUri": INFORMATION_URI,
+            "rules": [_rule_descriptor(info[rule_id]) for rule_id in ordered],
+        }},
     }
+    if root:  # described, not spelled out: the same report on every machine, and the consumer knows its checkout
+        run["originalUriBaseIds"] = {SRCROOT: {"description": {"text": "the root of the repository linted"}}}
+    run.update({"columnKind": "unicodeCodePoints", "results": results})
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
 def render(findings: List[Finding], *, stream: TextIO, rules: Optional[Mapping[str, RuleInfo]] = None,

@@ -1,7 +1,9 @@
 """Issue 36 item 8, the low items, each as the journey that found it (commands and expected output)."""
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from tests.checkout import run_cli
 
@@ -43,3 +45,33 @@ def test_every_rule_says_its_own_severity_as_the_catalogue_does() -> None:
             if said[claim] != entry.severity:
                 wrong.append((entry.id, entry.severity, claim))
     assert not wrong, wrong
+
+
+# SARIF from a subfolder: URIs relative to the repository root ------------------------------------------------
+
+ROLLOUT = "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: web\n"  # AC106, a note
+
+
+def test_sarif_uris_are_relative_to_the_repository_root_from_a_subfolder(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()  # a repository
+    sub = tmp_path / "deploy" / "k8s"
+    sub.mkdir(parents=True)
+    (sub / "rollout.yaml").write_text(ROLLOUT, encoding="utf-8")
+    for command in ("lint", "validate"):
+        result = run_cli(command, "--format", "sarif", "rollout.yaml", cwd=sub)
+        assert result.returncode == 0, result.stderr
+        run = json.loads(result.stdout)["runs"][0]
+        location = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+        assert location == {"uri": "deploy/k8s/rollout.yaml", "uriBaseId": "%SRCROOT%"}, command
+        assert "%SRCROOT%" in run["originalUriBaseIds"]
+        assert str(tmp_path) not in result.stdout  # the same report on every machine
+    same = run_cli("lint", "--format", "sarif", "deploy/k8s/rollout.yaml", cwd=tmp_path)
+    assert json.loads(same.stdout)["runs"][0]["results"][0]["locations"] == run["results"][0]["locations"]
+
+
+def test_sarif_outside_a_repository_keeps_the_path_as_given(tmp_path: Path) -> None:
+    (tmp_path / "rollout.yaml").write_text(ROLLOUT, encoding="utf-8")
+    result = run_cli("lint", "--format", "sarif", "rollout.yaml", cwd=tmp_path, env={"HOME": str(tmp_path)})
+    run = json.loads(result.stdout)["runs"][0]
+    assert run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "rollout.yaml"}
+    assert "originalUriBaseIds" not in run
