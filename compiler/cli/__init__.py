@@ -12,7 +12,7 @@ from typing import List, Optional
 
 from .commands import COMMANDS, version as _version
 
-__all__ = ["COMMANDS", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_TOO_LARGE", "main"]
+__all__ = ["COMMANDS", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_TOO_LARGE", "krm_main", "main"]
 
 #: exit code for a bug in ascend-compile itself (0 clean, 1 findings, 2 usage or input error)
 EXIT_INTERNAL = 3
@@ -40,6 +40,13 @@ def main(argv: Optional[List[str]] = None) -> None:
         _main(sys.argv[1:])
     finally:  # exiting: the interpreter's last collection skips frozen objects, and none are garbage now
         gc.freeze()
+
+
+def krm_main() -> None:
+    """The ``ascend-compile-krm`` console script: ``ascend-compile krm`` with its arguments.  kustomize's
+    ``exec.path`` cannot pass arguments, and a path without a slash is looked up on PATH, so a kustomization
+    names ``path: ascend-compile-krm`` and needs no wrapper script of its own."""
+    main(["krm", *sys.argv[1:]])
 
 
 def _main(args: List[str]) -> None:

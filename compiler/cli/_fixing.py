@@ -37,8 +37,9 @@ def fixes(findings: Sequence[Finding]) -> Plan:
     return {path: (texts[path], mine) for path, mine in autofix.plan(findings, remembered).items()}
 
 
-def diff(plan: Plan) -> int:
-    """``--diff``: the changes ``--fix`` would make, as a unified diff; 1 when there are any."""
+def diff(plan: Plan, fix_given: bool = False) -> int:
+    """``--diff``: the changes ``--fix`` would make, as a unified diff, writing nothing (also with ``--fix``:
+    ``fix_given``, as ruff's ``--fix --diff``); 1 when there are any."""
     from ..lint import autofix
 
     for path, (before, mine) in plan.items():
@@ -47,7 +48,8 @@ def diff(plan: Plan) -> int:
         sys.stdout.writelines(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
                                                    fromfile=old, tofile=new))
     count = sum(len(m) for _text, m in plan.values())
-    sys.stderr.write(f"{count} finding(s) in {len(plan)} file(s) can be fixed; --fix makes the changes (a fix at a "
+    how = "--diff changed nothing; run without --diff to make the changes" if fix_given else "--fix makes the changes"
+    sys.stderr.write(f"{count} finding(s) in {len(plan)} file(s) can be fixed; {how} (a fix at a "
                      "place another one changes is shown and made in a further round)\n")
     return 1 if count else 0
 

@@ -52,11 +52,13 @@ def _lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
             cache_dir=None if options.get("no_cache") else default_root(), specs=compiled_specs(ctx))
 
     findings, files = run()
+    if files == 0 and not findings and not left_out:  # nothing read: an input error, no "No problems found"
+        return _nothing_read("lint", files, 0, left_out)
     if options.get("fix") or options.get("show_diff"):
         from . import _fixing
 
         if options.get("show_diff"):
-            return _fixing.diff(_fixing.fixes(findings))
+            return _fixing.diff(_fixing.fixes(findings), fix_given=bool(options.get("fix")))
         try:
             fixed = _fixing.fix(findings, run, paths)
         except AscendCompileError as exc:  # a file it must not write (a link, outside the paths, changed since)
@@ -116,7 +118,8 @@ def _disabled(options: Dict[str, Any]) -> List[str]:
 
 
 def _nothing_read(command: str, files: int, code: int, left_out: Sequence[Any]) -> int:
-    """Exit 2 when the paths held no YAML file at all: a renamed folder must not pass as clean.
+    """Exit 2 when the paths held no YAML file at all: a renamed folder must not pass as clean (kubeconform
+    passes an empty folder; a linter in CI must not, so this is an input error, said on stderr alone).
 
     Files that discovery left out on purpose (``left_out``: a Helm chart, a kustomize patch; its note may be
     disabled) count as found: pre-commit may pass only a patch.
@@ -198,6 +201,8 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
                                      include=options.get("include") or (), exclude=options.get("exclude") or (),
                                      volcano_version=options.get("volcano_version"),
                                      max_bytes=options.get("max_bytes"), disable=disabled, left_out=left_out)
+    if files == 0 and not findings and not left_out:  # nothing read: an input error, no "No problems found"
+        return _nothing_read("validate", files, 0, left_out)
     try:
         render(findings, options.get("fmt_alias") or options.get("fmt") or "text", stream=sys.stdout,
                files_checked=files,

@@ -16,7 +16,7 @@ Examples:
   # kustomize: a generators: entry whose file is a TrainingJob spec annotated with
   #   config.kubernetes.io/function: |
   #     exec:
-  #       path: ./ascend-compile-krm
+  #       path: ascend-compile-krm    (installed with ascend-compile; found on PATH)
   kustomize build --enable-alpha-plugins --enable-exec examples/kustomize/generator
   # kpt: compile every spec under specs/ and print the manifests
   kpt fn eval specs/ --exec "ascend-compile krm" -o unwrap

@@ -64,7 +64,7 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
                    "(env values quoted as strings, NPU limits equal to requests, the leader's rendezvous port, "
                    "ASCEND_VISIBLE_DEVICES wiring, a Volcano Job's ring-controller label); then report what is left.")
 @click.option("--diff", "show_diff", is_flag=True,
-              help="Print the changes --fix would make, as a diff; change nothing.")
+              help="Print the changes --fix would make, as a diff; change nothing (also with --fix).")
 @common_input_options
 def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[str, ...], strict: bool,
                  volcano_version: Optional[str], include: Tuple[str, ...], exclude: Tuple[str, ...],

@@ -5,7 +5,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.checkout import run_cli
+from tests.checkout import ROOT, run_cli
 
 
 # explain: rendered for a terminal, the fix first; the severity said once ---------------------------------------
@@ -75,3 +75,47 @@ def test_sarif_outside_a_repository_keeps_the_path_as_given(tmp_path: Path) -> N
     run = json.loads(result.stdout)["runs"][0]
     assert run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "rollout.yaml"}
     assert "originalUriBaseIds" not in run
+
+
+# lint --fix --diff: says what happened when --fix was given too ---------------------------------------------
+
+def test_fix_with_diff_changes_nothing_and_says_so(tmp_path: Path) -> None:
+    compiled = run_cli("compile", str(ROOT / "examples" / "pytorch-module-910b-8.yaml"))
+    assert compiled.returncode == 0, compiled.stderr
+    text = compiled.stdout.replace("            env:\n", "            env:\n            - name: T\n              value: 600\n", 1)
+    manifest = tmp_path / "job.yaml"
+    manifest.write_text(text, encoding="utf-8")
+    both = run_cli("lint", "--no-cache", "--fix", "--diff", "job.yaml", cwd=tmp_path)
+    assert both.returncode == 1 and '+              value: "600"' in both.stdout, both.stderr
+    assert "--diff changed nothing; run without --diff to make the changes" in both.stderr
+    assert "--fix makes the changes" not in both.stderr
+    assert manifest.read_text(encoding="utf-8") == text
+    alone = run_cli("lint", "--no-cache", "--diff", "job.yaml", cwd=tmp_path)
+    assert "--fix makes the changes" in alone.stderr
+
+
+# nothing read: an input error, never "No problems found" ----------------------------------------------------
+
+def test_an_empty_folder_is_an_input_error_not_a_clean_run(tmp_path: Path) -> None:
+    (tmp_path / "k8s").mkdir()
+    for command in ("lint", "validate"):
+        result = run_cli(command, "k8s", cwd=tmp_path)
+        assert result.returncode == 2, (command, result.stdout, result.stderr)
+        assert "No problems found" not in result.stdout and "0 files checked" not in result.stdout, command
+        assert f"ascend-compile {command}: no YAML files found in the given paths" in result.stderr
+
+
+# an output collision is an output that could not be written, not an input that could not be read ------------
+
+def test_an_import_collision_says_an_output_could_not_be_written(tmp_path: Path) -> None:
+    example = ROOT / "examples" / "pytorch-module-910b-8.yaml"
+    for namespace in ("prod", "staging"):
+        spec = tmp_path / f"{namespace}.spec.yaml"
+        spec.write_text(example.read_text(encoding="utf-8").replace("namespace: training", f"namespace: {namespace}"),
+                        encoding="utf-8")
+        (tmp_path / "live").mkdir(exist_ok=True)
+        (tmp_path / "live" / f"{namespace}.yaml").write_text(run_cli("compile", str(spec)).stdout, encoding="utf-8")
+    result = run_cli("import", "live", "-o", "specs", cwd=tmp_path)
+    assert result.returncode == 2 and "[AC013]" in result.stderr, result.stderr
+    assert "1 output could not be written." in result.stderr and "could not be read" not in result.stderr
+    assert not (tmp_path / "specs").exists()

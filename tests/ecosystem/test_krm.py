@@ -8,6 +8,7 @@ import os
 import shutil
 import stat
 import subprocess
+import re
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -19,7 +20,7 @@ from ascend_compile.compiling import krm
 from ascend_compile.api import compile_files
 from ascend_compile.config import ProjectConfig
 from ascend_compile.yamlio import dump_document
-from tests.checkout import checkout_pythonpath, run_cli
+from tests.checkout import IMPORT_ROOT, checkout_pythonpath, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "pytorch-module-910b-8.yaml"  # 2 pods x 8, AscendJob
@@ -265,10 +266,17 @@ def as_set(objs: List[Dict[str, Any]]) -> List[str]:
 
 
 def runner_env(bin_dir: Path) -> Dict[str, str]:
-    """PATH leads to an ``ascend-compile`` in ``bin_dir`` that runs this checkout (the example's wrapper calls it)."""
+    """PATH leads to the two console scripts in ``bin_dir``, run from this checkout: ``ascend-compile`` and
+    ``ascend-compile-krm`` (the example names it), the latter as pip writes it (pyproject's entry point)."""
     script = bin_dir / "ascend-compile"
     script.write_text(f"#!/bin/sh\nPYTHONPATH={checkout_pythonpath({})} exec {sys.executable} -m ascend_compile \"$@\"\n")
     script.chmod(0o755)
+    entry = re.search(r'^ascend-compile-krm = "([\w.]+):(\w+)"$', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+    assert entry, "pyproject.toml declares the ascend-compile-krm console script"
+    krm = bin_dir / "ascend-compile-krm"
+    krm.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(IMPORT_ROOT)!r})\n"
+                   f"from {entry.group(1)} import {entry.group(2)}\nsys.exit({entry.group(2)}())\n")
+    krm.chmod(0o755)
     env = dict(os.environ)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     return env
