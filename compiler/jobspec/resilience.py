@@ -97,8 +97,10 @@ def _check_restart_policies(fields: Any, retry: Optional[int], problems: Any) ->
     for path, policy in places:
         if policy not in (None, NEVER):
             problems.add(FAULT_RETRY_RESTART_POLICY, path,
-                         f"restartPolicy {policy} with faultRetryTimes: the pod never fails, so the scheduler "
-                         "never retries the job (upstream's YAML reference requires Never)",
+                         f"restartPolicy {policy} with faultRetryTimes: the kubelet restarts a failed container "
+                         "in place, so before MindCluster 26.0 the pod never fails and the job is never retried, "
+                         "and from 26.0 the whole job restarts on top of it (upstream's YAML reference requires "
+                         "Never)",
                          "remove restartPolicy (the compiler sets Never), or remove faultRetryTimes")
 
 

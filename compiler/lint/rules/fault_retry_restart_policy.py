@@ -5,16 +5,27 @@ AscendJob replica's ``restartPolicy`` (or, where the replica has none, its pod
 template's) and every Volcano Job pod template's ``restartPolicy`` must be
 ``Never``.
 
+A job that carries ``huawei.com/schedule_policy`` is not reported: that
+annotation is read from MindCluster 26.1 only, and there the pairing works (see
+below); upstream's MindIE server samples for 26.x pair ``restartPolicy: Always``
+with ``fault-retry-times``.
+
 **Why.** The retry is the Ascend plugin's: it restarts the job when it sees a
 failed task (``MC: component/ascend-for-volcano/internal/rescheduling/job.go``,
-isFailedTask). Up to MindCluster 7.x that is a pod in phase Failed only, which
-with ``OnFailure`` or ``Always`` never comes: the kubelet restarts the container
-in place and the job is never retried. From 26.0 the plugin also takes a
-restarted container as failed and restarts the whole job, on top of the
-kubelet's restart of that container. Upstream's YAML reference requires
-``Never`` with ``fault-retry-times`` (``MC: docs/zh/scheduling/06_api/
-15_yaml_configuration.md``, the ``restartPolicy`` rows). The job runs, but its
-failures are not handled as the reference describes.
+isFailedTask). What it counts as failed depends on the release:
+
+- before MindCluster 26.0 (up to 7.x), a pod in phase Failed only, which with
+  ``OnFailure`` or ``Always`` never comes (the kubelet restarts the container in
+  place), so the job is never retried;
+- from 26.0, also a container whose last run ended with a non-zero exit code: the
+  plugin restarts the whole job, on top of the kubelet's restart of that
+  container.
+
+Upstream's YAML reference requires ``Never`` with ``fault-retry-times``
+(``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``, the
+``restartPolicy`` rows). The job runs on every release; before 26.0 its
+failures are not retried, from 26.0 a failed container is restarted twice over
+(in place, then with the whole job): |severity|.
 
 **How to fix.** Set ``restartPolicy: Never`` (an AscendJob replica's default).
 
@@ -71,12 +82,12 @@ def _policies(obj: ObjectContext) -> Iterator[Tuple[Path, Any, bool]]:
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    if retry_times(obj) <= 0:
+    if retry_times(obj) <= 0 or obj.schedule_policy:  # a 26.1+ job: the plugin restarts the whole job there
         return
     for where, policy, written in _policies(obj):
         if policy != NEVER:
-            yield Problem(where, f"restartPolicy {policy} with fault-retry-times: the kubelet restarts the container "
-                                 "in place, so the pod never fails (MindCluster before 26.0 never retries the job; "
-                                 "26.0 and later restart the whole job as well)"
+            yield Problem(where, f"restartPolicy {policy} with fault-retry-times: the kubelet restarts a failed "
+                                 "container in place, so before MindCluster 26.0 the pod never fails and the job is "
+                                 "never retried; from 26.0 the plugin also restarts the whole job on top of it"
                                  + ("" if written else " (Kubernetes' default for a pod template)"),
                           key=not written)
