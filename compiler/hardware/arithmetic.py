@@ -77,8 +77,11 @@ def check_pods(profile: Profile, layout: NpuLayout) -> List[Violation]:
                 f"{count} NPUs per pod is not allowed on {profile.name} for {kind}; allowed: {_fmt(allowed)}",
                 f"request one of {_fmt(allowed)} NPUs per pod (profile {profile.name}, "
                 f"{profile.npus_per_node} NPUs per node)"))
-    if layout.pods > 1 and profile.multi_pod_recommended:
-        odd = [n for n in layout.counts if n in allowed and n not in profile.multi_pod_recommended]
+    whole = profile.multi_pod_recommended
+    # the convention speaks only where the job's total can be split into whole nodes (4 NPUs in two pods of 2
+    # cannot: fewer pods of a whole node each is no choice there)
+    if layout.pods > 1 and whole and any(layout.total % n == 0 for n in whole):
+        odd = [n for n in layout.counts if n in allowed and n not in whole]
         if odd:
             out.append(Violation(
                 NOT_FULL_NODE,

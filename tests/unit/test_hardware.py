@@ -55,7 +55,8 @@ def test_impossible_totals_are_refused_with_npu_total(name, total):
     ("module-910b-16", 1, 11, ["AC301"]),
     ("module-a3-16", 1, 1, []),  # a single-task job may take one NPU
     ("module-a3-16", 2, 1, ["AC301"]),  # ...a distributed one may not
-    ("module-a3-16", 2, 6, ["AC303"]),  # even is allowed; whole nodes are the convention
+    ("module-a3-16", 2, 8, ["AC303"]),  # even is allowed; whole nodes are the convention (16 in all: one node)
+    ("module-a3-16", 2, 6, []),  # ...which 12 NPUs in all cannot follow: nothing to say
     ("module-a3-16", 2, 16, []),
     ("module-a3-16-super-pod", 2, 8, ["AC301"]),  # distributed super-pod pods take whole nodes
     ("card-910b-2", 2, 2, []),

@@ -2,7 +2,10 @@
 
 **What.** In a job of several pods on a profile that lists
 ``npusPerPod.multiPodRecommended`` (Atlas 800 910, 910B module-8/16, A3),
-each NPU pod should request a whole node (8 or 16).
+each NPU pod should request a whole node (8 or 16). Reported only where the
+job's total can be split into whole nodes: two pods of 2 NPUs on 8-NPU
+servers (upstream's multi-node 910B inference sample) have no whole-node
+layout of more than one pod, so nothing is said.
 
 **Why.** The scheduler accepts partial nodes, but the upstream samples
 ("The number of NPUs in the requests field is 8 in an N-node scenario") and
