@@ -328,13 +328,24 @@ LOCALTIME_VOLUME = "localtime"
 
 # --------------------------------------------------------------------------- Kubernetes names
 
-#: DNS-1123 label: namespaces, task names
 #: a name (an env variable's, a ConfigMap key, a field) whose value is a credential: a word of it (between
 #: ``_``, ``-``, ``.``) is PASSWORD, TOKEN, SECRET, PAT (a personal access token: GITHUB_PAT), a KEY at its end
 #: (HF_HUB_KEY; API_KEY and PRIVATE_KEY anywhere), CREDENTIALS, AUTH... Lint flags such a name with a literal
-#: value (AC801), and no message repeats such a name's value
+#: value (AC801), and no message repeats such a name's value (:func:`never_echoed`)
 SECRET_NAME = re.compile(r"(^|[_\-.])(PASS(WORD|WD|PHRASE)?|PWD|SECRET|TOKEN|PAT|API[_\-]?KEY|ACCESS[_\-]?KEY|"
                          r"PRIVATE[_\-]?KEY|CREDENTIALS?|AUTH)($|[_\-.])|[_\-.]KEY$", re.I)
+#: a word that keeps a name's value out of every message wherever it stands in the name (dbPassword, apiToken):
+#: wider than SECRET_NAME, as a value not shown costs nothing and a false AC801 costs a finding
+SECRET_WORD = re.compile(r"pass(word|wd|phrase)?|secret|token|credential|api[-_]?key|private[-_]?key|auth", re.I)
+
+
+def never_echoed(name: str) -> bool:
+    """Whether no message may repeat the value of ``name`` (an env variable, a key): it is a
+    :data:`SECRET_NAME` or holds a :data:`SECRET_WORD`."""
+    return SECRET_NAME.search(name) is not None or SECRET_WORD.search(name) is not None
+
+
+#: DNS-1123 label: namespaces, task names
 DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 #: DNS-1123 subdomain: object names
 DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")

@@ -80,14 +80,16 @@ def file_directives(source: str, text: Optional[str], resolve: Callable[[str], O
 
 
 def _read_quietly(source: str) -> str:
-    import os
+    """The text of ``source`` as every read of a linted file gets it (a regular file once links are followed, at
+    most the default input size); "" when there is none or it is refused."""
+    from ..errors import InputError
+    from ..yamlio import DEFAULT_MAX_BYTES, STDIN, read_text
 
-    if not source or source.startswith("<") or not os.path.isfile(source):
+    if not source or source.startswith("<") or source == STDIN:
         return ""
     try:
-        with open(source, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError:
+        return read_text(source, DEFAULT_MAX_BYTES, regular_only=True)
+    except InputError:
         return ""
 
 

@@ -25,9 +25,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..catalogue import MISSING_REQUIRED, NOT_AN_OBJECT, UNKNOWN_KIND, WRONG_TYPE
 from ..findings import ERROR, INFO, WARNING, Finding, Path, describe_document
-from ..vocabulary import KUBERNETES_KINDS
+from ..vocabulary import KUBERNETES_KINDS, never_echoed
 from .registry import Registry, registry
-from .messages import LIST_OF_OBJECTS, NO_API_VERSION_OR_KIND, not_a_mapping_message
+from .messages import LIST_OF_OBJECTS, NO_API_VERSION_OR_KIND, Err, hide_value, not_a_mapping_message
 
 # --------------------------------------------------------------------------- public API
 
@@ -94,9 +94,29 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
                     f"known kinds: {known}" + ("" if strict_kinds else "; --strict-kinds makes this an error"),
                     False, obj))
         return out
-    for rule, path, message, hint, at_key in validator.iter_problems(data):
+    for err in validator.iter_problems(data):
+        rule, path, message, hint, at_key = _unechoed(data, err) if err[0] == WRONG_TYPE else err
         out.append((rule, ERROR, prefix + path, message, hint, at_key, obj))
     return out
+
+
+def _unechoed(data: Any, err: Err) -> Err:
+    """``err`` without its value when the value is the ``value`` of an entry whose ``name`` looks like a secret
+    (``env: [{name: GITHUB_PAT, value: 123}]``): its own key, ``value``, says nothing."""
+    path = err[1]
+    if not path or path[-1] != "value":
+        return err
+    entry = data
+    for element in path[:-1]:
+        try:
+            entry = entry[element]
+        except (KeyError, IndexError, TypeError):
+            return err
+    name = entry.get("name") if isinstance(entry, dict) else None
+    value = entry.get("value") if isinstance(entry, dict) else None
+    if not isinstance(name, str) or not never_echoed(name) or value is None or isinstance(value, (dict, list)):
+        return err
+    return hide_value(err, value, "the name beside it looks like a secret")
 
 
 def validate_object(obj: Any, strict: bool = True, volcano_version: Optional[str] = None,

@@ -181,33 +181,34 @@ def describe_types(types: Sequence[str]) -> str:
     return text
 
 
-#: keys whose values are not repeated in messages: CI logs are read by many
-_SECRET_KEY = r"pass(word|wd|phrase)?|secret|token|credential|api[-_]?key|private[-_]?key|auth"  # compiled on use
-
-
 def secret_looking(path: Any) -> bool:
-    """Whether the last key of ``path`` names something secret (``DB_PASSWORD``, ``api_token``, ``GITHUB_PAT``,
-    ``HF_HUB_KEY``: :data:`~ascend_compile.vocabulary.SECRET_NAME` or a part of such a word)."""
-    from ..vocabulary import SECRET_NAME
+    """Whether the last key of ``path`` names something secret, so that no message repeats its value
+    (:func:`~ascend_compile.vocabulary.never_echoed`)."""
+    from ..vocabulary import never_echoed
 
-    last = next((p for p in reversed(tuple(path)) if isinstance(p, str)), "")
-    return bool(re.search(_SECRET_KEY, last, re.I)) or SECRET_NAME.search(last) is not None
+    return never_echoed(next((p for p in reversed(tuple(path)) if isinstance(p, str)), ""))
 
 
 def wrong_type(expected: Sequence[str], value: Any, kind: str, path: Any) -> Err:
     """The AC102 error for ``value`` (of JSON kind ``kind``) where ``expected`` types are allowed."""
-    if secret_looking(path) and kind not in ("object", "array", "null"):
-        hint = type_hint(expected, value, kind)
-        if hint.startswith("quote it:"):
-            hint = f"quote it (YAML reads the unquoted value as {ARTICLE[kind]})"
-        elif hint.startswith("remove the quotes:"):
-            hint = "remove the quotes"
-        return (WRONG_TYPE, path, f"expected {describe_types(expected)}, got {ARTICLE[kind]} (the value is not "
-                "shown: its key looks like a secret)", hint, False)
-    return (WRONG_TYPE, path,
-            f"expected {describe_types(expected)}, got {ARTICLE[kind]}"
-            + ("" if kind in ("object", "array", "null") else f" ({short(value)})"),
-            type_hint(expected, value, kind), False)
+    shown = kind not in ("object", "array", "null")
+    err = (WRONG_TYPE, path, f"expected {describe_types(expected)}, got {ARTICLE[kind]}"
+           + (f" ({short(value)})" if shown else ""), type_hint(expected, value, kind), False)
+    return hide_value(err, value, "its key looks like a secret") if shown and secret_looking(path) else err
+
+
+def hide_value(err: Err, value: Any, why: str) -> Err:
+    """``err`` (an AC102 error about the scalar ``value``) saying neither in its message nor in its hint what
+    ``value`` is, and ``why`` not."""
+    rule, path, message, hint, at_key = err
+    shown = f" ({short(value)})"
+    if message.endswith(shown):
+        message = message[:-len(shown)]
+    if hint.startswith("quote it:"):
+        hint = f"quote it (YAML reads the unquoted value{hint[hint.rfind(' as '):]}"  # ' as an integer)'
+    elif hint.startswith("remove the quotes:"):
+        hint = "remove the quotes"
+    return rule, path, f"{message} (the value is not shown: {why})", hint, at_key
 
 
 def suggest(name: str, allowed: Sequence[str]) -> Optional[str]:
