@@ -75,7 +75,8 @@ def show_config(options: Dict[str, Any]) -> None:
     config = ctx.config
     settings = {"defaults": dict(config.defaults), "lint": {"disable": list(config.lint.disable),
                                                             "severity": dict(config.lint.severity),
-                                                            "failOn": config.lint.fail_on}}
+                                                            "failOn": config.lint.fail_on,
+                                                            "baseline": config.lint.baseline}}
     click.echo("settings: " + json.dumps(settings, sort_keys=True))
 
 

@@ -68,8 +68,8 @@ def _lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
     # Only SARIF lists every rule; the other formats describe the rules of the findings (from the catalogue).
     rules = catalogue_rules() if ctx.fmt == "sarif" else None
-    if not options.get("write_baseline") and not options.get("baseline") and ctx.config.lint.baseline:
-        options["baseline"] = ctx.config.lint.baseline  # lint.baseline in the config: --baseline by default
+    if not options.get("write_baseline") and not options.get("baseline"):
+        options["baseline"] = _configured_baseline(ctx.config)
     if options.get("baseline") or options.get("write_baseline"):
         options["_linted"] = _linted(paths, options, findings)
         findings = _against_baseline(options, findings, ctx.fmt, rules, files)
@@ -83,6 +83,22 @@ def _lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
         render(findings, ctx.fmt, rules=rules, stream=sys.stdout, files_checked=files,
                quiet=bool(options.get("quiet")))
     return _nothing_read("lint", files, exit_code(findings, threshold), left_out)
+
+
+def _configured_baseline(config: Any) -> Optional[str]:
+    """lint.baseline in the config (--baseline by default), if it exists; one that does not exist yet (a first run,
+    a fresh clone) is said on stderr with the way to write it, and every finding is reported."""
+    import os
+
+    configured = config.lint.baseline
+    if not configured or os.path.lexists(configured):
+        return configured or None
+    from ..safetext import printable
+
+    sys.stderr.write(f"ascend-compile lint: note: lint.baseline in {printable(str(config.path))} names "
+                     f"{printable(configured)}, which does not exist yet, so every finding is reported; record "
+                     f"today's with: ascend-compile lint PATH... --write-baseline {printable(configured)}\n")
+    return None
 
 
 def compiled_specs(ctx: Any) -> Any:

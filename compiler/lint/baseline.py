@@ -1,7 +1,8 @@
 """``lint --write-baseline FILE`` / ``lint --baseline FILE``: accept the findings a legacy repository has today,
 report only new ones.
 
-A finding is known by its identity, not its place: the rule, the file (relative to the working directory),
+A finding is known by its identity, not its place: the rule, the file (relative to the repository root, or
+the working directory outside a repository),
 the object (kind, namespace, name) and the field path (its elements, not their spelling).  Lines are not part of it, so an edit elsewhere in
 the file (a comment, another object, reformatting) keeps every entry matched; renaming the object or
 moving the field makes the finding new, as it should.  A finding without a field path (a whole-document
@@ -36,14 +37,28 @@ class BaselineError(ValueError):
 
 
 def _file(path: str) -> str:
-    """The file relative to the working directory when it is below it (``./a.yaml``, ``/abs/a.yaml`` -> ``a.yaml``)."""
+    """The file relative to the repository root (the working directory outside a repository) when it is below
+    it, so that a lint from a subfolder matches a baseline written from the root (``./a.yaml`` from ``k8s/``,
+    ``/repo/k8s/a.yaml`` -> ``k8s/a.yaml``); another file as given."""
     if path.startswith("<"):  # <stdin>
         return path
-    if os.path.isabs(path):
-        relative = os.path.relpath(path)
-        if not relative.startswith(".."):
-            path = relative
+    relative = os.path.relpath(os.path.abspath(path), _base(os.getcwd()))
+    if not relative.startswith(".."):
+        path = relative
     return os.path.normpath(path).replace(os.sep, "/")
+
+
+_BASES: Dict[str, str] = {}
+
+
+def _base(cwd: str) -> str:
+    """The folder baseline entries are relative to: the repository root above ``cwd``, else ``cwd``."""
+    base = _BASES.get(cwd)
+    if base is None:
+        from ..config import repository_root
+
+        base = _BASES[cwd] = repository_root(cwd) or cwd
+    return base
 
 
 def key(finding: Finding, version: int = VERSION) -> Key:

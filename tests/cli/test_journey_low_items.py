@@ -119,3 +119,32 @@ def test_an_import_collision_says_an_output_could_not_be_written(tmp_path: Path)
     assert result.returncode == 2 and "[AC013]" in result.stderr, result.stderr
     assert "1 output could not be written." in result.stderr and "could not be read" not in result.stderr
     assert not (tmp_path / "specs").exists()
+
+
+# a configured baseline: shown, clear before it exists, matched from a subfolder ------------------------------
+
+def test_a_configured_baseline_from_first_run_to_a_subfolder(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()  # a repository
+    (tmp_path / "k8s").mkdir()
+    compiled = run_cli("compile", str(ROOT / "examples" / "pytorch-module-910b-8.yaml")).stdout
+    (tmp_path / "k8s" / "job.yaml").write_text(compiled.replace("kind: AscendJob\n", "kind: AscendJob\nbogus: 1\n", 1),
+                                               encoding="utf-8")  # an AC101 error
+    (tmp_path / ".ascend-compile.yaml").write_text("lint:\n  baseline: .ascend-compile-baseline.json\n",
+                                                   encoding="utf-8")
+    shown = run_cli("lint", "--show-config", cwd=tmp_path)
+    assert f'"baseline": "{tmp_path / ".ascend-compile-baseline.json"}"' in shown.stdout, shown.stdout
+    first = run_cli("lint", "--no-cache", "k8s", cwd=tmp_path)  # the baseline is not written yet: not exit 2
+    assert first.returncode == 1 and "[AC101]" in first.stdout, first.stdout + first.stderr
+    assert "which does not exist yet, so every finding is reported" in first.stderr
+    assert "--write-baseline" in first.stderr
+    wrote = run_cli("lint", "--no-cache", "k8s", "--write-baseline", ".ascend-compile-baseline.json", cwd=tmp_path)
+    assert wrote.returncode == 0, wrote.stderr
+    assert run_cli("lint", "--no-cache", "k8s", cwd=tmp_path).returncode == 0
+    sub = run_cli("lint", "--no-cache", "job.yaml", cwd=tmp_path / "k8s")  # pre-commit or a developer in k8s/
+    assert sub.returncode == 0, sub.stdout + sub.stderr
+    assert "1 finding(s) baselined (not shown), 0 stale entries" in sub.stderr
+    # written from the subfolder, the entries are the same
+    again = run_cli("lint", "--no-cache", ".", "--write-baseline", "../.ascend-compile-baseline.json",
+                    cwd=tmp_path / "k8s")
+    assert again.returncode == 0, again.stderr
+    assert '"file": "k8s/job.yaml"' in (tmp_path / ".ascend-compile-baseline.json").read_text(encoding="utf-8")
