@@ -140,6 +140,8 @@ class JobSpec:
     termination_grace_period_seconds: Optional[int] = None
     host_network: Optional[bool] = None
     plugins: Optional[Mapping[str, Sequence[str]]] = None
+    task_name: Optional[str] = None
+    container_name: Optional[str] = None
     create_namespace: Optional[bool] = None
     labels: Optional[Mapping[str, str]] = None
     annotations: Optional[Mapping[str, str]] = None

@@ -267,6 +267,8 @@ def ranktable_configmap_name(job_name: str) -> str:
 
 #: the container the operator injects env into and reads the NPU request from (``MC: ascend-common/api``)
 CONTAINER_NAME = "ascend"
+#: the name of a compiled Volcano Job's one task, unless the spec names it (``taskName``)
+VOLCANO_TASK_NAME = "worker"
 #: the leader's port (``api.DefaultPortName``, ``DefaultPort``)
 PORT_NAME = "ascendjob-port"
 DEFAULT_PORT = 2222

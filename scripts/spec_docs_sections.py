@@ -36,11 +36,13 @@ def emitted() -> str:
     ]
     replicas = [
         "| Framework | AscendJob replica types | Volcano Job |",
-        f"| pytorch | `{v.MASTER}` (an NPU pod) + `{v.WORKER}` x (pods - 1) | one task `worker` x pods |",
-        f"| tensorflow | `{v.CHIEF}` (an NPU pod) + `{v.WORKER}` x (pods - 1) | one task `worker` x pods |",
+        f"| pytorch | `{v.MASTER}` (an NPU pod) + `{v.WORKER}` x (pods - 1) | one task `{v.VOLCANO_TASK_NAME}` "
+        "(or `taskName`) x pods |",
+        f"| tensorflow | `{v.CHIEF}` (an NPU pod) + `{v.WORKER}` x (pods - 1) | one task `{v.VOLCANO_TASK_NAME}` "
+        "(or `taskName`) x pods |",
         f"| mindspore | `{v.SCHEDULER}` (**an extra pod without NPUs**) + `{v.WORKER}` x pods; with "
         f"`schedulerHoldsNpus` the Scheduler is an NPU pod + `{v.WORKER}` x (pods - 1); one NPU: one `{v.WORKER}` | "
-        "one task `worker` x pods |",
+        f"one task `{v.VOLCANO_TASK_NAME}` (or `taskName`) x pods |",
     ]
     volumes = [
         "| Volume | Source | Mounted at | On |",
@@ -78,21 +80,22 @@ def emitted() -> str:
     ]
     keys = ["| Key | Where | Set by |"]
     for where, table in (("job label", generated.JOB_LABELS), ("job annotation", generated.JOB_ANNOTATIONS),
-                         ("pod label", generated.POD_LABELS), ("Volcano Job pod label", generated.VOLCANO_POD_LABELS)):
+                         ("pod label", generated.POD_LABELS), ("Volcano Job pod label", generated.VOLCANO_DEFAULT_POD_LABELS)):
         keys += [f"| `{key}` | {where} | `{field}` |" for key, field in table.items()]
     return "\n".join([
         "## What `compile` emits", "",
         "Objects, in apply order:", "", "\n".join([objects[0], header_rule(objects[0])] + objects[1:]), "",
         "Pods (replica types of an AscendJob, the task of a Volcano Job):", "",
         "\n".join([replicas[0], header_rule(replicas[0])] + replicas[1:]), "",
-        f"Every pod has one container, **`{v.CONTAINER_NAME}`** (the name ascend-operator looks for): patch it by "
-        f"that name. Its volumes:", "", "\n".join([volumes[0], header_rule(volumes[0])] + volumes[1:]), "",
+        f"Every pod has one container, **`{v.CONTAINER_NAME}`** (the name ascend-operator looks for; a Volcano "
+        f"Job's is `containerName` when given): patch it by that name. Its volumes:", "", "\n".join([volumes[0], header_rule(volumes[0])] + volumes[1:]), "",
         "Its ports:", "", "\n".join([ports[0], header_rule(ports[0])] + ports[1:]), "",
         "The env the compiler wires (a spec's `env` may not set these names; the spec's own env follows them):", "",
         "\n".join([env[0], header_rule(env[0])] + env[1:]), "",
         "Labels and annotations the compiler generates, and the field that sets each (the profile's own job "
         "labels, such as 310P's `duo`, too). The free-form `labels`, `annotations`, `podLabels` and "
-        "`podAnnotations` only add keys: a generated key there is a compile error (AC024) naming the field.", "",
+        "`podAnnotations` only add keys: a generated key there is a compile error (AC024) naming the field; "
+        "the one exception is a Volcano Job's pod label `app`, a default that `podLabels` may replace.", "",
         "\n".join([keys[0], header_rule(keys[0])] + keys[1:]), "",
     ])
 

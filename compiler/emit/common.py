@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from ..hardware.profiles import NODE_SELECTOR, SCHEDULE_POLICY
 from ..jobspec import Spec
 from ..jobspec.model import Replica, Volume
-from ..vocabulary import (ACCELERATOR_TYPE_LABEL, AFFINITY_CONFIG_ANNOTATION, CONTAINER_NAME, DEFAULT_PORT,
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, AFFINITY_CONFIG_ANNOTATION, DEFAULT_PORT,
                           DRIVER_VOLUME, ENABLED, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, HOST_ARCH_LABEL,
                           LOCALTIME_VOLUME, MULTILEVEL_POLICY, POD_IP_ENV, POD_IP_FIELD, POD_RESCHEDULING_LABEL,
                           PORT_NAME, RA_BLOCK_ANNOTATION, RANKTABLE_CONFIGMAP_VOLUME, RANKTABLE_HOSTPATH_VOLUME,
@@ -158,8 +158,8 @@ def ports(spec: Spec, rtype: str, leader_port: bool) -> List[Dict[str, Any]]:
 
 
 def container(spec: Spec, rtype: str, env: List[Dict[str, Any]], npus: int, leader_port: bool) -> Dict[str, Any]:
-    """The ``ascend`` container of ``rtype``'s pods; ``env`` is the generated env (the user's follows it)."""
-    out: Dict[str, Any] = {"name": CONTAINER_NAME, "image": spec.image, "imagePullPolicy": spec.image_pull_policy}
+    """The container of ``rtype``'s pods (``ascend``, or a Volcano Job's ``containerName``); ``env`` is the generated env (the user's follows it)."""
+    out: Dict[str, Any] = {"name": spec.container_name, "image": spec.image, "imagePullPolicy": spec.image_pull_policy}
     env = env + user_env(spec, rtype)
     if env:
         out["env"] = env

@@ -29,7 +29,6 @@ from ..vocabulary import (APP_LABEL, HOST_IP_FIELD, POD_UID_FIELD, FRAMEWORK_ENV
                           VOLCANO_JOB_NAME_LABEL, WORKER, XDL_IP_ENV)
 from . import common
 
-TASK_NAME = "worker"
 DEFAULT_MAX_RETRY = 3
 DEFAULT_RESTART_POLICY = "OnFailure"
 FAULT_RETRY_RESTART_POLICY = "Never"
@@ -80,7 +79,7 @@ def volcano_job(spec: Spec) -> Dict[str, Any]:
         "maxRetry": spec.retries if spec.retries is not None else DEFAULT_MAX_RETRY,
         "queue": spec.queue,
         "tasks": [{
-            "name": TASK_NAME,
+            "name": spec.task_name,
             "replicas": spec.pods,
             "template": common.pod_template(spec, WORKER, pod, pod_labels),
         }],

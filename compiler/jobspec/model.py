@@ -11,9 +11,10 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 
 from ..hardware.profiles import NODE_SELECTOR, Profile
 from ..records import field, record
-from ..vocabulary import (DRIVER_VOLUME, DUMP_STRATEGY, FRAMEWORK_ENV, HCCL_IF_IP_ENV, LOCALTIME_VOLUME, POD_UID_ENV,
-                          RANKTABLE_CONFIGMAP_VOLUME, RANKTABLE_HOSTPATH_VOLUME, RESET_VOLUME, SHM_VOLUME,
-                          SUB_HEALTHY_HOT_SWITCH, VISIBLE_DEVICES_ENV, XDL_IP_ENV)
+from ..vocabulary import (CONTAINER_NAME, DRIVER_VOLUME, DUMP_STRATEGY, FRAMEWORK_ENV, HCCL_IF_IP_ENV,
+                          LOCALTIME_VOLUME, POD_UID_ENV, RANKTABLE_CONFIGMAP_VOLUME, RANKTABLE_HOSTPATH_VOLUME,
+                          RESET_VOLUME, SHM_VOLUME, SUB_HEALTHY_HOT_SWITCH, VISIBLE_DEVICES_ENV, VOLCANO_TASK_NAME,
+                          XDL_IP_ENV)
 
 API_VERSION = "ascend-compile.io/v1alpha1"
 KIND = "TrainingJob"
@@ -124,6 +125,9 @@ class Spec:
     host_network: bool = False
     #: Volcano Job plugins (name -> arguments); empty: none
     plugins: Mapping[str, Tuple[str, ...]] = field(default_factory=dict)
+    #: the Volcano Job's task, and the container of every pod (an AscendJob's is always ``ascend``)
+    task_name: str = VOLCANO_TASK_NAME
+    container_name: str = CONTAINER_NAME
     create_namespace: bool = False
     labels: Mapping[str, str] = field(default_factory=dict)
     annotations: Mapping[str, str] = field(default_factory=dict)

@@ -41,6 +41,7 @@ class _Parts:
     scheduler_holds_npus: bool
     multi_level: Tuple[int, ...]
     plugins: Mapping[str, Tuple[str, ...]]
+    names: Tuple[str, str]  # (task, container)
 
 
 def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectConfig] = None) -> Spec:
@@ -82,7 +83,7 @@ def _parts(doc: Document, fields: steps.Fields, profile: Profile, registry: Prof
     rtypes = replicas.replica_layout(framework, target, layout[0], layout[1], holds) if layout[0] else []
     per_replica = replicas.replica_types(spec, rtypes, target, (volumes, shared_ports),
                                          {"env": generated_env, "ports": generated_ports}, problems)
-    generated.check(spec, profile, target, problems)
+    generated.check(spec, profile, problems)
     return _Parts(
         choices=choices, layout=layout, resilience=resolved, volumes=volumes,
         env=steps.env_list(spec.get("env"), ("spec", "env"), problems, generated_env), ports=shared_ports,
@@ -90,7 +91,8 @@ def _parts(doc: Document, fields: steps.Fields, profile: Profile, registry: Prof
         ranktable_volume=shapes.ranktable_volume(spec, choices.ranktable, doc.data["metadata"]["name"],
                                                  choices.namespace, problems),
         scheduler_holds_npus=holds, multi_level=shapes.multi_level(spec, profile, layout, problems),
-        plugins=volcano.plugins(fields, target, choices.ranktable, problems))
+        plugins=volcano.plugins(fields, target, choices.ranktable, problems),
+        names=volcano.names(fields, target, problems))
 
 
 def _generated_ports(target: str, resolved: Resilience) -> Dict[str, int]:
@@ -196,6 +198,8 @@ def _with_defaults(doc: Document, fields: steps.Fields, profile: Profile, parts:
         resilience=parts.resilience,
         host_network=bool(pick("hostNetwork", False)),
         plugins=parts.plugins,
+        task_name=parts.names[0],
+        container_name=parts.names[1],
         create_namespace=bool(pick("createNamespace", False)),
         labels=dict(spec.get("labels") or {}),
         annotations=dict(spec.get("annotations") or {}),

@@ -1,4 +1,5 @@
-"""The Volcano Job's own fields: its job plugins (``plugins``).
+"""The Volcano Job's own fields: its job plugins (``plugins``), its task's name (``taskName``) and its
+container's (``containerName``).
 
 Volcano's job plugins are the job controller's (``VC@v1.12.0: pkg/controllers/job/plugins/``): ``ssh`` (a
 key pair in every pod), ``env`` (each pod's index in its task) and ``svc`` (a headless Service and host
@@ -7,6 +8,10 @@ admits ingress only from the job's own pods, ``svc/svc.go`` createNetworkPolicyI
 gets the three, as upstream's training samples; an inference job (``ranktable: none``) gets none, as
 upstream's inference samples (``MD: samples/inference/volcano/infer-vcjob-910.yaml``): with ``svc`` its
 clients could not reach it.
+
+The task's name is part of its pods' names, and so of their host names (``<job>-<task>-<index>``); the
+container's name is free on a Volcano Job, while ascend-operator finds an AscendJob's container by its name
+``ascend`` (lint AC210), so there both stay the compiler's.
 """
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from types import MappingProxyType
 from typing import Any, Dict, Mapping, Tuple
 
 from ..catalogue import SPEC_INVALID
-from ..vocabulary import VOLCANO_JOB
+from ..vocabulary import CONTAINER_NAME, VOLCANO_JOB, VOLCANO_TASK_NAME
 from .steps import Fields, Problems
 
 #: the plugins of a training Volcano Job (upstream's training samples)
@@ -35,3 +40,17 @@ def plugins(fields: Fields, target: str, ranktable: str, problems: Problems) -> 
     if raw is None:  # a copy: a Spec is a plain, deep-copyable record
         return dict(INFERENCE_PLUGINS if ranktable == "none" else TRAINING_PLUGINS)
     return {name: tuple(args or ()) for name, args in raw.items()}
+
+
+def names(fields: Fields, target: str, problems: Problems) -> Tuple[str, str]:
+    """(task name, container name): the spec's on a Volcano Job, else the compiler's."""
+    task, container = fields.spec.get("taskName"), fields.spec.get("containerName")
+    if target != VOLCANO_JOB:
+        for key, value, why in (("taskName", task, "an AscendJob has replica types, not tasks"),
+                                ("containerName", container, f"ascend-operator looks for the container named "
+                                                             f"{CONTAINER_NAME}")):
+            if value is not None:
+                problems.add(SPEC_INVALID, ("spec", key), f"{key} is for Volcano Jobs: {why}",
+                             f"remove {key}, or set target: VolcanoJob", key=True)
+        return VOLCANO_TASK_NAME, CONTAINER_NAME
+    return task or VOLCANO_TASK_NAME, container or CONTAINER_NAME

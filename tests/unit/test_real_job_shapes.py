@@ -81,3 +81,50 @@ def test_a_reset_configmap_on_its_own(mode, source):
 def test_no_reset_configmap_unless_asked_for():
     objects = compile_spec(_spec(target="AscendJob"))
     assert [o["kind"] for o in objects] == ["AscendJob"]
+
+
+# --------------------------------------------------------------------------- task and container names
+
+
+def test_volcano_task_and_container_names():
+    job = _job(compile_spec(_spec(taskName="default-test", containerName="infer",
+                                  podTemplatePatch={"spec": {"containers": [{"name": "infer", "tty": True}]}})))
+    [task] = job["spec"]["tasks"]
+    assert task["name"] == "default-test"
+    [container] = task["template"]["spec"]["containers"]
+    assert container["name"] == "infer" and container["tty"] is True  # patched by its name
+
+
+def test_default_task_and_container_names():
+    [task] = _job(compile_spec(_spec()))["spec"]["tasks"]
+    assert task["name"] == "worker" and task["template"]["spec"]["containers"][0]["name"] == "ascend"
+
+
+@pytest.mark.parametrize("key", ["taskName", "containerName"])
+def test_names_on_an_ascendjob_are_refused(key):
+    [(rule, path, message, hint)] = _refused(_spec(target="AscendJob", **{key: "infer"}))
+    assert (rule, path) == ("AC020", ("spec", key)) and "target: VolcanoJob" in hint
+
+
+@pytest.mark.parametrize("key", ["taskName", "containerName"])
+def test_names_must_be_dns_labels(key):
+    assert [path for _, path, _, _ in _refused(_spec(**{key: "Default_Test"}))] == [("spec", key)]
+
+
+# --------------------------------------------------------------------------- pod labels
+
+
+def test_the_pod_app_label_and_other_pod_labels_of_a_volcano_job():
+    [task] = _job(compile_spec(_spec(podLabels={"app": "infer", "team": "llm"})))["spec"]["tasks"]
+    assert task["template"]["metadata"]["labels"] == {"app": "infer", "ring-controller.atlas": "ascend-910b",
+                                                      "team": "llm"}
+
+
+def test_the_pod_app_label_defaults_to_the_framework():
+    [task] = _job(compile_spec(_spec()))["spec"]["tasks"]
+    assert task["template"]["metadata"]["labels"]["app"] == "pytorch"
+
+
+def test_the_pod_ring_label_is_still_the_profiles():
+    [(rule, path, message, hint)] = _refused(_spec(podLabels={"ring-controller.atlas": "ascend-910"}))
+    assert (rule, path) == ("AC024", ("spec", "podLabels", "ring-controller.atlas")) and "spec.profile" in hint

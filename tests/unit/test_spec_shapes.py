@@ -153,7 +153,7 @@ def test_every_generated_label_and_annotation_names_its_field():
         processRecovery={"strategies": ["recover"], "waitRescheduleTimeout": 60}))
     objects += compile_spec(_spec(profile="950-super-pod", scheduling="schedulePolicy", superPod={"raBlock": 8}))
     tables = {**generated.JOB_LABELS, **generated.JOB_ANNOTATIONS, **generated.POD_LABELS,
-              **generated.VOLCANO_POD_LABELS}
+              **generated.VOLCANO_DEFAULT_POD_LABELS}
     for job in (o for o in objects if o["kind"] != "ConfigMap"):
         keys = set(job["metadata"].get("labels", {})) | set(job["metadata"].get("annotations", {}))
         templates = [r["template"] for r in job["spec"].get("replicaSpecs", {}).values()] + \
