@@ -245,45 +245,7 @@ def _compile(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, conf
     except InternalError as exc:  # our bug: reported with the other results, and exit code 3
         internal = [Finding(SPEC_INVALID, ERROR, str(exc), extra=(INTERNAL,))]
         return {doc.source: (None, internal if n == 0 else []) for n, doc in enumerate(specs)}
-    compiled: Dict[str, Tuple[Optional[List[Dict[str, Any]]], List[Finding]]] = {}
-    for doc, job, findings in outcomes:
-        forged = _location_annotations(doc.data, job.objects) if job is not None else []
-        compiled[doc.source] = (None if job is None or forged else job.objects, findings + forged)
-    return compiled
-
-
-#: annotations kustomize and kpt set to say which file an object is in (and which object it is): theirs alone.
-#: The user-facing ``config.kubernetes.io/`` ones (``depends-on``, ``local-config``, ...) stay a spec's to set.
-LOCATION_PREFIX = "internal.config.kubernetes.io/"
-LOCATION_KEYS = ("config.kubernetes.io/path", "config.kubernetes.io/index", "config.kubernetes.io/id",
-                 "config.k8s.io/id")
-
-
-def _location_annotations(spec: Any, objects: Sequence[Dict[str, Any]]) -> List[Finding]:
-    """A finding for each location annotation of kustomize/kpt the spec put on an object it compiles to.
-
-    kpt writes each object to the file its ``path`` annotation names, so a spec setting one (through
-    ``annotations`` or ``jobPatch``) could have a generated object written anywhere."""
-    findings: List[Finding] = []
-    for obj in objects:
-        for key in _mapping(_mapping(obj.get("metadata")).get("annotations")):
-            if isinstance(key, str) and (key.startswith(LOCATION_PREFIX) or key in LOCATION_KEYS):
-                findings.append(Finding(
-                    SPEC_INVALID, ERROR,
-                    f"the {obj.get('kind')} this spec compiles to would carry the annotation {key!r}: kustomize "
-                    "and kpt set it to say which file an object is in (and write the object there), so a spec "
-                    "cannot set it", _setting_field(spec, key), "remove the annotation from the spec"))
-    return findings
-
-
-def _setting_field(spec: Any, key: str) -> Tuple[str, ...]:
-    """The spec field that sets the annotation ``key``: ``spec.annotations`` or the ``jobPatch``'s metadata."""
-    body = _mapping(_mapping(spec).get("spec"))
-    if key in _mapping(body.get("annotations")):
-        return ("spec", "annotations", key)
-    if key in _mapping(_mapping(_mapping(body.get("jobPatch")).get("metadata")).get("annotations")):
-        return ("spec", "jobPatch", "metadata", "annotations", key)
-    return ("spec",)
+    return {doc.source: (None if job is None else job.objects, findings) for doc, job, findings in outcomes}
 
 
 def _generate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, config: ProjectConfig

@@ -15,6 +15,7 @@ from ..errors import CompileError, InputError, InternalError
 from ..findings import ERROR, INTERNAL, WARNING, Finding, describe_document, severity_at_least
 from ..hardware.profiles import ProfileRegistry
 from ..jobspec import API_VERSION, KIND, Spec, is_spec, resolve
+from ..manifest.values import as_dict
 from ..records import record
 from ..yamlio import Document
 
@@ -140,7 +141,49 @@ def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectCo
         raise CompileError([Finding(PATCH_CONFLICT, ERROR, exc.message, exc.path, exc.hint, loc.file, loc.line,
                                     loc.column, obj=describe_document(doc.data))]) from None
     self_check(objects, doc, spec)
+    forged = _location_annotations(doc, objects)
+    if forged:
+        raise CompileError(forged)
     return CompiledJob(spec, objects, doc.source)
+
+
+#: annotations kustomize and kpt set to say which file an object is in (and which object it is): theirs alone.
+#: The user-facing ``config.kubernetes.io/`` ones (``depends-on``, ``local-config``, ...) stay a spec's to set.
+LOCATION_PREFIX = "internal.config.kubernetes.io/"
+LOCATION_KEYS = ("config.kubernetes.io/path", "config.kubernetes.io/index", "config.kubernetes.io/id",
+                 "config.k8s.io/id")
+
+
+def _location_annotations(doc: Document, objects: Sequence[Dict[str, Any]]) -> List[Finding]:
+    """A finding for each location annotation of kustomize/kpt the spec put on an object it compiles to.
+
+    kpt writes each object of a function's output to the file its ``path`` annotation names, and kustomize and
+    kpt take these annotations on objects they read as their own; so a spec setting one (through
+    ``annotations`` or ``jobPatch``) could have a generated object written anywhere: ``compile`` refuses it as
+    the KRM function does."""
+    findings: List[Finding] = []
+    for obj in objects:
+        for key in as_dict(as_dict(obj.get("metadata")).get("annotations")):
+            if isinstance(key, str) and (key.startswith(LOCATION_PREFIX) or key in LOCATION_KEYS):
+                path = _setting_field(doc.data, key)
+                loc = doc.locate(path)
+                findings.append(Finding(
+                    SPEC_INVALID, ERROR,
+                    f"the {obj.get('kind')} this spec compiles to would carry the annotation {key!r}: kustomize "
+                    "and kpt set it to say which file an object is in (and write the object there), so a spec "
+                    "cannot set it", path, "remove the annotation from the spec", loc.file, loc.line, loc.column,
+                    obj=describe_document(doc.data)))
+    return findings
+
+
+def _setting_field(spec: Any, key: str) -> Tuple[str, ...]:
+    """The spec field that sets the annotation ``key``: ``spec.annotations`` or the ``jobPatch``'s metadata."""
+    body = as_dict(as_dict(spec).get("spec"))
+    if key in as_dict(body.get("annotations")):
+        return ("spec", "annotations", key)
+    if key in as_dict(as_dict(as_dict(body.get("jobPatch")).get("metadata")).get("annotations")):
+        return ("spec", "jobPatch", "metadata", "annotations", key)
+    return ("spec",)
 
 
 class _Outcome:
