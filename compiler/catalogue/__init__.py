@@ -325,6 +325,8 @@ _ENTRIES: Tuple[Entry, ...] = (
           "the servers the policy is for"),
     _lint("AC318", "workload-annotations", WARNING, POD_CONTROLLERS,
           "move the annotation to spec.template.metadata.annotations"),
+    _lint("AC321", "node-name", ERROR, WORKLOADS,
+          "remove nodeName; select the node with nodeSelector kubernetes.io/hostname (or node affinity)"),
     _lint("AC305", "accelerator-type-missing", WARNING, WORKLOADS,
           f"add the nodeSelector {ACCELERATOR_TYPE_LABEL} of the servers the job is for to every pod template, or "
           f"the job annotation {SCHEDULE_POLICY_ANNOTATION}"),

@@ -108,6 +108,7 @@ CITATIONS: Dict[str, Citation] = {
     "AC505": _c("updateResetConfigMap", _PL + "plugin/job.go", MC, "get reset cm err by reset.json is not exist"),
     "AC601": _c("", "samples/train/basic-training (ASCEND_VISIBLE_DEVICES comments)", MD),
     "AC602": _c("", "samples/train/basic-training/ranktable/train_start.sh", MD),
+    "AC321": _c("getTaskStatus", "pkg/scheduler/api/helpers.go", VC),
     "AC603": _c("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (HCCL_IF_IP)", MC),
     "AC604": _c("", "samples/train/basic-training/ranktable/train_start.sh", MD),
     "AC701": _c("validateResourceRequirements", _K8V, K8S, "must be equal to %s limit of %s"),

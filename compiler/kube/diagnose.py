@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
-from .fit import FITS, NEVER_FITS, NO_NODES, TOO_FEW, Fit, node_fit
+from .fit import FITS, NEVER_FITS, NO_NODES, NO_ROOM, TOO_FEW, Fit, node_fit
 from .jobview import EventView, JobView, PodView
 
 #: container waiting reasons that are a problem, not a step on the way to running
@@ -47,8 +47,10 @@ def causes(view: JobView, findings: Sequence[Any] = ()) -> List[Cause]:
     found: List[Cause] = []
     for check in (_no_npus, _ended, _gang, _queue, _create_failed, _containers, _mounts, _fit, _restarting):
         found.extend(check(view))
-    if not found:  # the scheduler's own words, when nothing more certain explains them: its plugin's refusal first
-        found.extend(_refused(view) or _unschedulable(view))
+    if not found or found[0].code == NO_ROOM:  # the scheduler's plugin refuses the job: more certain than NPUs
+        found[:0] = _refused(view)             # other jobs hold now (they would not help it once freed)
+    if not found:  # the scheduler's own words, when nothing more certain explains them
+        found.extend(_unschedulable(view))
     if not found:
         found.append(_healthy(view))
     rules = [f for f in findings if getattr(f, "severity", "") == "error"]

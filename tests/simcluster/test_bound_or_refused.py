@@ -8,7 +8,8 @@
   InvalidResourceRequest, NotSupportPolicy) and no pod is bound; lint's errors (AC301, AC306) say "refused",
   and ``why`` names the plugin's refusal first, not the gang's "pod group is not ready".
 - A job whose pod templates set ``nodeName``: its pods are bound at creation, no scheduler sees them, and they
-  run without the plugin's device annotation; ``why`` says "running without NPUs" first.
+  run without the plugin's device annotation (AC321 is an error); ``why`` says "running without NPUs" first,
+  with lint's reason.
 
 ``why FILE`` is asked with the raw AscendJob and Volcano Job manifests.  All jobs go in at once.
 """
@@ -163,12 +164,13 @@ def test_refused_by_the_plugin_and_never_bound(sim, submitted, name, rule, reaso
 
 
 def test_pods_bound_at_creation_run_without_npus_and_why_says_so_first(sim, submitted):
+    assert _lint("pinned") == [("AC321", "error")]
     pods = _running(sim, "pinned")
     assert [p["metadata"]["annotations"].get("huawei.com/Ascend910") for p in pods] == [None, None]
     lines = _why(sim, "pinned")
     assert lines[0].startswith(f"AscendJob {NAMESPACE}/pinned: Running")
-    assert lines[1] == ("why: running without NPUs: the scheduler assigned none to 2 of 2 NPU pods (no "
-                        "huawei.com/Ascend910 device annotation), so their containers see no NPU")
+    assert lines[1].startswith("why: running without NPUs: the scheduler assigned none to 2 of 2 NPU pods (no "
+                               "huawei.com/Ascend910 device annotation), so their containers see no NPU — AC321: ")
 
 
 @pytest.mark.parametrize("name", ["pinned", "vc-six-on-module"])

@@ -323,10 +323,9 @@ def test_npu_pods_with_the_device_annotation_are_running():
     assert why.lines()[1] == "why: the job is running: 2 of 2 pods Running"
 
 
-def test_the_plugins_refusal_is_the_reason_not_the_gangs_echo():
-    """Created/PodGroupNotInitialized with the scheduler up: the PodGroup's JobValidateFailed condition (the Ascend
-    plugin's ValidNPUJob) is the real reason, not "pod group is not ready"."""
-    data = _gang_fixed(_data())
+def _refused(data):
+    """The recorded job, its gang fixed, with the PodGroup conditions of a job the Ascend plugin refuses."""
+    data = _gang_fixed(data)
     message = ("InvalidResourceRequest: expected: job<matrix/big-f62c50fa> req npu num should small than 8, and not in "
                "map[3:{} 5:{} 6:{} 7:{}], actual: task<master> req npu: 6task<worker> req npu: 6, ")
     for pg in data["podgroups"]:
@@ -334,6 +333,13 @@ def test_the_plugins_refusal_is_the_reason_not_the_gangs_echo():
             {"type": "Unschedulable", "status": "True", "reason": "NotEnoughResources",
              "message": "2/2 tasks in gang unschedulable: pod group is not ready, 2 Pending, 2 minAvailable"},
             {"type": "Unschedulable", "status": "True", "reason": "JobValidateFailed", "message": message}]
+    return data, message
+
+
+def test_the_plugins_refusal_is_the_reason_not_the_gangs_echo():
+    """Created/PodGroupNotInitialized with the scheduler up: the PodGroup's JobValidateFailed condition (the Ascend
+    plugin's ValidNPUJob) is the real reason, not "pod group is not ready"."""
+    data, message = _refused(_data())
     why = _explain(data)
     assert why.causes[0].code == "job-refused"
     assert why.lines()[1] == (f"why: the scheduler refuses the job (JobValidateFailed): {message}; it stays Pending "
@@ -356,3 +362,14 @@ def test_a_lint_rule_that_crashes_is_our_bug_not_silence(monkeypatch):
     monkeypatch.setattr(registry, "_UNITS", {})  # the rule units are imported afresh, with the crashing check
     with pytest.raises(InternalError, match="linting the job as stored failed"):
         _explain(_data())
+
+
+def test_the_plugins_refusal_comes_before_npus_other_jobs_hold():
+    """Freed NPUs would not help a job the plugin refuses: the refusal is said first, the busy nodes after it."""
+    data, _ = _refused(_data())
+    data["other_pods"] = [
+        {"metadata": {"name": f"other-{i}", "namespace": "else"}, "status": {"phase": "Running"},
+         "spec": {"nodeName": f"sim-module-910b-8-{i}", "containers": [
+             {"name": "c", "resources": {"requests": {"huawei.com/Ascend910": "8"}}}]}} for i in range(4)]
+    why = _explain(data)
+    assert [c.code for c in why.causes] == ["job-refused", "npus-busy"]
