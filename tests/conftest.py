@@ -12,6 +12,22 @@ import pytest
 from tests.checkout import ROOT, SHARED  # noqa: F401  (re-exported for the tests)
 
 
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # only the property tests need hypothesis (it is in the test extra)
+    pass
+else:
+    # Hypothesis profiles for every test, whichever folders a run collects: ``ci`` (the default) is
+    # derandomized and has no per-example deadline (wall time on a shared 2-core CI machine is not what a
+    # property test asserts; tests/hardening/test_regex_time.py times what must be fast), so CI is
+    # deterministic.  ``HYPOTHESIS_PROFILE=dev`` (random, more examples) when hunting for bugs locally.
+    _common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+                   print_blob=True)
+    settings.register_profile("ci", derandomize=True, max_examples=60, database=None, **_common)
+    settings.register_profile("dev", max_examples=300, **_common)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # The lint result cache of every command the tests run goes to a folder of this session (the
     # user's own cache stays untouched); the cache is exact, so it changes no test's outcome.
