@@ -32,6 +32,8 @@ PODGROUP_PLURAL = "podgroups"
 QUEUE_PLURAL = "queues"
 #: the queue a job without ``queue`` goes to (VC: pkg/webhooks/admission/jobs/mutate)
 DEFAULT_QUEUE = "default"
+#: the namespace an object that names none goes to when kubectl's context names none either
+DEFAULT_NAMESPACE = "default"
 
 #: kinds as this tool names them (lint ``KINDS``, the spec's ``target``): a Volcano Job is "VolcanoJob",
 #: since its API kind, "Job", is also batch/v1's

@@ -22,8 +22,11 @@ from ..findings import ERROR, INFO, Finding, format_path
 from ..manifest.job import Manifest
 from ..hardware.profiles import ProfileRegistry
 from ..hardware.targeting import candidate_profiles
-from ..vocabulary import ASCEND_JOB, CONFIG_MAP, NAMESPACE, VOLCANO_JOB
+from ..vocabulary import (ASCEND_JOB, CONFIG_MAP, DEFAULT_NAMESPACE, NAMESPACE, RANKTABLE_CONFIGMAP_PREFIX,
+                          RANKTABLE_SHARED_DIR, RESET_CONFIGMAP_PREFIX, RESET_SHARED_DIR, VOLCANO_JOB)
 from ..yamlio import Document
+from .fields import named_framework
+from .harmless import accept_object
 from .mergediff import Uncarried, first_difference
 from .search import comparable
 
@@ -115,18 +118,39 @@ def _skip(doc: Document, what: str) -> Finding:
     return replace(finding, severity=INFO)
 
 
-def _related(job: Manifest, others: Sequence[Document]) -> Dict[Tuple[str, str], Document]:
-    """The ConfigMaps and Namespace of the input that a job's spec may write, by (kind, name)."""
+def _related(job: Manifest, namespace: Optional[str], others: Sequence[Document]) -> Dict[Tuple[str, str], Document]:
+    """The ConfigMaps and Namespace of the input that a job's spec may write, by (kind, name): a ConfigMap in
+    ``namespace`` (the job's, or the one it implies), or one naming none beside a job that names none."""
     out = {}
     for doc in others:
         data = doc.data
         if not isinstance(data, dict) or data.get("kind") not in (CONFIG_MAP, NAMESPACE):
             continue
         meta: Dict[str, Any] = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
-        if data["kind"] == CONFIG_MAP and (meta.get("namespace") or None) != (job.namespace or None):
+        if data["kind"] == CONFIG_MAP and (meta.get("namespace") or None) not in {namespace, job.namespace or None}:
             continue
         out[(str(data["kind"]), str(meta.get("name")))] = doc
     return out
+
+
+def implied_namespace(job: Manifest, others: Sequence[Document]) -> Optional[str]:
+    """The namespace a job runs in: its own, or for a job that names none, ``default`` when what comes with it
+    says so (a ConfigMap of its own in ``default``, a shared ranktable or reset directory ``default.<...>``)."""
+    if job.namespace:
+        return job.namespace
+    mine = {f"{prefix}{job.name}" for prefix in (RANKTABLE_CONFIGMAP_PREFIX, RESET_CONFIGMAP_PREFIX)}
+    for doc in others:
+        data: Dict[str, Any] = doc.data if isinstance(doc.data, dict) else {}
+        meta: Dict[str, Any] = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
+        if data.get("kind") == CONFIG_MAP and meta.get("name") in mine and meta.get("namespace") == DEFAULT_NAMESPACE:
+            return DEFAULT_NAMESPACE
+    shared = (f"{RANKTABLE_SHARED_DIR}/{DEFAULT_NAMESPACE}.", f"{RESET_SHARED_DIR}/{DEFAULT_NAMESPACE}.")
+    for pods in job.pod_sets():
+        for _, volume in pods.volumes():
+            path = (volume.get("hostPath") or {}).get("path") if isinstance(volume.get("hostPath"), dict) else None
+            if isinstance(path, str) and path.startswith(shared):
+                return DEFAULT_NAMESPACE
+    return None
 
 
 def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig,
@@ -134,12 +158,13 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
     from . import search
 
     job = Manifest(doc.data)
-    related = _related(job, others)
+    namespace = (job.namespace or None) if exact else implied_namespace(job, others)
+    related = _related(job, namespace, others)
     datas = {key: d.data for key, d in related.items()}
     names = _profiles(doc, job, registry, profile)
     compile_one = _compiler(registry, config)
     why: List[Uncarried] = []
-    best, tied = search.base(job, names, doc.data, datas, compile_one, exact, why)
+    best, tied = search.base(job, namespace, names, doc.data, datas, compile_one, exact, why)
     if best is None and why:
         raise ImportRefused([_refuse(doc, f"{format_path(why[0].path)}: {why[0].why}", "no spec can carry this value; "
                                      "change it, or keep this job as a manifest", why[0].path)])
@@ -156,8 +181,12 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
     spec = copy.deepcopy(best.spec)
     if best.patch:
         spec["spec"]["jobPatch"] = best.patch
-    imported, used = _verify(doc, spec, best.accepted, related, compile_one)
+    imported, used = _verify(doc, spec, best.accepted, related, compile_one, exact)
     imported.accepted = best.notes
+    if named_framework(job) is None:
+        imported.notes.insert(0, f"the manifest names no framework (no framework label, leader replica type or "
+                                 f"framework env): spec.framework {spec['spec']['framework']} is the one whose job "
+                                 "comes closest; check it")
     return imported, used
 
 
@@ -174,7 +203,7 @@ def _does_not_compile(doc: Document, finding: Finding) -> Finding:
 
 
 def _verify(doc: Document, spec: Dict[str, Any], accepted: Dict[str, Any], related: Dict[Tuple[str, str], Document],
-            compile_one: Any) -> Tuple[Imported, List[int]]:
+            compile_one: Any, exact: bool) -> Tuple[Imported, List[int]]:
     """Compile the spec once more: it must give back ``accepted`` (the job, its harmless differences taken over)
     and every ConfigMap of the input it writes."""
     try:
@@ -196,7 +225,8 @@ def _verify(doc: Document, spec: Dict[str, Any], accepted: Dict[str, Any], relat
         if mine is None:
             notes.append(f"compile also writes {key[0]} {key[1]}, which the manifests did not have")
             continue
-        found = first_difference(comparable(obj), comparable(mine.data))
+        theirs = mine.data if exact else accept_object(obj, mine.data)
+        found = first_difference(comparable(obj), comparable(theirs))
         if found is not None:
             raise ImportRefused([_refuse(mine, f"{key[0]} {key[1]!r} differs from what the spec writes at "
                                          f"{format_path(found)}; a spec carries no patch for it",

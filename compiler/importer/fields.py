@@ -6,9 +6,10 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..manifest.job import Manifest
 from ..manifest.pods import PodSet
 from ..manifest.values import as_dict, as_int, as_list
-from ..vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FRAMEWORKS,
+from ..vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FRAMEWORK_ENV,
+                          FRAMEWORK_ENV_VALUES, FRAMEWORKS, LEADERS,
                           POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, SHM_VOLUME, SP_BLOCK_ANNOTATION,
-                          SUB_HEALTHY_LABEL, TOR_AFFINITY_LABEL, VOLCANO_JOB)
+                          SCHEDULE_POLICY_ANNOTATION, SUB_HEALTHY_LABEL, TOR_AFFINITY_LABEL, VOLCANO_JOB)
 
 Candidate = Tuple[str, Any]  # (spec field, value), or (TOGETHER, {field: value, ...})
 TOGETHER = ""
@@ -20,8 +21,28 @@ def target_of(job: Manifest) -> str:
     return ASCEND_JOB if job.kind == ASCEND_JOB else VOLCANO_JOB
 
 
-def frameworks(job: Manifest) -> Tuple[str, ...]:
+def named_framework(job: Manifest) -> Optional[str]:
+    """The framework the manifest says: its framework label, the leader replica type of one (an AscendJob's
+    Master, Scheduler or Chief), or the framework env of its pods (the ranktable start scripts read it)."""
     named = job.framework()
+    if named:
+        return named
+    leaders = {leader: framework for framework, leader in LEADERS.items()}
+    roles = {leaders[p.role] for p in job.pod_sets() if p.role in leaders} if job.kind == ASCEND_JOB else set()
+    by_env = {value: framework for framework, value in FRAMEWORK_ENV_VALUES.items()}
+    for pods in job.pod_sets():
+        for container in pods.containers():
+            found = container.env_named(FRAMEWORK_ENV)
+            value = found[1].get("value") if found else None
+            if isinstance(value, str) and value in by_env:
+                roles.add(by_env[value])
+    return roles.pop() if len(roles) == 1 else None
+
+
+def frameworks(job: Manifest) -> Tuple[str, ...]:
+    """The frameworks import tries: the one the manifest says, else each (the closest wins, and the spec says
+    the manifest named none)."""
+    named = named_framework(job)
     return (named,) if named else FRAMEWORKS
 
 
@@ -59,13 +80,18 @@ def container_fields(container: Dict[str, Any]) -> List[Candidate]:
     return out
 
 
-def env_map(container: Dict[str, Any], generated: Any) -> Optional[Dict[str, str]]:
-    """The container's plain env values the compiler does not write itself, as the spec's env map."""
+def env_map(container: Dict[str, Any], generated: Any) -> Optional[Any]:
+    """The container's env entries the compiler does not write itself, as the spec's env: a map of name to value
+    when every one is a plain value, else the list of entries (a ``valueFrom`` keeps its own form)."""
     skip = {e.get("name") for e in as_list(generated) if isinstance(e, dict)}
-    env = {e["name"]: e["value"] for e in as_list(container.get("env"))
-           if isinstance(e, dict) and isinstance(e.get("name"), str) and isinstance(e.get("value"), str)
-           and set(e) == {"name", "value"} and e["name"] not in skip}
-    return env or None
+    entries = [e for e in as_list(container.get("env")) if isinstance(e, dict) and isinstance(e.get("name"), str)
+               and e["name"] not in skip and (set(e) == {"name", "value"} and isinstance(e["value"], str)
+                                              or set(e) == {"name", "valueFrom"} and isinstance(e["valueFrom"], dict))]
+    if not entries:
+        return None
+    if all("value" in e for e in entries):
+        return {e["name"]: e["value"] for e in entries}
+    return [dict(e) for e in entries]
 
 
 def _volume(source: Dict[str, Any]) -> Optional[Dict[str, Any]]:
@@ -112,7 +138,7 @@ def volumes(job: Manifest, generated_names: Any) -> Optional[List[Dict[str, Any]
 
 
 def job_fields(job: Manifest) -> List[Candidate]:
-    """Settings of the job object: queue, retries, and what its labels and annotations say."""
+    """Settings of the job object: queue and retries."""
     spec = job.spec
     out: List[Candidate] = []
     if job.kind == ASCEND_JOB:
@@ -124,7 +150,16 @@ def job_fields(job: Manifest) -> List[Candidate]:
         out.append(("queue", queue))
     if isinstance(retries, int) and not isinstance(retries, bool):
         out.append(("retries", retries))
+    return out
+
+
+def owning_fields(job: Manifest) -> List[Candidate]:
+    """The fields that write the labels and annotations the job has which the compiler generates: a spec sets
+    them through these fields, never through jobPatch (import keeps each one that compiles)."""
+    out: List[Candidate] = []
     labels, annotations = job.labels, job.annotations
+    if isinstance(annotations.get(SCHEDULE_POLICY_ANNOTATION), str):
+        out.append(("scheduling", "schedulePolicy"))
     if isinstance(labels.get(TOR_AFFINITY_LABEL), str):
         out.append(("torAffinity", labels[TOR_AFFINITY_LABEL]))
     if isinstance(labels.get(FAULT_SCHEDULING_LABEL), str):
@@ -174,7 +209,7 @@ def metadata_fields(job: Manifest, generated: Manifest) -> List[Candidate]:
                    as_dict(gen_pods.metadata.get("annotations")))]
     out: List[Candidate] = []
     for field, mine, written in pairs:
-        extra = {k: v for k, v in mine.items() if isinstance(k, str) and isinstance(v, str) and k not in written}
+        extra = {k: v for k, v in mine.items() if isinstance(k, str) and isinstance(v, str) and written.get(k) != v}
         if extra:
             out.append((field, extra))
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, DEFAULT_QUEUE, HCCL_IF_IP_ENV, PORT_NAME, POD_UID_ENV, RING_LABEL,
+from ..vocabulary import (ASCEND_JOB, DEFAULT_NAMESPACE, DEFAULT_PORT, DEFAULT_QUEUE, HCCL_IF_IP_ENV, PORT_NAME, POD_UID_ENV, RING_LABEL,
                           VISIBLE_DEVICES_ENV, WORKER, XDL_IP_ENV)
 
 Notes = List[str]
@@ -170,12 +170,11 @@ def _operator_port(made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> N
 
 
 def _ring_label(generated: Dict[str, Any], original: Dict[str, Any], notes: Notes) -> None:
-    """The ring-controller.atlas label on an AscendJob and its pods: upstream acts on it only on a Volcano Job (the
-    operator writes a Volcano Job's ranktable for it) and for dynamic vNPU, which a whole-card job is not."""
-    if generated.get("kind") != ASCEND_JOB:
-        return
-    holders = [(generated, original)] + [(m.get("template"), h.get("template"))
-                                          for _, m, h in _templates(generated, original)]
+    """The ring-controller.atlas label on pods, and on an AscendJob: upstream acts on it only on the workload of a
+    Volcano Job (the operator writes its ranktable for it) and for dynamic vNPU, which a whole-card job is not."""
+    holders = [(m.get("template"), h.get("template")) for _, m, h in _templates(generated, original)]
+    if generated.get("kind") == ASCEND_JOB:
+        holders.insert(0, (generated, original))
     added = False
     for mine, theirs in holders:
         value = _dict(_dict(_dict(mine).get("metadata")).get("labels")).get(RING_LABEL)
@@ -187,8 +186,27 @@ def _ring_label(generated: Dict[str, Any], original: Dict[str, Any], notes: Note
         meta["labels"] = {**(meta.get("labels") or {}), RING_LABEL: value}
         added = True
     if added:
-        notes.append(f"the label {RING_LABEL} is set on the AscendJob and its pods (upstream reads it on a Volcano "
-                     "Job, and for dynamic vNPU; the operator finds an AscendJob's ranktable by name)")
+        notes.append(f"the label {RING_LABEL} is set on the pods" + (" and the AscendJob" if generated.get("kind")
+                                                                      == ASCEND_JOB else "")
+                     + " (upstream reads it on a Volcano Job itself, and for dynamic vNPU)")
+
+
+def _anti_affinity(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
+    """A required one-pod-per-node anti-affinity whose selector differs (another job's name, another label key):
+    the compiler's spreads the job's own pods over nodes, which whole-node NPU requests do anyway."""
+    pod, their_pod = _pod(made), _pod(had)
+    mine, theirs = _dict(pod.get("affinity")), _dict(their_pod.get("affinity"))
+    if set(mine) != {"podAntiAffinity"} or set(theirs) != {"podAntiAffinity"} or mine == theirs:
+        return
+    terms = [_list(_dict(a.get("podAntiAffinity")).get("requiredDuringSchedulingIgnoredDuringExecution"))
+             for a in (mine, theirs)]
+    if set(_dict(theirs["podAntiAffinity"])) != {"requiredDuringSchedulingIgnoredDuringExecution"} or not all(
+            len(t) == 1 and isinstance(t[0], dict) and t[0].get("topologyKey") == "kubernetes.io/hostname"
+            for t in terms):
+        return
+    their_pod["affinity"] = copy.deepcopy(mine)
+    notes.append("the pod anti-affinity (one pod per node) selects the job's own pods (the manifest's selects "
+                 "others; a whole-node NPU request places one pod per node anyway)")
 
 
 def _job_defaults(generated: Dict[str, Any], original: Dict[str, Any], notes: Notes) -> None:
@@ -210,7 +228,27 @@ def _job_defaults(generated: Dict[str, Any], original: Dict[str, Any], notes: No
 
 
 _PER_POD_SET: Tuple[Callable[[str, Dict[str, Any], Dict[str, Any], Notes], None], ...] = (
-    _task_names, _container_names, _volumes, _env, _pod_defaults)
+    _task_names, _container_names, _volumes, _env, _pod_defaults, _anti_affinity)
+
+
+def _namespace(generated: Dict[str, Any], original: Dict[str, Any], notes: Notes) -> None:
+    """``namespace: default`` on a job that names none, where what comes with it says it runs there (import
+    gives the spec that namespace only then: :func:`ascend_compile.importer.implied_namespace`)."""
+    made, had = _dict(generated.get("metadata")), original.get("metadata")
+    if made.get("namespace") == DEFAULT_NAMESPACE and isinstance(had, dict) and not had.get("namespace"):
+        had["namespace"] = DEFAULT_NAMESPACE
+        notes.append(f"the job and its ConfigMaps name the namespace {DEFAULT_NAMESPACE}, where the manifest's own "
+                     "ConfigMaps or shared ranktable and reset paths say it runs (the manifest names none: it goes "
+                     "to the namespace kubectl is told)")
+
+
+def accept_object(generated: Dict[str, Any], original: Dict[str, Any]) -> Dict[str, Any]:
+    """A ConfigMap of the job as the spec may write it: in ``default`` where the manifest's names none (the job's
+    note says so)."""
+    made, had = _dict(generated.get("metadata")), original.get("metadata")
+    if made.get("namespace") != DEFAULT_NAMESPACE or not isinstance(had, dict) or had.get("namespace"):
+        return original
+    return {**original, "metadata": {**had, "namespace": DEFAULT_NAMESPACE}}
 
 
 def accept(generated: Dict[str, Any], original: Dict[str, Any]) -> Tuple[Dict[str, Any], List[str]]:
@@ -220,6 +258,7 @@ def accept(generated: Dict[str, Any], original: Dict[str, Any]) -> Tuple[Dict[st
     kind = str(generated.get("kind"))
     if kind != out.get("kind"):
         return out, []
+    _namespace(generated, out, notes)
     _job_defaults(generated, out, notes)
     _ring_label(generated, out, notes)
     for _, made, had in list(_templates(generated, out)):

@@ -32,7 +32,8 @@ def _own(job: Manifest, generated: Manifest, shared: Dict[str, Any]) -> Dict[str
         if pods.role not in made:
             continue
         mine, theirs = _first(pods), _first(made[pods.role])
-        written_env = _names(theirs.get("env")) - set(shared.get("env") or {})
+        env = shared.get("env")
+        written_env = _names(theirs.get("env")) - (_names(env) if isinstance(env, list) else set(env or {}))
         written_ports = _names(theirs.get("ports")) - _names(shared.get("ports"))
         out[pods.role] = {
             "env": {e["name"]: e["value"] for e in as_list(mine.get("env"))

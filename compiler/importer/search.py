@@ -43,10 +43,10 @@ def comparable(obj: Any) -> Any:
     return {**obj, "data": data}
 
 
-def skeleton(job: Manifest) -> Dict[str, Any]:
+def skeleton(job: Manifest, namespace: Optional[str]) -> Dict[str, Any]:
     meta: Dict[str, Any] = {"name": job.name}
-    if job.namespace:
-        meta["namespace"] = job.namespace
+    if namespace:
+        meta["namespace"] = namespace
     return {"apiVersion": API_VERSION, "kind": KIND, "metadata": meta, "spec": {}}
 
 
@@ -75,6 +75,8 @@ def attempt(spec: Dict[str, Any], original: Dict[str, Any], others: Dict[Tuple[s
         meta = obj.get("metadata") or {}
         written.add((str(obj.get("kind")), str(meta.get("name"))))
         mine = others.get((str(obj.get("kind")), str(meta.get("name"))))
+        if mine is not None and not exact:
+            mine = harmless.accept_object(obj, mine)
         if mine is not None and canonical(comparable(mine)) != canonical(comparable(obj)):
             size += _OBJECT_MISMATCH
     size += _OBJECT_MISMATCH * len(set(others) - written)  # an object of the input that this spec does not write
@@ -90,7 +92,7 @@ def _with(spec: Dict[str, Any], changes: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def base(job: Manifest, profiles: Sequence[str], original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
+def base(job: Manifest, namespace: Optional[str], profiles: Sequence[str], original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
          compile_one: Any, exact: bool, why: List[Uncarried]) -> Tuple[Optional[Attempt], List[str]]:
     """The best base spec, and the profiles that tie for it (more than one: ambiguous); what no spec can carry
     is collected in ``why``."""
@@ -105,7 +107,7 @@ def base(job: Manifest, profiles: Sequence[str], original: Dict[str, Any], other
                 changes = {"framework": framework, "target": fields.target_of(job), "profile": profile, **form}
                 if isinstance(image, str):
                     changes["image"] = image
-                found = attempt(_with(skeleton(job), changes), original, others, compile_one, exact, why)
+                found = attempt(_with(skeleton(job, namespace), changes), original, others, compile_one, exact, why)
                 if found is not None and (mine is None or found.size < mine.size):
                     mine = found
         if mine is None:
@@ -125,7 +127,7 @@ def first_reason(job: Manifest, profiles: Sequence[str], compile_one: Any) -> st
     changes = {"framework": fields.frameworks(job)[0], "target": fields.target_of(job), "profile": profiles[0],
                **forms[0], "image": "image"}
     try:
-        compile_one(Document("<import>", 0, _with(skeleton(job), changes), None))
+        compile_one(Document("<import>", 0, _with(skeleton(job, job.namespace), changes), None))
     except AscendCompileError as exc:
         return exc.findings[0].message if exc.findings else ""
     except InternalError:
@@ -136,7 +138,15 @@ def first_reason(job: Manifest, profiles: Sequence[str], compile_one: Any) -> st
 def refine(best: Attempt, job: Manifest, original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
            compile_one: Any, exact: bool) -> Attempt:
     """Add each field the manifest suggests while it shrinks what the patch must carry (a second round for
-    fields that only help together, e.g. resetConfig once subHealthyStrategy is set)."""
+    fields that only help together, e.g. resetConfig once subHealthyStrategy is set). The fields that write
+    the generated labels and annotations the job has come first, and stay whenever they compile: the patch
+    must not write those keys."""
+    for field, value in fields.owning_fields(job):
+        changes = value if field == fields.TOGETHER else {field: value}
+        found = attempt(_with(best.spec, changes), original, others, compile_one, exact)
+        if found is not None and (len(generated_keys(found.patch)), found.size) <= \
+                (len(generated_keys(best.patch)), best.size):
+            best = found
     for _round in range(2):
         start = best.size
         for field, value in _suggestions(best, job):
@@ -153,6 +163,29 @@ def refine(best: Attempt, job: Manifest, original: Dict[str, Any], others: Dict[
     return best
 
 
+def generated_keys(patch: Any) -> List[Tuple[str, ...]]:
+    """The paths at which ``patch`` writes (or deletes) a label or annotation the compiler generates from a field."""
+    from ..jobspec.generated import JOB_ANNOTATIONS, JOB_LABELS, POD_LABELS
+
+    patch = patch if isinstance(patch, dict) else {}
+    meta = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
+    out: List[Tuple[str, ...]] = [
+        ("metadata", part, key) for part, owned in (("labels", JOB_LABELS), ("annotations", JOB_ANNOTATIONS))
+           for key in (meta.get(part) or {}) if isinstance(meta.get(part), dict) and key in owned]
+    spec = patch.get("spec") if isinstance(patch.get("spec"), dict) else {}
+    entries: List[Tuple[Tuple[str, ...], Any]] = []
+    if isinstance(spec.get("replicaSpecs"), dict):
+        entries = [(("spec", "replicaSpecs", str(k)), v) for k, v in spec["replicaSpecs"].items()]
+    elif isinstance(spec.get("tasks"), list):
+        entries = [(("spec", "tasks", str(t.get("name"))), t) for t in spec["tasks"] if isinstance(t, dict)]
+    for where, entry in entries:
+        template = entry.get("template") if isinstance(entry, dict) else None
+        labels = ((template or {}).get("metadata") or {}).get("labels") if isinstance(template, dict) else None
+        if isinstance(labels, dict):
+            out += [where + ("template", "metadata", "labels", str(key)) for key in labels if key in POD_LABELS]
+    return out
+
+
 def _suggestions(best: Attempt, job: Manifest) -> List[Tuple[str, Any]]:
     generated = Manifest(best.objects[-1])
     gen_pod = fields.main_pod_set(generated)
@@ -167,4 +200,4 @@ def _suggestions(best: Attempt, job: Manifest) -> List[Tuple[str, Any]]:
         out.append(("volumes", volumes))
     out += fields.resources(job) + fields.metadata_fields(job, generated)
     out += replicas.per_replica(job, generated, best.spec["spec"])
-    return out + fields.job_fields(job) + fields.pod_fields(job)
+    return out + fields.job_fields(job) + fields.owning_fields(job) + fields.pod_fields(job)
