@@ -249,6 +249,9 @@ RANKTABLE_KEY = "hccl.json"
 RANKTABLE_INITIAL = '{"status":"initializing"}'
 #: where the start scripts read ``hccl.json`` (``MD: samples/.../rank_table.sh``)
 RANKTABLE_MOUNT_PATH = "/user/serverid/devindex/config"
+#: upstream's ranktable start script (``MD: samples/train/basic-training/ranktable/train_start.sh``): it reads the
+#: ``framework`` env and, through ``rank_table.sh``, the ranktable at :data:`RANKTABLE_MOUNT_PATH`
+START_SCRIPT = "train_start.sh"
 #: the pod volume of the ``rings-config-<job>`` ConfigMap, as upstream's samples name it; the operator
 #: does not look at this name (any name works), it finds the ConfigMap by its own name
 RANKTABLE_CONFIGMAP_VOLUME = "ascend-910-config"

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES
+from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, START_SCRIPT
 from ..rule import Problem
 from ._util import command_text, npu_containers
 
@@ -46,10 +46,6 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
 VALUES = tuple(FRAMEWORK_ENV_VALUES.values())
-
-
-#: upstream's ranktable start script, the one reader of the env
-START_SCRIPT = "train_start.sh"
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -13,7 +13,10 @@ must name this job's ConfigMap.
 ranktable: the job runs, very likely not as intended (a warning). The mount
 path is a convention of upstream's sample scripts, which read
 ``/user/serverid/devindex/config/hccl.json`` (``RANK_TABLE_FILE``); another
-path works with a script that reads it there, so a different path is info.
+path works with a script that reads it there, so a different path is a note
+(info), and only for a container that runs upstream's ``train_start.sh`` (a
+container that runs anything else, such as upstream's kwok test jobs that
+sleep, reads the file where its own command says).
 Upstream reports nothing. Source: ``saveRankTableConfigmap`` in
 ``component/ascend-operator/pkg/controllers/v1/pod.go`` (mind-cluster
 ``22bb3d98``); the sample ``samples/train/basic-training/ranktable/rank_table.sh``
@@ -43,9 +46,9 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Tuple
 
 from ...findings import INFO
 from ...manifest.values import as_dict, as_list
-from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH
+from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH, START_SCRIPT
 from ..rule import Problem
-from ._util import npu_containers
+from ._util import command_text, npu_containers
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -88,6 +91,8 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             wrong = next(((j, m) for j, m in enumerate(mounts)  # j: its place among all the entries
                           if isinstance(m, dict) and m.get("name") in ranktable_volumes), None)
             if wrong is not None:
+                if START_SCRIPT not in command_text(container):  # a path only upstream's script insists on
+                    continue
                 yield Problem(container.path + ("volumeMounts", wrong[0], "mountPath"),
                               f"the ranktable volume is mounted at {wrong[1].get('mountPath')!r}; the scripts "
                               f"read {RANKTABLE_MOUNT_PATH}/hccl.json", severity=INFO)
