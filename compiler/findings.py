@@ -81,6 +81,9 @@ class Finding:
     # True for problems reading the input itself (exit code 2, not 1).
     input_error: bool = False
     extra: Tuple[Tuple[str, str], ...] = ()
+    # The object's apiVersion: with ``obj``, which object it is (a Volcano Job and a batch/v1 Job of one name
+    # are two); not printed, a baseline's identity.
+    api_version: str = ""
 
     @property
     def internal(self) -> bool:

@@ -3,7 +3,7 @@ report only new ones.
 
 A finding is known by its identity, not its place: the rule, the file (relative to the repository root, or
 the working directory outside a repository),
-the object (kind, namespace, name) and the field path (its elements, not their spelling).  Lines are not part of it, so an edit elsewhere in
+the object (apiVersion, kind, namespace, name) and the field path (its elements, not their spelling).  Lines are not part of it, so an edit elsewhere in
 the file (a comment, another object, reformatting) keeps every entry matched; renaming the object or
 moving the field makes the finding new, as it should.  A finding without a field path (a whole-document
 problem) is also known by its message.  Input errors (unreadable files) are never baselined.
@@ -23,11 +23,12 @@ from typing import Any, Collection, Dict, FrozenSet, List, Optional, Sequence, T
 
 from ..findings import Finding
 
+#: 3: the object's apiVersion in its identity (a Volcano Job and a batch/v1 Job of one name were one object).
 #: 2: the field path as a list of its elements, the message a field of its own (version 1 joined the path
 #: into kubectl's spelling, so ``("spec.foo",)`` and ``("spec", "foo")`` were one identity, and a path could
-#: pass for a message).  A version 1 file is still read, matched the way it was written.
-VERSION = 2
-VERSIONS = (1, 2)
+#: pass for a message).  Files of versions 1 and 2 are still read, matched the way they were written.
+VERSION = 3
+VERSIONS = (1, 2, 3)
 #: an identity as JSON text (hashable; path elements keep their type: ``0`` is not ``"0"``)
 Key = str
 
@@ -69,6 +70,8 @@ def key(finding: Finding, version: int = VERSION) -> Key:
     else:
         parts = [finding.rule, _file(finding.file), finding.obj, list(finding.path),
                  "" if finding.path else finding.message]
+        if version >= 3:
+            parts.append(finding.api_version)
     return _identity(parts)
 
 
@@ -88,8 +91,8 @@ def entries(findings: Sequence[Finding]) -> List[Dict[str, Any]]:
     out = []
     for k in sorted(counts):
         finding = first[k]
-        entry: Dict[str, Any] = {"rule": finding.rule, "file": _file(finding.file), "object": finding.obj,
-                                 "path": json.loads(k)[3]}
+        entry: Dict[str, Any] = {"rule": finding.rule, "file": _file(finding.file),
+                                 "apiVersion": finding.api_version, "object": finding.obj, "path": json.loads(k)[3]}
         if counts[k] > 1:
             entry["count"] = counts[k]
         entry["message"] = finding.message  # without a path part of the identity; else for the reader
@@ -148,7 +151,8 @@ def load(path: str, max_bytes: int = 0) -> Accepted:
         k = _entry_key(entry, version)
         count = entry.get("count", 1) if isinstance(entry, dict) else None
         if k is None or not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise BaselineError(f"baseline {path}: findings[{index}] needs rule, file and object (strings), path "
+            raise BaselineError(f"baseline {path}: findings[{index}] needs rule, file and object (strings), "
+                                + ("" if version < 3 else "apiVersion (a string), ") + "path "
                                 + ("(a string)" if version == 1 else "(a list of keys and indexes) and message (a string)")
                                 + " and a count of at least 1; write it again with --write-baseline")
         accepted[k] = accepted.get(k, 0) + count
@@ -190,7 +194,13 @@ def _entry_key(entry: Any, version: int) -> Optional[Key]:
     if not isinstance(path, list) or not isinstance(message, str) \
             or not all(isinstance(e, (str, int)) and not isinstance(e, bool) for e in path):
         return None
-    return _identity([rule, file, obj, path, "" if path else message])
+    parts: List[Any] = [rule, file, obj, path, "" if path else message]
+    if version >= 3:
+        api_version = entry.get("apiVersion")
+        if not isinstance(api_version, str):
+            return None
+        parts.append(api_version)
+    return _identity(parts)
 
 
 class Accepted:

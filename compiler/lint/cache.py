@@ -129,9 +129,9 @@ def _entry(result: FileResult) -> Any:
     if any(f.file != result.source for f in result.findings) or any(r.source != result.source for r in result.refs):
         return None
     findings = tuple((f.rule, f.severity, f.message, f.path, f.hint, f.line, f.column, f.obj, f.input_error,
-                      f.extra) for f in result.findings)
-    refs = tuple((r.kind, r.name, r.namespace, r.labels, r.obj, r.prefix, r.entry, r.origin, r.order[1], r.ignored)
-                 for r in result.refs)
+                      f.extra, f.api_version) for f in result.findings)
+    refs = tuple((r.kind, r.name, r.namespace, r.labels, r.obj, r.prefix, r.entry, r.origin, r.order[1], r.ignored,
+                  r.api_version) for r in result.refs)
     directives = result.directives
     plain = None if directives is None else \
         ({line: frozenset(ids) for line, ids in directives.lines.items()}, frozenset(directives.whole_file))
@@ -148,12 +148,14 @@ def _result(entry: Any, source: str, digest: str, file_order: Any) -> FileResult
     _check_entry(entry)
     findings_data, refs_data, facts, plain = entry
     findings: List[Finding] = [
-        Finding(rule, severity, message, tuple(path), hint, source, line, column, obj, input_error, tuple(extra))
-        for rule, severity, message, path, hint, line, column, obj, input_error, extra in findings_data]
+        Finding(rule, severity, message, tuple(path), hint, source, line, column, obj, input_error, tuple(extra),
+                api_version)
+        for rule, severity, message, path, hint, line, column, obj, input_error, extra, api_version in findings_data]
     refs = [ObjectRef(kind, name, namespace, source, labels, obj, tuple(prefix), entry_index,
                       None if origin is None else tuple(origin), ((file_order, entry_index), number),
-                      frozenset(ignored))
-            for kind, name, namespace, labels, obj, prefix, entry_index, origin, number, ignored in refs_data]
+                      frozenset(ignored), api_version)
+            for kind, name, namespace, labels, obj, prefix, entry_index, origin, number, ignored, api_version
+            in refs_data]
     directives = None
     if plain is not None:
         from .suppress import FileDirectives
@@ -163,7 +165,7 @@ def _result(entry: Any, source: str, digest: str, file_order: Any) -> FileResult
     return FileResult(source, findings, refs, [tuple(fact) for fact in facts], directives, digest)
 
 
-_FINDING_TYPES = (str, str, str, tuple, str, int, int, str, bool, tuple)
+_FINDING_TYPES = (str, str, str, tuple, str, int, int, str, bool, tuple, str)
 _SEVERITIES = frozenset(("error", "warning", "info"))
 
 
@@ -187,9 +189,10 @@ def _check_entry(entry: Any) -> None:
         need(all(type(pair) is tuple and len(pair) == 2 and all(type(part) is str for part in pair)
                  for pair in finding[9]))
     for ref in refs_data:
-        need(type(ref) is tuple and len(ref) == 10)
-        kind, name, namespace, labels, obj, prefix, entry_index, origin, number, ignored = ref
+        need(type(ref) is tuple and len(ref) == 11)
+        kind, name, namespace, labels, obj, prefix, entry_index, origin, number, ignored, api_version = ref
         need(type(kind) is str and type(name) is str and (namespace is None or type(namespace) is str)
+             and type(api_version) is str
              and type(labels) is dict and type(obj) is str and type(prefix) is tuple and type(entry_index) is int
              and type(number) is int and type(ignored) in (frozenset, set, tuple, list))
         need(origin is None or (type(origin) is tuple and len(origin) == 3 and all(type(n) is int for n in origin)))

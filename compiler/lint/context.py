@@ -41,6 +41,12 @@ class ObjectContext(Manifest):
     def _description(self) -> str:
         return describe_object(self.data.get("kind"), self.namespace, self.name)
 
+    @property
+    def api_version(self) -> str:
+        """The apiVersion as written ("" when it is not a string): with :meth:`describe`, which object it is."""
+        value = self.data.get("apiVersion")
+        return value if isinstance(value, str) else ""
+
 
 class RunContext:
     """What a rule sees besides its object: the hardware profiles and the project config of the run.

@@ -208,7 +208,7 @@ class Linter:
         return Finding(rule=rule_id, severity=severity, message=problem.message, path=path,
                        hint=rule.hint if problem.hint is None else problem.hint,
                        file=file or obj.source, line=line, column=column,
-                       obj=obj.describe() if isinstance(obj, ObjectContext) else obj.obj,
+                       obj=obj.describe() if isinstance(obj, ObjectContext) else obj.obj, api_version=obj.api_version,
                        extra=(INTERNAL,) if internal else ((FIX_VALUE, problem.fix),) if problem.fix else ())
 
     # ------------------------------------------------------------------ the whole run
@@ -249,8 +249,8 @@ class Linter:
         out = []
 
         def bad(message: str, hint: str) -> None:
-            out.append(Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION), message, path,
-                               hint, file or obj.source, line, column, obj=obj.describe()))
+            out.append(Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION), message, path, hint,
+                               file or obj.source, line, column, obj=obj.describe(), api_version=obj.api_version))
 
         if not isinstance(value, str):
             bad("the ascend-compile.io/ignore annotation must be a string", 'e.g. "AC303: reason"')
@@ -349,7 +349,7 @@ def _crash(rule: Rule, exc: Exception) -> Problem:
 def _ref(obj: ObjectContext, entry: int, order: Any) -> ObjectRef:
     origin = getattr(obj.doc, "origin", None)
     return ObjectRef(obj.kind, obj.name, obj.namespace, obj.source, obj.labels, obj.describe(), obj.prefix,
-                     entry, origin[1:] if origin is not None else None, order, _ignored(obj))
+                     entry, origin[1:] if origin is not None else None, order, _ignored(obj), obj.api_version)
 
 
 def _ignored(obj: ObjectContext) -> FrozenSet[str]:

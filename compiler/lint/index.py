@@ -18,11 +18,11 @@ class ObjectRef:
     """One object of the run: what other objects' rules may ask about it, and where it is."""
 
     __slots__ = ("kind", "name", "namespace", "source", "labels", "obj", "prefix", "entry", "origin", "order",
-                 "ignored")
+                 "ignored", "api_version")
 
     def __init__(self, kind: str, name: str, namespace: Optional[str], source: str, labels: Dict[str, Any],
                  obj: str, prefix: Path, entry: int, origin: Optional[Tuple[int, int, int]], order: Any,
-                 ignored: FrozenSet[str]):
+                 ignored: FrozenSet[str], api_version: str = ""):
         self.kind = kind
         self.name = name
         self.namespace = namespace
@@ -34,10 +34,11 @@ class ObjectRef:
         self.origin = origin  # (offset, end, line) of that document in its file, when the fast path read it
         self.order = order  # its place in the run: lookups answer in this order
         self.ignored = ignored  # rules its ascend-compile.io/ignore annotation suppresses
+        self.api_version = api_version  # with obj, which object it is (findings carry it)
 
     def __reduce__(self) -> Tuple[Any, ...]:  # a worker sends one per object: rebuilt by one call
         return ObjectRef, (self.kind, self.name, self.namespace, self.source, self.labels, self.obj, self.prefix,
-                           self.entry, self.origin, self.order, self.ignored)
+                           self.entry, self.origin, self.order, self.ignored, self.api_version)
 
     def __repr__(self) -> str:
         return f"<ObjectRef {self.obj} in {self.source}>"

@@ -45,7 +45,7 @@ def _whole_run_check(facts: Callable[[Any], Any], judge: Callable[[Any, Any, Any
         if fact is None:
             return ()
         ref = ObjectRef(obj.kind, obj.name, obj.namespace, obj.source, obj.labels, obj.describe(), obj.prefix,
-                        0, None, 0, frozenset())
+                        0, None, 0, frozenset(), obj.api_version)
         return judge(ref, fact, run)
 
     return check

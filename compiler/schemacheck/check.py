@@ -58,18 +58,22 @@ def _no_header(missing: List[str], data: Dict[str, Any]) -> str:
     return NO_API_VERSION_OR_KIND
 
 
+#: which object a problem is about: (kind/namespace/name as findings name it, its apiVersion)
+_Who = Tuple[str, str]
+
+
 def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
-           volcano_version: Optional[str], reg: Registry) -> List[Tuple[str, str, Path, str, str, bool, str]]:
-    """Problems as (rule, severity, path, message, hint, at_key, obj)."""
-    out: List[Tuple[str, str, Path, str, str, bool, str]] = []
+           volcano_version: Optional[str], reg: Registry) -> List[Tuple[str, str, Path, str, str, bool, _Who]]:
+    """Problems as (rule, severity, path, message, hint, at_key, which object)."""
+    out: List[Tuple[str, str, Path, str, str, bool, _Who]] = []
     if not isinstance(data, dict):
         message = not_a_mapping_message(data)
         out.append((NOT_AN_OBJECT, ERROR, prefix, message, "put each object in a document of its own (separated by "
                     "---), or in the items of an apiVersion: v1, kind: List" if message == LIST_OF_OBJECTS else
-                    "a manifest is a mapping with apiVersion, kind and metadata", False, ""))
+                    "a manifest is a mapping with apiVersion, kind and metadata", False, ("", "")))
         return out
-    obj = describe_document(data)
     api_version, kind = data.get("apiVersion"), data.get("kind")
+    who = (describe_document(data), api_version if isinstance(api_version, str) else "")
     missing = [name for name, value in (("apiVersion", api_version), ("kind", kind))
                if not isinstance(value, str) or not value]
     if missing:
@@ -78,7 +82,7 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
                         data.get(m) in (None, "") for m in missing)
                     else f"{' and '.join(missing)} must be non-empty strings",
                     "every manifest needs apiVersion and kind, e.g. apiVersion: mindxdl.gitee.com/v1, "
-                    "kind: AscendJob", False, obj))
+                    "kind: AscendJob", False, who))
         return out
     api_version, kind = str(api_version), str(kind)  # both strings, as the check above made sure
     if api_version == "v1" and kind == "List" and isinstance(data.get("items"), list):
@@ -92,11 +96,11 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
         out.append((UNKNOWN_KIND, severity, prefix + ("kind",) if prefix else ("kind",),
                     f"no built-in schema for {api_version} {kind}; its fields were not checked against one",
                     f"known kinds: {known}" + ("" if strict_kinds else "; --strict-kinds makes this an error"),
-                    False, obj))
+                    False, who))
         return out
     for err in validator.iter_problems(data):
         rule, path, message, hint, at_key = _unechoed(data, err) if err[0] == WRONG_TYPE else err
-        out.append((rule, ERROR, prefix + path, message, hint, at_key, obj))
+        out.append((rule, ERROR, prefix + path, message, hint, at_key, who))
     return out
 
 
@@ -124,8 +128,9 @@ def validate_object(obj: Any, strict: bool = True, volcano_version: Optional[str
                     reg: Optional[Registry] = None) -> List[Finding]:
     """Check one object (a dict from the compiler, say); Findings carry no line/column."""
     problems = _check(obj, (), strict, strict_kinds, volcano_version, reg or registry())
-    return [Finding(rule=rule, severity=sev, message=message, path=path, hint=hint, file=source, obj=name)
-            for rule, sev, path, message, hint, _at_key, name in problems]
+    return [Finding(rule=rule, severity=sev, message=message, path=path, hint=hint, file=source, obj=who[0],
+                    api_version=who[1])
+            for rule, sev, path, message, hint, _at_key, who in problems]
 
 
 def _scalar_text(doc: Any, path: Path) -> Optional[str]:
@@ -146,7 +151,7 @@ def validate_document(doc: Any, strict: bool = True, volcano_version: Optional[s
     """Check one parsed :class:`~ascend_compile.yamlio.Document`; Findings point at YAML nodes."""
     problems = _check(doc.data, (), strict, strict_kinds, volcano_version, reg or registry())
     findings = []
-    for rule, sev, path, message, hint, at_key, name in problems:
+    for rule, sev, path, message, hint, at_key, who in problems:
         if rule == MISSING_REQUIRED:
             where = doc.locate(path[:-1])
         elif rule == UNKNOWN_KIND:
@@ -159,6 +164,7 @@ def validate_document(doc: Any, strict: bool = True, volcano_version: Optional[s
             if source is not None and match:
                 hint = f'quote it: "{source}" (YAML reads unquoted {source} as {match.group(1)})'
         findings.append(Finding(rule=rule, severity=sev, message=message, path=path, hint=hint,
-                                file=where.file, line=where.line, column=where.column, obj=name))
+                                file=where.file, line=where.line, column=where.column, obj=who[0],
+                                api_version=who[1]))
     return findings
 

@@ -24,7 +24,7 @@ def test_a_dotted_key_and_a_nested_field_are_two_identities(tmp_path: Path) -> N
     job = write(tmp_path / "job.yaml", JOB + "spec.foo: 1\n")  # legacy: an unknown top-level key "spec.foo"
     assert_clean(cli("lint", "--no-cache", "job.yaml", "--write-baseline", "baseline.json", cwd=tmp_path), {0})
     recorded = json.loads((tmp_path / "baseline.json").read_text())
-    assert recorded["ascendCompileBaseline"] == 2
+    assert recorded["ascendCompileBaseline"] == 3
     assert [e["path"] for e in recorded["findings"]] == [["spec.foo"]]
     # the pull request: the legacy key goes, an unknown field inside the job's spec comes
     text = JOB.replace("\nspec:\n", "\nspec:\n  foo: 1\n", 1)
@@ -55,3 +55,33 @@ def test_an_entry_without_a_path_is_known_by_its_message_and_cannot_pass_for_a_p
     assert baseline.key(whole, 1) == baseline.key(field, 1)  # what version 1 could not tell apart
     assert baseline.key(whole) != baseline.key(field)
     assert baseline.key(Finding("R", "error", "m", ("a", 0))) != baseline.key(Finding("R", "error", "m", ("a", "0")))
+
+
+WIDGET = "apiVersion: example.com/{version}\nkind: Widget\nmetadata:\n  name: w\n  namespace: ns\n"
+
+
+def test_one_kind_and_name_under_another_api_version_is_another_object(tmp_path: Path) -> None:
+    """A baselined finding of example.com/v1 Widget ns/w does not hide the same finding of example.com/v2's."""
+    widget = write(tmp_path / "w.yaml", WIDGET.format(version="v1"))
+    assert_clean(cli("lint", "--no-cache", "w.yaml", "--write-baseline", "baseline.json", cwd=tmp_path), {0})
+    recorded = json.loads((tmp_path / "baseline.json").read_text())
+    assert [(e["rule"], e["apiVersion"], e["object"]) for e in recorded["findings"]] == \
+        [("AC106", "example.com/v1", "Widget/ns/w")]
+    same = cli("lint", "--no-cache", "w.yaml", "--baseline", "baseline.json", "--format", "json", cwd=tmp_path)
+    assert_clean(same, {0}, "1 finding(s) baselined", "0 stale entries")
+    widget.write_text(WIDGET.format(version="v2"))  # the pull request: another object of that kind and name
+    proc = cli("lint", "--no-cache", "w.yaml", "--baseline", "baseline.json", "--format", "json", cwd=tmp_path)
+    assert_clean(proc, {0}, "1 stale entry")
+    assert [(f["rule"], f["object"]) for f in _findings(proc)] == [("AC106", "Widget/ns/w")]
+    assert "example.com/v2" in _findings(proc)[0]["message"]
+
+
+def test_a_version_2_baseline_is_still_read_as_it_was_written(tmp_path: Path) -> None:
+    write(tmp_path / "job.yaml", JOB + "spec.foo: 1\n")
+    old = {"ascendCompileBaseline": 2, "findings": [
+        {"rule": "AC101", "file": "job.yaml", "object": "Job/matrix/pytorch-module-910b-8-vcjob", "path": ["spec.foo"],
+         "message": "unknown field"}]}
+    write(tmp_path / "baseline.json", json.dumps(old))
+    proc = cli("lint", "--no-cache", "job.yaml", "--baseline", "baseline.json", "--format", "json", cwd=tmp_path)
+    assert_clean(proc, {0}, "1 finding(s) baselined", "0 stale entries")
+    assert _findings(proc) == []
