@@ -7,12 +7,14 @@ at the line and column of the offending field.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 from ..config import ProjectConfig
 from ..errors import CompileError
-from ..findings import ERROR
+from ..catalogue import WRONG_TYPE
+from ..findings import ERROR, Finding
 from ..hardware.profiles import NODE_SELECTOR, Profile, ProfileRegistry
 from ..records import record
 from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, PORT_NAME, POD_IP_ENV, TASKD_PORT, TASKD_PORT_NAME, TTP_PORT,
@@ -52,7 +54,7 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
     from ..schemacheck import check as schemas
 
     config = config or ProjectConfig()
-    schema_findings = [f for f in schemas.validate_document(doc) if f.severity == ERROR]
+    schema_findings = [_env_hint(f, doc.data) for f in schemas.validate_document(doc) if f.severity == ERROR]
     if schema_findings:
         raise CompileError(schema_findings)
     doc = Document(doc.source, doc.index, as_written(doc.data, doc.node), doc.node)
@@ -65,6 +67,24 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
     if problems.findings:
         raise CompileError(problems.findings)
     return _with_defaults(doc, fields, profile, parts)
+
+
+def _env_hint(finding: Finding, data: Any) -> Finding:
+    """A map-form ``env`` entry written as an EnvVar (``NAME: {valueFrom: ...}``) gets the list form as its hint:
+    the map form holds strings only, and the schema's own "expected a string, got an object" says no more."""
+    path = finding.path
+    in_env = len(path) >= 3 and path[-2] == "env" and path[0] == "spec" and isinstance(path[-1], str)
+    if finding.rule != WRONG_TYPE or not in_env:
+        return finding
+    value: Any = data
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    if not isinstance(value, dict):
+        return finding
+    fields = ", ".join(f"{key}: {{...}}" for key in value) or "valueFrom: {...}"
+    return dataclasses.replace(finding, hint=(
+        f"the map form of env holds string values only: write env as a list of EnvVars instead, "
+        f"- {{name: {path[-1]}, {fields}}}, and each plain entry as - {{name: NAME, value: \"...\"}}"))
 
 
 def _parts(doc: Document, fields: steps.Fields, profile: Profile, registry: ProfileRegistry,

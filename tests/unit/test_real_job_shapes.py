@@ -128,3 +128,22 @@ def test_the_pod_app_label_defaults_to_the_framework():
 def test_the_pod_ring_label_is_still_the_profiles():
     [(rule, path, message, hint)] = _refused(_spec(podLabels={"ring-controller.atlas": "ascend-910"}))
     assert (rule, path) == ("AC024", ("spec", "podLabels", "ring-controller.atlas")) and "spec.profile" in hint
+
+
+# --------------------------------------------------------------------------- map-form env with valueFrom
+
+
+@pytest.mark.parametrize("where", [(), ("replicaTypes", "Worker")])
+def test_map_form_env_with_value_from_hints_the_list_form(where):
+    env = {"A": "1", "MY_IP": {"valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}}
+    fields: Dict[str, Any] = {"env": env}
+    for key in reversed(where):
+        fields = {key: fields}
+    [(rule, path, message, hint)] = _refused(_spec(**fields))
+    assert (rule, path) == ("AC102", ("spec", *where, "env", "MY_IP"))
+    assert "list of EnvVars" in hint and "{name: MY_IP, valueFrom: {...}}" in hint
+
+
+def test_a_wrong_scalar_in_map_form_env_keeps_its_own_hint():
+    [(rule, path, message, hint)] = _refused(_spec(env={"N": 1}))
+    assert rule == "AC102" and hint.startswith("quote it")
