@@ -12,7 +12,8 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from ..manifest.job import Manifest
 from ..vocabulary import ACCELERATOR_TYPE_LABEL
-from .jobview import JobView, NodeView, Replica
+from ..inventory.model import Node
+from .jobview import JobView, Replica
 
 #: the fit verdicts, worst first
 NO_NODES = "no-nodes"  # no schedulable node carries the selected labels
@@ -104,7 +105,7 @@ def node_fit(view: JobView) -> List[Fit]:
     return out
 
 
-def policy_family(job: Manifest, replica: Replica, nodes: Sequence[NodeView]) -> str:
+def policy_family(job: Manifest, replica: Replica, nodes: Sequence[Node]) -> str:
     """For a job that names a ``schedule_policy``: the node accelerator-types of the profiles the policy stands
     for (the plugin's handler choice, :mod:`ascend_compile.hardware.targeting`, from what the job tells the scheduler) and
     how many of the selected nodes have one."""
@@ -125,7 +126,7 @@ def policy_family(job: Manifest, replica: Replica, nodes: Sequence[NodeView]) ->
             f"{len(selected)} selected nodes")
 
 
-def _fit(replicas: Sequence[Replica], total: int, pods: int, nodes: Sequence[NodeView]) -> Fit:
+def _fit(replicas: Sequence[Replica], total: int, pods: int, nodes: Sequence[Node]) -> Fit:
     first = replicas[0]
     name = "+".join(r.name for r in replicas)
     selector, resource, npus = first.node_selector, first.npu_resource, first.npus
@@ -157,7 +158,7 @@ def _slots(available: int, npus: int, one_per_node: bool) -> int:
     return min(count, 1) if one_per_node else count
 
 
-def nearest(selector: Dict[str, str], nodes: Sequence[NodeView]) -> str:
+def nearest(selector: Dict[str, str], nodes: Sequence[Node]) -> str:
     """The nodes missing the fewest selected labels, and what they have instead."""
     if not selector or not nodes:
         return "" if nodes else "the cluster has no schedulable node"

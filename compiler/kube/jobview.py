@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Type
 
+from ..inventory.model import Node
+from ..inventory.objects import as_count, nodes_from, queue_of
 from ..manifest.job import Manifest
 from ..manifest.pods import PodSet, pod_of
 from ..manifest.values import as_dict, as_list
 from ..vocabulary import (ASCEND_910, ASCEND310_RESOURCE, ASCEND310P_RESOURCE, ASCEND_JOB, ASCEND_JOB_NAME_LABEL,
-                          NPU_RESOURCE, NPU_RESOURCE_PREFIX, PODGROUP_PLURAL, QUEUE_PLURAL, REPLICA_TYPE_LABEL,
+                          NPU_RESOURCE, PODGROUP_PLURAL, QUEUE_PLURAL, REPLICA_TYPE_LABEL,
                           VOLCANO_JOB_NAME_LABEL, VOLCANO_SCHEDULING_API_GROUP)
 from .jobs import JobState, JobType, job_state
 
@@ -154,21 +156,6 @@ class QueueView:
     allocated: Dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class NodeView:
-    name: str
-    labels: Dict[str, str]
-    allocatable: Dict[str, int]  # NPU resources only
-    used: Dict[str, int]  # by pods bound there and not ended
-    ready: bool
-    cordoned: bool
-    #: who holds the used NPUs: "namespace/owner" (the pod's controller, else the pod) -> NPUs
-    holders: Dict[str, int] = field(default_factory=dict)
-
-    def free(self, resource: str) -> int:
-        return self.allocatable.get(resource, 0) - self.used.get(resource, 0)
-
-
 @dataclass
 class JobView:
     state: JobState
@@ -181,7 +168,7 @@ class JobView:
     queue: Optional[QueueView] = None
     pods: List[PodView] = field(default_factory=list)
     events: List[EventView] = field(default_factory=list)
-    nodes: Optional[List[NodeView]] = None  # None: not read (or not allowed)
+    nodes: Optional[Sequence[Node]] = None  # the inventory's nodes; None: not read (or not allowed)
     notes: List[str] = field(default_factory=list)  # what could not be read, and why
 
     @property
@@ -220,7 +207,7 @@ def gather(reader: Reader, job: Mapping[str, Any], *, nodes: bool = True, events
     if events:
         view.events = job_events(reader, view, namespace)
     if nodes:
-        view.nodes = _optional(reader, view, "nodes", lambda: node_views(reader))
+        view.nodes = _optional(reader, view, "nodes", lambda: read_nodes(reader))
     return view
 
 
@@ -248,33 +235,11 @@ def _owned_by(obj: Mapping[str, Any], uid: str) -> bool:
     return not uid or any(isinstance(r, dict) and r.get("uid") == uid for r in refs)
 
 
-def node_views(reader: Reader) -> List[NodeView]:
-    """Every node with its NPUs: allocatable, and used by the pods bound there that have not ended."""
-    used: Dict[str, Dict[str, int]] = {}
-    holders: Dict[str, Dict[str, int]] = {}
-    for pod in reader.list(POD_RESOURCE, None, fields="status.phase!=Succeeded,status.phase!=Failed"):
-        bound = str((pod.get("spec") or {}).get("nodeName") or "")
-        if not bound:
-            continue
-        for resource, count in pod_of(pod).npus_by_resource().items():
-            used.setdefault(bound, {})[resource] = used.get(bound, {}).get(resource, 0) + count
-            holder = _holder(pod)
-            holders.setdefault(bound, {})[holder] = holders.get(bound, {}).get(holder, 0) + count
-    out = []
-    for node in reader.list(NODE_RESOURCE, None):
-        meta, spec, status = node.get("metadata") or {}, node.get("spec") or {}, node.get("status") or {}
-        node_name = str(meta.get("name", ""))
-        alloc = {k: _int(v) for k, v in (status.get("allocatable") or {}).items() if k.startswith(NPU_RESOURCE_PREFIX)}
-        ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or [])
-        out.append(NodeView(node_name, dict(meta.get("labels") or {}), alloc, used.get(node_name, {}), ready,
-                            bool(spec.get("unschedulable")), holders.get(node_name, {})))
-    return sorted(out, key=lambda n: n.name)
-
-
-def _holder(pod: Mapping[str, Any]) -> str:
-    meta = pod.get("metadata") or {}
-    owner = next((r for r in meta.get("ownerReferences") or [] if isinstance(r, dict) and r.get("controller")), None)
-    return f"{meta.get('namespace', '')}/{(owner or {}).get('name') or meta.get('name', '')}"
+def read_nodes(reader: Reader) -> Tuple[Node, ...]:
+    """Every node as the inventory model has it (:func:`ascend_compile.inventory.objects.nodes_from`): its NPUs
+    allocatable, and used by the pods bound there that have not ended."""
+    pods = reader.list(POD_RESOURCE, None, fields="status.phase!=Succeeded,status.phase!=Failed")
+    return nodes_from(reader.list(NODE_RESOURCE, None), pods)
 
 
 # --------------------------------------------------------------------------- plain objects -> views
@@ -320,7 +285,7 @@ def _one_per_node(pod_spec: Mapping[str, Any], job_name: str) -> bool:
 def podgroup_view(pg: Mapping[str, Any]) -> PodGroupView:
     spec, status = pg.get("spec") or {}, pg.get("status") or {}
     return PodGroupView(str((pg.get("metadata") or {}).get("name", "")), str(status.get("phase") or "Pending"),
-                        _int(spec.get("minMember", 0)), str(spec.get("queue") or ""),
+                        as_count(spec.get("minMember", 0)), str(spec.get("queue") or ""),
                         tuple(c for c in status.get("conditions") or [] if isinstance(c, dict)),
                         dict(spec.get("minResources") or {}))
 
@@ -328,9 +293,8 @@ def podgroup_view(pg: Mapping[str, Any]) -> PodGroupView:
 def queue_view(queue: Optional[Mapping[str, Any]], name: str) -> QueueView:
     if queue is None:
         return QueueView(name, False)
-    spec, status = queue.get("spec") or {}, queue.get("status") or {}
-    return QueueView(name, True, str(status.get("state") or spec.get("state") or "Open"),
-                     dict(spec.get("capability") or {}), dict(status.get("allocated") or {}))
+    found = queue_of(queue)
+    return QueueView(name, True, found.state, dict(found.capability), dict(found.allocated))
 
 
 def pod_view(pod: Mapping[str, Any]) -> PodView:
@@ -365,9 +329,9 @@ def container_state(status: Mapping[str, Any], init: bool) -> ContainerState:
     last = (status.get("lastState") or {}).get("terminated") or {}
     code = detail.get("exitCode")
     return ContainerState(str(status.get("name", "")), which, str(detail.get("reason") or ""),
-                          str(detail.get("message") or ""), _int(code) if code is not None else None,
-                          _int(status.get("restartCount", 0)),
-                          _int(last["exitCode"]) if last.get("exitCode") is not None else None, init)
+                          str(detail.get("message") or ""), as_count(code) if code is not None else None,
+                          as_count(status.get("restartCount", 0)),
+                          as_count(last["exitCode"]) if last.get("exitCode") is not None else None, init)
 
 
 def event_view(event: Mapping[str, Any]) -> EventView:
@@ -377,21 +341,9 @@ def event_view(event: Mapping[str, Any]) -> EventView:
             or (event.get("metadata") or {}).get("creationTimestamp") or "")
     return EventView(str(involved.get("kind", "")), str(involved.get("name", "")), str(event.get("type") or ""),
                      str(event.get("reason") or ""), str(event.get("message") or "").strip(),
-                     _int(event.get("count") or series.get("count") or 1), _utc(str(when)))
+                     as_count(event.get("count") or series.get("count") or 1), _utc(str(when)))
 
 
 def _utc(when: str) -> str:
     """RFC 3339 in UTC as the API server writes it (``...Z``), also from the Python client's ``+00:00``."""
     return when[:-6] + "Z" if when.endswith("+00:00") else when
-
-
-def _int(value: Any) -> int:
-    """A count as the API writes it: an int, or a quantity string such as "8" (NPUs are whole)."""
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    try:
-        return int(float(str(value)))
-    except ValueError:
-        return 0

@@ -98,6 +98,7 @@ FLOORS = [
     ("checked data", {"config", "schemacheck"}),
     ("inputs and hardware", {"files", "hardware"}),
     ("models", {"jobspec", "manifest"}),
+    ("cluster model", {"inventory"}),
     ("stages", {"emit", "lint"}),
     ("pipelines and edges", {"compiling", "kube", "report"}),
     ("use cases", {"api", "importer"}),

@@ -1,0 +1,112 @@
+"""The inventory model: nodes, queues, claims, ConfigMaps and component versions of one cluster.
+
+Every collection says whether it was read at all (``None``: not read, not allowed, or not in the
+snapshot), so a check never takes "not read" for "not there".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+
+#: the components whose versions the inventory records (from their Deployments' images)
+VOLCANO, ASCEND_PLUGIN, ASCEND_OPERATOR = "volcano", "ascend-plugin", "ascend-operator"
+COMPONENTS = (VOLCANO, ASCEND_PLUGIN, ASCEND_OPERATOR)
+#: taint effects that keep a pod that does not tolerate them off a node
+BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
+
+
+@dataclass(frozen=True)
+class Taint:
+    key: str
+    value: str
+    effect: str
+
+    def tolerated_by(self, tolerations: Sequence[Mapping[str, object]]) -> bool:
+        """Whether one of a pod's tolerations tolerates this taint (the Kubernetes matching rules)."""
+        for tol in tolerations:
+            effect = tol.get("effect") or ""
+            if effect and effect != self.effect:
+                continue
+            key, operator = tol.get("key") or "", tol.get("operator") or "Equal"
+            if not key and operator == "Exists":
+                return True
+            if key == self.key and (operator == "Exists" or (tol.get("value") or "") == self.value):
+                return True
+        return False
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    labels: Dict[str, str]
+    allocatable: Dict[str, int]  # NPU resources only
+    used: Dict[str, int]  # by pods bound there and not ended
+    ready: bool
+    cordoned: bool
+    #: who holds the used NPUs: "namespace/owner" (the pod's controller, else the pod) -> NPUs (live reads only)
+    holders: Dict[str, int] = field(default_factory=dict)
+    #: the annotations the Ascend plugin reads (device lists, faults, base device information)
+    annotations: Dict[str, str] = field(default_factory=dict)
+    taints: Tuple[Taint, ...] = ()
+
+    def free(self, resource: str) -> int:
+        return self.allocatable.get(resource, 0) - self.used.get(resource, 0)
+
+    @property
+    def schedulable(self) -> bool:
+        """Ready and not cordoned (taints are a question of the pod's tolerations: :meth:`takes`)."""
+        return self.ready and not self.cordoned
+
+    def selected_by(self, selector: Mapping[str, str]) -> bool:
+        return all(self.labels.get(k) == v for k, v in selector.items())
+
+    def takes(self, selector: Mapping[str, str], tolerations: Sequence[Mapping[str, object]] = ()) -> bool:
+        """Whether a pod with this node selector and these tolerations may be placed here at all."""
+        return self.schedulable and self.selected_by(selector) and all(
+            t.tolerated_by(tolerations) for t in self.taints if t.effect in BLOCKING_EFFECTS)
+
+
+@dataclass(frozen=True)
+class Queue:
+    name: str
+    state: str  # Open, Closed, Closing, Unknown
+    capability: Dict[str, str] = field(default_factory=dict)
+    allocated: Dict[str, str] = field(default_factory=dict)  # live reads only
+
+    @property
+    def open(self) -> bool:
+        return self.state in ("", "Open")
+
+
+@dataclass(frozen=True)
+class Inventory:
+    """One cluster as the checks see it.  ``None`` for what was not read."""
+
+    nodes: Optional[Tuple[Node, ...]] = None
+    queues: Optional[Dict[str, Queue]] = None
+    #: namespace -> names, for the namespaces read (a namespace not listed: unknown)
+    claims: Optional[Dict[str, FrozenSet[str]]] = None
+    config_maps: Optional[Dict[str, FrozenSet[str]]] = None
+    #: component (:data:`COMPONENTS`) -> version ("" when its Deployment was found without a tagged image)
+    versions: Dict[str, str] = field(default_factory=dict)
+    #: where it came from: "cluster" (a live read) or the snapshot file's name
+    source: str = "cluster"
+    #: the context or name the snapshot was taken of (as its metadata.name says)
+    name: str = ""
+
+    def schedulable_nodes(self) -> List[Node]:
+        return [n for n in self.nodes or () if n.schedulable]
+
+    def has_claim(self, namespace: str, name: str) -> Optional[bool]:
+        """Whether the PVC exists; None when the namespace was not read."""
+        return _has(self.claims, namespace, name)
+
+    def has_config_map(self, namespace: str, name: str) -> Optional[bool]:
+        """Whether the ConfigMap exists; None when the namespace was not read."""
+        return _has(self.config_maps, namespace, name)
+
+
+def _has(table: Optional[Dict[str, FrozenSet[str]]], namespace: str, name: str) -> Optional[bool]:
+    if table is None or namespace not in table:
+        return None
+    return name in table[namespace]
