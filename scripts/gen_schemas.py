@@ -167,6 +167,7 @@ EXTRA_INDEX: Dict[str, Dict[str, Any]] = {
     "v1/Namespace": {"file": "namespace-v1.json"},
     "ascend-compile.io/v1alpha1/TrainingJob": {"file": "trainingjob-v1alpha1.json"},
     "ascend-compile.io/v1alpha1/HardwareProfile": {"file": "profile-v1alpha1.json"},
+    "ascend-compile.io/v1alpha1/ClusterSnapshot": {"file": "clustersnapshot-v1alpha1.json"},
 }
 
 # --------------------------------------------------------------------------- conversion

@@ -7,12 +7,12 @@ origin     reported by                                                         s
 =========  ==================================================================  ============
 input      the YAML reader and file discovery (AC001-AC006; exit code 2)       no
 discovery  file discovery's notes (AC007-AC009, AC014, AC015)                  by settings
-config     the project config and profile loaders (AC010, AC011; exit code 2)  no
+config     the config, profile and snapshot loaders (AC010, AC011, AC016)  no   
 output     the file writer (AC013; exit code 2)                                no
 spec       ``compile``, reading a job spec (AC02x, AC304)                      no
 schema     the schema check, as ``validate`` (AC1xx)                           yes
 engine     the lint engine itself (AC012)                                      yes
-lint       a rule unit of :mod:`ascend_compile.lint.rules` (AC2xx-AC8xx)       yes
+lint       a rule unit of :mod:`ascend_compile.lint.rules` (AC2xx-AC9xx)       yes
 =========  ==================================================================  ============
 
 ``compile`` also reports the IDs of lint rules when a spec breaks the same upstream rule a manifest
@@ -58,6 +58,7 @@ BAD_SUPPRESSION = "AC012"
 OUTPUT_ERROR = "AC013"
 KUSTOMIZE_PART_NOT_CHECKED = "AC014"  # a file a kustomization merges into objects was not checked (a warning)
 LINKED_FOLDER_SKIPPED = "AC015"  # a walk did not follow a symlinked folder (a note)
+CLUSTER_SNAPSHOT_INVALID = "AC016"  # --cluster-snapshot FILE cannot be read or breaks its schema
 SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
 PROFILE_UNKNOWN = "AC021"
 PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does not support
@@ -214,6 +215,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(PROFILE_INVALID, "profile-invalid", CONFIG,
           "A hardware profile file is invalid or a profile directory does not exist."),
     _meta(CONFIG_INVALID, "config-invalid", CONFIG, "The project config file (.ascend-compile.yaml) is invalid."),
+    _meta(CLUSTER_SNAPSHOT_INVALID, "cluster-snapshot-invalid", CONFIG,
+          "The cluster snapshot file (--cluster-snapshot) cannot be read or does not match its schema."),
     _meta(BAD_SUPPRESSION, "bad-suppression", ENGINE, _BAD_SUPPRESSION_DOC, WARNING, ALL_KINDS),
     _meta(OUTPUT_ERROR, "output-error", OUTPUT,
           "A file cannot be written: two jobs share a file name, the folder is not writable, or a link stands where it goes."),
@@ -257,7 +260,7 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(NOT_AN_OBJECT, "not-an-object", SCHEMA, "A document is not a mapping, or lacks apiVersion or kind.",
           kinds=ALL_KINDS),
     # AC2xx ascend-operator, AC3xx Volcano Ascend plugin and hardware profiles, AC4xx Volcano admission,
-    # AC5xx ranktable, AC6xx environment, AC7xx Kubernetes, AC8xx security
+    # AC5xx ranktable, AC6xx environment, AC7xx Kubernetes, AC8xx security, AC9xx the cluster (with an inventory)
     _lint("AC201", "scaling-labels", ERROR, (ASCEND_JOB,),
           "set labels mind-cluster/group-name and jobID, or remove mind-cluster/scaling-rule"),
     _lint("AC202", "scaleout-type", ERROR, (ASCEND_JOB,),
@@ -401,6 +404,26 @@ _ENTRIES: Tuple[Entry, ...] = (
           "define the variable in an env entry above the one that uses it, or write the value out"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
+    # AC9xx the cluster the job will run on: only with --cluster or --cluster-snapshot (an inventory)
+    _lint("AC901", "cluster-queue-missing", ERROR, JOBS, "use a queue the cluster has, or have the queue created"),
+    _lint("AC902", "cluster-queue-closed", ERROR, JOBS, "use an Open queue, or have the queue opened"),
+    _lint("AC903", "cluster-node-selector", ERROR, WORKLOADS,
+          "select labels of nodes the cluster has (kubectl get nodes -L host-arch,accelerator-type), or tolerate "
+          "their taints"),
+    _lint("AC904", "cluster-handler-nodes", ERROR, JOBS,
+          f"use the {SCHEDULE_POLICY_ANNOTATION} of the servers you select, or select the servers the policy is for"),
+    _lint("AC905", "cluster-pod-too-large", ERROR, WORKLOADS,
+          "request at most one node's NPUs per pod, or select nodes with more NPUs"),
+    _lint("AC906", "cluster-gang-never-fits", ERROR, JOBS,
+          "run fewer or smaller pods, or run the job on a larger cluster"),
+    _lint("AC907", "cluster-gang-no-room", WARNING, JOBS,
+          "wait for other jobs to end, or run fewer or smaller pods"),
+    _lint("AC908", "cluster-claim-missing", ERROR, WORKLOADS,
+          "create the PersistentVolumeClaim first, or mount one the namespace has"),
+    _lint("AC909", "cluster-config-map-missing", ERROR, WORKLOADS,
+          "create the ConfigMap first (apply it with the job), mount one the namespace has, or mark it optional"),
+    _lint("AC910", "cluster-tor-topology", ERROR, JOBS,
+          "import the switch topology (basic-tor-node-cm), or set tor-affinity: \"null\" on this cluster"),
 )
 
 _BY_ID: Dict[str, Entry] = {entry.id: entry for entry in sorted(_ENTRIES, key=lambda e: e.id)}

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Dict
 
 #: who reports an ID, where its origin's reporter is not it
-REPORTED_BY: Dict[str, str] = {"AC026": "``ascend-compile import``"}
+REPORTED_BY: Dict[str, str] = {"AC026": "``ascend-compile import``",
+                               "AC016": "the loader of cluster snapshots (``--cluster-snapshot``; exit code 2)"}
 
 DOCS: Dict[str, str] = {
     "AC001": """\
@@ -173,6 +174,36 @@ it was not given. It may also lead back into the tree, which would read files tw
 **How to fix.** To check what the folder holds, name it (or its target) on the command line. To drop the
 note, ``--exclude`` the link, or silence every such note with ``--disable AC015`` (or
 ``lint.disable``).""",
+    "AC016": """\
+**What.** The file given to ``--cluster-snapshot`` is not a cluster snapshot ascend-compile can read: not
+YAML, more than one document, or a field its schema (``schemas/clustersnapshot-v1alpha1.json``) does not
+allow (an unknown key, a wrong type, a missing ``apiVersion``, ``kind``, ``metadata.name`` or ``spec``).
+The message gives the file, line, column and field path.
+
+**Why.** The cluster-aware rules (AC901-AC915) judge jobs by what the snapshot says the cluster has; a
+snapshot read half-way would make them report missing queues or nodes that are there, so nothing is
+linted until it is fixed.
+
+**How to fix.** Take the snapshot again with ``ascend-compile cluster snapshot -o FILE`` (the format is
+described in ``docs/cluster-snapshot.md``), or correct the field the message names.
+
+Failing::
+
+    apiVersion: ascend-compile.io/v1alpha1
+    kind: ClusterSnapshot
+    metadata: {name: prod}
+    spec:
+      queues:
+      - {name: default, state: open}    # Open, Closed, Closing or Unknown
+
+Passing::
+
+    apiVersion: ascend-compile.io/v1alpha1
+    kind: ClusterSnapshot
+    metadata: {name: prod}
+    spec:
+      queues:
+      - {name: default, state: Open}""",
     "AC010": """\
 **What.** A hardware profile file (in ``profiles/`` or a directory named by ``--profile-dir`` or
 ``profileDirs``) does not match the profile schema (an unknown field, a missing ``npu`` section, a

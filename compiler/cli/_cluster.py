@@ -148,3 +148,21 @@ def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> L
                  for source, docs in by_file.items() if not any(is_spec(doc.data) for doc in docs)]
     check_namespaces(jobs, options.get("namespace"))
     return plan_targets(targets, jobs, kind, files)
+
+
+def read_live_inventory(options: Dict[str, Any]) -> Any:
+    """The live cluster's inventory (``--cluster``), read through kubectl with the cluster commands' flags; what could
+    not be read is said on stderr; a kubectl failure is ``error: ...`` and its exit code (4: unreachable)."""
+    from ..kube import KubectlError
+    from ..kube.inventory import read_inventory
+    from ..kube.reading import KubectlReader
+    from ..safetext import printable
+
+    try:
+        inventory, notes = read_inventory(KubectlReader(make_kubectl(options)), options.get("namespace"),
+                                          options.get("context") or "")
+    except KubectlError as exc:
+        fail(exc.message, exc.exit_code)
+    for note in notes:
+        click.echo(f"note: {printable(note)}", err=True)
+    return inventory

@@ -23,6 +23,7 @@ _LINT: Dict[str, Tuple[str, Any]] = {
     "--strict-kinds": ("strict_kinds", _FLAG), "--format": ("fmt", _FORMATS), "--fail-on": ("fail_on", _SEVERITIES),
     "--disable": ("disable", _MANY), "--include": ("include", _MANY), "--exclude": ("exclude", _MANY),
     "--max-bytes": ("max_bytes", _INT), "--volcano-version": ("volcano_version", _TEXT),
+    "--cluster-snapshot": ("cluster_snapshot", _TEXT),
 }
 _VALIDATE: Dict[str, Tuple[str, Any]] = {
     "-q": ("quiet", _FLAG), "--quiet": ("quiet", _FLAG), "--strict": ("strict", _ON),
@@ -44,7 +45,9 @@ def _lint_defaults() -> Dict[str, Any]:
 
     return {"fail_on": None, "disable": (), "strict": True, "strict_kinds": False, "volcano_version": None, "include": (), "exclude": (),
             "quiet": False, "no_cache": False, "write_baseline": None, "baseline": None, "fix": False,
-            "show_diff": False, "config_path": None,
+            "show_diff": False, "config_path": None, "cluster_snapshot": None, "cluster": False,
+            "kubectl_path": None, "kubeconfig": None, "context": None, "namespace": None, "request_timeout": None,
+            "kubectl_timeout": "5m",
             "no_config": False, "profile_dirs": (),
             "max_bytes": DEFAULT_MAX_BYTES, "fmt": "text", "verbose": False, "show_config": False}
 

@@ -41,6 +41,12 @@ def _lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     disabled = _disabled(options)
     volcano_version = _volcano(options.get("volcano_version"))
     left_out: List[Any] = []
+    try:
+        inventory = cluster_inventory(options)
+    except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)
+        return _refused(exc)
+    if volcano_version is None and inventory is not None:
+        volcano_version = cluster_volcano(inventory)
 
     def run() -> Any:
         del left_out[:]
@@ -49,7 +55,8 @@ def _lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
             exclude=options.get("exclude") or (), max_bytes=ctx.max_bytes, strict=options.get("strict", True),
             strict_kinds=bool(options.get("strict_kinds")),
             volcano_version=volcano_version, disable=disabled, left_out=left_out,
-            cache_dir=None if options.get("no_cache") else default_root(), specs=compiled_specs(ctx))
+            cache_dir=None if options.get("no_cache") else default_root(), specs=compiled_specs(ctx),
+            inventory=inventory)
 
     findings, files = run()
     if files == 0 and not findings and not left_out:  # nothing read: an input error, no "No problems found"
@@ -99,6 +106,35 @@ def _configured_baseline(config: Any) -> Optional[str]:
                      f"{printable(configured)}, which does not exist yet, so every finding is reported; record "
                      f"today's with: ascend-compile lint PATH... --write-baseline {printable(configured)}\n")
     return None
+
+
+def cluster_inventory(options: Dict[str, Any]) -> Any:
+    """The cluster the cluster-aware rules check against: ``--cluster-snapshot FILE`` (read and checked against its
+    schema: AC016, exit code 2) or ``--cluster`` (read live through kubectl, with the cluster commands' flags;
+    a cluster that does not answer exits 4); None without either (those rules then say nothing)."""
+    snapshot, live = options.get("cluster_snapshot"), options.get("cluster")
+    if snapshot and live:
+        raise Usage("--cluster and --cluster-snapshot: give one (the live cluster, or a snapshot of it)")
+    if snapshot:
+        from ..inventory.snapshot import load
+
+        return load(snapshot)
+    if not live:
+        return None
+    from ._cluster import read_live_inventory
+
+    return read_live_inventory(options)
+
+
+def cluster_volcano(inventory: Any) -> Optional[str]:
+    """The cluster's Volcano release when its schemas are bundled (``--volcano-version`` wins); None otherwise."""
+    from ..inventory.model import VOLCANO
+    from ..schemacheck.registry import normalize_volcano_version
+
+    try:
+        return normalize_volcano_version(inventory.versions.get(VOLCANO, ""))
+    except ValueError:
+        return None
 
 
 def compiled_specs(ctx: Any) -> Any:

@@ -20,6 +20,7 @@ COMMANDS = {
     "list": ("joblist", "List the jobs ascend-compile applied, across namespaces."),
     "logs": ("logs", "Show the log of one pod of a job."),
     "events": ("events", "Show the events of a job, its PodGroup and its pods."),
+    "cluster": ("cluster", "Read what a cluster has (nodes, queues, claims, versions) into a snapshot file."),
     "delete": ("kubectl_cmds", "Delete a compiled job and its ranktable ConfigMap from the cluster."),
     "krm": ("krm", "Run as a kustomize/kpt KRM function (ResourceList on stdin)."),
 }

@@ -6,6 +6,7 @@ from typing import Optional, Tuple
 
 import click
 
+from ._cluster import cluster_options
 from ._options import common_input_options, fail_on_option
 
 
@@ -21,6 +22,7 @@ Examples:
   ascend-compile lint k8s/ --write-baseline .ascend-compile-baseline.json   # accept today's findings
   ascend-compile lint k8s/ --baseline .ascend-compile-baseline.json         # CI: fail on new ones only
   ascend-compile lint k8s/ --diff      # what --fix would change (e.g. env values quoted as strings)
+  ascend-compile lint k8s/ --cluster-snapshot cluster.yaml   # and against the cluster (cluster snapshot)
 
 \b
 Suppress a finding on one line (or on the next line, from a comment line):
@@ -43,7 +45,8 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
 @click.option("--strict-kinds", is_flag=True,
               help="Treat an apiVersion/kind without a built-in schema as an error, not a warning (as validate).")
 @click.option("--volcano-version", default=None, metavar="X.Y",
-              help="The cluster's Volcano release (1.9 or 1.15; default the newest): the schemas Volcano objects are "
+              help="The cluster's Volcano release (1.9 or 1.15; default: the cluster's with --cluster or "
+                   "--cluster-snapshot when it is one of them, else the newest): the schemas Volcano objects are "
                    "checked against, and whether the policy action Ignore works there (AC408).")
 @click.option("--include", "include", multiple=True, metavar="GLOB",
               help="In directories, read files matching this glob (repeatable; default *.yaml, *.yml).")
@@ -65,6 +68,13 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
                    "ASCEND_VISIBLE_DEVICES wiring, a Volcano Job's ring-controller label); then report what is left.")
 @click.option("--diff", "show_diff", is_flag=True,
               help="Print the changes --fix would make, as a diff; change nothing (also with --fix).")
+@click.option("--cluster-snapshot", metavar="FILE", default=None,
+              help="Also check the jobs against this cluster snapshot (ascend-compile cluster snapshot): queues, "
+                   "nodes, NPUs, claims and ConfigMaps (rules AC901-AC910).")
+@click.option("--cluster", "cluster", is_flag=True,
+              help="Also check the jobs against the live cluster (read through kubectl with --kubeconfig, "
+                   "--context, -n, ...), as --cluster-snapshot does against a file.")
+@cluster_options
 @common_input_options
 def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[str, ...], strict: bool,
                  volcano_version: Optional[str], include: Tuple[str, ...], exclude: Tuple[str, ...],

@@ -55,9 +55,15 @@ class RunContext:
     ``judge`` (see :mod:`ascend_compile.lint.rule`); ``check`` sees one object at a time.
     """
 
-    def __init__(self, profiles: Any, config: Any = None, volcano_version: Optional[str] = None):
+    def __init__(self, profiles: Any, config: Any = None, volcano_version: Optional[str] = None,
+                 inventory: Any = None):
         self.profiles = profiles  # ascend_compile.hardware.profiles.ProfileRegistry
         self.config = config
+        #: the cluster the jobs will run on (:class:`ascend_compile.inventory.model.Inventory`), None without
+        #: ``--cluster``/``--cluster-snapshot``: the cluster-aware rules (AC9xx) then say nothing
+        self.inventory = inventory
+        #: what the cluster-aware rules work out once per run (nodes per selector, ...), by key
+        self.cluster_memo: Dict[Any, Any] = {}
         #: the cluster's Volcano release as ``--volcano-version`` names it ('1.9', '1.15'), None when not given
         self.volcano_version = volcano_version
         self._by_signals: Dict[HardwareSignals, Tuple[Any, ...]] = {}  # candidates: jobs repeat their signals

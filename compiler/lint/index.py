@@ -47,8 +47,9 @@ class ObjectRef:
 class CrossRun(RunContext):
     """Every object of the run, indexed by kind and name, for the ``judge`` of cross-object rules."""
 
-    def __init__(self, refs: Sequence[ObjectRef], profiles: Any, config: Any = None, beside: Any = None):
-        super().__init__(profiles, config)
+    def __init__(self, refs: Sequence[ObjectRef], profiles: Any, config: Any = None, beside: Any = None,
+                 inventory: Any = None):
+        super().__init__(profiles, config, inventory=inventory)
         self._by_name: Dict[Tuple[str, str], List[ObjectRef]] = {}
         self._kinds_named: Dict[str, Set[str]] = {}  # the kinds of the objects of each name
         for ref in sorted(refs, key=_order):

@@ -22,7 +22,8 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
                include: Sequence[str] = (), exclude: Sequence[str] = (), max_bytes: Optional[int] = None,
                strict: bool = True, volcano_version: Optional[str] = None, disable: Sequence[str] = (),
                strict_kinds: bool = False, jobs: Optional[int] = None, cache_dir: Optional[str] = None,
-               left_out: Optional[List[Finding]] = None, specs: Optional[SpecCheck] = None) -> Tuple[List[Finding], int]:
+               left_out: Optional[List[Finding]] = None, specs: Optional[SpecCheck] = None,
+               inventory: Any = None) -> Tuple[List[Finding], int]:
     """Discover, read and lint ``paths``; returns (findings, number of files read).
 
     ``jobs`` sets the number of processes (default: one per core once there are at least 64 files
@@ -40,7 +41,7 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
 
     found = discover(paths, include=include, exclude=exclude)
     linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable,
-                    strict_kinds=strict_kinds, specs=specs)
+                    strict_kinds=strict_kinds, specs=specs, inventory=inventory)
     limit = max_bytes or DEFAULT_MAX_BYTES
     reader = _Reader(linter, limit, _open_cache(cache_dir, linter, limit) if cache_dir else None)
     if left_out is not None:
@@ -234,7 +235,18 @@ def _open_cache(root: str, linter: Linter, limit: int) -> Any:
 
     if not isinstance(linter.profiles, ProfileRegistry):
         return None
-    key = settings_digest(code_digest(), files_digest(linter.profiles.files()), linter.config,
-                          sorted(linter.disabled), sorted(linter.severity.items()), linter.strict,
-                          linter.volcano_version, linter.strict_kinds, linter.schema, linter.specs is not None, limit)
+    parts = [code_digest(), files_digest(linter.profiles.files()), linter.config, sorted(linter.disabled),
+             sorted(linter.severity.items()), linter.strict, linter.volcano_version, linter.strict_kinds, linter.schema,
+             linter.specs is not None, limit]
+    if linter.inventory is not None:  # the results depend on the cluster too (a plain run's key is unchanged)
+        parts.append(_inventory_digest(linter.inventory))
+    key = settings_digest(*parts)
     return ResultCache(root, key)
+
+
+def _inventory_digest(inventory: Any) -> str:
+    """What of the cluster inventory the results depend on: the snapshot it would be."""
+    from ..datacache import digest
+    from ..inventory.snapshot import dump
+
+    return digest(dump(inventory).encode("utf-8"))

@@ -54,7 +54,7 @@ def help_examples() -> List[Tuple[str, str]]:
     out = []
     for command in ["", *sorted(COMMANDS)]:
         text = run_cli(*([command] if command else []), "--help").stdout
-        if "--kubeconfig" in text:
+        if "--kubeconfig" in text and "--cluster-snapshot" not in text:  # lint reads a cluster only with --cluster
             CLUSTER.append(command)
         block = text.split("Examples:", 1)[1] if "Examples:" in text else ""
         lines = []
@@ -77,7 +77,7 @@ def doc_examples() -> List[Tuple[str, str]]:
 
 
 ALL = help_examples() + doc_examples()
-_CLUSTER = re.compile(rf"ascend-compile ({'|'.join(CLUSTER)})\b")
+_CLUSTER = re.compile(rf"ascend-compile ({'|'.join(CLUSTER)})\b|--cluster(\s|$)")
 RUNNABLE = [(where, example) for where, example in ALL
             if not _OFFLINE_ONLY.search(example) and not _CLUSTER.search(example)]
 
@@ -109,6 +109,9 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Tuple[Path, Dict[str,
     (work / "job.yaml").write_text(yaml.safe_dump(docs[-1], sort_keys=False))
     (work / "rings-config.yaml").write_text(yaml.safe_dump_all(docs[:-1], sort_keys=False))
     shutil.copy(work / "job.yaml", work / "hand-written.yaml")
+    (work / "cluster.yaml").write_text(  # a cluster snapshot that knows only its queue (lint --cluster-snapshot)
+        "apiVersion: ascend-compile.io/v1alpha1\nkind: ClusterSnapshot\nmetadata: {name: lab}\n"
+        "spec:\n  queues:\n  - {name: default, state: Open}\n")
     profile = yaml.safe_load((ROOT / "profiles" / "module-910b-8.yaml").read_text())
     profile["metadata"]["name"] = "my-cluster-a2"
     (work / "hw-profiles").mkdir()

@@ -18,10 +18,19 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 
+#: a case that checks a cluster-aware rule names its cluster snapshot (under cases/clusters/) on a line of its own
+CLUSTER_MARK = "# cluster-snapshot: "
+
+
 def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
     from ascend_compile.lint.engine import lint_documents
     from ascend_compile.yamlio import load_documents
 
+    marked = [line[len(CLUSTER_MARK):].strip() for line in text.splitlines() if line.startswith(CLUSTER_MARK)]
+    if marked and "inventory" not in kwargs:
+        from ascend_compile.inventory.snapshot import load
+
+        kwargs["inventory"] = load(os.path.join(CASES, "clusters", marked[0]))
     return lint_documents(load_documents(text, name), texts={name: text}, **kwargs)
 
 

@@ -1,0 +1,83 @@
+"""``ascend-compile cluster snapshot``: what a cluster has, as a file the cluster-aware lint reads offline.
+
+Read-only, through kubectl (the cluster commands' flags); the reading is :mod:`ascend_compile.kube.inventory`'s,
+the format :mod:`ascend_compile.inventory.snapshot`'s (``docs/cluster-snapshot.md``).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional
+
+import click
+
+from ._cluster import cluster_options, fail, handle_kubectl_errors, make_kubectl
+
+
+@click.group("cluster")
+def cluster_command() -> None:
+    """Read what a cluster has: nodes, queues, claims and versions.
+
+    'cluster snapshot' writes it to a file that 'lint --cluster-snapshot'
+    checks jobs against offline (in CI, in pre-commit hooks).  It reads the
+    cluster through kubectl with the cluster commands' flags (--kubeconfig,
+    --context, -n, ...).
+    """
+
+
+@cluster_command.command(
+    "snapshot",
+    epilog="""\b
+Examples:
+  ascend-compile cluster snapshot -o cluster.yaml
+  ascend-compile cluster snapshot --context prod -n training > cluster.yaml
+  ascend-compile lint k8s/ --cluster-snapshot cluster.yaml
+
+\b
+The snapshot holds node labels, NPUs (allocatable, allocated), the device
+annotations and taints; queue states and capabilities; the names of the
+PersistentVolumeClaims and ConfigMaps of each namespace (never their data);
+the image tags of Volcano, the Ascend plugin and ascend-operator.  No Secret,
+no environment, no pod or job is ever written.
+
+\b
+Exit codes: 0 written; 2 usage or input error (or FILE may not be written:
+a link, a folder); 4 the cluster could not be reached or did not answer.""",
+)
+@click.option("-o", "--output", "output_file", metavar="FILE", default=None,
+              help="Write the snapshot to FILE (default: standard output).")
+@click.option("--name", metavar="NAME", default=None,
+              help="The cluster's name in the snapshot (default: --context, else 'cluster').")
+@cluster_options
+@handle_kubectl_errors
+def snapshot(output_file: Optional[str], name: Optional[str], **options: Any) -> None:
+    """Write a snapshot of the cluster: what the cluster-aware lint rules (AC901-AC915) check against.
+
+    With -n NS only that namespace's (and kube-system's) claims and ConfigMaps
+    are read; without it, every namespace's.  Parts that may not be read
+    (RBAC) are left out, with a note on stderr.
+    """
+    from ..errors import AscendCompileError
+    from ..inventory.snapshot import dump
+    from ..kube.inventory import read_inventory
+    from ..kube.reading import KubectlReader
+    from ..safetext import printable
+
+    kubectl = make_kubectl(options)
+    inventory, notes = read_inventory(KubectlReader(kubectl), options.get("namespace"),
+                                      name or options.get("context") or "")
+    for note in notes:
+        click.echo(f"note: {printable(note)}", err=True)
+    text = dump(inventory)
+    if not output_file or output_file == "-":
+        sys.stdout.write(text)
+        return
+    from ..safewrite import write_file
+
+    try:
+        write_file(output_file, text)
+    except AscendCompileError as exc:
+        fail("; ".join(f"{f.file}: {f.message}" + (f" ({f.hint})" if f.hint else "") for f in exc.findings), 2)
+    except OSError as exc:
+        fail(f"cannot write {output_file}: {exc.strerror or exc}", 2)
+    click.echo(f"wrote {output_file}: {len(inventory.nodes or ())} nodes, {len(inventory.queues or {})} queues",
+               err=True)

@@ -1,0 +1,76 @@
+"""No node of the cluster can take the pods: none has the labels they select, or every such node is tainted.
+
+**What.** With ``--cluster`` or ``--cluster-snapshot``: no Ready, uncordoned
+node carries every label a pod template's ``nodeSelector`` names
+(``host-arch``, ``accelerator-type`` or any other), or every node that does
+has a ``NoSchedule``/``NoExecute`` taint the pods do not tolerate. The message
+says what the cluster has instead: how many nodes carry the other labels, and
+their values of the one that is missing.
+
+**Why.** The scheduler places a pod only on a node with every selected label;
+a job whose ``host-arch`` or ``accelerator-type`` no node has stays Pending for
+ever (the simulated cluster shows it: some server models come as Arm and x86,
+so only the cluster knows which it has). Offline, lint cannot know the nodes,
+so this rule runs only against a cluster inventory.
+
+**How to fix.** Select the labels of nodes the cluster has (``kubectl get
+nodes -L host-arch,accelerator-type``), add tolerations for the taints, or run
+the job on a cluster with such nodes.
+
+Failing::
+
+    nodeSelector: {host-arch: huawei-x86, accelerator-type: module-910b-8}   # the cluster's are huawei-arm
+
+Passing::
+
+    nodeSelector: {host-arch: huawei-arm, accelerator-type: module-910b-8}
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Iterator, List, Tuple
+
+from ..rule import Problem
+from ._cluster import counted, inventory, labels_text, selected, selector_of, usable
+
+if TYPE_CHECKING:
+    from ...manifest.pods import PodSet
+    from ..context import ObjectContext, RunContext
+
+
+def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
+    inv = inventory(run)
+    if inv is None or inv.nodes is None:
+        return
+    for pod_set in obj.pod_sets():
+        if pod_set.replicas == 0 or usable(run, pod_set):
+            continue
+        selector = selector_of(pod_set)
+        matching = selected(run, selector)
+        if matching:
+            taints = Counter(f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
+                             for n in matching for t in n.taints)
+            yield Problem(pod_set.spec_path + (("tolerations",) if "tolerations" in pod_set.spec else ()),
+                          f"{pod_set.role}: every node with {labels_text(selector)} ({len(matching)}) has a taint the "
+                          f"pods do not tolerate ({counted(taints)}): they are never placed")
+            continue
+        label, text = _missing(run, selector)
+        path = pod_set.spec_path + (("nodeSelector", label) if label else ())
+        yield Problem(path, f"{pod_set.role}: no schedulable node has {labels_text(selector)}; {text}: the pods are "
+                      "never placed")
+
+
+def _missing(run: RunContext, selector: Tuple[Tuple[str, str], ...]) -> Tuple[str, str]:
+    """(the selected label to blame, what the cluster has instead)."""
+    if not selector:
+        return "", "the cluster has no schedulable node"
+    notes: List[Tuple[int, str, str]] = []
+    for i, (key, value) in enumerate(selector):
+        rest = selector[:i] + selector[i + 1:]
+        others = selected(run, rest)
+        values = Counter(n.labels.get(key, "") for n in others)
+        have = f"nodes with {labels_text(rest)}: {len(others)}" if rest else f"schedulable nodes: {len(others)}"
+        notes.append((-len(others), key, f"{have}, their {key}: {counted(values) if others else 'none'}"))
+    notes.sort()
+    _, key, text = notes[0]
+    return key, text
