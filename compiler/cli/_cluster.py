@@ -18,6 +18,16 @@ DRY_RUN_CHOICES = ("none", "server", "client")
 KIND_CHOICES = ("auto", "acjob", "vcjob")
 
 
+def cluster_check_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--cluster-snapshot FILE and --cluster: check the jobs against the cluster too (rules AC901-AC910)."""
+    func = click.option("--cluster", "cluster", is_flag=True,
+                        help="Also check the jobs against the live cluster (read through kubectl with --kubeconfig, "
+                             "--context, -n, ...), as --cluster-snapshot does against a file.")(func)
+    return click.option("--cluster-snapshot", metavar="FILE", default=None,
+                        help="Also check the jobs against this cluster snapshot (ascend-compile cluster snapshot): "
+                             "queues, nodes, NPUs, claims and ConfigMaps (rules AC901-AC910).")(func)
+
+
 def cluster_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """--kubectl, --kubeconfig, --context, -n/--namespace, --request-timeout, --kubectl-timeout."""
     decorators = [
@@ -111,11 +121,23 @@ def stdout_sink(sanitize: bool = True) -> Callable[[str], None]:
 
 
 def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> List[Any]:
-    """Compile as ``compile`` does (the same steps, output lint included): a spec ``compile`` would refuse is
-    reported and exits (1 bad spec, 2 unreadable) before anything is sent."""
+    """Compile as ``compile`` does (the same steps, output lint included, against the cluster with ``--cluster`` or
+    ``--cluster-snapshot``): a spec ``compile`` would refuse is reported and exits (1 bad spec, 2 unreadable)
+    before anything is sent."""
+    from ..errors import AscendCompileError
     from ._compiling import compile_or_exit
+    from ._plain import Usage, cluster_inventory
 
-    return compile_or_exit(specs, load_context(options))
+    ctx = load_context(options)
+    if options.get("cluster") and not options.get("cluster_snapshot"):
+        options["live_inventory"] = read_live_inventory(options)
+    try:
+        inventory = cluster_inventory(options)
+    except Usage as exc:
+        raise click.UsageError(str(exc)) from None
+    except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)
+        report_and_exit(exc.findings, ctx, stream=sys.stderr)
+    return compile_or_exit(specs, ctx, inventory=inventory)
 
 
 def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> List[Any]:

@@ -36,7 +36,7 @@ _COMPILE: Dict[str, Tuple[str, Any]] = {
     "-o": ("output_dir", _TEXT), "--output-dir": ("output_dir", _TEXT), "--check": ("check", _FLAG),
     "--no-lint": ("no_lint", _FLAG), "--set": ("overrides", _MANY), "--no-config": ("no_config", _FLAG),
     "--format": ("fmt", _FORMATS), "--max-bytes": ("max_bytes", _INT),
-    "--fail-on": ("fail_on", _SEVERITIES),
+    "--fail-on": ("fail_on", _SEVERITIES), "--cluster-snapshot": ("cluster_snapshot", _TEXT),
 }
 
 
@@ -63,7 +63,7 @@ def _compile_defaults() -> Dict[str, Any]:
 
     return {"output_dir": None, "check": False, "overrides": (), "fail_on": None, "no_lint": False, "config_path": None,
             "no_config": False, "profile_dirs": (), "max_bytes": DEFAULT_MAX_BYTES, "fmt": "text",
-            "verbose": False, "show_config": False}
+            "verbose": False, "show_config": False, "cluster_snapshot": None}
 
 
 #: command -> (its options, its default parameters)

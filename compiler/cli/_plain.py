@@ -110,8 +110,9 @@ def _configured_baseline(config: Any) -> Optional[str]:
 
 def cluster_inventory(options: Dict[str, Any]) -> Any:
     """The cluster the cluster-aware rules check against: ``--cluster-snapshot FILE`` (read and checked against its
-    schema: AC016, exit code 2) or ``--cluster`` (read live through kubectl, with the cluster commands' flags;
-    a cluster that does not answer exits 4); None without either (those rules then say nothing)."""
+    schema: AC016, an InputError) or, for ``--cluster``, what the click command read live beforehand
+    (``live_inventory``: :func:`ascend_compile.cli._cluster.read_live_inventory`); None without either (those rules
+    then say nothing)."""
     snapshot, live = options.get("cluster_snapshot"), options.get("cluster")
     if snapshot and live:
         raise Usage("--cluster and --cluster-snapshot: give one (the live cluster, or a snapshot of it)")
@@ -119,11 +120,7 @@ def cluster_inventory(options: Dict[str, Any]) -> Any:
         from ..inventory.snapshot import load
 
         return load(snapshot)
-    if not live:
-        return None
-    from ._cluster import read_live_inventory
-
-    return read_live_inventory(options)
+    return options.get("live_inventory") if live else None
 
 
 def cluster_volcano(inventory: Any) -> Optional[str]:

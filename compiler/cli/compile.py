@@ -33,6 +33,9 @@ Examples:
 @click.option("--no-lint", is_flag=True,
               help="Do not lint the compiled output (by default its warnings are printed to stderr, and an error "
                    "refuses the spec as a compile error would).")
+@click.option("--cluster-snapshot", metavar="FILE", default=None,
+              help="Also check the compiled output against this cluster snapshot (ascend-compile cluster snapshot): "
+                   "a job the cluster would refuse or never schedule (rules AC901-AC910) is refused.")
 @common_input_options
 def compile_command(specs: Tuple[str, ...], output_dir: Optional[str], check: bool, overrides: Tuple[str, ...],
                     fail_on: Optional[str], no_lint: bool, **options: object) -> None:

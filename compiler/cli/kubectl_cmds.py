@@ -20,7 +20,8 @@ from typing import Any, Dict, Optional, Set, Tuple
 import click
 
 from ..vocabulary import CONFIG_MAP, RANKTABLE_KEY
-from ._cluster import (DRY_RUN_CHOICES, EXIT_CODES_EPILOG, KIND_CHOICES, cluster_options, compile_specs, fail,
+from ._cluster import (DRY_RUN_CHOICES, EXIT_CODES_EPILOG, KIND_CHOICES, cluster_check_options, cluster_options,
+                       compile_specs, fail,
                        handle_kubectl_errors,
                        job_targets, make_kubectl, stdout_sink)
 from ._options import common_input_options
@@ -55,6 +56,7 @@ Examples:
                    "prints what apply would send.")
 @click.option("--force-conflicts", is_flag=True,
               help="Take over fields another field manager owns (server-side apply conflicts).")
+@cluster_check_options
 @cluster_options
 @common_input_options
 @handle_kubectl_errors

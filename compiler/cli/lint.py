@@ -6,7 +6,7 @@ from typing import Optional, Tuple
 
 import click
 
-from ._cluster import cluster_options
+from ._cluster import cluster_check_options, cluster_options
 from ._options import common_input_options, fail_on_option
 
 
@@ -68,12 +68,7 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
                    "ASCEND_VISIBLE_DEVICES wiring, a Volcano Job's ring-controller label); then report what is left.")
 @click.option("--diff", "show_diff", is_flag=True,
               help="Print the changes --fix would make, as a diff; change nothing (also with --fix).")
-@click.option("--cluster-snapshot", metavar="FILE", default=None,
-              help="Also check the jobs against this cluster snapshot (ascend-compile cluster snapshot): queues, "
-                   "nodes, NPUs, claims and ConfigMaps (rules AC901-AC910).")
-@click.option("--cluster", "cluster", is_flag=True,
-              help="Also check the jobs against the live cluster (read through kubectl with --kubeconfig, "
-                   "--context, -n, ...), as --cluster-snapshot does against a file.")
+@cluster_check_options
 @cluster_options
 @common_input_options
 def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[str, ...], strict: bool,
@@ -89,6 +84,10 @@ def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[
     """
     from ._plain import Usage, lint
 
+    if options.get("cluster") and not options.get("cluster_snapshot"):  # both: lint's usage error, before any read
+        from ._cluster import read_live_inventory
+
+        options["live_inventory"] = read_live_inventory(options)
     try:
         code = lint(paths, {"fail_on": fail_on, "disable": disable, "strict": strict,
                             "volcano_version": volcano_version, "include": include, "exclude": exclude,

@@ -226,14 +226,15 @@ def check_specs(docs: Sequence[Optional[Document]], registry: ProfileRegistry,
 
 def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] = None,
                   config: Optional[ProjectConfig] = None, *, lint: bool = True,
-                  fail_on: Optional[str] = None) -> List[CompiledJob]:
+                  fail_on: Optional[str] = None, inventory: Any = None) -> List[CompiledJob]:
     """The compile use case, all or nothing: what ``compile``, ``apply``, ``diff``, the Python API run.
 
     Each document is resolved (schema, profile rules, defaults), emitted and self-checked, a job defined
     twice is refused, and then (unless ``lint`` is False, ``--no-lint``) the output is linted.  Any
     error raises one CompileError carrying every finding; otherwise each job carries its output's
     warnings (``CompiledJob.warnings``).  ``fail_on`` (``--fail-on``; default the config's
-    ``lint.failOn``, else error) is the lowest severity of an output finding that refuses its job.
+    ``lint.failOn``, else error) is the lowest severity of an output finding that refuses its job.  With an
+    ``inventory`` (:mod:`ascend_compile.inventory`) the output is also checked against that cluster (AC9xx).
     """
     config = config or ProjectConfig()
     registry = registry or ProfileRegistry(config.profile_dirs)
@@ -243,7 +244,7 @@ def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] 
         raise CompileError(refused)
     if lint:
         threshold = fail_on or config.lint.fail_on or ERROR
-        findings = _lint_jobs(outcomes, registry, config, threshold)
+        findings = _lint_jobs(outcomes, registry, config, threshold, inventory)
         if any(severity_at_least(f.severity, threshold) for f in findings):
             raise CompileError(findings)
     return [o.job for o in outcomes if o.job is not None]
@@ -273,7 +274,7 @@ def _compile_documents(docs: Iterable[Document], registry: ProfileRegistry,
 
 
 def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: ProjectConfig,
-               threshold: str = ERROR) -> List[Finding]:
+               threshold: str = ERROR, inventory: Any = None) -> List[Finding]:
     """Lint the compiled objects as one run (errors and warnings, by the project's lint settings).
 
     Compiled output is lint-clean unless a spec passes something through (``podTemplatePatch``,
@@ -285,7 +286,7 @@ def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: 
 
     if not outcomes:
         return []
-    linter = Linter(registry, config, schema=False)  # self_check has checked the schemas
+    linter = Linter(registry, config, schema=False, inventory=inventory)  # self_check has checked the schemas
     found = linter.run(objects=[(obj, f"{o.doc.source} (compiled)") for o in outcomes if o.job is not None
                                 for obj in o.job.objects])
     found = [f for f in found if severity_at_least(f.severity, WARNING) or severity_at_least(f.severity, threshold)]

@@ -53,9 +53,8 @@ class Linter:
     """One configured lint run.  Build it once, feed it documents or objects."""
 
     def __init__(self, profiles: Any = None, config: Any = None, *, strict: bool = True,
-                 volcano_version: Optional[str] = None, strict_kinds: bool = False,
-                 disable: Iterable[str] = (), schema: bool = True, specs: Optional[SpecCheck] = None,
-                 inventory: Any = None):
+                 volcano_version: Optional[str] = None, strict_kinds: bool = False, inventory: Any = None,
+                 disable: Iterable[str] = (), schema: bool = True, specs: Optional[SpecCheck] = None):
         from ..config import ProjectConfig, check_lint_settings
 
         self.config = config or ProjectConfig()
@@ -76,8 +75,7 @@ class Linter:
         self.severity = {(catalogue.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
         self._rules: Optional[List[Rule]] = None  # every rule unit, imported when something asks for them all
         self._by_kind: Dict[str, Tuple[List[Tuple[Rule, Any]], List[Tuple[Rule, Any]]]] = {}  # see _units
-        self.inventory = inventory  # the cluster the cluster-aware rules check against (None: they say nothing)
-        self._run = RunContext(self.profiles, self.config, volcano_version, inventory)
+        self.inventory, self._run = inventory, RunContext(self.profiles, self.config, volcano_version, inventory)
         self._schemas: Any = None  # the schemas module, imported on first use
 
     # ------------------------------------------------------------------ runs
@@ -130,8 +128,7 @@ class Linter:
         findings = [finding for result in results for finding in result.findings]
         facts = [(result, fact) for result in results for fact in result.facts]
         if facts:
-            run = CrossRun([ref for result in results for ref in result.refs], self.profiles, self.config, beside,
-                           self.inventory)
+            run = CrossRun([ref for res in results for ref in res.refs], self.profiles, self.config, beside, self.inventory)
             findings.extend(self._judge(facts, run, docs_of, locator))
         return sorted(findings, key=sort_key)
 
@@ -386,8 +383,7 @@ def lint_documents(docs: Iterable[Any], registry: Any = None, config: Any = None
     """Lint parsed documents (one run); ``registry`` is a :class:`~ascend_compile.hardware.profiles.ProfileRegistry`.
 
     ``texts`` maps each document's source to its text, for comment directives;
-    without it the engine reads the source file when it exists.  ``inventory`` (an
-    :class:`~ascend_compile.inventory.model.Inventory`) turns the cluster-aware rules on.
+    without it the engine reads the source file when it exists; an ``inventory`` turns the AC9xx rules on.
     """
     linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable,
                     schema=schema, inventory=inventory)

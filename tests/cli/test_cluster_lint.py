@@ -14,7 +14,7 @@ from tests.cli.test_kubectl import Fake, fake  # noqa: F401 - the fake kubectl f
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "lint" / "cases"
-SNAPSHOT = CASES / "clusters" / "small.yaml"
+SNAPSHOT = ROOT / "tests" / "lint" / "clusters" / "small.yaml"
 CLUSTER_CASES = sorted(str(p) for p in CASES.glob("AC9*.yaml"))
 
 

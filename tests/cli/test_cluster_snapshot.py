@@ -122,3 +122,28 @@ def test_snapshot_refuses_to_write_through_a_link(fake: Fake, tmp_path: Path) ->
     proc = cli("cluster", "snapshot", "-o", str(link), env=fake.env())
     assert proc.returncode == 2 and "link" in proc.stderr
     assert target.read_text(encoding="utf-8") == "keep\n"
+
+
+def test_a_forbidden_part_is_left_out_with_a_note_and_not_taken_for_empty(fake: Fake, tmp_path: Path) -> None:
+    _serve(fake)
+    rules = json.loads(fake.env()["FAKE_KUBECTL_RULES"])
+    forbidden = {"match": ["get", "configmaps"], "rc": 1,
+                 "stderr": 'Error from server (Forbidden): configmaps is forbidden: User "ci" cannot list resource '
+                           '"configmaps" in API group "" at the cluster scope\n'}
+    fake.rules(forbidden, *rules)
+    out = tmp_path / "cluster.yaml"
+    proc = cli("cluster", "snapshot", "-o", str(out), env=fake.env())
+    assert proc.returncode == 0, proc.stderr
+    assert "note: could not read ConfigMaps" in proc.stderr and "forbidden" in proc.stderr
+    namespaces = yaml.safe_load(out.read_text(encoding="utf-8"))["spec"]["namespaces"]
+    assert all("configMaps" not in ns for ns in namespaces)  # not read: unknown, never "none"
+    assert {"name": "training", "persistentVolumeClaims": ["data"]} in namespaces
+    case = Path(__file__).resolve().parents[1] / "lint" / "cases" / "AC909-cluster-config-map-missing.yaml"
+    job = tmp_path / "job.yaml"
+    job.write_text(case.read_text(encoding="utf-8").replace("namespace: team", "namespace: training"), encoding="utf-8")
+    linted = cli("lint", "--no-cache", str(job), "--cluster-snapshot", str(out))
+    assert "AC909" not in linted.stdout  # the rule says nothing about what the snapshot does not know
+    claims = job.read_text(encoding="utf-8").replace("configMap: {name: train-config}",
+                                                     "persistentVolumeClaim: {claimName: gone}")
+    job.write_text(claims, encoding="utf-8")
+    assert "AC908" in cli("lint", "--no-cache", str(job), "--cluster-snapshot", str(out)).stdout  # claims were read

@@ -48,13 +48,15 @@ def _commands(lines: List[str]) -> List[str]:
 
 
 CLUSTER: List[str] = []  # the commands that talk to a cluster
+#: commands that take the cluster flags but read a cluster only with --cluster (their other examples run offline)
+READS_A_CLUSTER_ONLY_WITH_CLUSTER_FLAG = {"lint"}
 
 
 def help_examples() -> List[Tuple[str, str]]:
     out = []
     for command in ["", *sorted(COMMANDS)]:
         text = run_cli(*([command] if command else []), "--help").stdout
-        if "--kubeconfig" in text and "--cluster-snapshot" not in text:  # lint reads a cluster only with --cluster
+        if "--kubeconfig" in text and command not in READS_A_CLUSTER_ONLY_WITH_CLUSTER_FLAG:
             CLUSTER.append(command)
         block = text.split("Examples:", 1)[1] if "Examples:" in text else ""
         lines = []

@@ -18,7 +18,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 
-#: a case that checks a cluster-aware rule names its cluster snapshot (under cases/clusters/) on a line of its own
+#: a case that checks a cluster-aware rule names its cluster snapshot (in tests/lint/clusters/) on a line of its own
 CLUSTER_MARK = "# cluster-snapshot: "
 
 
@@ -30,7 +30,7 @@ def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
     if marked and "inventory" not in kwargs:
         from ascend_compile.inventory.snapshot import load
 
-        kwargs["inventory"] = load(os.path.join(CASES, "clusters", marked[0]))
+        kwargs["inventory"] = load(os.path.join(os.path.dirname(CASES), "clusters", marked[0]))
     return lint_documents(load_documents(text, name), texts={name: text}, **kwargs)
 
 
