@@ -22,6 +22,9 @@ PROFILE_API_VERSION = "ascend-compile.io/v1alpha1"
 PROFILE_KIND = "HardwareProfile"
 NODE_SELECTOR = "nodeSelector"
 SCHEDULE_POLICY = "schedulePolicy"
+#: a job that names no hardware: no accelerator-type, no schedule_policy (the scheduler's default handler, or
+#: with sp-block the super-pod one); a spec may ask for it where that handler is the profile's own
+NO_HARDWARE_NAMED = "none"
 #: values of ``fallback``: which jobs without a known schedule policy the scheduler gives this profile's handler
 NO_ACCELERATOR_TYPE = "noAcceleratorType"  # jobs of its resource that name no accelerator-type
 SP_BLOCK = "spBlock"  # sp-block jobs whose accelerator-type names no other super-pod profile

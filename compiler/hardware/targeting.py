@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Iterable, List, Optional, Sequence, Tuple
 
-from .profiles import NO_ACCELERATOR_TYPE, NODE_SELECTOR, SP_BLOCK, Profile
+from .profiles import NO_ACCELERATOR_TYPE, NO_HARDWARE_NAMED, NODE_SELECTOR, SP_BLOCK, Profile
 from ..records import NamedTuple
 from ..vocabulary import ASCEND_910, CARD_ACCELERATOR_MARK, MULTILEVEL_POLICY, NPU_RESOURCE, SOFT_SHARE_POLICY
 
@@ -168,4 +168,6 @@ def signals_of_profile(profile: Profile, dialect: str, sp_block: bool = False) -
     """What a job compiled for ``profile`` in ``dialect`` says (see ``emit/common.py``)."""
     if dialect == NODE_SELECTOR:
         return HardwareSignals(profile.resource, accelerator_type=profile.accelerator_type, sp_block=sp_block)
+    if dialect == NO_HARDWARE_NAMED:
+        return HardwareSignals(profile.resource, sp_block=sp_block)
     return HardwareSignals(profile.resource, schedule_policy=profile.schedule_policy, sp_block=sp_block)

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from ..hardware import arithmetic
 from ..catalogue import PROFILE_UNKNOWN, PROFILE_UNSUPPORTED, SPEC_INVALID
 from ..findings import ERROR, Finding, PathElement, describe_document
-from ..hardware.profiles import Profile, ProfileNotFoundError, ProfileRegistry
+from ..hardware.profiles import NO_HARDWARE_NAMED, Profile, ProfileNotFoundError, ProfileRegistry
 from ..records import record
 from ..hardware.targeting import candidate_profiles, signals_of_profile
 from ..vocabulary import ASCEND_JOB, VOLCANO_JOB
@@ -87,7 +87,7 @@ def support(prof: Profile, fields: Fields, metadata: Mapping[str, Any], registry
                      f"target {target!r} is not supported on profile {prof.name}",
                      f"allowed: {', '.join(prof.targets)}")
     scheduling = fields.pick("scheduling", prof.default_dialect)
-    if scheduling not in prof.dialects:
+    if scheduling not in prof.dialects and scheduling != NO_HARDWARE_NAMED:
         problems.add(PROFILE_UNSUPPORTED, fields.where("scheduling", "profile"),
                      f"scheduling dialect {scheduling!r} is not supported on profile {prof.name}",
                      f"allowed: {', '.join(prof.dialects)}")
@@ -115,7 +115,13 @@ def _scheduler_picks(prof: Profile, scheduling: str, fields: Fields, registry: P
     """The job as compiled must reach the profile's own handler (a custom profile's data can say otherwise)."""
     sp_block = (fields.spec.get("superPod") or {}).get("spBlock") is not None
     candidates = candidate_profiles(registry.all(), signals_of_profile(prof, scheduling, sp_block))
-    if prof.name not in {p.name for p in candidates}:
+    if prof.name not in {p.name for p in candidates} and scheduling == NO_HARDWARE_NAMED:
+        others = ", ".join(p.name for p in candidates) or "no handler at all"
+        problems.add(PROFILE_UNSUPPORTED, fields.where("scheduling", "profile"),
+                     f"a job that names no hardware (scheduling: none) goes to the scheduler's default handler"
+                     f"{' for super-pod blocks' if sp_block else ''}, the rules of {others}, not of {prof.name}",
+                     f"use scheduling: {' or '.join(prof.dialects)}")
+    elif prof.name not in {p.name for p in candidates}:
         others = ", ".join(p.name for p in candidates) or "no handler at all"
         problems.add(PROFILE_UNSUPPORTED, fields.where("scheduling", "profile"),
                      f"a job compiled for profile {prof.name} in the {scheduling} dialect would be scheduled by the "

@@ -2,7 +2,13 @@
 
 - an inference Volcano Job (``ranktable: none``) has no job plugins, so Volcano's ``svc`` plugin makes no
   NetworkPolicy that would keep its clients out; the same job with ``plugins: {svc: []}`` gets one (the
-  check can fail).
+  check can fail);
+- a reset ConfigMap on its own (``resetConfig`` without a rescheduling feature): the ConfigMap exists and the
+  job runs;
+- jobs that name no hardware (``scheduling: none``): the plugin's default handler (module-910) and its
+  sp-block default (module-a3-16-super-pod) admit and place them, with their devices, on nodes of any profile
+  offering the resource (here: the module-910 job on module-a3-8-super-pod nodes, the super-pod job on
+  module-910b-16 nodes), which is what docs/spec.md says of scheduling: none.
 """
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ import pytest
 import yaml
 
 from tests.checkout import ROOT, run_cli
-from tests.simcluster import jobs
+from tests.simcluster import jobs, nodes
 from tests.simcluster.jobs import wait_for
 
 EXAMPLES = ROOT / "examples" / "showcase"
@@ -72,3 +78,29 @@ def test_inference_job_runs_without_a_network_policy(sim, cleanup, tmp_path, plu
     else:  # the control: Volcano's svc plugin fences the job off (it admits only the job's own pods)
         wait_for(lambda: _network_policies(sim, namespace) == [name], timeout=60, sim=sim,
                  what=f"the svc plugin's NetworkPolicy {name}")
+
+
+@pytest.mark.parametrize("name", ["reset-config-acjob", "module-910-unnamed-hardware-vcjob",
+                                  "super-pod-unnamed-hardware-acjob"])
+def test_shape_is_admitted_placed_and_running(sim, cleanup, name):
+    job = _job(name)
+    kind, namespace, job_name = job["kind"], job["metadata"]["namespace"], job["metadata"]["name"]
+    profile = nodes.load_profiles()[yaml.safe_load((EXAMPLES / f"{name}.yaml").read_text())["spec"]["profile"]]
+    expected = sum(int(r.get("replicas", 1)) for r in job["spec"].get("replicaSpecs", {}).values()) + \
+        sum(int(t.get("replicas", 1)) for t in job["spec"].get("tasks", []))
+    jobs.create_namespace(sim, namespace)
+    cleanup.append(namespace)
+    _apply(sim, EXAMPLES / f"{name}.yaml")
+    pods = _running(sim, namespace, kind, job_name, expected)
+    everywhere = nodes.load_profiles().values()
+    for pod in pods:
+        placed = sim.profile_of_node(pod["spec"]["nodeName"])
+        if name == "reset-config-acjob":
+            assert placed == profile.name, pod["spec"]["nodeName"]
+        else:  # no accelerator-type: any node offering the resource that the handler takes
+            assert placed in {p.name for p in everywhere if p.resource == profile.resource}, placed
+        assert pod["metadata"].get("annotations", {}).get(profile.resource), "no devices from the plugin"
+    if name == "reset-config-acjob":
+        reset = jobs.get_json(sim, "configmap", f"reset-config-{job_name}", "-n", namespace)
+        assert reset["metadata"]["labels"] == {"reset": "true"}
+        sim.kubectl("delete", "configmap", f"reset-config-{job_name}", "-n", namespace, "--wait=false", check=False)

@@ -147,3 +147,38 @@ def test_map_form_env_with_value_from_hints_the_list_form(where):
 def test_a_wrong_scalar_in_map_form_env_keeps_its_own_hint():
     [(rule, path, message, hint)] = _refused(_spec(env={"N": 1}))
     assert rule == "AC102" and hint.startswith("quote it")
+
+
+# --------------------------------------------------------------------------- scheduling without node labels
+
+
+def _names_hardware(job: Dict[str, Any]) -> List[Any]:
+    pods = [r["template"]["spec"] for r in job["spec"].get("replicaSpecs", {}).values()] + \
+        [t["template"]["spec"] for t in job["spec"].get("tasks", [])]
+    return [job["metadata"].get("annotations", {}).get("huawei.com/schedule_policy")] + \
+        [pod.get("nodeSelector") for pod in pods]
+
+
+@pytest.mark.parametrize("fields", [
+    {"profile": "module-910", "npus": 16},  # the plugin's handler for jobs without accelerator-type
+    {"profile": "module-a3-16-super-pod", "npus": 32, "superPod": {"spBlock": 32}},  # its sp-block default
+])
+@pytest.mark.parametrize("target", ["AscendJob", "VolcanoJob"])
+def test_scheduling_none_names_no_hardware(fields, target):
+    job = _job(compile_spec(_spec(target=target, scheduling="none", **fields)))
+    assert set(_names_hardware(job)) == {None}
+
+
+def test_scheduling_none_with_host_arch_selects_only_that():
+    job = _job(compile_spec(_spec(profile="module-910", scheduling="none", hostArch="huawei-arm")))
+    assert {str(s) for s in _names_hardware(job)[1:]} == {str({"host-arch": "huawei-arm"})}
+
+
+@pytest.mark.parametrize("fields,handler", [
+    ({"profile": "module-910b-8", "npus": 16}, "module-910"),
+    ({"profile": "module-a3-16-super-pod", "npus": 32}, "module-910"),  # without sp-block: not the super-pod one
+])
+def test_scheduling_none_where_the_default_handler_is_another_profiles(fields, handler):
+    [(rule, path, message, hint)] = _refused(_spec(scheduling="none", **fields))
+    assert (rule, path) == ("AC022", ("spec", "scheduling"))
+    assert f"the rules of {handler}, not of {fields['profile']}" in message and "scheduling:" in hint
