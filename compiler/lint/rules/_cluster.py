@@ -95,7 +95,10 @@ def nodes_summary(nodes: Sequence[Node], selector: Sequence[Tuple[str, str]], re
 def gangs(run: "RunContext", obj: Any) -> List[Tuple[Any, str, int, int, List[Node]]]:
     """(first pod set, resource, NPUs per pod, pods, usable nodes) of each group of the job's NPU pod sets that
     compete for the same nodes (the same selector, tolerations, resource and size), for a job whose pods all
-    start together (no ``minAvailable`` below its pod count)."""
+    start together (no ``minAvailable`` below its pod count); none without an inventory that has the nodes."""
+    inv = inventory(run)
+    if inv is None or inv.nodes is None:
+        return []
     pod_sets = [p for p in obj.npu_pod_sets() if p.replicas > 0 and p.npus() > 0]
     least = obj.min_available()
     if not pod_sets or (least is not None and least < sum(max(p.replicas, 0) for p in obj.pod_sets())):

@@ -26,16 +26,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ..rule import Problem
-from ._cluster import gangs, inventory, nodes_summary, pods_room, selector_of
+from ._cluster import gangs, nodes_summary, pods_room, selector_of
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    inv = inventory(run)
-    if inv is None or inv.nodes is None:
-        return
     for pod_set, resource, npus, pods, nodes in gangs(run, obj):
         room = pods_room(nodes, resource, npus, free=False)
         if room < pods:
