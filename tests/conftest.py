@@ -93,32 +93,86 @@ def kustomize(request: pytest.FixtureRequest) -> str:
     return str(binaries["kustomize"])
 
 
-#: the fixtures that start a simulated cluster (tests/simcluster, tests/fidelity)
-_CLUSTER_FIXTURES = {"sim", "fidelity_sim"}
-_cluster_programs_tried = False
+#: the fixtures that need the session's simulated cluster (tests/simcluster/session.py)
+_CLUSTER_FIXTURES = {"sim", "judged_early"}
+_session_cluster = None  # the SessionCluster of this run, when a selected test needs one
 
 
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Before the first test that starts a simulated cluster, build its programs (many minutes, once, when
-    the cache lacks them) with the progress on the terminal; the cluster fixtures then find them cached.
-    Without this the build ran inside a fixture, its progress captured: a silent terminal for 15 minutes."""
-    global _cluster_programs_tried
-    if _cluster_programs_tried or not _CLUSTER_FIXTURES & set(getattr(item, "fixturenames", ())):
+def _needs_cluster(item: pytest.Item) -> bool:
+    return bool(_CLUSTER_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
+    """The tests that use the simulated cluster run last, in their own order: the cluster is made ready (and the
+    oracle's batch runs judged) in the background while every other test runs."""
+    items[:] = [i for i in items if not _needs_cluster(i)] + [i for i in items if _needs_cluster(i)]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the session's cluster in the background once a selected test needs it (and it can run here)."""
+    global _session_cluster
+    config = session.config
+    wanted = [i for i in session.items if _needs_cluster(i)]
+    if not wanted or config.option.collectonly or _session_cluster is not None:
         return
-    _cluster_programs_tried = True
-    from tests.integration import controlplane
-    from tests.simcluster import build
+    from tests.simcluster.conftest import skip_reason
+    from tests.simcluster.session import WORK_ATTRIBUTE, SessionCluster
+
+    if skip_reason():
+        return  # the fixtures skip with the reason
+    work = {}
+    for item in wanted:
+        module = getattr(item, "module", None)
+        if "judged_early" in item.fixturenames and module is not None and module.__name__ not in work:
+            # the module's batch, made here (in the main thread: it may read the environment), judged there
+            work[module.__name__] = getattr(module, WORK_ATTRIBUTE)()
+    _session_cluster = SessionCluster(work)
+    note = _session_cluster.begin()
+    if note:
+        with on_terminal(config):
+            print(f"\n{note}", flush=True)
+
+
+_session_cluster_times: list = []
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    global _session_cluster
+    if _session_cluster is not None:
+        _session_cluster.stop()
+        _session_cluster_times[:] = _session_cluster.times
+        _session_cluster = None
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _session_cluster_times:
+        terminalreporter.write_line("simulated cluster, in the background: " + "; ".join(_session_cluster_times))
+
+
+def _the_session_cluster(request: pytest.FixtureRequest):
     from tests.simcluster.conftest import skip_reason
 
-    if skip_reason() or (build.cached_binaries() is not None and controlplane.binary_path().is_file()):
-        return  # the fixture skips, or everything is built
-    with on_terminal(item.config):
-        print("\nbuilding the simulated cluster's programs (kube-apiserver, Volcano with the Ascend plugin, "
-              "ascend-operator, kwok) from their pinned sources and Go modules: many minutes the first time, "
-              "cached after that", flush=True)
-        try:
-            controlplane.build_binary(verbose=True)
-            build.build_all()
-        except Exception as exc:  # the fixture builds again and reports the error as the tests' error
-            print(f"build failed: {exc}", flush=True)
+    reason = skip_reason()
+    if reason:
+        pytest.skip(reason)
+    assert _session_cluster is not None, "the session's cluster starts at collection (pytest_collection_finish)"
+    log = _session_cluster.waiting_for_build()
+    if log is not None:
+        with on_terminal(request.config):
+            print(f"\nwaiting for the simulated cluster's programs to be built; progress in {log}", flush=True)
+    return _session_cluster
 
+
+@pytest.fixture(scope="session")
+def sim(request: pytest.FixtureRequest):
+    """The session's one simulated cluster (every simulated-cluster test and the oracle runs share it, tests/simcluster/session.py), once the
+    oracle's batch runs on it are done; skips when it cannot run here."""
+    return _the_session_cluster(request).ready_cluster()
+
+
+@pytest.fixture(scope="module")
+def judged_early(request: pytest.FixtureRequest):
+    """The result of this module's batch run on the session's cluster (its ``JUDGED_EARLY`` function,
+    tests/simcluster/session.py)."""
+    return _the_session_cluster(request).result(request.module.__name__)

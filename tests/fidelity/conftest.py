@@ -1,7 +1,8 @@
 """pytest plumbing for the differential test (docs/fidelity.md).
 
-The oracle test needs the simulated cluster (tests/simcluster): it skips with
-that package's reason when the programs cannot be built or started, and it is
+The oracle test judges on the session's simulated cluster (tests/simcluster/session.py),
+in the background while the other tests run: it skips with that package's reason
+when the programs cannot be built or started, and it is
 deselected (not skipped) when the run leaves out the simulated-cluster tests
 (``--ignore=tests/simcluster``, the fast suite).  With
 ``ASCEND_COMPILE_FIDELITY_FULL=1`` it judges the full generated set instead of
@@ -11,11 +12,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from tests.simcluster.conftest import skip_reason
 
 HERE = Path(__file__).resolve().parent
 FULL_ENV = "ASCEND_COMPILE_FIDELITY_FULL"
@@ -42,16 +41,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
 
 def full_run() -> bool:
     return os.environ.get(FULL_ENV) == "1"
-
-
-@pytest.fixture(scope="module")
-def fidelity_sim() -> Iterator[object]:
-    """A simulated cluster for this module (the oracle's default size)."""
-    reason = skip_reason()
-    if reason:
-        pytest.skip(reason)
-    from tests.fidelity import runner
-    from tests.simcluster.cluster import SimCluster
-
-    with SimCluster(nodes_per_profile=runner.NODES_PER_PROFILE) as cluster:
-        yield cluster

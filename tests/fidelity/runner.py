@@ -43,12 +43,27 @@ def _log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def unjudged(jobs: Sequence[Job]) -> Dict[str, Result]:
+    """A result per job, without lint's findings and the oracle's verdict yet."""
+    return {job.id: Result(job.id, job.parent, job.source, job.profile, job.mutation, digest=digest(job.objects))
+            for job in jobs}
+
+
 def lint_all(jobs: Sequence[Job]) -> Dict[str, Result]:
-    results: Dict[str, Result] = {}
+    results = unjudged(jobs)
     for job in jobs:
-        results[job.id] = Result(job.id, job.parent, job.source, job.profile, job.mutation,
-                                 findings=lint_findings(job.objects), digest=digest(job.objects))
+        results[job.id].findings = lint_findings(job.objects)
     return results
+
+
+def with_verdicts(results: Dict[str, Result], judged: Dict[str, Result]) -> List[Result]:
+    """``results`` (lint's findings) with the oracle's verdicts of ``judged``, in the order of ``results``."""
+    for result in results.values():
+        verdict = judged[result.id]
+        assert verdict.digest == result.digest, f"{result.id}: judged other objects than were linted"
+        result.outcome, result.room, result.reason, result.message = (verdict.outcome, verdict.room,
+                                                                      verdict.reason, verdict.message)
+    return list(results.values())
 
 
 def _judge_chunk(sim: SimCluster, chunk: Sequence[Job], results: Dict[str, Result],
@@ -101,19 +116,21 @@ def judge_jobs(sim: SimCluster, jobs: Sequence[Job], results: Dict[str, Result],
 def recheck(sim: SimCluster, again: Sequence[Job], results: Dict[str, Result]) -> int:
     """Judge jobs that never got a pod again, on a cluster where nothing else runs; how many went one by one.
 
-    All of them together first: if none of them gets a pod there, none held a node or a place in the
-    queue that another needed, so each saw what it would have seen alone, and the verdicts stand. If any
-    got a pod, every job that did not run is judged again alone.
+    All of them together first.  The oracle's rounds delete every job that runs, so the jobs still pending at
+    the end were judged in a last round where nothing else ran but them.  If none of those got a pod either,
+    none held a node or a place in the queue that another needed, so each saw what it would have seen alone,
+    and the verdicts stand (a job that ran together runs alone too).  Only if some job of that last round got
+    pods without running are the pending ones judged again alone.
     """
     if not again:
         return 0
     _judge_chunk(sim, again, results, RECHECK_ROUND)
-    if all(_never_enqueued(results[job.id]) for job in again):
+    left = [job for job in again if results[job.id].outcome == "pending"]
+    if all(_never_enqueued(results[job.id]) for job in left):
         return 0
-    alone = [job for job in again if results[job.id].outcome != "running"]
-    for job in alone:
+    for job in left:
         _judge_chunk(sim, [job], results, RECHECK_ROUND)
-    return len(alone)
+    return len(left)
 
 
 def clean(sim: SimCluster, verdicts: Sequence[Verdict]) -> None:
@@ -157,17 +174,6 @@ def ensure_queues(sim: SimCluster, jobs: Sequence[Job]) -> None:
         except Exception as exc:  # noqa: BLE001 - already there from an earlier batch
             if getattr(exc, "status", None) != 409:
                 raise
-
-
-def run(jobs: Sequence[Job], sim: Optional[SimCluster] = None, *, batch: int = BATCH) -> List[Result]:
-    """Lint every job, judge every job on ``sim`` (or a cluster started here); results in job order."""
-    results = lint_all(jobs)
-    if sim is not None:
-        judge_jobs(sim, jobs, results, batch)
-    else:
-        with SimCluster(nodes_per_profile=NODES_PER_PROFILE) as own:
-            judge_jobs(own, jobs, results, batch)
-    return [results[job.id] for job in jobs]
 
 
 def save(results: Sequence[Result], path: Path, extra: Optional[Dict[str, Any]] = None) -> None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
+from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 
@@ -17,11 +19,38 @@ from tests.fidelity.cli import DOC
 from tests.fidelity.conftest import full_run
 from tests.fidelity.mutations import MUTATIONS
 from tests.fidelity.parents import samples_missing_reason
+from tests.fidelity.verdicts import Result
+
+
+_generated: List[generator.Generated] = []  # made once per session: by the batch run below or the fixture
+
+
+def _generate_once() -> generator.Generated:
+    if not _generated:
+        _generated.append(generator.generate())
+    return _generated[0]
+
+
+def _judge_early() -> Callable[[Any], Tuple[Dict[str, Result], float, List[str]]]:
+    """The oracle's half of the differential test, made at collection and judged on the session's cluster in
+    the background (tests/simcluster/session.py): lint runs in the test itself."""
+    generated = _generate_once()
+    jobs = generated.jobs if full_run() else generator.ci_subset(generated.jobs)
+
+    def judge(cluster: Any) -> Tuple[Dict[str, Result], float, List[str]]:
+        started, lines = time.monotonic(), []
+        judged = runner.unjudged(jobs)
+        runner.judge_jobs(cluster, jobs, judged, log=lines.append)
+        return judged, time.monotonic() - started, lines
+    return judge
+
+
+JUDGED_EARLY = _judge_early
 
 
 @pytest.fixture(scope="module")
 def generated() -> generator.Generated:
-    return generator.generate()
+    return _generate_once()
 
 
 def test_generator_makes_enough_jobs_deterministically(generated):
@@ -66,11 +95,11 @@ def test_known_disagreements_are_well_formed():
 
 
 @pytest.mark.fidelity_oracle
-def test_ci_subset_agrees_with_upstream(fidelity_sim, generated):
+def test_ci_subset_agrees_with_upstream(judged_early, generated):
     jobs = generated.jobs if full_run() else generator.ci_subset(generated.jobs)
-    started = time.monotonic()
-    results = runner.run(jobs, fidelity_sim)
-    elapsed = time.monotonic() - started
+    judged, elapsed, progress = judged_early
+    print("\n".join(progress), file=sys.stderr)
+    results = runner.with_verdicts(runner.lint_all(jobs), judged)
     runner.save(results, runner.cache_dir() / "results-test.json")  # for a look at a failure
     left = report.unexplained(results, known.load())
     lines = "\n".join(f"{r.id}: {r.verdict}: upstream {r.upstream_text()[:200]}; lint errors {r.errors or 'none'}"

@@ -258,6 +258,7 @@ class ControlPlane:
         binary: Optional["os.PathLike[str] | str"] = None,
         ready_timeout: float = 180.0,
         keep_dir: bool = False,
+        kubectl: Optional[str] = None,
     ) -> None:
         self.crds = [Path(p) for p in crds]
         # The Queue needs the Queue CRD: create it by default only when CRDs are given.
@@ -271,7 +272,7 @@ class ControlPlane:
         self.log_path: Optional[Path] = None
         self.crd_names: list[str] = []
         self._proc: Optional["subprocess.Popen[bytes]"] = None
-        self._kubectl = find_kubectl()
+        self._kubectl = kubectl or find_kubectl()
 
     # -- lifecycle ---------------------------------------------------------
 

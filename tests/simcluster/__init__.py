@@ -10,5 +10,7 @@ Modules, one job each:
 - ``stages``: kwok's pod stages (Running, exit on a label, delete);
 - ``processes`` and ``cluster``: starting and stopping the cluster (``SimCluster``);
 - ``oracle``: upstream's verdict per job for a set of manifests;
-- ``jobs``: helpers for the tests; ``conftest``: the ``sim`` session fixture and markers.
+- ``session``: the test run's one cluster, made ready in the background (the ``sim`` fixture of
+  tests/conftest.py, the oracle's batch runs);
+- ``jobs``: helpers for the tests; ``conftest``: markers and the reason to skip.
 """

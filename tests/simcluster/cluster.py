@@ -70,7 +70,11 @@ class SimCluster:
     """
 
     def __init__(self, *, profiles: Optional[Sequence[str]] = None, nodes_per_profile: int = DEFAULT_NODES_PER_PROFILE,
-                 keep_dir: bool = False, scheduler_verbosity: int = 3, ready_timeout: float = 180.0):
+                 keep_dir: bool = False, scheduler_verbosity: int = 3, ready_timeout: float = 180.0,
+                 binaries: Optional[build.Binaries] = None, apiserver: Optional[Path] = None,
+                 kubectl: Optional[str] = None):
+        """``binaries``, ``apiserver`` and ``kubectl``: the programs' paths, found beforehand (by default they
+        are looked up, and built when missing, at :meth:`start`)."""
         self.all_profiles = nodes.load_profiles()
         unknown = sorted(set(profiles or ()) - set(self.all_profiles))
         if unknown:
@@ -89,6 +93,7 @@ class SimCluster:
         self._sa_thread: Optional[threading.Thread] = None
         self._sa_seen: set = set()
         self._client: Optional[Any] = None
+        self._binaries, self._apiserver, self._kubectl = binaries, apiserver, kubectl
 
     # ------------------------------------------------------------------ properties
 
@@ -125,13 +130,7 @@ class SimCluster:
         self.stop()
 
     def start(self) -> "SimCluster":
-        reason = build.unavailable_reason()
-        if reason:
-            raise SimClusterError(reason)
-        try:
-            binaries = build.build_all(progress=build.Progress())
-        except (build.BuildError, build.sources.SourceError, build.patches.PatchError) as exc:
-            raise SimClusterError(str(exc)) from exc
+        binaries = self._binaries or self._built()
         self.workdir = Path(tempfile.mkdtemp(prefix="ascend-compile-simcluster-"))
         self.log_dir.mkdir()
         try:
@@ -148,6 +147,16 @@ class SimCluster:
             raise
         return self
 
+    @staticmethod
+    def _built() -> build.Binaries:
+        reason = build.unavailable_reason()
+        if reason:
+            raise SimClusterError(reason)
+        try:
+            return build.build_all(progress=build.Progress())
+        except (build.BuildError, build.sources.SourceError, build.patches.PatchError) as exc:
+            raise SimClusterError(str(exc)) from exc
+
     def stop(self) -> None:
         self._stop_sa.set()
         if self._sa_thread is not None:
@@ -163,7 +172,8 @@ class SimCluster:
     def _start_control_plane(self) -> None:
         assert self.workdir is not None
         crds = manifests.write_crds(self.workdir / "crds")
-        self.control = controlplane.ControlPlane(crds=crds, create_default_queue=True, keep_dir=self.keep_dir)
+        self.control = controlplane.ControlPlane(crds=crds, create_default_queue=True, keep_dir=self.keep_dir,
+                                                 binary=self._apiserver, kubectl=self._kubectl)
         self.control.start()
         # Volcano's namespace, as its chart makes it: the Ascend plugin keeps its rescheduling state
         # (vcjob-fault-npu-cm, remaining fault-retry-times the operator reads) there

@@ -4,23 +4,21 @@ Every test here is marked ``simcluster``.  Tests marked ``simcluster_full`` (the
 whole golden matrix, the 200-job oracle run) are deselected (not skipped) unless
 ``ASCEND_COMPILE_SIMCLUSTER_FULL=1`` is set; CI runs the representative rest.
 
-The session fixture ``sim`` starts one cluster for all tests (about a minute);
-the programs are built by the first session that needs them (or beforehand with
-``python -m tests.simcluster build``), with progress on stderr, and cached.  Tests
-skip with one line when ../shared, Go or kubectl is absent, or with
-``ASCEND_COMPILE_SKIP_SIMCLUSTER=1``.
+The session fixture ``sim`` (tests/conftest.py) is the run's one cluster, made
+ready in the background from collection on (tests/simcluster/session.py); the
+programs are built by the first session that needs them (or beforehand with
+``python -m tests.simcluster build``) and cached.  Tests skip with one line when
+../shared, Go or kubectl is absent, or with ``ASCEND_COMPILE_SKIP_SIMCLUSTER=1``.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 from tests.integration import controlplane
 from tests.simcluster import build
-from tests.simcluster.cluster import SimCluster
 
 HERE = Path(__file__).resolve().parent
 FULL_ENV = "ASCEND_COMPILE_SIMCLUSTER_FULL"
@@ -57,13 +55,3 @@ def skip_reason() -> "str | None":
     if reason:
         return f"simulated cluster unavailable: {reason}"
     return None
-
-
-@pytest.fixture(scope="session")
-def sim() -> Iterator[SimCluster]:
-    """One simulated cluster for the session: 4 fake nodes of every simulated profile (skips when unavailable)."""
-    reason = skip_reason()
-    if reason:
-        pytest.skip(reason)
-    with SimCluster(nodes_per_profile=4) as cluster:
-        yield cluster

@@ -39,6 +39,12 @@ def write_spec(folder: Path, name: str, namespace: str, **fields: Any) -> Path:
     return path
 
 
+def npus_never_placed(sim: SimCluster) -> int:
+    """NPUs of a card-910b-2 job (2 NPUs a node, so a pod a node) with two pods more than the cluster has
+    card-910b-2 nodes: its gang never gets room, however many nodes the session's cluster has."""
+    return 2 * (sim.nodes_per_profile + 2)
+
+
 def operator_env_job(name: str, namespace: str) -> List[Dict[str, Any]]:
     """The compiled PyTorch AscendJob of two 8-NPU pods (module-910b-8) and its companions; its templates leave
     ASCEND_VISIBLE_DEVICES to the operator, so that a test sees what the operator sets."""

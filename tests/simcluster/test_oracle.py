@@ -44,10 +44,10 @@ def test_each_kind_of_verdict(sim):
     container = _job(never)["spec"]["tasks"][0]["template"]["spec"]["containers"][0]
     container["resources"] = {"limits": {"huawei.com/Ascend910": 16}, "requests": {"huawei.com/Ascend910": 16}}
 
-    # two jobs that each take every module-910b-8 node (4 pods x 8 NPUs, one pod per node): one waits for room
+    # two jobs that each take every module-910b-8 node (a pod of 8 NPUs per node): one waits for room
     whole = _renamed(_golden("pytorch-module-910b-8-vcjob"), "whole-a")
-    _job(whole)["spec"]["tasks"][0]["replicas"] = 4
-    _job(whole)["spec"]["minAvailable"] = 4
+    _job(whole)["spec"]["tasks"][0]["replicas"] = sim.nodes_per_profile
+    _job(whole)["spec"]["minAvailable"] = sim.nodes_per_profile
     whole_b = _renamed(whole, "whole-b")
 
     verdicts = judge_manifests({"running": running, "rejected": rejected, "refused": refused, "never": never,

@@ -17,8 +17,7 @@ import yaml
 
 from tests.checkout import ROOT
 from tests.simcluster.cluster import SimCluster
-from tests.simcluster.conftest import skip_reason
-from tests.simcluster.oracle import judge_manifests
+from tests.simcluster.oracle import Verdict, judge_manifests
 
 GOLDEN = ROOT / "golden" / "matrix"
 Docs = List[Dict[str, Any]]
@@ -653,38 +652,29 @@ def test_each_mutation_trips_its_rule_only_at_its_severity():
         assert [f.rule for f in findings if f.severity == "error" and f.rule != rule] == [], case
 
 
-#: nodes of each profile in this module's cluster: most cases are jobs of two whole module-910b-8 nodes, and
-#: the ones that run hold their nodes until the round ends (about 12 s with nothing changing).  On the
-#: session's 4 nodes they ran two at a time, over 20 rounds and 4 to 13 minutes; 16 run eight at a time.
-NODES_PER_PROFILE = 16
-
-
-@pytest.fixture(scope="module")
-def roomy_sim():
-    """A cluster of this module's own, with room for many cases at once (see NODES_PER_PROFILE).
+def _judge_early() -> Callable[[SimCluster], Dict[str, Verdict]]:
+    """All cases in one oracle run, judged on the session's cluster in the background while other tests run
+    (tests/simcluster/session.py); its NODES_PER_PROFILE leaves room for eight of these two-node jobs at once.
 
     No case needs fewer nodes to be judged: an error case is refused, or pending because no node of any
     size could take its pods (the checks below ask the oracle for "never-fits", not "no room now").
     """
-    reason = skip_reason()
-    if reason:
-        pytest.skip(reason)
-    with SimCluster(nodes_per_profile=NODES_PER_PROFILE) as cluster:
-        yield cluster
-
-
-@pytest.fixture(scope="module")
-def verdicts(roomy_sim):
     manifests = {case: _mutated(golden, mutate) for case, (golden, mutate, _, _) in CASES.items()}
-    # the oracle calls what is still pending when its total time runs out "no-room-now", which no error case
-    # accepts: the bound is far above a slow machine's run
-    return {v.case: v for v in judge_manifests(manifests, sim=roomy_sim, round_timeout=60, total_timeout=1500)}
+
+    def judge(cluster: SimCluster) -> Dict[str, Verdict]:
+        # the oracle calls what is still pending when its total time runs out "no-room-now", which no error
+        # case accepts: the bound is far above a slow machine's run
+        return {v.case: v for v in judge_manifests(manifests, sim=cluster, round_timeout=60, total_timeout=1500)}
+    return judge
+
+
+JUDGED_EARLY = _judge_early
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_upstream_agrees_with_the_severity(verdicts, case):
+def test_upstream_agrees_with_the_severity(judged_early, case):
     """error <=> rejected, refused or pending where nothing else runs; warning (or no finding) <=> runs."""
-    verdict = verdicts[case]
+    verdict = judged_early[case]
     severity = CASES[case][3]
     if severity == "error":
         assert verdict.outcome in ("rejected", "refused") or (

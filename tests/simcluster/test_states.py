@@ -125,8 +125,8 @@ def _wait_state(sim, name: str, kind: str, state: str, timeout: float = 90) -> D
 
 
 def test_ascendjob_created_while_its_pods_cannot_be_placed(sim, states_ns, tmp_path):
-    # 6 pods x 2 NPUs on card-910b-2 nodes, of which the cluster has 4: gang scheduling keeps it waiting
-    _apply(sim, _spec(tmp_path, "acjob-created", npus=12))
+    # more 2-NPU pods than the cluster has card-910b-2 nodes: gang scheduling keeps it waiting
+    _apply(sim, _spec(tmp_path, "acjob-created", npus=jobs.npus_never_placed(sim)))
     state = _wait_state(sim, "acjob-created", "AscendJob", "Created")
     assert state["terminal"] is False
     assert _client_state(sim, "acjob-created", "AscendJob").state == "Created"
@@ -251,7 +251,7 @@ def test_ascendjob_failed_when_a_pod_fails_without_retries(sim, states_ns, tmp_p
 
 def test_volcano_job_pending_while_its_pods_cannot_be_placed(sim, states_ns, tmp_path):
     name, kind = "vcjob-pending", "Job"
-    _apply(sim, _spec(tmp_path, name, target="VolcanoJob", npus=12))
+    _apply(sim, _spec(tmp_path, name, target="VolcanoJob", npus=jobs.npus_never_placed(sim)))
     state = _wait_state(sim, name, kind, "Pending")
     assert state["observed"] is True  # the controller wrote the phase
     assert _client_state(sim, name, kind).state == "Pending"

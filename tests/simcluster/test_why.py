@@ -162,7 +162,8 @@ def _why_when(sim, name: str, code: str) -> List[str]:
 def test_more_npus_per_pod_than_a_node_has(sim, stuck):
     lines = _why_when(sim, "too-many-npus", "npus-never-fit")
     assert lines[0].startswith(f"AscendJob {NAMESPACE}/too-many-npus: ")
-    assert lines[1] == ("why: Master+Worker: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm, but none has "
+    assert lines[1] == (f"why: Master+Worker: {sim.nodes_per_profile} nodes are accelerator-type=module-910b-8,"
+                        "host-arch=huawei-arm, but none has "
                         "16 Ascend910 at all (at most 8 per node): a pod asking for 16 can never be placed")
     assert "  see: ascend-compile explain AC301" in lines  # our lint rule predicts it
 
@@ -170,7 +171,8 @@ def test_more_npus_per_pod_than_a_node_has(sim, stuck):
 def test_a_volcano_job_asking_for_more_npus_than_a_node_has(sim, stuck):
     lines = _why_when(sim, "vcjob-too-many-npus", "npus-never-fit")
     assert lines[0].startswith(f"Volcano Job {NAMESPACE}/vcjob-too-many-npus: Pending")
-    assert lines[1] == ("why: worker: 4 nodes are accelerator-type=module-910b-8,host-arch=huawei-arm, but none has "
+    assert lines[1] == (f"why: worker: {sim.nodes_per_profile} nodes are accelerator-type=module-910b-8,"
+                        "host-arch=huawei-arm, but none has "
                         "16 Ascend910 at all (at most 8 per node): a pod asking for 16 can never be placed")
 
 

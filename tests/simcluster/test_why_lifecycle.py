@@ -38,7 +38,7 @@ def applied(sim, tmp_path_factory):
     jobs.create_namespace(sim, NAMESPACE)
     paths = [_spec(folder, "retry-then-pass", faultRetryTimes=2, faultScheduling="force"),
              _spec(folder, "fails"),
-             _spec(folder, "never-placed", npus=12)]  # 6 pods x 2 NPUs; the gang waits for room it never gets
+             _spec(folder, "never-placed", npus=jobs.npus_never_placed(sim))]  # the gang waits for room it never gets
     out = _cli(sim, "apply", *map(str, paths))
     assert out.returncode == 0, out.stderr
     try:
@@ -142,7 +142,7 @@ def _compiled(sim, name: str) -> str:
     out = run_cli("compile", "-", input=yaml.safe_dump(
         {"apiVersion": "ascend-compile.io/v1alpha1", "kind": "TrainingJob",
          "metadata": {"name": name, "namespace": NAMESPACE},
-         "spec": {"framework": "pytorch", "profile": "card-910b-2", "npus": 12, "image": "pytorch-train:latest",
+         "spec": {"framework": "pytorch", "profile": "card-910b-2", "npus": jobs.npus_never_placed(sim), "image": "pytorch-train:latest",
                   "command": ["/bin/bash", "-c", "bash /job/code/train_start.sh"]}}))
     assert out.returncode == 0, out.stderr
     return out.stdout

@@ -1,0 +1,166 @@
+"""The test session's one simulated cluster, made ready in the background while the other tests run.
+
+A pytest run needs one cluster at the most (tests/conftest.py): the fixture ``sim`` of every
+simulated-cluster test and the oracle's batch runs share it.  Once collection shows that a selected test
+needs it, a thread of the pytest process
+
+1. waits for the programs: when they are not built yet, ``python -m tests.simcluster build`` runs as a
+   child process (its output goes to ``build.log`` in :attr:`SessionCluster.folder`, not to the terminal
+   the other tests print to);
+2. starts the cluster;
+3. runs the oracle's batch runs that the selected tests declared (:data:`WORK_ATTRIBUTE`), one after the
+   other, so that their verdicts are ready when those tests ask for them.
+
+A test that asks for ``sim`` itself waits until all of it is done: nothing but the batch runs touches the
+cluster while they judge (a test that holds the scheduler, or fills the nodes, would change their verdicts).
+
+Why a child process for the build and paths resolved up front: other tests of the run change the
+process's environment for a while (``PATH`` with a fake kubectl, ``HOME``), so the thread runs only
+programs it was given as absolute paths and finds no file through the environment.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from tests.checkout import ROOT
+from tests.integration import controlplane
+from tests.simcluster import build
+from tests.simcluster.cluster import SimCluster, SimClusterError
+
+#: a test module that judges a batch on the session's cluster names here a function that makes the batch at
+#: collection (in the main thread) and returns the run: ``(cluster) -> result``, done in the background; the
+#: module's tests get the result from the fixture ``judged_early``
+WORK_ATTRIBUTE = "JUDGED_EARLY"
+#: nodes of each simulated profile: the rule-rejection cases are jobs of two whole module-910b-8 nodes, and 16
+#: run eight at a time (on 4 they ran two at a time, over 20 rounds); the fidelity jobs fit in 4 nodes each
+NODES_PER_PROFILE = 16
+
+Work = Callable[[SimCluster], Any]
+
+
+class SessionCluster:
+    """The cluster, the state of its preparation, and the results of the batch runs done on it."""
+
+    def __init__(self, work: Dict[str, Work], nodes_per_profile: int = NODES_PER_PROFILE):
+        self.work = dict(work)
+        self.nodes_per_profile = nodes_per_profile
+        self.folder = Path(tempfile.mkdtemp(prefix="ascend-compile-session-cluster-"))
+        self.cluster: Optional[SimCluster] = None
+        self.error: Optional[BaseException] = None
+        self.results: Dict[str, Tuple[bool, Any]] = {}  # name -> (ok, result or exception)
+        self.times: List[str] = []
+        self._started = threading.Event()
+        self._done: Dict[str, threading.Event] = {name: threading.Event() for name in self.work}
+        self._all_done = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+        self._build: Optional["subprocess.Popen[bytes]"] = None
+        self._binaries: Optional[build.Binaries] = None
+        self._apiserver: Optional[Path] = None
+        self._kubectl: Optional[str] = None
+
+    # ------------------------------------------------------------------ the test run's side
+
+    def begin(self) -> Optional[str]:
+        """Start the preparation (call from the main thread: it reads the environment); a line for the terminal
+        when the programs are being built."""
+        binaries, apiserver = build.cached_binaries(), controlplane.binary_path()
+        self._kubectl = controlplane.find_kubectl()
+        note = None
+        if binaries is not None and apiserver.is_file():
+            self._binaries, self._apiserver = binaries, apiserver
+        else:
+            log = self.folder / "build.log"
+            with open(log, "wb") as out:
+                self._build = subprocess.Popen([sys.executable, "-m", "tests.simcluster", "build"], cwd=str(ROOT),
+                                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=out,
+                                               env=dict(os.environ))
+            note = (f"building the simulated cluster's programs in the background while the other tests run "
+                    f"(many minutes the first time, cached after that); progress in {log}")
+        self._thread = threading.Thread(target=self._prepare, name="session-simcluster", daemon=True)
+        self._thread.start()
+        return note
+
+    def ready_cluster(self) -> SimCluster:
+        """The started cluster once every batch run is done (raises why it could not start)."""
+        self._all_done.wait()
+        return self._cluster()
+
+    def result(self, name: str) -> Any:
+        """The result of one batch run (raises the cluster's or the run's error)."""
+        self._done[name].wait()
+        ok, value = self.results[name]
+        if not ok:
+            raise value
+        return value
+
+    def waiting_for_build(self) -> Optional[Path]:
+        """The build log while the programs are still being built, else None."""
+        return self.folder / "build.log" if self._build is not None and self._build.poll() is None else None
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._build is not None and self._build.poll() is None:
+            self._build.terminate()
+        if self._thread is not None:
+            self._thread.join()
+        if self.cluster is not None:
+            self.cluster.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    # ------------------------------------------------------------------ the thread's side
+
+    def _cluster(self) -> SimCluster:
+        self._started.wait()
+        if self.error is not None:
+            raise SimClusterError(f"the session's simulated cluster did not start: {self.error}")
+        assert self.cluster is not None
+        return self.cluster
+
+    def _prepare(self) -> None:
+        try:
+            self._start()
+        except BaseException as exc:  # noqa: BLE001 - every test that needs the cluster reports it
+            self.error = exc
+        finally:
+            self._started.set()
+        for name, work in self.work.items():
+            started = time.monotonic()
+            try:
+                self.results[name] = (True, work(self._cluster()))
+            except BaseException as exc:  # noqa: BLE001 - the test that asks for it reports it
+                self.results[name] = (False, exc)
+            self.times.append(f"{name}: {time.monotonic() - started:.0f}s")
+            self._done[name].set()
+        self._all_done.set()
+        # the cluster's programs die with the thread that started them (their parent-death signal follows
+        # the thread on Linux): this one lives until the run ends
+        self._stopping.wait()
+
+    def _start(self) -> None:
+        started = time.monotonic()
+        if self._build is not None:
+            out, _ = self._build.communicate()
+            if self._stopping.is_set():
+                raise SimClusterError("the test run ended before the programs were built")
+            if self._build.returncode != 0:
+                log = (self.folder / "build.log").read_text(errors="replace").splitlines()
+                raise SimClusterError(f"building the programs failed (exit {self._build.returncode}):\n"
+                                      + "\n".join(log[-30:]))
+            paths = dict(line.split(": ", 1) for line in out.decode().splitlines() if ": " in line)
+            self._apiserver = Path(paths.pop("apiserver"))
+            self._binaries = build.Binaries({name: Path(path) for name, path in paths.items()})
+            self.times.append(f"build: {time.monotonic() - started:.0f}s")
+            started = time.monotonic()
+        self.cluster = SimCluster(nodes_per_profile=self.nodes_per_profile, binaries=self._binaries,
+                                  apiserver=self._apiserver, kubectl=self._kubectl)
+        self.cluster.start()
+        self.times.append(f"start: {time.monotonic() - started:.0f}s")
