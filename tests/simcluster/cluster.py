@@ -216,9 +216,16 @@ class SimCluster:
         raise SimClusterError("vc-webhook-manager did not register its CA bundle within 90s")
 
     def _webhook_has_ca(self, kind: str, name: str) -> bool:
-        resource = "mutatingwebhookconfigurations" if kind.startswith("Mutating") else "validatingwebhookconfigurations"
-        out = self.kubectl("get", resource, name, "-o", "jsonpath={.webhooks[0].clientConfig.caBundle}", check=False)
-        return out.returncode == 0 and bool(out.stdout.strip())
+        import kubernetes
+
+        api = kubernetes.client.AdmissionregistrationV1Api(self.api_client())
+        read = (api.read_mutating_webhook_configuration if kind.startswith("Mutating")
+                else api.read_validating_webhook_configuration)
+        try:
+            found = json.loads(read(name, _preload_content=False).data)
+        except kubernetes.client.ApiException:
+            return False
+        return bool(((found.get("webhooks") or [{}])[0].get("clientConfig") or {}).get("caBundle"))
 
     def _start_controllers(self, binaries: build.Binaries) -> None:
         assert self.workdir is not None
@@ -260,7 +267,7 @@ class SimCluster:
         while pending and time.monotonic() < deadline:
             if not self.group.get("kwok").alive():
                 raise SimClusterError("kwok exited")
-            listed = json.loads(self.kubectl("get", "nodes", "-o", "json").stdout)["items"]
+            listed = json.loads(self.core_api().list_node(_preload_content=False).data)["items"]
             for item in listed:
                 ready = any(c.get("type") == "Ready" and c.get("status") == "True"
                             for c in item.get("status", {}).get("conditions", []))

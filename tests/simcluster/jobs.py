@@ -95,7 +95,9 @@ def get_json(sim: SimCluster, *args: str) -> Dict[str, Any]:
 def pods_of(sim: SimCluster, namespace: str, kind: str, name: str) -> List[Dict[str, Any]]:
     """The job's pods (AscendJob: label job-name; Volcano Job: label volcano.sh/job-name)."""
     key = "job-name" if kind == "AscendJob" else "volcano.sh/job-name"
-    return get_json(sim, "pods", "-n", namespace, "-l", f"{key}={name}")["items"]
+    # through the Python client, not a kubectl process: the tests' waits ask this every second
+    listed = sim.core_api().list_namespaced_pod(namespace, label_selector=f"{key}={name}", _preload_content=False)
+    return list(json.loads(listed.data)["items"])
 
 
 def phases(pods: List[Dict[str, Any]]) -> List[str]:
