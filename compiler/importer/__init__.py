@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 from ..catalogue import IMPORT_REFUSED, SPEC_INVALID
 from ..config import ProjectConfig
 from ..errors import CompileError, InternalError
-from ..findings import ERROR, INFO, Finding, format_path
+from ..findings import ERROR, INFO, Finding, describe_document, format_path
 from ..manifest.job import Manifest
 from ..hardware.profiles import ProfileRegistry
 from ..hardware.targeting import candidate_profiles
@@ -214,6 +214,9 @@ def _verify(doc: Document, spec: Dict[str, Any], accepted: Dict[str, Any], relat
         raise ImportRefused([_refuse(doc, "the job is not valid as written, so no spec compiles to it: "
                                      f"{str(exc).split(': ', 1)[-1].split('. This is a bug')[0]}", _LINT_IT)]) from None
     job, notes, used = objects[-1], [], []
+    errors = compile_one.lint(objects)
+    if errors:
+        raise ImportRefused([_lint_error(doc, f, objects) for f in errors])
     where = first_difference(job, accepted)
     if where is not None:
         raise ImportRefused([_refuse(doc, f"{format_path(where) or 'the job'} cannot be carried by a spec",
@@ -235,6 +238,38 @@ def _verify(doc: Document, spec: Dict[str, Any], accepted: Dict[str, Any], relat
     return Imported(spec, doc.source, notes), used
 
 
+def _lint_error(doc: Document, finding: Finding, objects: List[Dict[str, Any]]) -> Finding:
+    """An error lint finds in what the spec compiles to, located in the manifest: compile would refuse the spec
+    for it, so import refuses the job (its manifest has the same mistake)."""
+    compiled = next((o for o in objects if describe_document(o) == finding.obj), objects[-1])
+    path = _in_manifest(finding.path, compiled, doc.data) if compiled is objects[-1] else ()
+    return _refuse(doc, f"the job as written has an error, so compile would refuse its spec: {finding.message} "
+                        f"[{finding.rule}]", finding.hint or _LINT_IT, path)
+
+
+def _in_manifest(path: Sequence[Any], compiled: Any, original: Any) -> Tuple[Any, ...]:
+    """``path`` of the compiled job as a path of the manifest: list items found by name (the compiler orders
+    them its own way), as far as the manifest has them."""
+    out: List[Any] = []
+    for part in path:
+        if isinstance(part, int) and isinstance(compiled, list) and isinstance(original, list):
+            item = compiled[part] if part < len(compiled) else None
+            name = item.get("name") if isinstance(item, dict) else None
+            index = next((i for i, o in enumerate(original) if isinstance(o, dict) and o.get("name") == name), None)
+            if index is None and len(original) == len(compiled) and part < len(original):
+                index = part  # a task the manifest names otherwise: the same place
+            if index is None:
+                break
+            compiled, original = item, original[index]
+            out.append(index)
+        elif isinstance(compiled, dict) and isinstance(original, dict) and part in original:
+            compiled, original = compiled.get(part), original[part]
+            out.append(part)
+        else:
+            break
+    return tuple(out)
+
+
 def _profiles(doc: Document, job: Manifest, registry: ProfileRegistry, profile: Optional[str]) -> List[str]:
     found = [p.name for p in candidate_profiles(registry.all(), job.signals())]
     if profile is not None:
@@ -248,13 +283,27 @@ def _profiles(doc: Document, job: Manifest, registry: ProfileRegistry, profile: 
     return found
 
 
-def _compiler(registry: ProfileRegistry, config: ProjectConfig) -> Any:
-    from ..compiling.pipeline import compile_document
+class _Compiler:
+    """Compile one spec document to its objects (no lint: import tries many), and lint's errors on the objects of
+    the spec it keeps (compile lints its output and refuses a spec with an error)."""
 
-    def compile_one(doc: Document) -> List[Dict[str, Any]]:
-        return compile_document(doc, registry, config).objects
+    def __init__(self, registry: ProfileRegistry, config: ProjectConfig):
+        self.registry, self.config = registry, config
 
-    return compile_one
+    def __call__(self, doc: Document) -> List[Dict[str, Any]]:
+        from ..compiling.pipeline import compile_document
+
+        return compile_document(doc, self.registry, self.config).objects
+
+    def lint(self, objects: List[Dict[str, Any]]) -> List[Finding]:
+        from ..lint.engine import Linter
+
+        found = Linter(self.registry, self.config, schema=False).run(objects=[(o, "<import>") for o in objects])
+        return [f for f in found if f.severity == ERROR]
+
+
+def _compiler(registry: ProfileRegistry, config: ProjectConfig) -> _Compiler:
+    return _Compiler(registry, config)
 
 
 def _listed(names: Sequence[str]) -> str:

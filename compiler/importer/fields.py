@@ -183,6 +183,15 @@ def owning_fields(job: Manifest) -> List[Candidate]:
 def pod_fields(job: Manifest) -> List[Candidate]:
     pod_set = main_pod_set(job)
     out: List[Candidate] = []
+    if pod_set is not None and job.kind == VOLCANO_JOB:
+        if isinstance(as_dict(as_list(job.spec.get("tasks"))[-1] if as_list(job.spec.get("tasks")) else {}).get(
+                "name"), str):
+            out.append(("taskName", pod_set.role))
+        name = main_container(job).get("name")
+        if isinstance(name, str):
+            out.append(("containerName", name))
+        if isinstance(name, str) and isinstance(pod_set.role, str):
+            out.append((TOGETHER, {"taskName": pod_set.role, "containerName": name}))
     if pod_set is not None:
         if pod_set.spec.get("hostNetwork") is True:
             out.append(("hostNetwork", True))

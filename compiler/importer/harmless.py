@@ -12,16 +12,21 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from ..vocabulary import (ASCEND_JOB, DEFAULT_NAMESPACE, DEFAULT_PORT, DEFAULT_QUEUE, HCCL_IF_IP_ENV, PORT_NAME, POD_UID_ENV, RING_LABEL,
-                          VISIBLE_DEVICES_ENV, WORKER, XDL_IP_ENV)
+from ..vocabulary import (ASCEND_JOB, DEFAULT_NAMESPACE, DEFAULT_PORT, DEFAULT_QUEUE, DRIVER_VOLUME, HCCL_IF_IP_ENV,
+                          LOCALTIME_VOLUME, POD_UID_ENV, PORT_NAME, RANKTABLE_CONFIGMAP_VOLUME, RANKTABLE_MOUNT_PATH,
+                          RESET_VOLUME, RING_LABEL, SHM_VOLUME, TASKD_PORT_NAME, VISIBLE_DEVICES_ENV, WORKER,
+                          XDL_IP_ENV)
 
 Notes = List[str]
 
 #: volumes the compiler mounts in every pod that change nothing a job relies on when it lacks them
 _ADDED_VOLUMES = {
-    "dshm": "the /dev/shm memory volume (a larger /dev/shm than the container runtime's 64 MiB)",
-    "localtime": "the host's /etc/localtime (the pods' clock shows the node's time zone)",
-    "ascend-driver": "the host's /usr/local/Ascend/driver (what Ascend Docker Runtime mounts anyway)",
+    SHM_VOLUME: "the /dev/shm memory volume (a larger /dev/shm than the container runtime's 64 MiB)",
+    LOCALTIME_VOLUME: "the host's /etc/localtime (the pods' clock shows the node's time zone)",
+    DRIVER_VOLUME: "the host's /usr/local/Ascend/driver (what Ascend Docker Runtime mounts anyway)",
+    RANKTABLE_CONFIGMAP_VOLUME: f"the job's ranktable ConfigMap at {RANKTABLE_MOUNT_PATH} (the manifest has the "
+                                "ConfigMap; the pods may read the file, nothing waits for it)",
+    RESET_VOLUME: "the node's reset information for the job, read-only (TaskD reads it; nothing else does)",
 }
 #: env values the compiler writes that read what the pod already is (its node's IP, its UID, its devices)
 _ADDED_ENV = {HCCL_IF_IP_ENV, XDL_IP_ENV, POD_UID_ENV, VISIBLE_DEVICES_ENV, "POD_IP"}
@@ -107,7 +112,8 @@ def _volumes(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes)
         notes.append(f"every pod also mounts {why}")
     for name, volume in their_volumes.items():
         for source in ("nfs", "hostPath"):
-            path, made_path = _dict(volume.get(source)).get("path"), _dict(_dict(volumes.get(name)).get(source)).get("path")
+            path = _dict(volume.get(source)).get("path")
+            made_path = _dict(_dict(volumes.get(name)).get(source)).get("path")
             if isinstance(path, str) and isinstance(made_path, str) and path != made_path \
                     and path.rstrip("/") == made_path.rstrip("/") and made_path.rstrip("/"):
                 volume[source]["path"] = made_path
@@ -155,6 +161,19 @@ def _pod_defaults(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: N
             if made.get(key) == default and key not in had:
                 had[key] = default
                 notes.append(f"{key}: {default} is written out (the operator's default)")
+
+
+def _taskd_port(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
+    """TaskD's port, declared: a container port is information only (it opens and binds nothing)."""
+    mine, theirs = _first_container(made), _first_container(had)
+    port = _by_name((mine or {}).get("ports")).get(TASKD_PORT_NAME)
+    if theirs is None or port is None or TASKD_PORT_NAME in _by_name(theirs.get("ports")) \
+            or port.get("containerPort") in {p.get("containerPort") for p in _list(theirs.get("ports"))
+                                             if isinstance(p, dict)}:
+        return
+    theirs.setdefault("ports", []).append(copy.deepcopy(port))
+    notes.append(f"the port {TASKD_PORT_NAME} is declared (a container port opens nothing; TaskD listens on it "
+                 "either way)")
 
 
 def _operator_port(made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
@@ -228,7 +247,7 @@ def _job_defaults(generated: Dict[str, Any], original: Dict[str, Any], notes: No
 
 
 _PER_POD_SET: Tuple[Callable[[str, Dict[str, Any], Dict[str, Any], Notes], None], ...] = (
-    _task_names, _container_names, _volumes, _env, _pod_defaults, _anti_affinity)
+    _task_names, _container_names, _volumes, _env, _pod_defaults, _anti_affinity, _taskd_port)
 
 
 def _namespace(generated: Dict[str, Any], original: Dict[str, Any], notes: Notes) -> None:

@@ -16,6 +16,8 @@ API_VERSION = "ascend-compile.io/v1alpha1"
 KIND = "TrainingJob"
 #: added to a candidate's size for each object compile writes differently from the manifest (no patch reaches it)
 _OBJECT_MISMATCH = 1_000_000
+#: what one accepted harmless difference adds to a candidate's size (about a patch line)
+_ACCEPTED_WEIGHT = 40
 
 
 class Attempt:
@@ -69,7 +71,8 @@ def attempt(spec: Dict[str, Any], original: Dict[str, Any], others: Dict[Tuple[s
         if why is not None:
             why.append(exc)
         return None
-    size = (len(json.dumps(patch, sort_keys=True)) if patch else 0) + len(notes)  # fewer differences win a tie
+    # a difference accepted weighs as a short patch line: a field that says what the manifest says is preferred
+    size = (len(json.dumps(patch, sort_keys=True)) if patch else 0) + _ACCEPTED_WEIGHT * len(notes)
     written = set()
     for obj in objects[:-1]:
         meta = obj.get("metadata") or {}
@@ -92,8 +95,8 @@ def _with(spec: Dict[str, Any], changes: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def base(job: Manifest, namespace: Optional[str], profiles: Sequence[str], original: Dict[str, Any], others: Dict[Tuple[str, str], Any],
-         compile_one: Any, exact: bool, why: List[Uncarried]) -> Tuple[Optional[Attempt], List[str]]:
+def base(job: Manifest, namespace: Optional[str], profiles: Sequence[str], original: Dict[str, Any],
+         others: Dict[Tuple[str, str], Any], compile_one: Any, exact: bool, why: List[Uncarried]) -> Tuple[Optional[Attempt], List[str]]:
     """The best base spec, and the profiles that tie for it (more than one: ambiguous); what no spec can carry
     is collected in ``why``."""
     container = fields.main_container(job)

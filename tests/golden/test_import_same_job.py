@@ -34,8 +34,11 @@ _CONTAINER = _POD + r"\.containers\[0\]"
 HARMLESS: List[Tuple[str, Optional[str], str]] = [
     (r"spec\.tasks\[\d+\]\.name", None, "the task "),
     (r"spec\.tasks\[\d+\]\.template\.spec\.containers\[0\]\.name", None, "the container "),
-    (_POD + r"\.volumes\.(dshm|localtime|ascend-driver)(\..*)?", "sample", "every pod also mounts"),
-    (_CONTAINER + r"\.volumeMounts\.(dshm|localtime|ascend-driver)(\..*)?", "sample", "every pod also mounts"),
+    (_POD + r"\.volumes\.(dshm|localtime|ascend-driver|ascend-910-config|reset-config)(\..*)?", "sample",
+     "every pod also mounts"),
+    (_CONTAINER + r"\.volumeMounts\.(dshm|localtime|ascend-driver|ascend-910-config|reset-config)(\..*)?", "sample",
+     "every pod also mounts"),
+    (_CONTAINER + r"\.ports\.taskd-port(\..*)?", "sample", "taskd-port"),
     (_CONTAINER + r"\.env\.(HCCL_IF_IP|XDL_IP|POD_UID|ASCEND_VISIBLE_DEVICES|POD_IP)(\..*)?", "sample", "the env "),
     (_POD + r"\.dnsPolicy", "sample", "dnsPolicy"),
     (_POD + r"\.automountServiceAccountToken", "sample", "automountServiceAccountToken"),
@@ -109,7 +112,7 @@ def _imported(path: Path) -> List[Imported]:
 def _compiled(imported: List[Imported], *overrides: str) -> List[Dict[str, Any]]:
     text = "---\n".join(render(one) for one in imported)
     docs = [apply(d, [parse(o) for o in overrides]) for d in load_documents(text, "imported.yaml")]
-    return [obj for job in compile_specs(docs, lint=False) for obj in job.objects]
+    return [obj for job in compile_specs(docs) for obj in job.objects]  # linted, as compile does
 
 
 IMPORTED = [p for p in SAMPLES if p.name not in REFUSED]
@@ -163,6 +166,15 @@ def _patch_lines(text: str) -> Tuple[int, int]:
     return patch, len(lines)
 
 
+def test_job_patches_are_under_a_tenth_of_the_imported_specs(shared_dir: Path) -> None:
+    patch = total = 0
+    for path in IMPORTED:
+        for one in _imported(path):
+            mine, lines = _patch_lines(render(one))
+            patch, total = patch + mine, total + lines
+    assert total > 1000 and patch < total / 10, f"jobPatch is {patch} of {total} lines"
+
+
 def _job(objects: List[Dict[str, Any]]) -> Dict[str, Any]:
     return [o for o in objects if o["kind"] in ("AscendJob", "Job")][-1]
 
@@ -187,8 +199,8 @@ def test_set_image_and_npus_change_what_every_imported_spec_compiles_to(path: Pa
 
 
 #: samples whose super-pod block (sp-block 1, a single pod) fixes the NPU count: compile refuses any other
-ONE_NPU_BLOCKS = {"samples__train__basic-training__without-ranktable__mindspore__mindspore_standalone_acjob_super_pod.yaml",
-                  "samples__train__basic-training__without-ranktable__tensorflow__tensorflow_standalone_acjob_super_pod.yaml"}
+ONE_NPU_BLOCKS = {f"samples__train__basic-training__without-ranktable__{fw}__{fw}_standalone_acjob_super_pod.yaml"
+                  for fw in ("mindspore", "tensorflow")}
 
 
 def _framework_said(job: Dict[str, Any]) -> Optional[str]:
@@ -247,3 +259,17 @@ def test_configmaps_in_default_beside_a_job_that_names_no_namespace_are_the_spec
     [exact] = import_documents(read_documents([str(path)]), skipped=skipped, exact=True)
     assert "namespace" not in exact.spec["metadata"] and [f.message.split(" (")[0] for f in skipped] == \
         ["skipped ConfigMap reset-config-default-test-8x8"]
+
+
+def test_a_job_lint_finds_an_error_in_is_refused_where_the_error_is(shared_dir: Path) -> None:
+    """The spec of upstream's a950 PyTorch Volcano Job would carry its volume named huawei.com/npu-config, which
+    compile (its output linted) refuses: import refuses it instead, at that volume of the manifest."""
+    path = shared_dir / "upstream" / "samples" / \
+        "samples__train__basic-training__ranktable__yaml__950__a950_superpod_pytorch_vcjob.yaml"
+    with pytest.raises(ImportRefused) as info:
+        _imported(path)
+    [finding] = [f for f in info.value.findings if f.severity == "error"]
+    line = next(n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if "- name: huawei.com/npu-config" in text and n > 100)
+    assert (finding.rule, finding.line, finding.path[-3:]) == ("AC026", line, ("volumes", 0, "name"))
+    assert "AC709" in finding.message and "compile would refuse" in finding.message
