@@ -75,8 +75,9 @@ if not entry_points:
     missing.append("*.dist-info/entry_points.txt")
 else:
     text = zipfile.ZipFile(wheel).read(entry_points[0]).decode()
-    if "ascend-compile = ascend_compile.cli:main" not in text:
-        missing.append("console script ascend-compile = ascend_compile.cli:main")
+    for script in ("ascend-compile = ascend_compile.cli:main", "ascend-compile-krm = ascend_compile.cli:krm_main"):
+        if script not in text:
+            missing.append(f"console script {script}")
 stray = sorted(n for n in names if n.startswith(("compiler/", "tests/", "schemas/", "profiles/", "scripts/", "examples/")))
 if missing or stray:
     for path in missing:
@@ -165,6 +166,8 @@ yaml.safe_dump({"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList",
 EOF
   "$AC" krm < "$WORK/rl.yaml" > "$WORK/rl-out.yaml"
   grep -q 'kind: AscendJob' "$WORK/rl-out.yaml" || fail "krm did not emit the AscendJob"
+  "$VENV_BIN/ascend-compile-krm" < "$WORK/rl.yaml" | cmp -s - "$WORK/rl-out.yaml" \
+    || fail "ascend-compile-krm is not ascend-compile krm"
 fi
 
 step "OK"

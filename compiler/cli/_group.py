@@ -44,8 +44,8 @@ def cli() -> None:
 
     \b
     Examples:
-      ascend-compile compile examples/pytorch-module-910b-8.yaml
-      ascend-compile compile examples/*.yaml -o manifests/
+      ascend-compile compile job.yaml     # a spec, e.g. the starter 'ascend-compile init job.yaml' writes
+      ascend-compile compile specs/ -o manifests/
       ascend-compile lint manifests/
       ascend-compile profiles show module-910b-16
     """

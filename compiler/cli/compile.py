@@ -13,7 +13,7 @@ from ._options import common_input_options, fail_on_option
     "compile",
     epilog="""\b
 Examples:
-  ascend-compile compile examples/pytorch-module-910b-8.yaml
+  ascend-compile compile job.yaml          # e.g. the starter spec 'ascend-compile init job.yaml' writes
   ascend-compile compile specs/ -o manifests/
   ascend-compile compile specs/*.yaml -o manifests/ --check   # exit 1 if manifests/ is stale
   ascend-compile compile specs/ --set spec.image=registry.example.com/train:2.1 --set spec.queue=release

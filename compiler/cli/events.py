@@ -18,7 +18,7 @@ from ._jobarg import job_argument, output_option, read_job
     epilog="""\b
 Examples:
   ascend-compile events resnet50-pytorch -n training
-  ascend-compile events examples/pytorch-module-910b-8.yaml -o json
+  ascend-compile events job.yaml --format json
 
 \b
 Output (text), one event a line:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 Examples:
   ascend-compile import hand-written.yaml > job-spec.yaml
   ascend-compile import legacy/*.yaml -o specs/
-  ascend-compile import job.yaml rings-config.yaml --profile module-910b-16""",
+  ascend-compile import train.yaml rings-config.yaml --profile module-910b-16""",
 )
 @click.argument("manifests", nargs=-1, required=True, metavar="MANIFEST...")
 @click.option("--profile", default=None, metavar="NAME",

@@ -21,7 +21,7 @@ from ._jobarg import output_option
 Examples:
   ascend-compile list                        # every namespace
   ascend-compile list -n training -l framework=pytorch
-  ascend-compile list --all -o json
+  ascend-compile list --all --format json
 
 \b
 Output (text):

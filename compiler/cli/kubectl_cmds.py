@@ -43,7 +43,7 @@ CLIENT_DRY_RUN_HINT = ("\nhint: a client dry run changes nothing but still reads
     "apply",
     epilog="""\b
 Examples:
-  ascend-compile apply examples/pytorch-module-910b-8.yaml
+  ascend-compile apply job.yaml
   ascend-compile apply specs/ --context prod-cluster
   ascend-compile apply job.yaml --dry-run=server      # the server checks everything, stores nothing
   ascend-compile apply job.yaml --kubeconfig ~/.kube/ascend.yaml -n training""" + EXIT_CODES_EPILOG,
@@ -125,7 +125,7 @@ cluster could not be reached or did not answer.
 
 \b
 Examples:
-  ascend-compile diff examples/pytorch-module-910b-8.yaml
+  ascend-compile diff job.yaml
   ascend-compile diff specs/ --context prod-cluster && echo "cluster is up to date"
   KUBECTL_EXTERNAL_DIFF="diff -u --color=always" ascend-compile diff job.yaml""",
 )
@@ -185,7 +185,7 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
     "delete",
     epilog="""\b
 Examples:
-  ascend-compile delete examples/pytorch-module-910b-8.yaml
+  ascend-compile delete job.yaml
   ascend-compile delete resnet50-pytorch -n training --wait
   ascend-compile delete specs/ --ignore-not-found      # safe to run twice""" + EXIT_CODES_EPILOG,
 )

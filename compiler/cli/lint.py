@@ -15,7 +15,7 @@ from ._options import common_input_options, fail_on_option
     epilog="""\b
 Examples:
   ascend-compile lint manifests/
-  ascend-compile lint job.yaml rings-config.yaml --fail-on warning
+  ascend-compile lint train.yaml rings-config.yaml --fail-on warning
   ascend-compile lint manifests/ --format sarif > lint.sarif
   ascend-compile lint k8s/ --exclude 'charts/**' --disable AC305
   kustomize build overlays/prod | ascend-compile lint -

@@ -52,7 +52,7 @@ def _print_state(state: Any, output: str, stamp: bool = False) -> None:
     epilog="""\b
 Examples:
   ascend-compile status resnet50-pytorch -n training
-  ascend-compile status examples/pytorch-module-910b-8.yaml
+  ascend-compile status job.yaml
   ascend-compile status resnet50-pytorch -n training --watch --timeout 2h
   ascend-compile status resnet50-pytorch -n training --format json
 

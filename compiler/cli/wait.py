@@ -26,8 +26,8 @@ _EXIT = {0: 0, 1: 1, 2: 1}  # wait_for's code -> exit code: a timeout is "not in
     epilog="""\b
 Examples:
   ascend-compile wait resnet50-pytorch -n training --for=running --timeout 10m
-  ascend-compile wait examples/pytorch-module-910b-8.yaml --for=succeeded --timeout 24h
-  ascend-compile wait resnet50-pytorch -n training --for=finished -o json
+  ascend-compile wait job.yaml --for=succeeded --timeout 24h
+  ascend-compile wait resnet50-pytorch -n training --for=finished --format json
 
 \b
 Exit codes: 0 the state was reached; 1 the job ended in another state, is

@@ -20,7 +20,7 @@ from ._jobarg import job_argument, output_option, read_job
     epilog="""\b
 Examples:
   ascend-compile why resnet50-pytorch -n training
-  ascend-compile why examples/pytorch-module-910b-8.yaml
+  ascend-compile why job.yaml
   ascend-compile why resnet50-pytorch -n training --format json
 
 \b

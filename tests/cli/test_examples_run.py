@@ -108,9 +108,11 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Tuple[Path, Dict[str,
         "resources: [" + ", ".join(sorted(p.name for p in (work / "manifests").iterdir())) + "]\n")
     vcjob = run_cli("compile", "examples/mindspore-module-910b-16-vcjob.yaml", cwd=work)
     docs = list(yaml.safe_load_all(vcjob.stdout))
-    (work / "job.yaml").write_text(yaml.safe_dump(docs[-1], sort_keys=False))
+    # a hand-written Volcano Job and its ranktable ConfigMap; job.yaml is a spec (as 'init job.yaml' writes)
+    (work / "train.yaml").write_text(yaml.safe_dump(docs[-1], sort_keys=False))
     (work / "rings-config.yaml").write_text(yaml.safe_dump_all(docs[:-1], sort_keys=False))
-    shutil.copy(work / "job.yaml", work / "hand-written.yaml")
+    shutil.copy(work / "train.yaml", work / "hand-written.yaml")
+    shutil.copy(ROOT / "examples" / "pytorch-module-910b-8.yaml", work / "job.yaml")
     (work / "cluster.yaml").write_text(  # a cluster snapshot that knows only its queue (lint --cluster-snapshot)
         "apiVersion: ascend-compile.io/v1alpha1\nkind: ClusterSnapshot\nmetadata: {name: lab}\n"
         "spec:\n  queues:\n  - {name: default, state: Open}\n")
