@@ -132,6 +132,8 @@ SUB_HEALTHY_LABEL = "subHealthyStrategy"
 SUB_HEALTHY_STRATEGIES: Tuple[str, ...] = ("ignore", "graceExit", "forceExit", "hotSwitch")
 SUB_HEALTHY_GRACE_EXIT = "graceExit"
 SUB_HEALTHY_HOT_SWITCH = "hotSwitch"
+#: job label: elastic rescheduling on or off (``rescheduling/type.go`` ElasticSchedulingKey)
+ELASTIC_SCHEDULING_LABEL = "elastic-scheduling"
 #: the ConfigMap the plugin writes restart and grace-exit information into (``ascend-for-volcano/plugin/type.go``
 #: ResetInfoCMNamePrefix, ResetInfoCMDataKey); it must exist, the plugin only updates it
 RESET_CONFIGMAP_PREFIX = "reset-config-"
@@ -184,6 +186,12 @@ SOFT_SHARE_AICORE_LABEL = "huawei.com/scheduler.softShareDev.aicoreQuota"
 SOFT_SHARE_HBM_LABEL = "huawei.com/scheduler.softShareDev.hbmQuota"
 SOFT_SHARE_POLICY_LABEL = "huawei.com/scheduler.softShareDev.policy"
 SOFT_SHARE_POLICIES: Tuple[str, ...] = ("fixed-share", "elastic", "best-effort")
+#: the labels users set for a whole job that the plugin reads from the job's PodGroup (Volcano and the operator copy
+#: the job's labels onto it) and its pods' (``getJobLabelFromVcJob`` in ``ascend-for-volcano/plugin/job.go``):
+#: nowhere else
+JOB_LABELS: Tuple[str, ...] = (FAULT_SCHEDULING_LABEL, FAULT_RETRY_TIMES_LABEL, POD_RESCHEDULING_LABEL,
+                               SUB_HEALTHY_LABEL, ELASTIC_SCHEDULING_LABEL, TOR_AFFINITY_LABEL,
+                               SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL)
 #: every schedule policy the plugin maps to a handler: the keys of ``policy910HandlerMap`` in
 #: ``ascend-for-volcano/internal/npu/factory.go`` (mind-cluster 22bb3d98; tests/lint/test_policy_table.py reads
 #: them from the source archive). The plugin ignores any other value and falls back to the node selectors

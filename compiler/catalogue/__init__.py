@@ -330,6 +330,11 @@ _ENTRIES: Tuple[Entry, ...] = (
           "move the annotation to spec.template.metadata.annotations"),
     _lint("AC321", "node-name", ERROR, WORKLOADS,
           "remove nodeName; select the node with nodeSelector kubernetes.io/hostname (or node affinity)"),
+    _lint("AC319", "host-arch-hardware", WARNING, WORKLOADS,
+          f"select the {HOST_ARCH_LABEL} of the servers the accelerator-type names (see ascend-compile profiles), or "
+          "leave it out"),
+    _lint("AC320", "job-label-placement", WARNING, ALL_KINDS,
+          "put the label on the job's metadata.labels (a Deployment's: on spec.template.metadata.labels)"),
     _lint("AC305", "accelerator-type-missing", WARNING, WORKLOADS,
           f"add the nodeSelector {ACCELERATOR_TYPE_LABEL} of the servers the job is for to every pod template, or "
           f"the job annotation {SCHEDULE_POLICY_ANNOTATION}"),
@@ -374,6 +379,12 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC505", "reset-config", WARNING, JOBS + (CONFIG_MAP,),
           f"add a ConfigMap {RESET_CONFIGMAP_PREFIX}<job> (label {RESET_LABEL}: \"true\", data {RESET_KEY}: "
           f"'{RESET_INITIAL}') in the job's namespace"),
+    _lint("AC506", "reset-config-path", WARNING, JOBS,
+          f"write the reset folder as /user/restore/reset/<namespace>.{RESET_CONFIGMAP_PREFIX}<job> with the job's "
+          "own namespace and name"),
+    _lint("AC507", "config-volume-name", WARNING, WORKLOADS,
+          "name the ConfigMap or Secret the files define for the job (or define the one named), or mark the volume "
+          "optional: true"),
     _lint("AC601", "visible-devices", WARNING, WORKLOADS,
           "set fieldPath to metadata.annotations['<the requested huawei.com resource>']"),
     _lint("AC602", "ranktable-env", INFO, (VOLCANO_JOB,),

@@ -63,6 +63,9 @@ class Profile:
     schedule_policy: Optional[str] = None
     dialects: Tuple[str, ...] = (NODE_SELECTOR, SCHEDULE_POLICY)
     host_arch: Optional[str] = None
+    #: whether the hardware is built only with ``host_arch`` hosts (a job selecting the other arch fits none of its
+    #: servers); False where server models come in both (Atlas 800 9000 / 9010, cards in either kind of host)
+    host_arch_only: bool = False
     multi_pod_recommended: Tuple[int, ...] = ()
     super_pod: Optional[SuperPod] = None
     fallback: Optional[str] = None
@@ -126,6 +129,7 @@ class Profile:
             "schedulePolicy": self.schedule_policy,
             "dialects": list(self.dialects),
             "hostArch": self.host_arch,
+            "hostArchOnly": self.host_arch_only or None,
             "npusPerNode": self.npus_per_node,
             "npusPerPod": {"singlePod": list(self.single_pod), "multiPod": list(self.multi_pod)},
             "frameworks": list(self.frameworks),
@@ -195,6 +199,7 @@ def _profile_from_data(data: Dict[str, Any], source: str) -> Profile:
         schedule_policy=spec.get("schedulePolicy"),
         dialects=tuple(spec.get("dialects") or _default_dialects(spec)),
         host_arch=spec.get("hostArch"),
+        host_arch_only=bool(spec.get("hostArchOnly", False)),
         super_pod=SuperPod(sp["blockMultiple"], sp.get("maxBlocks"), tuple(sp.get("rackBlocks", ())),
                           bool(sp.get("singlePodBlockIsTotal", False))) if sp else None,
         fallback=spec.get("fallback"),

@@ -52,9 +52,11 @@ class CrossRun(RunContext):
         super().__init__(profiles, config, inventory=inventory)
         self._by_name: Dict[Tuple[str, str], List[ObjectRef]] = {}
         self._kinds_named: Dict[str, Set[str]] = {}  # the kinds of the objects of each name
+        self._by_file: Dict[Tuple[str, str], List[ObjectRef]] = {}  # (source, kind): its objects of that kind
         for ref in sorted(refs, key=_order):
             self._by_name.setdefault((ref.kind, ref.name), []).append(ref)
             self._kinds_named.setdefault(ref.name, set()).add(ref.kind)
+            self._by_file.setdefault((ref.source, ref.kind), []).append(ref)
         self._beside = beside  # a beside.Beside, or None: nothing is looked up outside the run
 
     def find(self, kind: str, name: str, namespace: Optional[str], near: Any = None) -> List[ObjectRef]:
@@ -79,6 +81,11 @@ class CrossRun(RunContext):
         if present is None:
             return []
         return [ref for kind in kinds if kind in present for ref in self.find(kind, name, namespace, near)]
+
+    def in_file(self, kind: str, near: Any) -> List[ObjectRef]:
+        """The objects of ``kind`` in ``near``'s file and namespace (an unset namespace matches any), in order."""
+        return [ref for ref in self._by_file.get((near.source, kind), ())
+                if near.namespace is None or ref.namespace is None or ref.namespace == near.namespace]
 
     def exists_beside(self, kind: str, name: str, namespace: Optional[str], near: Any) -> bool:  # type: ignore[override]
         """Whether a YAML file next to ``near``'s file, not linted in this run, defines the object.

@@ -92,6 +92,19 @@ def get_json(sim: SimCluster, *args: str) -> Dict[str, Any]:
     return json.loads(sim.kubectl("get", *args, "-o", "json").stdout)
 
 
+
+def podgroup_unschedulable(sim: SimCluster, namespace: str, job: str) -> Optional[str]:
+    """The Unschedulable condition's message (or reason) of the PodGroup of ``job``, once the scheduler has given
+    one; None before."""
+    for group in get_json(sim, "podgroups.scheduling.volcano.sh", "-n", namespace)["items"]:
+        if not any(owner.get("name") == job for owner in group["metadata"].get("ownerReferences", [])):
+            continue
+        for condition in group.get("status", {}).get("conditions") or []:
+            if condition.get("type") == "Unschedulable" and condition.get("status") == "True":
+                return condition.get("message") or condition.get("reason")
+    return None
+
+
 def pods_of(sim: SimCluster, namespace: str, kind: str, name: str) -> List[Dict[str, Any]]:
     """The job's pods (AscendJob: label job-name; Volcano Job: label volcano.sh/job-name)."""
     key = "job-name" if kind == "AscendJob" else "volcano.sh/job-name"

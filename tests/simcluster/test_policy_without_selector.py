@@ -52,17 +52,6 @@ def _lint_errors(docs):
     return [f"{f.rule} {f.message}" for f in lint_objects(docs) if f.severity == "error"]
 
 
-def _unschedulable(sim, job: str):
-    """The Unschedulable condition of the job's PodGroup, once the scheduler has given one."""
-    for group in jobs.get_json(sim, "podgroups.scheduling.volcano.sh", "-n", NAMESPACE)["items"]:
-        if not any(owner.get("name") == job for owner in group["metadata"].get("ownerReferences", [])):
-            continue
-        for condition in group.get("status", {}).get("conditions") or []:
-            if condition.get("type") == "Unschedulable" and condition.get("status") == "True":
-                return condition.get("message") or condition.get("reason")
-    return None
-
-
 def test_a_policy_without_a_selector_runs_on_any_node_its_handler_takes(sim):
     jobs.create_namespace(sim, NAMESPACE)
     try:
@@ -79,7 +68,7 @@ def test_a_policy_without_a_selector_runs_on_any_node_its_handler_takes(sim):
                         last=lambda: jobs.describe_namespace(sim, NAMESPACE))
         node = jobs.get_json(sim, "node", pod["spec"]["nodeName"])
         assert node["status"]["capacity"]["huawei.com/Ascend910"] == "8", node["metadata"]["name"]
-        reason = wait_for(lambda: _unschedulable(sim, "bound"), timeout=90, sim=sim,
+        reason = wait_for(lambda: jobs.podgroup_unschedulable(sim, NAMESPACE, "bound"), timeout=90, sim=sim,
                           what="the scheduler's reason for the job bound to the 2-NPU card servers",
                           last=lambda: jobs.describe_namespace(sim, NAMESPACE))
         print(reason)
@@ -101,7 +90,7 @@ def test_a_policy_whose_handler_refuses_the_selected_nodes_stays_pending_on_idle
         found = [(f.rule, f.severity) for f in lint_objects(docs) if f.severity in ("error", "warning")]
         assert ("AC317", "warning") in found and not [f for f in found if f[1] == "error"], found
         sim.apply_objects(docs)
-        reason = wait_for(lambda: _unschedulable(sim, "big-nodes"), timeout=90, sim=sim,
+        reason = wait_for(lambda: jobs.podgroup_unschedulable(sim, NAMESPACE, "big-nodes"), timeout=90, sim=sim,
                           what="the scheduler's reason for the job on nodes larger than its handler takes",
                           last=lambda: jobs.describe_namespace(sim, NAMESPACE))
         print(reason)
