@@ -6,14 +6,14 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..manifest.job import Manifest
 from ..manifest.pods import PodSet
 from ..manifest.values import as_dict, as_int, as_list
-from ..vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FRAMEWORK_ENV,
-                          FRAMEWORK_ENV_VALUES, FRAMEWORKS, LEADERS,
-                          POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, SHM_VOLUME, SP_BLOCK_ANNOTATION,
-                          SCHEDULE_POLICY_ANNOTATION, SUB_HEALTHY_LABEL, TOR_AFFINITY_LABEL, VOLCANO_JOB)
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL,
+                          FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, FRAMEWORKS, HOST_ARCH_LABEL, LEADERS,
+                          POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, SCHEDULE_POLICY_ANNOTATION, SHM_VOLUME,
+                          SP_BLOCK_ANNOTATION, SUB_HEALTHY_LABEL, TOR_AFFINITY_LABEL, VOLCANO_JOB)
 
 Candidate = Tuple[str, Any]  # (spec field, value), or (TOGETHER, {field: value, ...})
 TOGETHER = ""
-_ENUMS = {"scheduling": ("nodeSelector", "schedulePolicy"), "ranktable": ("env", "file", "hostPath", "none"),
+_ENUMS = {"scheduling": ("nodeSelector", "schedulePolicy", "none"), "ranktable": ("env", "file", "hostPath", "none"),
           "hostArch": ("huawei-arm", "huawei-x86"), "resetConfig": ("hostPath", "configMap")}
 
 
@@ -203,6 +203,9 @@ def pod_fields(job: Manifest) -> List[Candidate]:
             policy = as_dict(as_dict(job.spec.get("replicaSpecs")).get(pod_set.role)).get("restartPolicy")
         if isinstance(policy, str):
             out.append(("restartPolicy", policy))
+    selector = as_dict(pod_set.spec.get("nodeSelector")) if pod_set is not None else {}
+    if isinstance(selector.get(HOST_ARCH_LABEL), str) and ACCELERATOR_TYPE_LABEL not in selector:
+        out.append((TOGETHER, {"scheduling": "none", "hostArch": selector[HOST_ARCH_LABEL]}))
     out += [(field, value) for field, values in _ENUMS.items() for value in values]
     out.append(("schedulerHoldsNpus", True))
     return out
