@@ -233,8 +233,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           "on it.", kinds=SPEC_KINDS),
     _meta(NOT_A_SPEC, "not-a-spec", SPEC, "compile was given a document that is not a TrainingJob spec.", kinds=SPEC_KINDS),
     _meta(GENERATED_KEY, "generated-key", SPEC,
-          "A spec's free-form labels or annotations set a key the compiler generates; the message names the spec "
-          "field that sets it.", kinds=SPEC_KINDS),
+          "A spec's free-form labels or annotations set a key the compiler generates, or its jobPatch or "
+          "podTemplatePatch replaces the value a spec field gave the job; the message names the field.",
+          kinds=SPEC_KINDS),
     _meta(PATCH_CONFLICT, "patch-conflict", SPEC,
           "A podTemplatePatch or jobPatch cannot be merged as written: a list item without the name it is merged "
           "by, a removal of an item that is not there, or a list that would silently replace generated items.",

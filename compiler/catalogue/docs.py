@@ -323,13 +323,17 @@ directory that holds both, keep the specs in a folder of their own.""",
     "AC024": """\
 **What.** A spec's free-form ``labels``, ``annotations``, ``podLabels`` or ``env`` set a key the
 compiler writes itself (``ring-controller.atlas``, ``framework``, ``ASCEND_VISIBLE_DEVICES``, the
-fault-tolerance annotations, ...).
+fault-tolerance annotations, ...), or its ``jobPatch`` or ``podTemplatePatch`` replaces the value that
+such a key, or a job field a spec field sets (a Volcano Job's ``maxRetry``, ``queue``, ``plugins``; an
+AscendJob's ``backoffLimit`` and queue), has in the compiled job,
+whatever lint thinks of the result. A patch that restates the value, adds a key the spec's fields left
+out, or removes one (``null``) is not reported.
 
-**Why.** The spec would say one thing in a field and another in a label; the compiled job must not
-depend on which one wins.
+**Why.** The spec would say one thing in a field and another in a label or patch (``fault-retry-times:
+"5"`` in ``jobPatch`` over ``faultRetryTimes: 3``); the compiled job must not depend on which one wins.
 
 **How to fix.** Remove the key and set the spec field the message names (e.g. ``torAffinity`` for
-``tor-affinity``, ``faultScheduling`` for ``fault-scheduling``).""",
+``tor-affinity``, ``faultScheduling`` for ``fault-scheduling``, ``retries`` for ``maxRetry``).""",
     "AC025": """\
 **What.** A ``podTemplatePatch`` or ``jobPatch`` cannot be merged into the generated object as
 written: a list item without the ``name`` it is merged by, a ``$patch: delete`` of an item that is not

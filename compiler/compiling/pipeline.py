@@ -138,8 +138,8 @@ def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectCo
         objects = emit(spec)
     except PatchError as exc:
         loc = doc.locate(exc.path)
-        raise CompileError([Finding(PATCH_CONFLICT, ERROR, exc.message, exc.path, exc.hint, loc.file, loc.line,
-                                    loc.column, obj=describe_document(doc.data))]) from None
+        raise CompileError([Finding(exc.rule or PATCH_CONFLICT, ERROR, exc.message, exc.path, exc.hint, loc.file,
+                                    loc.line, loc.column, obj=describe_document(doc.data))]) from None
     self_check(objects, doc, spec)
     forged = _location_annotations(doc, objects)
     if forged:

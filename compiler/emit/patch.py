@@ -26,11 +26,13 @@ Path = Tuple[Any, ...]
 class PatchError(Exception):
     """A patch that cannot be merged as written; ``path`` is the spec path of the offending part."""
 
-    def __init__(self, path: Path, message: str, hint: str):
+    def __init__(self, path: Path, message: str, hint: str, rule: str = ""):
         super().__init__(message)
         self.path = path
         self.message = message
         self.hint = hint
+        #: the rule ID when it is not the default of a patch that cannot merge (AC025)
+        self.rule = rule
 
 
 def _named(item: Any) -> bool:

@@ -7,7 +7,6 @@ at the line and column of the offending field.
 """
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 from typing import Any, Dict, Mapping, Optional, Tuple
 
@@ -81,8 +80,10 @@ def _env_hint(finding: Finding, data: Any) -> Finding:
         value = value.get(key) if isinstance(value, dict) else None
     if not isinstance(value, dict):
         return finding
+    from dataclasses import replace  # only on this error path: compiling imports no dataclasses machinery
+
     fields = ", ".join(f"{key}: {{...}}" for key in value) or "valueFrom: {...}"
-    return dataclasses.replace(finding, hint=(
+    return replace(finding, hint=(
         f"the map form of env holds string values only: write env as a list of EnvVars instead, "
         f"- {{name: {path[-1]}, {fields}}}, and each plain entry as - {{name: NAME, value: \"...\"}}"))
 

@@ -182,3 +182,47 @@ def test_scheduling_none_where_the_default_handler_is_another_profiles(fields, h
     [(rule, path, message, hint)] = _refused(_spec(scheduling="none", **fields))
     assert (rule, path) == ("AC022", ("spec", "scheduling"))
     assert f"the rules of {handler}, not of {fields['profile']}" in message and "scheduling:" in hint
+
+
+# --------------------------------------------------------------------------- patches over spec fields
+
+
+@pytest.mark.parametrize("target,patch,where,names", [
+    ("VolcanoJob", {"metadata": {"labels": {"fault-retry-times": "5"}}},
+     ("metadata", "labels", "fault-retry-times"), "spec.faultRetryTimes"),
+    ("AscendJob", {"metadata": {"labels": {"framework": "mindspore"}}}, ("metadata", "labels", "framework"),
+     "spec.framework"),
+    ("VolcanoJob", {"spec": {"maxRetry": 5}}, ("spec", "maxRetry"), "spec.retries"),
+    ("VolcanoJob", {"spec": {"plugins": {"svc": []}}}, ("spec", "plugins"), "spec.plugins"),
+    ("AscendJob", {"spec": {"runPolicy": {"schedulingPolicy": {"queue": "q"}}}},
+     ("spec", "runPolicy", "schedulingPolicy", "queue"), "spec.queue"),
+    ("VolcanoJob", {"spec": {"tasks": [{"name": "worker", "template": {"metadata": {"labels": {
+        "ring-controller.atlas": "ascend-910"}}}}]}},
+     ("spec", "tasks", 0, "template", "metadata", "labels", "ring-controller.atlas"), "spec.profile"),
+])
+def test_a_job_patch_over_a_spec_field_is_refused_naming_the_field(target, patch, where, names):
+    """Issue 34: fault-retry-times "5" over faultRetryTimes: 3 passed lint, so it compiled silently."""
+    [(rule, path, message, hint)] = _refused(_spec(target=target, faultRetryTimes=3, jobPatch=patch))
+    assert (rule, path) == ("AC024", ("spec", "jobPatch", *where))
+    assert names in message and names in hint
+
+
+def test_a_pod_template_patch_over_the_ring_label_is_refused():
+    patch = {"metadata": {"labels": {"ring-controller.atlas": "ascend-910"}}}
+    [(rule, path, _, hint)] = _refused(_spec(replicaTypes={"Worker": {"podTemplatePatch": patch}}))
+    assert (rule, path) == ("AC024", ("spec", "replicaTypes", "Worker", "podTemplatePatch", "metadata", "labels",
+                                      "ring-controller.atlas")) and "spec.profile" in hint
+
+
+def test_a_patch_that_restates_or_adds_what_the_fields_leave_out_is_not_an_override():
+    patch = {"metadata": {"labels": {"fault-retry-times": "3", "pod-rescheduling": "on"}}}
+    job = _job(compile_spec(_spec(faultRetryTimes=3, jobPatch=patch)))
+    assert job["metadata"]["labels"]["pod-rescheduling"] == "on"
+
+
+def test_patches_that_set_keys_no_field_owns_still_merge():
+    job = _job(compile_spec(_spec(jobPatch={"metadata": {"labels": {"team": "a"}},
+                                            "spec": {"priorityClassName": "high"}},
+                                  podTemplatePatch={"metadata": {"labels": {"team": "a"}}})))
+    assert job["metadata"]["labels"]["team"] == "a" and job["spec"]["priorityClassName"] == "high"
+    assert job["spec"]["tasks"][0]["template"]["metadata"]["labels"]["team"] == "a"
