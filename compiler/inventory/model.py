@@ -5,8 +5,9 @@ snapshot), so a check never takes "not read" for "not there".
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+
+from ..records import field, record
 
 #: the components whose versions the inventory records (from their Deployments' images)
 VOLCANO, ASCEND_PLUGIN, ASCEND_OPERATOR = "volcano", "ascend-plugin", "ascend-operator"
@@ -15,7 +16,7 @@ COMPONENTS = (VOLCANO, ASCEND_PLUGIN, ASCEND_OPERATOR)
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Taint:
     key: str
     value: str
@@ -35,7 +36,7 @@ class Taint:
         return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Node:
     name: str
     labels: Dict[str, str]
@@ -66,7 +67,7 @@ class Node:
             t.tolerated_by(tolerations) for t in self.taints if t.effect in BLOCKING_EFFECTS)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Queue:
     name: str
     state: str  # Open, Closed, Closing, Unknown
@@ -78,7 +79,7 @@ class Queue:
         return self.state in ("", "Open")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Inventory:
     """One cluster as the checks see it.  ``None`` for what was not read."""
 

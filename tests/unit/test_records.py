@@ -13,6 +13,7 @@ from tests.checkout import ROOT, checkout_env
 from ascend_compile.config import LintSettings, ProjectConfig
 from ascend_compile.findings import Finding
 from ascend_compile.hardware.profiles import Profile, ProfileRegistry, SuperPod
+from ascend_compile.inventory.model import Inventory, Node, Queue, Taint
 
 SAMPLES = {
     Finding: [Finding("AC101", "error", "m"), Finding("AC102", "warning", "x", ("a", 0), "h", "f.yaml", 3, 4, "Job/x",
@@ -21,6 +22,11 @@ SAMPLES = {
     ProjectConfig: [ProjectConfig(), ProjectConfig("c.yaml", {"queue": "q"}, ("p",), LintSettings(("AC1",)))],
     SuperPod: [SuperPod(16), SuperPod(16, 4, (2, 4), True)],
     Profile: ProfileRegistry().all()[:3],
+    Taint: [Taint("npu", "bad", "NoSchedule")],
+    Node: [Node("n1", {"a": "b"}, {"huawei.com/npu": 8}, {}, True, False),
+           Node("n2", {}, {}, {}, False, True, {"ns/j": 8}, {"x": "y"}, (Taint("k", "", "NoExecute"),))],
+    Queue: [Queue("default", "Open"), Queue("q", "Closed", {"cpu": "1"}, {"cpu": "0"})],
+    Inventory: [Inventory(), Inventory((), {}, {"ns": frozenset({"c"})}, None, {"volcano": "v1.12.0"}, "f.yaml", "c")],
 }
 
 
@@ -186,7 +192,8 @@ def test_linting_a_clean_file_compiles_no_code(tmp_path):
 
 
 @pytest.mark.parametrize("args,kwargs", [((), {}), (("AC1", "error"), {}), (("AC1", "error", "m"), {"rule": "x"}),
-                                         (("AC1", "error", "m"), {"nope": 1}), (tuple(range(12)), {})])
+                                         (("AC1", "error", "m"), {"nope": 1}),
+                                         (tuple(range(len(Finding.__annotations__) + 1)), {})])
 def test_wrong_arguments_are_a_type_error_as_for_the_dataclass(args, kwargs):
     real = twin(Finding)
     with pytest.raises(TypeError):
