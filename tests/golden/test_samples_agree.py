@@ -67,6 +67,7 @@ SAMPLES: Dict[str, str] = {
     "operator-pytorch-standalone-acjob": "component__ascend-operator__examples__pytorch-standalone-acjob.yaml",
     "operator-tensorflow-distribute-acjob": "component__ascend-operator__examples__tensorflow-distribute-acjob.yaml",
     "operator-tensorflow-standalone-acjob": "component__ascend-operator__examples__tensorflow-standalone-acjob.yaml",
+    "infer-vcjob-910": "samples__inference__volcano__infer-vcjob-910.yaml",
     "pytorch-acjob-infer-310p-with-ranktable": "samples__inference__volcano__pytorch_acjob_infer_310p_with_ranktable.yaml",
     "pytorch-multinodes-acjob": "samples__train__basic-training__without-ranktable__pytorch__pytorch_multinodes_acjob.yaml",
     "pytorch-multinodes-acjob-910b": "samples__train__basic-training__without-ranktable__pytorch__pytorch_multinodes_acjob_910b.yaml",
@@ -89,9 +90,6 @@ SAMPLES: Dict[str, str] = {
 NOT_EXPRESSED: Dict[str, str] = {
     "samples__train__basic-training__ranktable__yaml__910b__a800_pytorch_deployment.yaml":
         "A Deployment, not a training job: the compiler emits AscendJob or Volcano Job only.",
-    "samples__inference__volcano__infer-vcjob-910.yaml":
-        "A single-pod inference service: no framework and no ranktable, while a spec is a training job "
-        "(framework required) and a Volcano Job always gets the rings-config ranktable.",
     "samples__utils__env_validation__train-volcano.yaml":
         "An environment check (`npu-smi info` with the npu-smi binary mounted from the host): no framework, "
         "no ring-controller.atlas label, no ASCEND_VISIBLE_DEVICES; not a training job.",
@@ -180,6 +178,10 @@ DIFFERENCES: Dict[str, Dict[str, Tuple[str, str]]] = {
     "910b-a800-pytorch-vcjob": _d(_VC_TASK, _VC_HCCL_IF_IP),
     "910b-a800-tensorflow-vcjob": _d(_VC_TASK, _VC_DSHM),
     "910b-pytorch-multinodes-acjob-910b-with-ranktable": _d(_HOSTPATH_NS),
+    "infer-vcjob-910": _d(_VC_DSHM, _VC_SPREAD, {
+        "task0.mount:/usr/local/Ascend/driver": (INTENDED, "Every pod mounts the node's driver, as every training "
+                                                           "sample does; the inference sample leaves it to its "
+                                                           "image.")}),
     "950-a950-superpod-mindspore-vcjob": _d(_VC_TASK, _VC_DSHM, _NPU_CM),
     "950-a950-superpod-pytorch-acjob": _d(_RING, _HOSTPATH_NS),
     "950-a950-superpod-pytorch-vcjob": _d(_VC_TASK, _VC_HCCL_IF_IP, {

@@ -3,6 +3,9 @@
 - an inference Volcano Job (``ranktable: none``) has no job plugins, so Volcano's ``svc`` plugin makes no
   NetworkPolicy that would keep its clients out; the same job with ``plugins: {svc: []}`` gets one (the
   check can fail);
+- upstream's inference sample as a spec (``golden/samples/infer-vcjob-910.yaml``: task ``default-test``,
+  container ``infer``, pod label ``app: infer``): its pod is named after the task and runs, with no
+  NetworkPolicy;
 - a reset ConfigMap on its own (``resetConfig`` without a rescheduling feature): the ConfigMap exists and the
   job runs;
 - jobs that name no hardware (``scheduling: none``): the plugin's default handler (module-910) and its
@@ -104,3 +107,18 @@ def test_shape_is_admitted_placed_and_running(sim, cleanup, name):
         reset = jobs.get_json(sim, "configmap", f"reset-config-{job_name}", "-n", namespace)
         assert reset["metadata"]["labels"] == {"reset": "true"}
         sim.kubectl("delete", "configmap", f"reset-config-{job_name}", "-n", namespace, "--wait=false", check=False)
+
+
+def test_inference_sample_with_its_own_names_runs(sim, cleanup):
+    name = "infer-vcjob-910"
+    docs = [d for d in yaml.safe_load_all((ROOT / "golden" / "samples" / f"{name}.yaml").read_text()) if d]
+    job = next(d for d in docs if d["kind"] == "Job")
+    namespace, job_name = job["metadata"]["namespace"], job["metadata"]["name"]
+    jobs.create_namespace(sim, namespace)
+    cleanup.append(namespace)
+    _apply(sim, ROOT / "examples" / "samples" / f"{name}.yaml")
+    [pod] = _running(sim, namespace, "Job", job_name, 1)
+    assert pod["metadata"]["name"] == f"{job_name}-default-test-0"
+    assert pod["metadata"]["labels"]["app"] == "infer"
+    assert [c["name"] for c in pod["spec"]["containers"]] == ["infer"]
+    assert _network_policies(sim, namespace) == []
