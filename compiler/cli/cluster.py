@@ -13,7 +13,13 @@ import click
 from ._cluster import cluster_options, fail, handle_kubectl_errors, make_kubectl
 
 
-@click.group("cluster")
+@click.group(
+    "cluster",
+    epilog="""\b
+Examples:
+  ascend-compile cluster snapshot -o cluster.yaml
+  ascend-compile lint k8s/ --cluster-snapshot cluster.yaml""",
+)
 def cluster_command() -> None:
     """Read what a cluster has: nodes, queues, claims and versions.
 
