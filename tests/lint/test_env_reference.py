@@ -78,3 +78,17 @@ spec:
 """
     found = _found(text)
     assert [line for line, _ in found] == [20] and "VC_TASK_INDEX" in found[0][1]
+
+
+def test_service_link_names_are_the_kubelets_pattern() -> None:
+    # the scan that replaced the regular expression (it backtracked quadratically) accepts the same names
+    import itertools
+    import re
+
+    from ascend_compile.lint.rules.env_reference import _service_link
+
+    pattern = re.compile(r"KUBERNETES_.*|.+_SERVICE_(HOST|PORT)(_.+)?|.+_PORT(_.+)?")
+    parts = ["", "A", "_", "_PORT", "_SERVICE_HOST", "_SERVICE_PORT", "KUBERNETES_", "PORT", "_X", "HOST"]
+    for combo in itertools.product(parts, repeat=3):
+        name = "".join(combo)
+        assert _service_link(name) == bool(pattern.fullmatch(name)), name

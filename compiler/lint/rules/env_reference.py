@@ -58,8 +58,22 @@ if TYPE_CHECKING:
 
 #: an env var name as Kubernetes validates it (IsEnvVarName)
 _ENV_NAME = re.compile(r"[-._a-zA-Z][-._a-zA-Z0-9]*")
-#: the names the kubelet's Service link variables can have (envvars.FromServices), and the master service's
-_SERVICE_LINK = re.compile(r"KUBERNETES_.*|.+_SERVICE_(HOST|PORT)(_.+)?|.+_PORT(_.+)?")
+
+
+def _service_link(name: str) -> bool:
+    """Whether ``name`` can be a Service link variable of the kubelet (envvars.FromServices: ``X_SERVICE_HOST``,
+    ``X_SERVICE_PORT[_...]``, ``X_PORT[_...]``) or the master service's (``KUBERNETES_...``).  A scan, not a
+    regular expression: ``.+_PORT(_.+)?`` backtracks quadratically on a long name full of ``_PORT``."""
+    if name.startswith("KUBERNETES_"):
+        return True
+    for marker in ("_SERVICE_HOST", "_PORT"):  # "_SERVICE_PORT" ends in "_PORT"
+        start = name.find(marker, 1)  # something before the marker
+        while start >= 0:
+            end = start + len(marker)
+            if end == len(name) or (name[end] == "_" and end + 1 < len(name)):
+                return True
+            start = name.find(marker, start + 1)
+    return False
 
 
 def references(text: str) -> List[str]:
@@ -85,7 +99,7 @@ def _unknowable(name: str, links: bool) -> bool:
     """Whether ``name`` may be defined by what lint cannot see (a Service link), or is no env var name at all."""
     if not _ENV_NAME.fullmatch(name):
         return True
-    return bool(_SERVICE_LINK.fullmatch(name)) and (links or name.startswith("KUBERNETES_"))
+    return _service_link(name) and (links or name.startswith("KUBERNETES_"))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
