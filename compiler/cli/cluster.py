@@ -30,7 +30,7 @@ def cluster_command() -> None:
     """
 
 
-@cluster_command.command(
+@cluster_command.command(  # type: ignore[untyped-decorator, unused-ignore]  # click 8.1 types group.command loosely
     "snapshot",
     epilog="""\b
 Examples:
