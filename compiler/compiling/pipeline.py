@@ -39,10 +39,10 @@ def self_check(objects: Sequence[Dict[str, Any]], doc: Optional[Document] = None
     object caused by them is the user's to fix and is reported at that spec field.  Anything
     else means emission is wrong: that is our bug, and it fails loudly.
     """
-    from ..schemacheck import check as schemas
+    from ..schemacheck import check
 
     for obj in objects:
-        problems = [f for f in schemas.validate_object(obj) if f.severity == ERROR]
+        problems = [f for f in check.validate_object(obj) if f.severity == ERROR]
         if not problems:
             continue
         blamed = _blame_passthrough(problems, obj, doc, spec, is_job=obj is objects[-1])

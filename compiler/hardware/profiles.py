@@ -265,13 +265,13 @@ def _load_profile_file(path: str, cache: Any = None) -> Profile:
 
 
 def _checked(docs: List[Any], path: str) -> Dict[str, Any]:
-    from ..schemacheck import check as schemas
+    from ..schemacheck import check
 
     if len(docs) != 1:
         raise InputError([Finding(PROFILE_INVALID, ERROR, "a profile file must hold exactly one document",
                                   file=path, line=1, column=1, input_error=True)])
     doc = docs[0]
-    problems = [f for f in schemas.validate_document(doc) if f.severity == ERROR]
+    problems = [f for f in check.validate_document(doc) if f.severity == ERROR]
     if problems:
         raise InputError([
             Finding(PROFILE_INVALID, ERROR, f"invalid hardware profile: {f.message}", f.path,

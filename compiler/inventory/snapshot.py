@@ -80,7 +80,7 @@ def load(path: str) -> Inventory:
     """The inventory a snapshot file holds; an :class:`~ascend_compile.errors.InputError` (AC016) when it cannot
     be read or breaks the schema."""
     from .. import yamlio
-    from ..schemacheck import check as schemas
+    from ..schemacheck import check
 
     try:
         docs = yamlio.load_file(path)
@@ -101,7 +101,7 @@ def load(path: str) -> Inventory:
                                       f"not a cluster snapshot: {key} must be {want}", (key,),
                                       "take it with 'ascend-compile cluster snapshot -o FILE'", path,
                                       where.line or 1, where.column or 1, input_error=True)])
-    problems = [f for f in schemas.validate_document(doc) if f.severity == ERROR]
+    problems = [f for f in check.validate_document(doc) if f.severity == ERROR]
     if problems:
         raise InputError([_invalid(f, "invalid cluster snapshot: ") for f in problems])
     return from_document(data, path)

@@ -50,10 +50,10 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
 
     Raises :class:`CompileError` with every problem found, each located.
     """
-    from ..schemacheck import check as schemas
+    from ..schemacheck import check
 
     config = config or ProjectConfig()
-    schema_findings = [_env_hint(f, doc.data) for f in schemas.validate_document(doc) if f.severity == ERROR]
+    schema_findings = [_env_hint(f, doc.data) for f in check.validate_document(doc) if f.severity == ERROR]
     if schema_findings:
         raise CompileError(schema_findings)
     doc = Document(doc.source, doc.index, as_written(doc.data, doc.node), doc.node)

@@ -188,14 +188,14 @@ class Linter:
 
     def _schema_findings(self, data: Any, doc: Any, source: str,
                          objs: List[ObjectContext]) -> List[Tuple[Finding, Optional[ObjectContext]]]:
-        schemas = self._schemas
-        if schemas is None:
-            from ..schemacheck import check as schemas
+        check = self._schemas
+        if check is None:
+            from ..schemacheck import check
 
-            self._schemas = schemas
+            self._schemas = check
         options = dict(strict=self.strict, volcano_version=self.volcano_version, strict_kinds=self.strict_kinds)
-        found = schemas.validate_document(doc, **options) if doc is not None else \
-            schemas.validate_object(data, source=source, **options)
+        found = check.validate_document(doc, **options) if doc is not None else \
+            check.validate_object(data, source=source, **options)
         return [(finding, _owner(finding.path, objs)) for finding in found]
 
     def _finding(self, rule: Rule, obj: Any, problem: Problem, where: Optional[Tuple[str, int, int]] = None,
