@@ -13,7 +13,9 @@ as the installation guide says (``accelerator-type: module-910b-8`` on arm hosts
 ``host-arch: huawei-x86``, so the pods fit no node and stay Pending ("node(s) didn't match Pod's
 node affinity/selector"; shown on the simulated cluster, whose nodes follow the profiles:
 ``tests/simcluster/test_host_arch_hardware.py``). Lint cannot see your nodes, and a node may be
-labelled otherwise: a warning. Source: the node-label table of MindCluster's installation guide
+labelled otherwise: a warning. With ``--cluster`` or ``--cluster-snapshot`` (when the nodes were
+read) the cluster's nodes answer instead: AC903 reports a selector no node has, as an error, and this
+rule says nothing (a cluster that has such nodes runs the job). Source: the node-label table of MindCluster's installation guide
 (``docs/en/scheduling/developer_guide/installation_deployment/manual_installation/01_preparing_for_installation.md``,
 "800T A2 is arm, 200T A2 Box16 is x86"), the samples (mindcluster-deploy ``b9331e14``:
 ``module-910b-16`` with ``huawei-x86``, ``module-910b-8`` with ``huawei-arm``); the node affinity
@@ -40,6 +42,7 @@ from typing import TYPE_CHECKING, Iterator, Optional
 
 from ...vocabulary import HOST_ARCH_LABEL, HOST_ARCH_VALUES
 from ..rule import Problem
+from ._cluster import inventory
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -55,6 +58,9 @@ def _only_arch(obj: ObjectContext, run: RunContext) -> Optional[str]:
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
+    known = inventory(run)
+    if known is not None and known.nodes is not None:
+        return  # the cluster's nodes say whether any has both labels (AC903's)
     selected = [(pod_set, pod_set.node_selector.get(HOST_ARCH_LABEL)) for pod_set in obj.pod_sets()]
     if not any(value in HOST_ARCH_VALUES for _, value in selected):
         return  # no host-arch, or one no node has (AC315's)
