@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from typing import Any, Callable, Dict, List, NoReturn, Sequence
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence
 
 import click
 
@@ -28,8 +28,17 @@ def cluster_check_options(func: Callable[..., Any]) -> Callable[..., Any]:
                              "queues, nodes, NPUs, claims and ConfigMaps (rules AC901-AC910).")(func)
 
 
-def cluster_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """--kubectl, --kubeconfig, --context, -n/--namespace, --request-timeout, --kubectl-timeout."""
+#: what -n/--namespace means to the commands that act on jobs
+JOB_NAMESPACE_HELP = ("Namespace for jobs whose spec names none (default: the context's namespace). "
+                      "A spec's own namespace must agree with it.")
+
+
+def cluster_options(func: Optional[Callable[..., Any]] = None, *,
+                    namespace_help: str = JOB_NAMESPACE_HELP) -> Callable[..., Any]:
+    """--kubectl, --kubeconfig, --context, -n/--namespace, --request-timeout, --kubectl-timeout; a command for which
+    -n means something else than the jobs' namespace says what (``@cluster_options(namespace_help=...)``)."""
+    if func is None:
+        return functools.partial(cluster_options, namespace_help=namespace_help)
     decorators = [
         click.option("--kubectl", "kubectl_path", metavar="PATH", default=None,
                      help="kubectl to run (default: $ASCEND_COMPILE_KUBECTL, else kubectl on PATH)."),
@@ -37,9 +46,7 @@ def cluster_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."),
         click.option("--context", metavar="NAME", default=None,
                      help="kubeconfig context to use (default: the current context)."),
-        click.option("-n", "--namespace", metavar="NS", default=None,
-                     help="Namespace for jobs whose spec names none (default: the context's namespace). "
-                          "A spec's own namespace must agree with it."),
+        click.option("-n", "--namespace", metavar="NS", default=None, help=namespace_help),
         click.option("--request-timeout", metavar="DURATION", default=None,
                      help="How long kubectl waits for one server request, e.g. 1m; 0: no limit "
                           "(default: 30s; delete --wait: no limit)."),

@@ -53,7 +53,9 @@ a link, a folder); 4 the cluster could not be reached or did not answer.""",
               help="Write the snapshot to FILE (default: standard output).")
 @click.option("--name", metavar="NAME", default=None,
               help="The cluster's name in the snapshot (default: --context, else 'cluster').")
-@cluster_options
+@cluster_options(namespace_help="Read the PersistentVolumeClaims and ConfigMaps of this namespace and of kube-system "
+                                "only (default: those of every namespace); nodes, queues and versions are the "
+                                "cluster's either way.")
 @handle_kubectl_errors
 def snapshot(output_file: Optional[str], name: Optional[str], **options: Any) -> None:
     """Write a snapshot of the cluster: what the cluster-aware lint rules (AC901-AC915) check against.

@@ -69,7 +69,10 @@ List the rules with 'ascend-compile rules'; explain one with 'ascend-compile exp
 @click.option("--diff", "show_diff", is_flag=True,
               help="Print the changes --fix would make, as a diff; change nothing (also with --fix).")
 @cluster_check_options
-@cluster_options
+@cluster_options(namespace_help="With --cluster: read the PersistentVolumeClaims and ConfigMaps of this namespace "
+                                "(and kube-system) only, not those of every namespace; jobs in other namespaces are "
+                                "then not checked for missing ones (AC908, AC909). The manifests' namespaces stay as "
+                                "they are.")
 @common_input_options
 def lint_command(paths: Tuple[str, ...], fail_on: Optional[str], disable: Tuple[str, ...], strict: bool,
                  volcano_version: Optional[str], include: Tuple[str, ...], exclude: Tuple[str, ...],

@@ -123,3 +123,15 @@ def test_the_clusters_volcano_release_picks_the_schemas(tmp_path: Path) -> None:
     assert "AC101" not in rules()  # Volcano 1.15's pod template knows appArmorProfile
     assert "AC101" in rules("--cluster-snapshot", str(snapshot))  # the cluster runs 1.9, whose does not
     assert "AC101" not in rules("--cluster-snapshot", str(snapshot), "--volcano-version", "1.15")  # the flag wins
+
+
+def test_live_cluster_in_one_namespace_checks_claims_and_config_maps_there_only(fake: Fake) -> None:
+    """lint -n NS with --cluster (its --help): only NS's (and kube-system's) claims and ConfigMaps are read, so the
+    AC908/AC909 cases (namespace team) are checked with -n team and not with -n other; the other rules are not."""
+    _serve_snapshot(fake)
+    cases = [str(CASES / "AC908-cluster-claim-missing.yaml"), str(CASES / "AC909-cluster-config-map-missing.yaml"),
+             str(CASES / "AC901-cluster-queue-missing.yaml")]
+    rules = lambda ns: {f["rule"] for f in json.loads(cli(  # noqa: E731
+        "lint", "--no-cache", "--format", "json", *cases, "--cluster", "-n", ns, env=fake.env()).stdout)["findings"]}
+    assert {"AC901", "AC908", "AC909"} <= rules("team")
+    assert "AC901" in rules("other") and not {"AC908", "AC909"} & rules("other")
