@@ -44,8 +44,15 @@ def _wait_until_blocked(proc: subprocess.Popen, timeout: float = 60) -> None:
     raise AssertionError("the command never blocked")
 
 
+#: the command as a user at a terminal starts it: SIGINT at its default disposition. A test run started in the
+#: background by a shell without job control (``cmd &``, nohup) ignores SIGINT, children inherit that, and
+#: Python then never raises KeyboardInterrupt: exec keeps an ignored signal ignored and resets a handled one
+_AS_AT_A_TERMINAL = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                     "os.execv(sys.executable, [sys.executable, '-m', 'ascend_compile', *sys.argv[1:]])")
+
+
 def _interrupt(args: List[str], cwd: Path) -> subprocess.CompletedProcess:
-    proc = subprocess.Popen([sys.executable, "-m", "ascend_compile", *args], cwd=cwd, env=checkout_env(),
+    proc = subprocess.Popen([sys.executable, "-c", _AS_AT_A_TERMINAL, *args], cwd=cwd, env=checkout_env(),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         _wait_until_blocked(proc)
