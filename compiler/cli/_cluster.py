@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence
+from typing import Any, Callable, Dict, List, NoReturn, Sequence
 
 import click
 
@@ -16,46 +16,6 @@ from ._context import load_context, report_and_exit
 
 DRY_RUN_CHOICES = ("none", "server", "client")
 KIND_CHOICES = ("auto", "acjob", "vcjob")
-
-
-def cluster_check_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """--cluster-snapshot FILE and --cluster: check the jobs against the cluster too (rules AC901-AC910)."""
-    func = click.option("--cluster", "cluster", is_flag=True,
-                        help="Also check the jobs against the live cluster (read through kubectl with --kubeconfig, "
-                             "--context, -n, ...), as --cluster-snapshot does against a file.")(func)
-    return click.option("--cluster-snapshot", metavar="FILE", default=None,
-                        help="Also check the jobs against this cluster snapshot (ascend-compile cluster snapshot): "
-                             "queues, nodes, NPUs, claims and ConfigMaps (rules AC901-AC910).")(func)
-
-
-#: what -n/--namespace means to the commands that act on jobs
-JOB_NAMESPACE_HELP = ("Namespace for jobs whose spec names none (default: the context's namespace). "
-                      "A spec's own namespace must agree with it.")
-
-
-def cluster_options(func: Optional[Callable[..., Any]] = None, *,
-                    namespace_help: str = JOB_NAMESPACE_HELP) -> Callable[..., Any]:
-    """--kubectl, --kubeconfig, --context, -n/--namespace, --request-timeout, --kubectl-timeout; a command for which
-    -n means something else than the jobs' namespace says what (``@cluster_options(namespace_help=...)``)."""
-    if func is None:
-        return functools.partial(cluster_options, namespace_help=namespace_help)
-    decorators = [
-        click.option("--kubectl", "kubectl_path", metavar="PATH", default=None,
-                     help="kubectl to run (default: $ASCEND_COMPILE_KUBECTL, else kubectl on PATH)."),
-        click.option("--kubeconfig", metavar="FILE", default=None,
-                     help="kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."),
-        click.option("--context", metavar="NAME", default=None,
-                     help="kubeconfig context to use (default: the current context)."),
-        click.option("-n", "--namespace", metavar="NS", default=None, help=namespace_help),
-        click.option("--request-timeout", metavar="DURATION", default=None,
-                     help="How long kubectl waits for one server request, e.g. 1m; 0: no limit "
-                          "(default: 30s; delete --wait: no limit)."),
-        click.option("--kubectl-timeout", metavar="DURATION", default="5m", show_default=True,
-                     help="Stop a kubectl run (and what it started) that takes longer than this."),
-    ]
-    for decorator in reversed(decorators):
-        func = decorator(func)
-    return func
 
 
 #: what each exit code of a cluster command means (``--format json``'s ``error.reason``)
@@ -136,10 +96,11 @@ def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> List[Any]:
     from ._plain import Usage, cluster_inventory
 
     ctx = load_context(options)
+    live_inventory = None
     if options.get("cluster") and not options.get("cluster_snapshot"):
-        options["live_inventory"] = read_live_inventory(options)
+        live_inventory = read_live_inventory(options)
     try:
-        inventory = cluster_inventory(options)
+        inventory = cluster_inventory(options, live_inventory)
     except Usage as exc:
         raise click.UsageError(str(exc)) from None
     except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)

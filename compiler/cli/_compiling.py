@@ -9,7 +9,7 @@ click reports it (the fast path hands such a command line to click).
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, List, Mapping, Optional, Sequence
 
 from ._plain import Usage, cluster_inventory
 
@@ -22,7 +22,7 @@ class BadParameter(Usage):
         self.hint = hint
 
 
-def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> int:
+def compile_specs(specs: Sequence[str], options: Mapping[str, Any]) -> int:
     """Run ``compile`` with its parsed options (the click parameter names); return the exit code."""
     from ..errors import AscendCompileError
     from ..findings import EXIT_INPUT

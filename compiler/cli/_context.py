@@ -6,7 +6,7 @@ the fast path never loads click.
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, Iterable, List, Optional, TextIO
+from typing import Any, Iterable, List, Mapping, Optional, TextIO
 
 from ..findings import Finding
 
@@ -23,7 +23,7 @@ class RunContext:
         self.fmt = fmt
 
 
-def load_context(options: Dict[str, Any]) -> RunContext:
+def load_context(options: Mapping[str, Any]) -> RunContext:
     """Load config and profiles for a command; input errors exit with code 2."""
     from ..config import ProjectConfig, load_config
     from ..errors import AscendCompileError
@@ -43,7 +43,7 @@ def load_context(options: Dict[str, Any]) -> RunContext:
     return RunContext(config, registry, int(options.get("max_bytes") or 0), fmt)
 
 
-def describe(config: Any, options: Dict[str, Any]) -> List[str]:
+def describe(config: Any, options: Mapping[str, Any]) -> List[str]:
     """Which project config is used and why, and the profile directories in the order they apply."""
     from ..config import search_config
     from ..resources import profiles_dir

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Mapping
 
 import click
 
 from ._context import describe, load_context
-
-#: ``--fail-on``'s choices, lowest last: the severities of findings
-FAIL_ON_CHOICES = ("error", "warning", "info")
+from ._optiontable import DIR, FILE, FLAG, INT, MANY, SWITCH, TEXT, Option, options_of
 
 
 def _arguments_optional(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
@@ -23,9 +21,47 @@ def _arguments_optional(ctx: click.Context, _param: click.Parameter, value: bool
     return value
 
 
-def common_input_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """--config, --no-config, --profile-dir, --max-bytes, --format, -v/--verbose, --show-config."""
-    from ..yamlio import DEFAULT_MAX_BYTES
+def table_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """click's options of ``command``, made from the option table (:mod:`._optiontable`), in its order; with
+    ``--show-config`` among them, the command reports its config and exits when it is given."""
+    options = options_of(command)
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        if any(option.param == "show_config" for option in options):
+            func = _showing_config(func)
+        for option in reversed(options):
+            func = _click_option(option, command)(func)
+        return func
+
+    return decorate
+
+
+def _click_option(option: Option, command: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    takes = option.takes
+    flags = list(option.flags)
+    extra: Dict[str, Any] = {}
+    if takes == FLAG:
+        extra["is_flag"] = True
+    elif takes == SWITCH:
+        flags = ["/".join(option.flags)]
+    elif takes == MANY:
+        extra["multiple"] = True
+    elif takes == INT:
+        extra["type"] = click.IntRange(min=1)
+    elif takes in (FILE, DIR):
+        extra["type"] = click.Path(dir_okay=False) if takes == FILE else click.Path(file_okay=False)
+        extra["multiple"] = option.default == ()
+    elif takes != TEXT:
+        extra["type"] = click.Choice(takes)
+    if option.param == "show_config":
+        extra.update(is_eager=True, callback=_arguments_optional)
+    default = None if option.default == () else option.default
+    return click.option(*flags, option.param, default=default, metavar=option.metavar, hidden=option.hidden,
+                        show_default=option.show_default, help=option.help_for(command), **extra)
+
+
+def _showing_config(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--show-config`` given: report the config and exit, before the command runs."""
 
     @functools.wraps(func)
     def command(*args: Any, **options: Any) -> Any:
@@ -34,37 +70,10 @@ def common_input_options(func: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(0)
         return func(*args, **options)
 
-    decorators = [
-        click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
-                     help="Project config file (default: .ascend-compile.yaml found upward from here to the "
-                          "repository root)."),
-        click.option("--no-config", is_flag=True, help="Ignore any project config file."),
-        click.option("--profile-dir", "profile_dirs", multiple=True, type=click.Path(file_okay=False),
-                     help="Extra directory of hardware profiles (repeatable; later ones win)."),
-        click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
-                     help="Refuse input files larger than this."),
-        click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
-                     show_default=True, help="How to report problems."),
-        click.option("-v", "--verbose", is_flag=True,
-                     help="Say on stderr which project config and profile directories are used."),
-        click.option("--show-config", is_flag=True, is_eager=True, callback=_arguments_optional,
-                     help="Print the project config and profile directories this command would use, and exit."),
-    ]
-    for decorator in reversed(decorators):
-        command = decorator(command)
     return command
 
 
-def fail_on_option(consequence: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--fail-on``: one spelling, one choice list and one meaning on every command that reports findings
-    (``lint``, ``validate``, ``compile``'s output lint, ``krm``); ``consequence`` says what else exit 1 means."""
-    then = f" {consequence}" if consequence else ""
-    return click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default=None,
-                        help="Lowest severity of a finding that makes the exit code 1 (default: lint.failOn in the "
-                             f"config, else error).{then}")
-
-
-def show_config(options: Dict[str, Any]) -> None:
+def show_config(options: Mapping[str, Any]) -> None:
     """``--show-config``: the config and profile directories on stdout, then the settings they give."""
     import json
 

@@ -8,7 +8,7 @@ path hands such a command line to click).
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, List, Mapping, Optional, Sequence, Union
 
 from ..errors import AscendCompileError
 
@@ -17,20 +17,21 @@ class Usage(Exception):
     """A usage problem, worded for click's usage error."""
 
 
-def lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
-    """Run ``lint`` with its parsed options (the click parameter names); return the exit code.  ``--no-cache``
+def lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any = None) -> int:
+    """Run ``lint`` with its parsed options (the click parameter names; ``live_inventory``: the cluster ``--cluster``
+    read, :func:`ascend_compile.cli._cluster.read_live_inventory`); return the exit code.  ``--no-cache``
     switches every cache off for this run only (the results' and the start-up cache of profiles and
     schemas), so that nothing run later in the same process (the Python API, tests) inherits it."""
     from ..datacache import set_bypassed
 
     set_bypassed(bool(options.get("no_cache")))
     try:
-        return _lint(paths, options)
+        return _lint(paths, options, live_inventory)
     finally:
         set_bypassed(False)
 
 
-def _lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
+def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any) -> int:
     from ..findings import exit_code
     from ..lint import paths as lint_run
     from ..datacache import default_root
@@ -42,7 +43,7 @@ def _lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     volcano_version = _volcano(options.get("volcano_version"))
     left_out: List[Any] = []
     try:
-        inventory = cluster_inventory(options)
+        inventory = cluster_inventory(options, live_inventory)
     except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)
         return _refused(exc)
     if volcano_version is None and inventory is not None:
@@ -75,13 +76,12 @@ def _lint(paths: Sequence[str], options: Dict[str, Any]) -> int:
     threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
     # Only SARIF lists every rule; the other formats describe the rules of the findings (from the catalogue).
     rules = catalogue_rules() if ctx.fmt == "sarif" else None
-    if not options.get("write_baseline") and not options.get("baseline"):
-        options["baseline"] = _configured_baseline(ctx.config)
-    if options.get("baseline") or options.get("write_baseline"):
-        options["_linted"] = _linted(paths, options, findings)
-        findings = _against_baseline(options, findings, ctx.fmt, rules, files)
-        if findings is None:
-            return int(options["_exit"])
+    baseline = options.get("baseline") or (None if options.get("write_baseline") else _configured_baseline(ctx.config))
+    if baseline or options.get("write_baseline"):
+        against = _against_baseline(paths, options, baseline, findings, ctx.fmt, rules, files)
+        if isinstance(against, int):  # written, or refused
+            return against
+        findings = against
     elif ctx.fmt == "sarif" and _fixable(findings):  # SARIF says how to fix what can be fixed
         from . import _fixing
 
@@ -108,7 +108,7 @@ def _configured_baseline(config: Any) -> Optional[str]:
     return None
 
 
-def cluster_inventory(options: Dict[str, Any]) -> Any:
+def cluster_inventory(options: Mapping[str, Any], live_inventory: Any = None) -> Any:
     """The cluster the cluster-aware rules check against: ``--cluster-snapshot FILE`` (read and checked against its
     schema: AC016, an InputError) or, for ``--cluster``, what the click command read live beforehand
     (``live_inventory``: :func:`ascend_compile.cli._cluster.read_live_inventory`); None without either (those rules
@@ -120,7 +120,7 @@ def cluster_inventory(options: Dict[str, Any]) -> Any:
         from ..inventory.snapshot import load
 
         return load(snapshot)
-    return options.get("live_inventory") if live else None
+    return live_inventory if live else None
 
 
 def cluster_volcano(inventory: Any) -> Optional[str]:
@@ -150,7 +150,7 @@ def compiled_specs(ctx: Any) -> Any:
     return check
 
 
-def _disabled(options: Dict[str, Any]) -> List[str]:
+def _disabled(options: Mapping[str, Any]) -> List[str]:
     """The rules ``--disable`` names (repeated, or comma-separated); an unknown one, or one that cannot be
     disabled (an input error), is a usage error: it would silently disable nothing."""
     from ..catalogue import get
@@ -187,7 +187,7 @@ def _fixable(findings: Any) -> bool:
     return any(f.rule in FIXERS for f in findings)
 
 
-def _linted(paths: Sequence[str], options: Dict[str, Any], findings: Any) -> Any:
+def _linted(paths: Sequence[str], options: Mapping[str, Any], findings: Any) -> Any:
     """The files this run linted, spelled as the baseline spells them (its entries of other files are kept)."""
     from ..files.discovery import discover
     from ..lint.baseline import linted_files
@@ -197,26 +197,27 @@ def _linted(paths: Sequence[str], options: Dict[str, Any], findings: Any) -> Any
     return linted_files([display_name(path) for path in found.paths] + [f.file for f in findings])
 
 
-def _against_baseline(options: Dict[str, Any], findings: Any, fmt: str, rules: Any, files: int) -> Any:
-    """``--write-baseline`` (returns None, the exit code in options["_exit"]) or ``--baseline`` (the new findings)."""
+def _against_baseline(paths: Sequence[str], options: Mapping[str, Any], baseline: Optional[str], findings: Any,
+                      fmt: str, rules: Any, files: int) -> Union[int, List[Any]]:
+    """``--write-baseline`` or a refused baseline: the exit code; ``baseline`` (``--baseline``, else the config's
+    lint.baseline): the new findings, reported."""
     from . import _baseline
 
-    if options.get("baseline") and options.get("write_baseline"):
+    linted = _linted(paths, options, findings)
+    write_baseline = options.get("write_baseline")
+    if baseline and write_baseline:
         raise Usage("give --baseline FILE (report new findings) or --write-baseline FILE (record them), not both")
+    max_bytes = options.get("max_bytes") or 0
     try:
-        if options.get("write_baseline"):
-            options["_exit"] = _baseline.write(options["write_baseline"], findings, files, options["_linted"],
-                                               options.get("max_bytes") or 0)
-            return None
-        return _baseline.report(options["baseline"], findings, fmt, rules, files, bool(options.get("quiet")),
-                                options.get("max_bytes") or 0, options["_linted"])
+        if write_baseline:
+            return _baseline.write(write_baseline, findings, files, linted, max_bytes)
+        return _baseline.report(str(baseline), findings, fmt, rules, files, bool(options.get("quiet")), max_bytes,
+                                linted)
     except _baseline.BaselineUsage as exc:
         sys.stderr.write(f"ascend-compile lint: error: {exc}\n")
-        options["_exit"] = 2
-        return None
+        return 2
     except AscendCompileError as exc:  # the baseline cannot be written (AC013) or read
-        options["_exit"] = _refused(exc)
-        return None
+        return _refused(exc)
 
 
 def _refused(exc: Any) -> int:
@@ -228,7 +229,7 @@ def _refused(exc: Any) -> int:
     return EXIT_INPUT
 
 
-def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
+def validate(paths: Sequence[str], options: Mapping[str, Any]) -> int:
     """Run ``validate`` with its parsed options (the click parameter names); return the exit code."""
     if not paths:
         raise Usage("give at least one PATH (a file or directory), or - to read standard input")
@@ -239,8 +240,8 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
     from ._context import load_context
 
     disabled = _disabled(options)
+    volcano_version = _volcano(options.get("volcano_version"))
     # the project config's lint.disable and lint.failOn hold for validate too (its rules are lint's schema rules)
-    options.setdefault("fmt", "text")
     config = load_context(options).config
     disabled += list(config.lint.disable)
     threshold = options.get("fail_on") or config.lint.fail_on or "error"
@@ -248,7 +249,7 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
     findings, files = validate_paths(paths, strict=options.get("strict", True),
                                      strict_kinds=bool(options.get("strict_kinds")),
                                      include=options.get("include") or (), exclude=options.get("exclude") or (),
-                                     volcano_version=options.get("volcano_version"),
+                                     volcano_version=volcano_version,
                                      max_bytes=options.get("max_bytes"), disable=disabled, left_out=left_out)
     if files == 0 and not findings and not left_out:  # nothing read: an input error, no "No problems found"
         return _nothing_read("validate", files, 0, left_out)
@@ -267,9 +268,9 @@ def validate(paths: Sequence[str], options: Dict[str, Any]) -> int:
 def _volcano(value: Optional[str]) -> Optional[str]:
     if value is None:
         return None
-    from ..schemacheck.registry import VOLCANO_VERSIONS, normalize_volcano_version
+    from ..schemacheck.registry import normalize_volcano_version
 
     try:
         return normalize_volcano_version(value)
-    except Exception:
-        raise Usage(f"--volcano-version: use one of {', '.join(VOLCANO_VERSIONS)}") from None
+    except ValueError as exc:  # it names the releases there are schemas for
+        raise Usage(f"--volcano-version: {exc}") from None

@@ -10,7 +10,8 @@ from typing import Any, Optional
 
 import click
 
-from ._cluster import cluster_options, fail, handle_kubectl_errors, make_kubectl
+from ._cluster import fail, handle_kubectl_errors, make_kubectl
+from ._options import table_options
 
 
 @click.group(
@@ -53,9 +54,7 @@ a link, a folder); 4 the cluster could not be reached or did not answer.""",
               help="Write the snapshot to FILE (default: standard output).")
 @click.option("--name", metavar="NAME", default=None,
               help="The cluster's name in the snapshot (default: --context, else 'cluster').")
-@cluster_options(namespace_help="Read the PersistentVolumeClaims and ConfigMaps of this namespace and of kube-system "
-                                "only (default: those of every namespace); nodes, queues and versions are the "
-                                "cluster's either way.")
+@table_options("cluster snapshot")
 @handle_kubectl_errors
 def snapshot(output_file: Optional[str], name: Optional[str], **options: Any) -> None:
     """Write a snapshot of the cluster: what the cluster-aware lint rules (AC901-AC915) check against.

@@ -9,8 +9,9 @@ from typing import Any
 
 import click
 
-from ._cluster import EXIT_CODES_EPILOG, cluster_options, handle_kubectl_errors, make_kubectl
+from ._cluster import EXIT_CODES_EPILOG, handle_kubectl_errors, make_kubectl
 from ._jobarg import job_argument, output_option, read_job
+from ._options import table_options
 
 
 @click.command(
@@ -26,7 +27,7 @@ Output (text), one event a line:
 )
 @job_argument
 @output_option
-@cluster_options
+@table_options("events")
 @handle_kubectl_errors
 def events_command(target: str, kind: str, output: str, **options: Any) -> None:
     """Show the events of a job, its PodGroup and its pods.  Exit 0 (no events too)."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 import click
 
 from ._context import load_context, nothing_found, report, report_and_exit
-from ._options import common_input_options
+from ._options import table_options
 
 if TYPE_CHECKING:
     from ..findings import Finding
@@ -32,7 +32,7 @@ Examples:
 @click.option("--exact", is_flag=True,
               help="Specs that compile back to the manifests byte for byte: the harmless differences (a task name, "
                    "a default written out, /dev/shm mounted) are carried through spec.jobPatch too.")
-@common_input_options
+@table_options("import")
 def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_dir: Optional[str], force: bool,
                    exact: bool, **options: Any) -> None:
     """Turn AscendJob / Volcano Job manifests into the shortest job specs that compile to jobs the cluster treats the same.

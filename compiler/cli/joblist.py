@@ -11,8 +11,9 @@ from typing import Any, List, Optional
 
 import click
 
-from ._cluster import EXIT_CODES_EPILOG, cluster_options, handle_kubectl_errors, make_kubectl
+from ._cluster import EXIT_CODES_EPILOG, handle_kubectl_errors, make_kubectl
 from ._jobarg import output_option
+from ._options import table_options
 
 
 @click.command(
@@ -32,7 +33,7 @@ Output (text):
               help="Only jobs with these labels (kubectl's syntax).")
 @click.option("--all", "everyone", is_flag=True, help="Every job, not only those ascend-compile applied.")
 @output_option
-@cluster_options
+@table_options("list")
 @handle_kubectl_errors
 def list_command(selector: str, everyone: bool, output: str, **options: Any) -> None:
     """List the jobs ascend-compile applied, with their state and times.

@@ -6,7 +6,7 @@ from typing import Any, List, Optional, Tuple
 
 import click
 
-from ._options import fail_on_option
+from ._options import table_options
 
 
 @click.command(
@@ -34,7 +34,7 @@ Examples:
 @click.option("--profile-dir", "profile_dirs", multiple=True, type=click.Path(file_okay=False),
               help="Extra directory of hardware profiles (repeatable; later ones win).")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=None, help="Refuse a larger ResourceList.")
-@fail_on_option("kustomize and kpt stop on a non-zero exit status.")
+@table_options("krm")
 @click.option("-q", "--quiet", is_flag=True, help="Do not repeat the results that fail the run on stderr.")
 def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str], no_config: bool,
                 profile_dirs: Tuple[str, ...], max_bytes: Optional[int], fail_on: Optional[str], quiet: bool) -> None:

@@ -20,11 +20,9 @@ from typing import Any, Dict, Optional, Set, Tuple
 import click
 
 from ..vocabulary import CONFIG_MAP, RANKTABLE_KEY
-from ._cluster import (DRY_RUN_CHOICES, EXIT_CODES_EPILOG, KIND_CHOICES, cluster_check_options, cluster_options,
-                       compile_specs, fail,
-                       handle_kubectl_errors,
+from ._cluster import (DRY_RUN_CHOICES, EXIT_CODES_EPILOG, KIND_CHOICES, compile_specs, fail, handle_kubectl_errors,
                        job_targets, make_kubectl, stdout_sink)
-from ._options import common_input_options
+from ._options import table_options
 
 #: kubectl runs this diff program instead of its own when set
 EXTERNAL_DIFF = "KUBECTL_EXTERNAL_DIFF"
@@ -56,9 +54,7 @@ Examples:
                    "prints what apply would send.")
 @click.option("--force-conflicts", is_flag=True,
               help="Take over fields another field manager owns (server-side apply conflicts).")
-@cluster_check_options
-@cluster_options
-@common_input_options
+@table_options("apply")
 @handle_kubectl_errors
 def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, **options: Any) -> None:
     """Compile job specs and apply the result to the cluster with kubectl.
@@ -130,8 +126,7 @@ Examples:
   KUBECTL_EXTERNAL_DIFF="diff -u --color=always" ascend-compile diff job.yaml""",
 )
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
-@cluster_options
-@common_input_options
+@table_options("diff")
 def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
     """Compile job specs and show what applying them would change (kubectl diff --server-side).
 
@@ -199,8 +194,7 @@ Examples:
 @click.option("--dry-run", type=click.Choice(DRY_RUN_CHOICES), default="none", show_default=True,
               help="server: the server checks the deletion but deletes nothing; client: kubectl deletes "
                    "nothing but still reads the objects from the cluster.")
-@cluster_options
-@common_input_options
+@table_options("delete")
 @handle_kubectl_errors
 def delete_command(targets: Tuple[str, ...], kind: str, wait: bool, timeout: Optional[str], ignore_not_found: bool,
                    dry_run: str, **options: Any) -> None:

@@ -9,8 +9,9 @@ from typing import Any, Optional
 
 import click
 
-from ._cluster import EXIT_CODES_EPILOG, cluster_options, fail, handle_kubectl_errors, make_kubectl
+from ._cluster import EXIT_CODES_EPILOG, fail, handle_kubectl_errors, make_kubectl
 from ._jobarg import job_argument, read_job
+from ._options import table_options
 
 
 @click.command(
@@ -28,7 +29,7 @@ Examples:
 @click.option("-c", "--container", default=None, metavar="NAME", help="Container (default: the pod's first).")
 @click.option("--tail", type=click.IntRange(min=0), default=0, show_default=True, help="Last lines only (0: all).")
 @click.option("-p", "--previous", is_flag=True, help="The log of the previous run (after a restart in place).")
-@cluster_options
+@table_options("logs")
 @handle_kubectl_errors
 def logs_command(target: str, kind: str, replica: Optional[str], index: Optional[int], container: Optional[str],
                  tail: int, previous: bool, **options: Any) -> None:

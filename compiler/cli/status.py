@@ -15,9 +15,8 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 import click
 
 from ..safetext import printable
-from ._cluster import (EXIT_CODES_EPILOG, KIND_CHOICES, cluster_options, fail, handle_kubectl_errors, job_targets,
-                       make_kubectl)
-from ._options import common_input_options
+from ._cluster import EXIT_CODES_EPILOG, KIND_CHOICES, fail, handle_kubectl_errors, job_targets, make_kubectl
+from ._options import table_options
 
 
 def _read_states(kubectl: Any, targets: Sequence[Any]
@@ -75,8 +74,7 @@ Output (text):
               help="With --watch: how often to read the job.")
 @click.option("-o", "--output", type=click.Choice(["text", "json"]), default=None, hidden=True,
               help="The old spelling of --format (text or json).")
-@cluster_options
-@common_input_options
+@table_options("status")
 @handle_kubectl_errors
 def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: str, interval: str,
                    output: Optional[str], **options: Any) -> None:

@@ -14,8 +14,9 @@ from typing import Any
 
 import click
 
-from ._cluster import cluster_options, fail, handle_kubectl_errors, make_kubectl
+from ._cluster import fail, handle_kubectl_errors, make_kubectl
 from ._jobarg import fetch_job, job_argument, one_target, output_option
+from ._options import table_options
 
 _WORDS = {0: "reached", 1: "ended otherwise", 2: "timed out"}  # by wait_for's code
 _EXIT = {0: 0, 1: 1, 2: 1}  # wait_for's code -> exit code: a timeout is "not in the state asked", as in status
@@ -42,7 +43,7 @@ cluster could not be reached or did not answer.""",
 @click.option("--interval", default="2s", show_default=True, metavar="DURATION", help="How often to read the job.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors; the exit code says it.")
 @output_option
-@cluster_options
+@table_options("wait")
 @handle_kubectl_errors
 def wait_command(target: str, kind: str, until: str, timeout: str, interval: str, quiet: bool, output: str,
                  **options: Any) -> None:

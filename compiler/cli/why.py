@@ -11,8 +11,9 @@ from typing import Any
 
 import click
 
-from ._cluster import EXIT_CODES_EPILOG, cluster_options, handle_kubectl_errors, make_kubectl
+from ._cluster import EXIT_CODES_EPILOG, handle_kubectl_errors, make_kubectl
 from ._jobarg import job_argument, output_option, read_job
+from ._options import table_options
 
 
 @click.command(
@@ -34,7 +35,7 @@ Output (text): the job's state, then 'why:' and the real cause, then what it res
               help="Lines of each failed container's log to show (0: none).")
 @click.option("--no-lint", is_flag=True, help="Do not lint the job as stored to name the rule that predicts a cause.")
 @output_option
-@cluster_options
+@table_options("why")
 @handle_kubectl_errors
 def why_command(target: str, kind: str, log_lines: int, no_lint: bool, output: str, **options: Any) -> None:
     """Explain why a job is in the state it is in (Pending, Failed, Restarting...).

@@ -135,10 +135,11 @@ def _named_tuples():
     from ascend_compile.hardware import targeting
     from ascend_compile.lint import rule, suppress
     from ascend_compile.yamlio import locations
+    from ascend_compile.cli import _optiontable
 
     return [catalogue.Entry, hardware.NpuLayout, hardware.Violation, report.RuleInfo, targeting.HardwareSignals,
             rule.Problem, rule.Rule, suppress.BadDirective, suppress.AnnotationEntry, locations.Location,
-            locations.Origin]
+            locations.Origin, _optiontable.Option]
 
 
 @pytest.mark.parametrize("cls", _named_tuples(), ids=lambda c: c.__name__)
