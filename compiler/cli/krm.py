@@ -28,16 +28,10 @@ Examples:
 @click.option("--lint", "lint", flag_value=True, default=None,
               help="Validator mode: pass every item through unchanged and report lint findings as results "
                    "(also: a ConfigMap functionConfig with data.lint: \"true\").")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
-              help="Project config file (default: .ascend-compile.yaml found upward from the working directory).")
-@click.option("--no-config", is_flag=True, help="Ignore any project config file.")
-@click.option("--profile-dir", "profile_dirs", multiple=True, type=click.Path(file_okay=False),
-              help="Extra directory of hardware profiles (repeatable; later ones win).")
-@click.option("--max-bytes", type=click.IntRange(min=1), default=None, help="Refuse a larger ResourceList.")
 @table_options("krm")
 @click.option("-q", "--quiet", is_flag=True, help="Do not repeat the results that fail the run on stderr.")
 def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str], no_config: bool,
-                profile_dirs: Tuple[str, ...], max_bytes: Optional[int], fail_on: Optional[str], quiet: bool) -> None:
+                profile_dirs: Tuple[str, ...], max_bytes: int, fail_on: Optional[str], quiet: bool) -> None:
     """Run as a KRM function (kustomize exec plugin, kpt fn eval --exec).
 
     Reads a config.kubernetes.io/v1 ResourceList, replaces each TrainingJob spec among
@@ -50,11 +44,11 @@ def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str
     """
     from ..compiling import krm
     from ..errors import AscendCompileError
-    from ..yamlio import DEFAULT_MAX_BYTES, display_name, dump_document, load_documents, read_text
+    from ..yamlio import display_name, dump_document, load_documents, read_text
     from ._context import load_context
 
     ctx = load_context({"config_path": config_path, "no_config": no_config, "profile_dirs": profile_dirs,
-                        "max_bytes": max_bytes or DEFAULT_MAX_BYTES, "fmt": "text"})
+                        "max_bytes": max_bytes, "fmt": "text"})
     try:
         text = read_text(input_path, ctx.max_bytes)
         docs = load_documents(text, display_name(input_path))
