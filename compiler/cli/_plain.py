@@ -47,7 +47,7 @@ def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any)
     except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)
         return _refused(exc)
     if volcano_version is None and inventory is not None:
-        volcano_version = cluster_volcano(inventory)
+        volcano_version = inventory.bundled_volcano()
 
     def run() -> Any:
         del left_out[:]
@@ -121,17 +121,6 @@ def cluster_inventory(options: Mapping[str, Any], live_inventory: Any = None) ->
 
         return load(snapshot)
     return live_inventory if live else None
-
-
-def cluster_volcano(inventory: Any) -> Optional[str]:
-    """The cluster's Volcano release when its schemas are bundled (``--volcano-version`` wins); None otherwise."""
-    from ..inventory.model import VOLCANO
-    from ..schemacheck.registry import normalize_volcano_version
-
-    try:
-        return normalize_volcano_version(inventory.versions.get(VOLCANO, ""))
-    except ValueError:
-        return None
 
 
 def compiled_specs(ctx: Any) -> Any:

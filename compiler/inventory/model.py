@@ -98,6 +98,16 @@ class Inventory:
     def schedulable_nodes(self) -> List[Node]:
         return [n for n in self.nodes or () if n.schedulable]
 
+    def bundled_volcano(self) -> Optional[str]:
+        """The cluster's Volcano release when lint bundles its schemas ('1.9', ...): what a lint against this
+        cluster checks Volcano objects with, unless told otherwise (``--volcano-version``); None otherwise."""
+        from ..schemacheck.registry import normalize_volcano_version
+
+        try:
+            return normalize_volcano_version(self.versions.get(VOLCANO, ""))
+        except ValueError:
+            return None
+
     def has_claim(self, namespace: str, name: str) -> Optional[bool]:
         """Whether the PVC exists; None when the namespace was not read."""
         return _has(self.claims, namespace, name)

@@ -1,8 +1,9 @@
 """``python -m tests.fidelity run [--full]``: run the differential test and rewrite docs/fidelity.md.
 
-``report`` rewrites the document in seconds: it lints every job again with this checkout and takes
-upstream's verdicts from the last saved run (a job whose objects changed since is marked not judged);
-use it after a rule fix or an edit of known.yaml.  ``list`` prints the generated jobs.  A subset run
+``report`` rewrites the document in seconds: it lints every job again with this checkout (offline, and
+against the snapshot the last run took of its cluster) and takes upstream's verdicts from the last saved
+run (a job whose objects changed since is marked not judged); use it after a rule fix or an edit of
+known.yaml.  ``list`` prints the generated jobs.  A subset run
 (the default, the CI set) writes its results next to the full run's but never touches
 docs/fidelity.md unless ``--write`` is given.
 """
@@ -12,7 +13,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tests.checkout import ROOT
 from tests.fidelity import generator, hints, report, runner
@@ -42,6 +43,11 @@ def _results_path(full: bool) -> Path:
     return runner.cache_dir() / ("results-full.json" if full else "results-ci.json")
 
 
+def _snapshot_path(full: bool) -> Path:
+    """The snapshot ``run`` took of its cluster, which ``report`` lints against again."""
+    return runner.cache_dir() / ("cluster-full.yaml" if full else "cluster-ci.yaml")
+
+
 def run(full: bool, write: bool, check_hints: bool) -> int:
     reason = samples_missing_reason()
     if reason:
@@ -50,10 +56,16 @@ def run(full: bool, write: bool, check_hints: bool) -> int:
     generated = generator.generate()
     jobs = generated.jobs if full else generator.ci_subset(generated.jobs)
     print(f"fidelity: {len(jobs)} jobs ({'full' if full else 'CI subset'})", file=sys.stderr)
+    from tests.integration.controlplane import find_kubectl
     from tests.simcluster.cluster import SimCluster
 
-    with SimCluster(nodes_per_profile=runner.NODES_PER_PROFILE) as sim:
-        results = runner.lint_all(jobs)
+    kubectl = find_kubectl()
+    if kubectl is None:
+        raise SystemExit("fidelity: kubectl not found on PATH (the oracle's cluster and its snapshot need it)")
+    with SimCluster(nodes_per_profile=runner.NODES_PER_PROFILE, kubectl=kubectl) as sim:
+        runner.prepare(sim, jobs)
+        runner.take_snapshot(sim, kubectl, _snapshot_path(full))
+        results = runner.lint_all(jobs, runner.read_snapshot(_snapshot_path(full)))
         runner.judge_jobs(sim, jobs, results, fresh=runner.fresh_cluster)
     hint_rows = []
     if check_hints:  # on a new cluster, for the reason judge_jobs gives
@@ -78,17 +90,20 @@ def _finish(the_run: report.Run, write: bool) -> int:
         print(f"fidelity: wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    left = report.unexplained(the_run.results, report.known_mod.load())
-    print(f"fidelity: {len(the_run.results)} jobs, {len(left)} unexplained disagreements, "
-          f"{the_run.seconds:.0f}s", file=sys.stderr)
-    return 1 if left else 0
+    entries = report.known_mod.load()
+    left = report.unexplained(the_run.results, entries)
+    short = report.inventory_problems(the_run.results, entries)
+    print(f"fidelity: {len(the_run.results)} jobs, {len(left)} unexplained disagreements, {len(short)} where the "
+          f"cluster snapshot falls short, {the_run.seconds:.0f}s", file=sys.stderr)
+    return 1 if left or short else 0
 
 
-def relint(saved: Sequence[Result], jobs: Sequence[generator.Job]) -> List[Result]:
-    """The jobs linted by this checkout, with the oracle's saved verdicts where the job's objects are
-    the ones it judged; a new or changed job is marked not judged (an inconclusive verdict)."""
+def relint(saved: Sequence[Result], jobs: Sequence[generator.Job], inventory: Any = None) -> List[Result]:
+    """The jobs linted by this checkout (and against ``inventory``, the saved snapshot of the run's cluster), with the
+    oracle's saved verdicts where the job's objects are the ones it judged; a new or changed job is marked not
+    judged (an inconclusive verdict)."""
     by_id = {r.id: r for r in saved}
-    fresh = runner.lint_all(jobs)
+    fresh = runner.lint_all(jobs, inventory)
     out = []
     for job in jobs:
         result, old = fresh[job.id], by_id.get(job.id)
@@ -105,7 +120,13 @@ def rerender(full: bool, write: bool) -> int:
     data = runner.load(_results_path(full))
     generated = generator.generate()
     jobs = generated.jobs if full else generator.ci_subset(generated.jobs)
-    the_run = report.Run(relint(data["results"], jobs), full, len(generated.jobs),
+    inventory = None
+    if _snapshot_path(full).is_file():
+        inventory = runner.read_snapshot(_snapshot_path(full))
+    else:
+        print(f"fidelity: no {_snapshot_path(full)} (a run before the snapshot was taken): jobs are not linted "
+              "against the cluster", file=sys.stderr)
+    the_run = report.Run(relint(data["results"], jobs, inventory), full, len(generated.jobs),
                          len(generator.ci_subset(generated.jobs)), generated.skipped, guard(), data["hints"],
                          float(data.get("seconds", 0.0)), relinted=True)
     return _finish(the_run, write)

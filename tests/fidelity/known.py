@@ -13,7 +13,8 @@ KNOWN_FILE = Path(__file__).resolve().parent / "known.yaml"
 KINDS = {
     "lint-bug": "lint is wrong here (a rule to fix)",
     "simulation": "the simulated cluster differs from a real one here",
-    "cluster": "depends on the cluster (what nodes, queues or software it has), which lint cannot know",
+    "cluster": "depends on the cluster (what nodes, queues or software it has), which lint cannot know offline "
+               "(against a snapshot of the cluster it must agree)",
     "oracle": "the oracle's verdict is not what a user sees",
     "investigate": "not understood yet: listed so CI stays green while it is looked into",
 }

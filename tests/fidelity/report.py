@@ -97,10 +97,68 @@ def _disagreements(results: Sequence[Result], entries: List[known_mod.Known]) ->
         entry = known_mod.explain(entries, result.id, result.verdict)
         reason = f"{entry.kind}: {entry.reason}" if entry else "**unexplained**"
         lint = ", ".join(result.errors) or "no error"
-        rows.append((f"`{result.id}`", result.verdict, result.upstream_text()[:160], lint, reason))
+        rows.append((f"`{result.id}`", result.verdict, result.upstream_text()[:160], lint, _with_snapshot(result),
+                     reason))
     if not rows:
         return ["None."]
-    return _table(("job", "verdict", "upstream", "lint errors", "reason"), rows)
+    return _table(("job", "verdict", "upstream", "lint errors", "with the cluster snapshot", "reason"), rows)
+
+
+def _with_snapshot(result: Result) -> str:
+    """The verdict of lint against the cluster snapshot, with the errors the snapshot added."""
+    if result.cluster_findings is None:
+        return "not linted"
+    added = [rule for rule in result.cluster_errors if rule not in result.errors]
+    return result.cluster_verdict + (f" ({', '.join(added)})" if added else "")
+
+
+def inventory_problems(results: Sequence[Result], entries: List[known_mod.Known]) -> List[Tuple[Result, str]]:
+    """Jobs linted against the cluster snapshot where it falls short: a disagreement ``known.yaml`` explains as
+    ``cluster`` (only the cluster can answer it) that the snapshot does not turn into agreement, and a job that
+    agreed offline but disagrees with the snapshot (a false error or a lost one the inventory brought)."""
+    out = []
+    for result in results:
+        if result.cluster_findings is None or result.cluster_verdict not in DISAGREEMENTS:
+            continue
+        entry = known_mod.explain(entries, result.id, result.verdict)
+        if entry is not None and entry.kind == "cluster":
+            out.append((result, "only the cluster can answer it, and the snapshot did not"))
+        elif result.verdict in (AGREE_GOOD, AGREE_BAD):
+            out.append((result, f"agreed offline ({result.verdict}), not with the snapshot"))
+    return out
+
+
+def _inventory(run: Run, entries: List[known_mod.Known]) -> List[str]:
+    linted = [r for r in run.results if r.cluster_findings is not None]
+    if not linted:
+        return ["Not linted against the cluster: the run saved no snapshot of its cluster (a run before "
+                "`python -m tests.fidelity run` took one)."]
+    offline, snapshot = _count(linted), Counter(r.cluster_verdict for r in linted)
+    conclusive = sum(snapshot[v] for v in (AGREE_GOOD, AGREE_BAD, MISSED, FALSE_ERROR))
+    agree = snapshot[AGREE_GOOD] + snapshot[AGREE_BAD]
+    share = f"{100.0 * agree / conclusive:.1f}%" if conclusive else "n/a"
+    changed = [r for r in linted if r.cluster_verdict != r.verdict]
+    problems = inventory_problems(linted, entries)
+    out = ["Every job linted once more as `lint --cluster-snapshot` runs, against a snapshot of the cluster the oracle "
+           "judged on: taken with `ascend-compile cluster snapshot` after the run created the queues and namespaces "
+           "the jobs name, before any job ran. The cluster-aware rules (AC901-AC910) answer what only the cluster "
+           "can (the `cluster` kind of `known.yaml`); every other table of this page counts lint without the snapshot, "
+           "which stays silent on those jobs.", "",
+           *_table(("verdict", "offline", "with the snapshot"),
+                   [(v, offline[v], snapshot[v]) for v in (AGREE_GOOD, AGREE_BAD, MISSED, FALSE_ERROR, INCONCLUSIVE)]),
+           "", f"Error-level agreement with the snapshot: **{agree} of {conclusive} ({share})**. "
+           f"{len(problems)} jobs where it falls short (a `cluster` disagreement it does not settle, or a job that "
+           "agreed offline and not with it).", "",
+           "Jobs whose verdict the snapshot changes:", ""]
+    if not changed:
+        return out + ["None."]
+    rows = []
+    for result in changed:
+        messages = "; ".join(f"{f.rule} {f.message}" for f in result.cluster_findings or []
+                             if f.severity == "error" and f.rule not in result.errors)
+        rows.append((f"`{result.id}`", result.upstream_text()[:120], result.verdict, result.cluster_verdict,
+                     messages[:200] or "-"))
+    return out + _table(("job", "upstream", "offline", "with the snapshot", "errors the snapshot adds"), rows)
 
 
 def unexplained(results: Sequence[Result], entries: List[known_mod.Known]) -> List[Result]:
@@ -157,6 +215,7 @@ def render(run: Run) -> str:
              "(`tests/fidelity/test_fidelity.py`, failing on any disagreement `known.yaml` does not explain); "
              "`ASCEND_COMPILE_FIDELITY_FULL=1` makes that test judge the full set.", "",
              "## Totals", "", *_totals(run), "",
+             "## Against the cluster's inventory", "", *_inventory(run, entries), "",
              "## Agreement per error rule", "", *_per_rule(run.results), "",
              "## Agreement per profile", "",
              *_table(("profile", "jobs", AGREE_GOOD, AGREE_BAD, MISSED, FALSE_ERROR, INCONCLUSIVE),

@@ -6,8 +6,9 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
+from tests.checkout import run_cli
 from tests.fidelity.generator import Job
 from tests.fidelity.mutations_job import UNKNOWN_QUEUE
 from tests.fidelity.verdicts import Result, digest, lint_findings
@@ -49,10 +50,14 @@ def unjudged(jobs: Sequence[Job]) -> Dict[str, Result]:
             for job in jobs}
 
 
-def lint_all(jobs: Sequence[Job]) -> Dict[str, Result]:
+def lint_all(jobs: Sequence[Job], inventory: Any = None) -> Dict[str, Result]:
+    """Every job linted offline and, with the ``inventory`` of the oracle's cluster (:func:`take_snapshot`), against
+    it."""
     results = unjudged(jobs)
     for job in jobs:
         results[job.id].findings = lint_findings(job.objects)
+        if inventory is not None:
+            results[job.id].cluster_findings = lint_findings(job.objects, inventory)
     return results
 
 
@@ -97,14 +102,14 @@ def judge_jobs(sim: SimCluster, jobs: Sequence[Job], results: Dict[str, Result],
     inside the long-running cluster is not pinned down.
     """
     started = time.monotonic()
-    ensure_queues(sim, jobs)
+    prepare(sim, jobs)
     for first in range(0, len(jobs), batch):
         _judge_chunk(sim, jobs[first:first + batch], results)
         log(f"fidelity: {min(first + batch, len(jobs))}/{len(jobs)} jobs judged, {time.monotonic() - started:.0f}s")
     again = [job for job in jobs if _never_enqueued(results[job.id])]
     if again and fresh is not None:
         with fresh() as new:
-            ensure_queues(new, again)
+            prepare(new, again)
             alone = recheck(new, again, results)
     else:
         alone = recheck(sim, again, results)
@@ -161,6 +166,50 @@ def queues_named(jobs: Sequence[Job]) -> List[str]:
                 if isinstance(name, str) and name and name != UNKNOWN_QUEUE:
                     names.add(name)
     return sorted(names - {"default"})
+
+
+def prepare(sim: SimCluster, jobs: Sequence[Job]) -> None:
+    """What a cluster the jobs are meant for has and a new simulated one lacks: the queues they name (but the one the
+    queue-unknown mutation invents) and their namespaces.  The oracle runs each job in a namespace of its own, which
+    holds nothing but what the job brings (and what the API server puts in every namespace): the job's namespace,
+    empty here, is what the snapshot shows of it."""
+    ensure_queues(sim, jobs)
+    ensure_namespaces(sim, jobs)
+
+
+def namespaces_named(jobs: Sequence[Job]) -> List[str]:
+    """Every namespace the jobs' objects name."""
+    return sorted({str(o["metadata"]["namespace"]) for job in jobs for o in job.objects
+                   if isinstance(o.get("metadata"), dict) and o["metadata"].get("namespace")})
+
+
+def ensure_namespaces(sim: SimCluster, jobs: Sequence[Job]) -> None:
+    core = sim.core_api()
+    for name in namespaces_named(jobs):
+        try:
+            core.create_namespace({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+        except Exception as exc:  # noqa: BLE001 - already there (default, or from an earlier run)
+            if getattr(exc, "status", None) != 409:
+                raise
+
+
+def take_snapshot(sim: SimCluster, kubectl: str, path: Path, env: Optional[Mapping[str, str]] = None) -> None:
+    """The cluster's inventory as a user gets it: ``ascend-compile cluster snapshot -o PATH`` of this checkout, through
+    ``kubectl`` (an absolute path).  Take it after :func:`prepare` and before any job runs (its NPUs all free).
+    ``env``: the environment, made beforehand, that the session's thread runs it in (other tests change this
+    process's for a while); read it with :func:`read_snapshot`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    taken = run_cli("cluster", "snapshot", "--kubectl", kubectl, "--kubeconfig", str(sim.kubeconfig),
+                    "--name", "simulated", "-o", str(path), env=env, timeout=300)
+    if taken.returncode != 0:
+        raise RuntimeError(f"cluster snapshot failed (exit {taken.returncode}): {taken.stderr.strip()}")
+
+
+def read_snapshot(path: Path) -> Any:
+    """The inventory of a snapshot file, read as ``lint --cluster-snapshot PATH`` reads it (its schema checked)."""
+    from ascend_compile.inventory.snapshot import load
+
+    return load(str(path))
 
 
 def ensure_queues(sim: SimCluster, jobs: Sequence[Job]) -> None:

@@ -2,14 +2,19 @@
 
 ``test_ci_subset_agrees_with_upstream`` judges the CI subset (the full set with
 ASCEND_COMPILE_FIDELITY_FULL=1) and fails on any error-level disagreement that
-``known.yaml`` does not explain.  The other tests need no cluster.
+``known.yaml`` does not explain; ``test_the_cluster_snapshot_settles_the_cluster_disagreements``
+lints the same jobs against a snapshot of the cluster they were judged on (issue 35).
+The other tests need no cluster.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
@@ -20,6 +25,7 @@ from tests.fidelity.conftest import full_run
 from tests.fidelity.mutations import MUTATIONS
 from tests.fidelity.parents import samples_missing_reason
 from tests.fidelity.verdicts import Result
+from tests.integration.controlplane import find_kubectl
 
 
 _generated: List[generator.Generated] = []  # made once per session: by the batch run below or the fixture
@@ -31,17 +37,29 @@ def _generate_once() -> generator.Generated:
     return _generated[0]
 
 
-def _judge_early() -> Callable[[Any], Tuple[Dict[str, Result], float, List[str]]]:
+Judged = Tuple[Dict[str, Result], float, List[str], str]
+
+
+def _judge_early() -> Callable[[Any], Judged]:
     """The oracle's half of the differential test, made at collection and judged on the session's cluster in
-    the background (tests/simcluster/session.py): lint runs in the test itself."""
+    the background (tests/simcluster/session.py), with the cluster's snapshot (its text) taken before any job
+    runs: lint runs in the tests themselves."""
     generated = _generate_once()
     jobs = generated.jobs if full_run() else generator.ci_subset(generated.jobs)
+    # here, in the main thread: the session's thread looks nothing up and reads no changing environment
+    kubectl, env = find_kubectl(), dict(os.environ)
 
-    def judge(cluster: Any) -> Tuple[Dict[str, Result], float, List[str]]:
+    def judge(cluster: Any) -> Judged:
         started, lines = time.monotonic(), []
+        runner.prepare(cluster, jobs)
+        if kubectl is None:
+            raise RuntimeError("kubectl not found on PATH: no cluster snapshot")
+        with tempfile.TemporaryDirectory(prefix="ascend-compile-fidelity-") as folder:
+            runner.take_snapshot(cluster, kubectl, Path(folder) / "cluster.yaml", env)
+            snapshot = (Path(folder) / "cluster.yaml").read_text(encoding="utf-8")
         judged = runner.unjudged(jobs)
         runner.judge_jobs(cluster, jobs, judged, log=lines.append)
-        return judged, time.monotonic() - started, lines
+        return judged, time.monotonic() - started, lines, snapshot
     return judge
 
 
@@ -94,13 +112,23 @@ def test_known_disagreements_are_well_formed():
     assert all(e.reason for e in entries)
 
 
-@pytest.mark.fidelity_oracle
-def test_ci_subset_agrees_with_upstream(judged_early, generated):
+@pytest.fixture(scope="module")
+def linted(judged_early, generated, tmp_path_factory) -> List[Result]:
+    """The judged jobs linted offline and against the snapshot of their cluster, with the oracle's verdicts."""
     jobs = generated.jobs if full_run() else generator.ci_subset(generated.jobs)
-    judged, elapsed, progress = judged_early
-    print("\n".join(progress), file=sys.stderr)
-    results = runner.with_verdicts(runner.lint_all(jobs), judged)
+    judged, _elapsed, _progress, snapshot = judged_early
+    path = tmp_path_factory.mktemp("fidelity") / "cluster.yaml"
+    path.write_text(snapshot, encoding="utf-8")
+    results = runner.with_verdicts(runner.lint_all(jobs, runner.read_snapshot(path)), judged)
     runner.save(results, runner.cache_dir() / "results-test.json")  # for a look at a failure
+    return results
+
+
+@pytest.mark.fidelity_oracle
+def test_ci_subset_agrees_with_upstream(judged_early, linted):
+    _judged, elapsed, progress, _snapshot = judged_early
+    print("\n".join(progress), file=sys.stderr)
+    results = linted
     left = report.unexplained(results, known.load())
     lines = "\n".join(f"{r.id}: {r.verdict}: upstream {r.upstream_text()[:200]}; lint errors {r.errors or 'none'}"
                       for r in left)
@@ -109,3 +137,22 @@ def test_ci_subset_agrees_with_upstream(judged_early, generated):
     assert sum(r.verdict == "inconclusive" for r in results) <= len(results) // 20, \
         "the oracle ran out of time on too many jobs: " + \
         ", ".join(r.id for r in results if r.verdict == "inconclusive")
+
+
+@pytest.mark.fidelity_oracle
+def test_the_cluster_snapshot_settles_the_cluster_disagreements(linted):
+    """Issue 35: every job of the set whose disagreement ``known.yaml`` explains as ``cluster`` (a queue, PVC,
+    host-arch, handler's node size or switch topology that only the cluster knows) agrees with upstream when linted
+    against the snapshot of the cluster it was judged on, and no job that agreed offline disagrees with it (no false
+    error the inventory brings).  Offline, lint stays silent on those jobs (the test above holds their entries)."""
+    assert [r.id for r in linted if any(f.rule.startswith("AC9") for f in r.findings)] == []  # offline: silent
+    entries = known.load()
+    cluster_kind = [r for r in linted if getattr(known.explain(entries, r.id, r.verdict), "kind", "") == "cluster"]
+    assert cluster_kind, "no job of the set has a disagreement known.yaml explains as cluster: this proves nothing"
+    assert [r for r in cluster_kind if r.cluster_verdict != "agree-bad"] == [], \
+        [(r.id, r.cluster_verdict, r.upstream_text()[:120]) for r in cluster_kind if r.cluster_verdict != "agree-bad"]
+    short = report.inventory_problems(linted, entries)
+    assert not short, "\n".join(f"{r.id}: {why}: upstream {r.upstream_text()[:160]}; errors with the snapshot "
+                                f"{r.cluster_errors}" for r, why in short)
+    print(f"fidelity: {len(cluster_kind)} cluster disagreements settled by the snapshot: "
+          + ", ".join(sorted({r.mutation or r.parent for r in cluster_kind})))

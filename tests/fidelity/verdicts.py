@@ -4,6 +4,11 @@ Upstream says *bad* when it rejects an object, the operator marks the job
 Failed, or the job never fits in a cluster where nothing else runs; *good*
 when every pod runs.  ``lint`` says *bad* when it reports an error.  A job
 still waiting for room when time ran out (``no-room-now``) is inconclusive.
+
+``lint`` judges each job twice: offline (``findings``, the verdict the
+report's tables count) and against a snapshot of the oracle's cluster
+(``cluster_findings``, ``lint --cluster-snapshot``: the AC9xx rules, which
+answer what only the cluster can).
 """
 from __future__ import annotations
 
@@ -39,6 +44,8 @@ class Result:
     message: str = ""
     findings: List[LintFinding] = field(default_factory=list)
     digest: str = ""  # of the job's objects: a saved oracle verdict holds only for the same objects
+    #: lint's findings against the snapshot of the cluster the oracle judged on; None: not linted so
+    cluster_findings: Optional[List[LintFinding]] = None
 
     @property
     def upstream_bad(self) -> Optional[bool]:
@@ -52,7 +59,11 @@ class Result:
 
     @property
     def errors(self) -> List[str]:
-        return sorted({f.rule for f in self.findings if f.severity == "error"})
+        return _errors(self.findings)
+
+    @property
+    def cluster_errors(self) -> List[str]:
+        return _errors(self.cluster_findings or [])
 
     @property
     def warnings(self) -> List[str]:
@@ -60,12 +71,12 @@ class Result:
 
     @property
     def verdict(self) -> str:
-        bad = self.upstream_bad
-        if bad is None:
-            return INCONCLUSIVE
-        if bad:
-            return AGREE_BAD if self.errors else MISSED
-        return FALSE_ERROR if self.errors else AGREE_GOOD
+        return _verdict(self.upstream_bad, self.errors)
+
+    @property
+    def cluster_verdict(self) -> str:
+        """The verdict of lint against the cluster snapshot; "" when the job was not linted so."""
+        return "" if self.cluster_findings is None else _verdict(self.upstream_bad, self.cluster_errors)
 
     def upstream_text(self) -> str:
         text = self.outcome + (f" ({self.room})" if self.room else "")
@@ -79,7 +90,21 @@ class Result:
     def from_dict(cls, data: Dict[str, Any]) -> "Result":
         data = dict(data)
         data["findings"] = [LintFinding(**f) for f in data.get("findings") or []]
+        if data.get("cluster_findings") is not None:
+            data["cluster_findings"] = [LintFinding(**f) for f in data["cluster_findings"]]
         return cls(**data)
+
+
+def _errors(findings: List[LintFinding]) -> List[str]:
+    return sorted({f.rule for f in findings if f.severity == "error"})
+
+
+def _verdict(upstream_bad: Optional[bool], errors: List[str]) -> str:
+    if upstream_bad is None:
+        return INCONCLUSIVE
+    if upstream_bad:
+        return AGREE_BAD if errors else MISSED
+    return FALSE_ERROR if errors else AGREE_GOOD
 
 
 def digest(objects: List[Dict[str, Any]]) -> str:
@@ -89,9 +114,17 @@ def digest(objects: List[Dict[str, Any]]) -> str:
     return hashlib.sha256(json.dumps(objects, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def lint_findings(objects: List[Dict[str, Any]]) -> List[LintFinding]:
-    """``lint`` through the Python API, with the CLI's defaults (strict schemas, no project config)."""
+def lint_findings(objects: List[Dict[str, Any]], inventory: Any = None) -> List[LintFinding]:
+    """``lint`` through the Python API, with the CLI's defaults (strict schemas, no project config); with an
+    ``inventory`` (a snapshot read as ``--cluster-snapshot`` reads it), as ``lint --cluster-snapshot`` runs: the
+    cluster-aware rules on, the schemas of the cluster's Volcano release when lint bundles them.  (The public API
+    takes no snapshot; the engine's call is the API's with the inventory added.)"""
     import ascend_compile
 
-    found = ascend_compile.lint_manifests(objects)
+    if inventory is None:
+        found = ascend_compile.lint_manifests(objects)
+    else:
+        from ascend_compile.lint.engine import lint_objects
+
+        found = lint_objects(objects, inventory=inventory, volcano_version=inventory.bundled_volcano())
     return [LintFinding(f.rule, f.severity, f.message, f.field_path, f.hint) for f in found]

@@ -18,7 +18,7 @@ import yaml
 from tests.checkout import ROOT, run_cli
 from tests.fidelity.generator import generate
 from tests.fidelity.known import load as load_known
-from tests.fidelity.runner import ensure_queues
+from tests.fidelity.runner import prepare
 from tests.simcluster.cluster import SimCluster
 
 FIDELITY = ROOT / "docs" / "fidelity.md"
@@ -63,11 +63,7 @@ def _errors(args: List[str], ids: Dict[str, str], env: Dict[str, str]) -> Dict[s
 @pytest.fixture(scope="module")
 def prepared(sim: SimCluster, tmp_path_factory: pytest.TempPathFactory) -> Any:
     jobs = _cluster_jobs()
-    ensure_queues(sim, jobs)
-    namespaces = sorted({str(o["metadata"]["namespace"]) for job in jobs for o in job.objects
-                         if (o.get("metadata") or {}).get("namespace")})
-    for namespace in namespaces:
-        sim.kubectl("create", "namespace", namespace, check=False)
+    prepare(sim, jobs)
     folder = tmp_path_factory.mktemp("cluster-jobs")
     ids = _write(jobs, folder)
     env = {"KUBECONFIG": str(sim.kubeconfig)}
