@@ -58,24 +58,30 @@ def _archive_text(archive, path, cache={}):
     return cache[key]
 
 
+#: mind-cluster's components that the archive leaves out: a function cited there is not looked up
+NOT_ARCHIVED = ("component/ascend-device-plugin/",)
+
+
 def _in_archives():
     from ascend_compile.catalogue.citations import CITATIONS
 
-    return sorted(i for i, c in CITATIONS.items() if c.source in ARCHIVES and c.function)
+    return sorted((i, n) for i, c in CITATIONS.items() for n, p in enumerate(c.places())
+                  if p.source in ARCHIVES and p.function and not p.path.startswith(NOT_ARCHIVED))
 
 
-@pytest.mark.parametrize("rule_id", _in_archives())
-def test_the_cited_function_exists_at_the_pinned_commit(rule_id):
-    """(Kubernetes functions and sample scripts are not among the archives: they are not looked up.)"""
+@pytest.mark.parametrize("rule_id, number", _in_archives())
+def test_the_cited_function_exists_at_the_pinned_commit(rule_id, number):
+    """Each function a citation names, the one a rule mirrors and the others it reads (Kubernetes functions and
+    sample scripts are not among the archives: they are not looked up)."""
     from ascend_compile.catalogue.citations import CITATIONS
 
-    cited = CITATIONS[rule_id]
+    cited = CITATIONS[rule_id].places()[number]
     archive = os.path.join(SHARED, "upstream", "src", ARCHIVES[cited.source])
     if not os.path.exists(archive):
         pytest.skip(f"{archive} is not available (the shared research folder is not checked out)")
     text = _archive_text(archive, cited.path)
     assert text is not None, f"{rule_id}: {cited.path} is not in {ARCHIVES[cited.source]}"
-    assert re.search(rf"^func (\([^)]*\) )?{re.escape(cited.function)}\(", text, re.M), rule_id
+    assert re.search(rf"^func (\([^)]*\) )?{re.escape(cited.function)}\(", text, re.M), (rule_id, cited.function)
 
 
 def test_explain_shows_the_citation():
@@ -84,3 +90,41 @@ def test_explain_shows_the_citation():
     assert "**Upstream.** ``validatePolicies``" in result.stdout or "Upstream." in result.stdout
     assert "pkg/webhooks/admission/jobs/validate/util.go" in result.stdout
     assert "duplicate event" in result.stdout
+
+
+#: how a docstring names upstream's code: a "Source:" line, a source prefix (``MC:``, ``VC@v1.9.0:``), an upstream
+#: file of Go or a path into upstream's repositories; the pinned commits and releases are added from SOURCES
+_NAMES_UPSTREAM = r"\bSources?:|\b(MC|VC|MD|K8S)(@\S+)?:|\b[\w-]+\.go\b|\b(component|pkg|staging|samples|third_party)/"
+
+
+def _rule_docstrings():
+    import importlib
+
+    from ascend_compile.catalogue import LINT, entries
+
+    for entry in entries(LINT):
+        yield entry.id, importlib.import_module(f"ascend_compile.lint.rules.{entry.unit}").__doc__ or ""
+
+
+def _said_again(message, doc):
+    """The parts of upstream's message (between its placeholders) long enough to be a quotation, found in ``doc``."""
+    flat = " ".join(doc.split())
+    return [part for part in re.split(r"%\w|\.\.\.|<[^>]*>", message) if len(part.strip()) >= 20 and part in flat]
+
+
+def test_a_rule_docstring_names_no_upstream_source():
+    """The citation is the one place that names upstream's function, file, commit and message; the docstring says
+    what, why and how to fix in our own words (it said both once, and they disagreed)."""
+    from ascend_compile.catalogue.citations import CITATIONS, SOURCES
+
+    pins = [re.escape(source.split(" ")[1]) for source in SOURCES if source]
+    pattern = re.compile("|".join([_NAMES_UPSTREAM, *pins]))
+    found = []
+    for rule_id, doc in _rule_docstrings():
+        cited = CITATIONS[rule_id]
+        found += [f"{rule_id}: {m.group(0)!r}" for m in pattern.finditer(doc)]
+        found += [f"{rule_id}: function {p.function!r}" for p in cited.places()
+                  if p.function and re.search(rf"(?<![\w.]){re.escape(p.function)}(?!\w)", doc)]
+        found += [f"{rule_id}: message {part!r}" for part in _said_again(cited.message, doc)]
+    assert found == [], "say it in the citation (compiler/catalogue/citations.py), not the docstring:\n" + \
+        "\n".join(found)

@@ -12,19 +12,17 @@ Atlas 800 samples (``a800_*_vcjob.yaml``, the operator's ``examples``) are writt
 exactly so. Pods no Volcano places (a Pod, Deployment or batch Job without
 ``schedulerName: volcano``) are not reported: the plugin's handlers never see them.
 
-**Why.** Without a server type the Volcano plugin gives every ``Ascend910`` job
-its default handler, ``huawei.com/Ascend910module``: the Atlas 800 (910) rules
-(1, 2, 4 or 8 NPUs per pod, HCCS rings of 4), and nothing keeps the pods on the
-servers the label names (``get910CardHandlerName`` in
-``component/ascend-for-volcano/internal/npu/factory.go``, mind-cluster
-``22bb3d98``; the plugin reports nothing for the choice itself). On the
-simulated cluster a module-910b-8 AscendJob without its ``accelerator-type``
-runs, with one pod on a 910B node and the other on an Atlas 800 (910) node: the
-job starts, but not on the servers it was written for (a 910B job with 16 NPUs
-per pod stays Pending under the Atlas 800 rules). The same job labelled
-``ascend-910`` runs as well, which is right on a cluster of Atlas 800 servers;
-on a mixed cluster its pods too may land on any 910 node, which the manifest
-cannot tell, so it is not reported.
+**Why.** Without a server type the Volcano plugin gives every ``Ascend910`` job its
+default handler, ``huawei.com/Ascend910module``: the Atlas 800 (910) rules (1, 2, 4
+or 8 NPUs per pod, HCCS rings of 4), and nothing keeps the pods on the servers the
+label names (the plugin reports nothing for the choice itself). On the simulated
+cluster a module-910b-8 AscendJob without its ``accelerator-type`` runs, with one
+pod on a 910B node and the other on an Atlas 800 (910) node: the job starts, but
+not on the servers it was written for (a 910B job with 16 NPUs per pod stays
+Pending under the Atlas 800 rules). The same job labelled ``ascend-910`` runs as
+well, which is right on a cluster of Atlas 800 servers; on a mixed cluster its pods
+too may land on any 910 node, which the manifest cannot tell, so it is not
+reported.
 
 **How to fix.** Add the ``accelerator-type`` of the servers the job is for to
 every pod template (``ascend-compile profiles`` lists them), or the job

@@ -4,21 +4,18 @@
 hardware profiles', a value of the documented node-label list, or any value
 containing ``card``, which the generic card handler takes).
 
-**Why.** For ``huawei.com/Ascend910`` jobs without a known schedule_policy
-and without ``sp-block``, the Volcano plugin looks up handler
-``huawei.com/Ascend910<type>``; with no such handler the job is invalid:
-"validNPUJob fail by job<%s> policyHandler is nil" (reason
-``NotSupportPolicy``), and it never runs. Any other job (``sp-block``, a
-schedule policy, another NPU resource) gets its handler elsewhere, but its
-pods only fit nodes labelled with the value, and MindCluster's installation
-guide labels nodes with the documented values only: the pods stay Pending
-("node(s) didn't match Pod's node affinity/selector"; the simulated cluster
-shows it for an sp-block job and a 310P job). Pod templates that select
-different known types none of which contains ``card`` are refused the same
-way: the plugin joins the values with ``|`` into one job selector
-(``getJobSelectorFromVcJob``), and no handler has that name. Source:
-``MC: component/ascend-for-volcano/internal/npu/factory.go``,
-``plugin/job.go`` (validJobFn) and the node-label list in §4.3.
+**Why.** For ``huawei.com/Ascend910`` jobs without a known schedule_policy and
+without ``sp-block``, the Volcano plugin looks up handler
+``huawei.com/Ascend910<type>``; with no such handler the job is invalid for want
+of a policy handler (reason ``NotSupportPolicy``), and it never runs. Any other
+job (``sp-block``, a schedule policy, another NPU resource) gets its handler
+elsewhere, but its pods only fit nodes labelled with the value, and
+MindCluster's installation guide labels nodes with the documented values only:
+the pods stay Pending ("node(s) didn't match Pod's node affinity/selector"; the
+simulated cluster shows it for an sp-block job and a 310P job). Pod templates
+that select different known types none of which contains ``card`` are refused
+the same way: the plugin joins the values with ``|`` into one job selector, and
+no handler has that name.
 
 **How to fix.** Use the value your nodes are labelled with
 (``kubectl get nodes -L accelerator-type``), e.g. ``module-910b-8``.

@@ -3,13 +3,10 @@
 **What.** Each replica's pod template needs at least one container, one of
 them named exactly ``ascend``, with a non-empty ``image``.
 
-**Why.** ascend-operator injects its environment into, and reads the NPU
-request from, the container named ``ascend``; it refuses the job without it:
-"%s replicaSpec is not valid: containers is undefined", "... There is no
-container named ascend", "... Image is undefined in the container of ascend"
-(reasons ``InvalidReplicaSpec``/``InvalidContainer``). Source:
-``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validContainerNum, validateContainer), ``MC: component/ascend-common/api/default_name.go``.
+**Why.** ascend-operator injects its environment into, and reads the NPU request
+from, the container named ``ascend``; it refuses the job without it, and a
+replica without containers or an ``ascend`` container without an image (reasons
+``InvalidReplicaSpec``/``InvalidContainer``).
 
 
 **How to fix.** Rename the training container to ``ascend`` and give it an image.

@@ -3,16 +3,14 @@
 **What.** The ``ascend`` container of a non-Worker replica (Master, Scheduler,
 Chief) lists ``ports`` but none is named ``ascendjob-port``.
 
-**Why.** A missing port is not a defect: the operator's defaulting adds
-``{name: ascendjob-port, containerPort: 2222}`` to the ``ascend`` container of
-every replica that lacks it, and builds the leader's Service and MASTER_PORT /
+**Why.** A missing port is not a defect: the operator's defaulting adds ``{name:
+ascendjob-port, containerPort: 2222}`` to the ``ascend`` container of every
+replica that lacks it, and builds the leader's Service and MASTER_PORT /
 MS_SCHED_PORT / CM_CHIEF_PORT from that port. So a port declared under another
 name (say ``master: 29500``) is not the one the operator advertises: the job
-runs, with the rendezvous on 2222. A convention note, hence info. A port
-without a name, or one on 2222 under another name, is another matter: the
-leader's Service cannot be created (AC217, an error).
-Source: ``setDefaultPort`` in ``component/ascend-operator/pkg/api/v1/defaults.go``
-(mind-cluster ``22bb3d98``); the operator reports nothing.
+runs, with the rendezvous on 2222. A convention note, hence info. A port without
+a name, or one on 2222 under another name, is another matter: the leader's
+Service cannot be created (AC217, an error).
 
 **How to fix.** Name the rendezvous port ``ascendjob-port``, or leave ``ports`` out.
 

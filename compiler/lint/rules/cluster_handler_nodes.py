@@ -6,12 +6,12 @@ with at most so many free NPUs (the largest server it serves), and every node
 the pods select has more free NPUs than that (or too few for one pod).
 
 **Why.** The handler reads a node's free NPUs and refuses a node with more than
-its limit ("node npu top<...> is invalid", ``GetUsableTopFromNode``), so the
-job is never placed while the nodes stay as they are. An error when every such
-node is idle (the simulated cluster shows the job Pending: nothing will ever
-free fewer NPUs on them); a warning when some are busy (a node may qualify
-once other jobs hold enough of its NPUs). Offline, AC317 warns from the
-hardware profiles; this rule looks at the cluster's nodes.
+its limit ("node npu top<...> is invalid"), so the job is never placed while the
+nodes stay as they are. An error when every such node is idle (the simulated
+cluster shows the job Pending: nothing will ever free fewer NPUs on them); a
+warning when some are busy (a node may qualify once other jobs hold enough of
+its NPUs). Offline, AC317 warns from the hardware profiles; this rule looks at
+the cluster's nodes.
 
 **How to fix.** Use the schedule policy of the servers you select
 (``ascend-compile profiles``), or select the servers the policy is for.

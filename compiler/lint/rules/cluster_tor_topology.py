@@ -6,10 +6,10 @@ no ``basic-tor-node-cm`` ConfigMap in ``kube-system`` (when the inventory read
 that namespace).
 
 **Why.** The plugin places such a job by the servers' switches, which it reads
-from that ConfigMap; without it, it refuses the job ("job tor affinity check
-failed, cluster basic-tor-node-cm is not imported") and the job stays Pending
-(the simulated cluster shows it). Which clusters have the topology imported is
-the cluster's, so this rule runs only against a cluster inventory.
+from that ConfigMap; without it, it refuses the job (the topology is not
+imported) and the job stays Pending (the simulated cluster shows it). Which
+clusters have the topology imported is the cluster's, so this rule runs only
+against a cluster inventory.
 
 **How to fix.** Import the switch topology (MindCluster's ``basic-tor-node-cm``),
 or set ``tor-affinity: "null"`` (or remove the label) on a cluster without it.

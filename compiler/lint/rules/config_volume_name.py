@@ -11,11 +11,9 @@ the job's is not reported: it may exist in the cluster. The ranktable ConfigMap
 
 **Why.** The kubelet cannot mount a ConfigMap or Secret that does not exist unless the volume is
 ``optional: true``: the pod stays in ``ContainerCreating`` ("FailedMount ... not found") and the
-job never starts. The files evidently carry the job's ConfigMaps, and the one they carry is not the
-one the pod asks for: most likely a job renamed in one place only. Whether the named one exists in
-the cluster lint cannot see: a warning. Source: ``SetUpAt`` in
-``pkg/volume/configmap/configmap.go`` and ``pkg/volume/secret/secret.go`` (Kubernetes v1.32.4: a
-missing object fails the mount unless the volume is optional).
+job never starts. The files evidently carry the job's ConfigMaps, and the one they carry is not
+the one the pod asks for: most likely a job renamed in one place only. Whether the named one
+exists in the cluster lint cannot see: a warning.
 
 **How to fix.** Name the object the files define (or define the one named), or mark the volume
 ``optional: true`` if the pod can run without it.

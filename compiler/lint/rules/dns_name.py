@@ -10,20 +10,14 @@ Service is the job's name, and its pods' subdomain), which the ``tensorflow``,
 (and no ``svc``) needs a DNS-1123 label (no dots): the plugin adds a volume
 named ``<job>-ssh`` to every pod.
 
-**Why.** The API server rejects invalid names ("a lowercase RFC 1123
-subdomain must consist of ..."); a job name that is valid but not a DNS label
-is accepted, and then the operator or Volcano fails to create its Services,
-so the job never starts. A Volcano Job without the ``svc`` plugin creates no
-Service: Volcano's admission checks its name and pod names only as qualified
-names (``validateJobName``, ``validateK8sPodNameLength`` in
-``VC: pkg/webhooks/admission/jobs/validate/admit_job.go``), so ``7b-sft`` is
-fine there, and ``qwen2.5-sft`` too without the ``ssh`` plugin (with it the
+**Why.** The API server rejects invalid names ("a lowercase RFC 1123 subdomain
+must consist of ..."); a job name that is valid but not a DNS label is accepted,
+and then the operator or Volcano fails to create its Services, so the job never
+starts. A Volcano Job without the ``svc`` plugin creates no Service: Volcano's
+admission checks its name and pod names only as qualified names, so ``7b-sft``
+is fine there, and ``qwen2.5-sft`` too without the ``ssh`` plugin (with it the
 API server refuses every pod: "spec.volumes[6].name: Invalid value:
-"qwen2.5-sft-ssh": must not contain dots", on the simulated cluster). Source: Kubernetes API conventions
-(``apimachinery/pkg/util/validation``) (Service ``<job>-<leader>-0``),
-``VC: pkg/controllers/job/plugins/svc/svc.go`` and
-``pkg/webhooks/admission/jobs/mutate/mutate_job.go`` (the plugins that add
-``svc``).
+"qwen2.5-sft-ssh": must not contain dots", on the simulated cluster).
 
 **How to fix.** Use lower-case letters, digits and ``-``, starting with a letter.
 

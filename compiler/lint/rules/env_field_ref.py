@@ -25,15 +25,14 @@ Typical slips: ``metadata.annotation['huawei.com/Ascend910']`` (no s), double qu
 subscript (``metadata.annotations["..."]``), a whole map in env, ``status.podIP`` in a volume,
 ``limits.huawei.com/Ascend910`` as a resource, a ``value`` left beside a ``valueFrom``.
 
-**Why.** Kubernetes' pod validation refuses the pod ("Unsupported value", "error converting
-fieldPath", "may not be specified when `value` is not empty", "must be a relative path"). A
-Volcano Job is rejected by its admission webhook, which validates each task's pod template the
-same way; an AscendJob is accepted, but the API server refuses every pod the operator creates
-from that template, so the job never runs (both shown on the simulated cluster). Sources:
-kubernetes ``pkg/apis/core/validation/validation.go`` (validateEnvVarValueFrom,
-validateObjectFieldSelector, validateContainerResourceFieldSelector,
-validateContainerResourceDivisor, validateDownwardAPIVolumeFile). Not checked: that a
-``containerName`` names a container of the pod (the API server does not check it).
+**Why.** Kubernetes' pod validation refuses the pod ("Unsupported value", "error
+converting fieldPath", "may not be specified when `value` is not empty", "must
+be a relative path"). A Volcano Job is rejected by its admission webhook, which
+validates each task's pod template the same way; an AscendJob is accepted, but
+the API server refuses every pod the operator creates from that template, so the
+job never runs (both shown on the simulated cluster). Not checked: that a
+``containerName`` names a container of the pod (the API server does not check
+it).
 
 **How to fix.** Write the path as Kubernetes spells it, with single quotes around an annotation
 or label key; read one of the resources above; give each env var one source.

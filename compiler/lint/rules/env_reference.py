@@ -16,12 +16,8 @@ plugins add variables of their own, ``MASTER_ADDR``, ``VC_TASK_INDEX``, ... at t
 
 **Why.** The container starts with a wrong value (a path such as
 ``$(MINDIE_USER_HOME_PATH)/mindie`` that does not exist), very likely not as meant: a warning.
-Source: ``makeEnvironmentVariables`` in ``pkg/kubelet/kubelet_pods.go`` (each env entry is
-expanded against the entries before it, then added), ``ExpandContainerCommandAndArgs`` in
-``pkg/kubelet/container/helpers.go`` and ``Expand`` in
-``third_party/forked/golang/expansion/expand.go`` (Kubernetes v1.32.4); the operator appends its
-variables (``addEnvValue`` in ``component/ascend-operator/pkg/controllers/v1/env.go``, mind-cluster
-``22bb3d98``), Volcano its (``pkg/controllers/job/plugins/env/env.go``, ``svc/svc.go``, v1.12.0).
+The kubelet expands each env entry against the entries before it, then adds it; the variables
+ascend-operator and Volcano's plugins add come after the pod's own.
 
 **How to fix.** Define the variable in an env entry above the one that uses it, or write the
 value out.

@@ -7,34 +7,29 @@ ends the job on a pod's failure or deletion (``RestartJob``, ``RestartTask``,
 ``PodFailed``, ``PodEvicted``, ``*`` or an ``exitCode``). With
 ``pod-rescheduling: "on"`` and no ``fault-retry-times``: any job policies.
 
-**Why.** The Ascend plugin retries a job whose pod failed by deleting the
-job's pods (``MC: ascend-for-volcano/internal/rescheduling``); Volcano, with no
-policy for the deletions (``PodEvicted``), makes new pods and leaves its
-``retryCount`` alone. A ``RestartJob`` on ``PodEvicted`` turns each such retry
-into a Volcano restart as well, and one on ``PodFailed`` restarts the job
-before the plugin sees the failed pod: either way every restart counts
-against ``maxRetry``, and the job fails at the restart that reaches it,
-whatever ``fault-retry-times`` allows (``VC: pkg/controllers/job/state/
-running.go``, ``restarting.go``). ``AbortJob``, ``TerminateJob`` and
+**Why.** The Ascend plugin retries a job whose pod failed by deleting the job's
+pods; Volcano, with no policy for the deletions (``PodEvicted``), makes new pods
+and leaves its ``retryCount`` alone. A ``RestartJob`` on ``PodEvicted`` turns
+each such retry into a Volcano restart as well, and one on ``PodFailed``
+restarts the job before the plugin sees the failed pod: either way every restart
+counts against ``maxRetry``, and the job fails at the restart that reaches it,
+whatever ``fault-retry-times`` allows. ``AbortJob``, ``TerminateJob`` and
 ``CompleteJob`` end the job instead of retrying it. Shown on the simulated
 cluster (``fault-retry-times: "2"``, one pod failed): without policies the
-plugin retried the job (new pods, ``retryCount`` 0); with ``maxRetry: 1``
-and ``RestartJob`` on ``PodEvicted`` or ``PodFailed`` the job was Failed at
-that first failure, with ``TerminateJob`` on ``PodFailed`` Terminated.
-``Ignore`` is what upstream's YAML reference (``MC: docs/zh/scheduling/06_api/
-15_yaml_configuration.md``, row ``spec.policies``) asks for with
-``fault-retry-times``, but it is no Volcano action: Volcano's admission
-webhook refuses the job ("invalid policy action"). MindCluster's Volcano
-deployments (``build/volcano-v*.yaml``) install no webhook and its build
-(``build/build.sh``) edits the job controller to do nothing on ``Ignore``;
-the edit matches Volcano v1.9's ``running.go`` only, so on MindCluster's
-Volcano v1.12 and v1.15 ``Ignore`` is the same as no policy. On v1.9, by its
-code, it keeps a job whose pods all fail at once from being marked Failed by
-Volcano; elsewhere such a job is Failed (Volcano deletes its PodGroup) and the
-plugin's retry never comes, with or without ``Ignore``. A job
-with Pod-level rescheduling needs no policies: a ``RestartJob`` policy
-restarts the whole job instead of rescheduling the faulty pod (upstream's
-YAML reference).
+plugin retried the job (new pods, ``retryCount`` 0); with ``maxRetry: 1`` and
+``RestartJob`` on ``PodEvicted`` or ``PodFailed`` the job was Failed at that
+first failure, with ``TerminateJob`` on ``PodFailed`` Terminated. ``Ignore`` is
+what upstream's YAML reference (row ``spec.policies``) asks for with
+``fault-retry-times``, but it is no Volcano action: Volcano's admission webhook
+refuses the job ("invalid policy action"). MindCluster's Volcano deployments
+install no webhook and its build edits the job controller to do nothing on
+``Ignore``; the edit matches the job controller of Volcano v1.9 only, so on
+MindCluster's Volcano v1.12 and v1.15 ``Ignore`` is the same as no policy. On
+v1.9, by its code, it keeps a job whose pods all fail at once from being marked
+Failed by Volcano; elsewhere such a job is Failed (Volcano deletes its PodGroup)
+and the plugin's retry never comes, with or without ``Ignore``. A job with
+Pod-level rescheduling needs no policies: a ``RestartJob`` policy restarts the
+whole job instead of rescheduling the faulty pod (upstream's YAML reference).
 
 **How to fix.** Remove the policies named. Keep ``Ignore`` only on a cluster
 that runs MindCluster's Volcano v1.9: lint with ``--volcano-version 1.9`` and

@@ -11,8 +11,7 @@ below); upstream's MindIE server samples for 26.x pair ``restartPolicy: Always``
 with ``fault-retry-times``.
 
 **Why.** The retry is the Ascend plugin's: it restarts the job when it sees a
-failed task (``MC: component/ascend-for-volcano/internal/rescheduling/job.go``,
-isFailedTask). What it counts as failed depends on the release:
+failed task. What it counts as failed depends on the release:
 
 - before MindCluster 26.0 (up to 7.x), a pod in phase Failed only, which with
   ``OnFailure`` or ``Always`` never comes (the kubelet restarts the container in
@@ -21,11 +20,10 @@ isFailedTask). What it counts as failed depends on the release:
   plugin restarts the whole job, on top of the kubelet's restart of that
   container.
 
-Upstream's YAML reference requires ``Never`` with ``fault-retry-times``
-(``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``, the
-``restartPolicy`` rows). The job runs on every release; before 26.0 its
-failures are not retried, from 26.0 a failed container is restarted twice over
-(in place, then with the whole job): |severity|.
+Upstream's YAML reference requires ``Never`` with ``fault-retry-times`` (its
+``restartPolicy`` rows). The job runs on every release; before 26.0 its failures
+are not retried, from 26.0 a failed container is restarted twice over (in place,
+then with the whole job): |severity|.
 
 **How to fix.** Set ``restartPolicy: Never`` (an AscendJob replica's default).
 

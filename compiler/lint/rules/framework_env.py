@@ -2,21 +2,18 @@
 
 **What.** In a Volcano Job that reads a file ranktable (labelled ``ring-controller.atlas``,
 with several NPU pods or a ranktable volume) and asks for more than one NPU in all, every
-container that requests NPUs and runs upstream's ranktable start script
-``train_start.sh`` should set env ``framework`` to exactly ``PyTorch``, ``MindSpore``
-or ``Tensorflow`` (|severity|). Containers that run anything else are not reported:
-the variable is that script's, and no upstream component reads it (ascend-operator
-reads the ``framework`` *label* of an AscendJob, ``GetJobFramework`` in
-``MC: component/ascend-operator/pkg/api/v1/defaults.go``, not an env).
+container that requests NPUs and runs upstream's ranktable start script ``train_start.sh``
+should set env ``framework`` to exactly ``PyTorch``, ``MindSpore`` or ``Tensorflow``
+(|severity|). Containers that run anything else are not reported: the variable is that
+script's, and no upstream component reads it (ascend-operator reads the ``framework``
+*label* of an AscendJob, not an env).
 
-**Why.** ``train_start.sh`` of mindcluster-deploy's samples
-(``MD: samples/train/basic-training/ranktable/train_start.sh``, and the
-fault-rescheduling copies beside it) reads ``$framework`` once the ranktable lists
-more than one device: without it the script prints "framework is null" and exits
-1, so the pod fails at start; with another spelling (``pytorch``) it logs
-"framework error" and ends without training. Only a job of one NPU in all takes
-the script's single-device branch, which runs without the variable. The simulated
-cluster runs no container command, so this stays |severity|.
+**Why.** ``train_start.sh`` of mindcluster-deploy's samples (and the fault-rescheduling
+copies beside it) reads ``$framework`` once the ranktable lists more than one device:
+without it the script prints "framework is null" and exits 1, so the pod fails at start;
+with another spelling (``pytorch``) it logs "framework error" and ends without training.
+Only a job of one NPU in all takes the script's single-device branch, which runs without
+the variable. The simulated cluster runs no container command, so this stays |severity|.
 
 **How to fix.** Set it to the framework of the image.
 

@@ -3,11 +3,9 @@
 **What.** ``metadata.labels.framework`` must be exactly ``pytorch``,
 ``mindspore`` or ``tensorflow`` (lower case).
 
-**Why.** ascend-operator picks the replica types and the environment it
-injects from this label, and refuses the job without it: "framework label is
-not set, please set label framework as one of <pytorch,mindspore,tensorflow>"
-or "framework label<%s> is not in ..." (reason ``InvalidFramework``). Source:
-``MC: component/ascend-operator/pkg/api/v1/defaults.go`` (GetJobFramework).
+**Why.** ascend-operator picks the replica types and the environment it injects
+from this label, and refuses the job without it, or with a value other than
+``pytorch``, ``mindspore`` or ``tensorflow`` (reason ``InvalidFramework``).
 
 **How to fix.** Add ``framework: pytorch`` (or mindspore / tensorflow) to the job's labels.
 

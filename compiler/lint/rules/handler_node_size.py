@@ -5,20 +5,15 @@ smaller servers than the ones its ``accelerator-type`` node selector names:
 e.g. ``chip1-node2`` (the generic card handler, servers of at most 8 NPUs)
 on a job whose pods select ``module-a3-16`` nodes (16 NPUs each).
 
-**Why.** The policy picks the scheduler's handler, and each handler has a
-node limit: the most NPUs a node it takes may have (the largest server it
-serves). It reads a node's free NPUs from the node's annotation and refuses
-a node with more than that ("node npu top<...> is invalid",
-``GetUsableTopFromNode``), so every idle node of the selected type is
-refused and the job stays Pending. It fits only on a node where other jobs
-already hold enough NPUs to leave at most the limit free, and then runs
-under the rules of another server. The simulated cluster shows the job
-Pending on idle nodes. A warning, not an error: whether a node qualifies
-depends on what else runs on it. Source:
-``MC: component/ascend-for-volcano/internal/npu/base/node.go``
-(``GetUsableTopFromNode``) and the handlers' ``SetMaxNodeNPUNum`` /
-``WithMaxNodeNum`` in ``internal/npu/factory.go`` and each handler's
-``frame.go``.
+**Why.** The policy picks the scheduler's handler, and each handler has a node
+limit: the most NPUs a node it takes may have (the largest server it serves). It
+reads a node's free NPUs from the node's annotation and refuses a node with more
+than that ("node npu top<...> is invalid"), so every idle node of the selected
+type is refused and the job stays Pending. It fits only on a node where other
+jobs already hold enough NPUs to leave at most the limit free, and then runs
+under the rules of another server. The simulated cluster shows the job Pending
+on idle nodes. A warning, not an error: whether a node qualifies depends on what
+else runs on it.
 
 **How to fix.** Use the schedule policy of the servers you select
 (``ascend-compile profiles``), or select the servers the policy is for.

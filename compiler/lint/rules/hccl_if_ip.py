@@ -8,21 +8,20 @@ one of them in its command. This is |severity|.
 
 Not reported: a job of one NPU pod (HCCL does not leave the server), and a
 container whose command runs a shell script (``*.sh``): lint cannot read the
-script, and upstream's start scripts set the variable themselves
-(``export HCCL_IF_IP=${XDL_IP}`` in ``MD: samples/train/**/train_start.sh``),
-which is why upstream's AscendJob samples with ``hostNetwork: true`` have
-neither variable in the pod spec.
+script, and upstream's start scripts set the variable themselves (``export
+HCCL_IF_IP=${XDL_IP}`` in their ``train_start.sh``), which is why upstream's
+AscendJob samples with ``hostNetwork: true`` have neither variable in the pod
+spec.
 
 **Why.** The MindCluster YAML reference asks for ``HCCL_IF_IP`` with host
-networking (``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``, the
-``hostNetwork`` row); ascend-operator does not set it (``MC: component/
-ascend-operator/pkg/controllers/v1/env.go`` adds only ``HostNetwork``).
-Without either variable HCCL chooses a host interface by its own order (any
-interface but docker's and the loopback first, by name), and a pod on the host
-network sees every interface of the server: on Ascend servers, with their
-management, storage and service networks, the first by name need not be one
-that reaches the other servers, and then HCCL's initialisation times out. The job is scheduled and starts, which the simulated
-cluster cannot tell apart (it runs no HCCL): hence |severity|, not an error.
+networking (its ``hostNetwork`` row); ascend-operator does not set it (it adds
+only ``HostNetwork``). Without either variable HCCL chooses a host interface by
+its own order (any interface but docker's and the loopback first, by name), and
+a pod on the host network sees every interface of the server: on Ascend servers,
+with their management, storage and service networks, the first by name need not
+be one that reaches the other servers, and then HCCL's initialisation times out.
+The job is scheduled and starts, which the simulated cluster cannot tell apart
+(it runs no HCCL): hence |severity|, not an error.
 
 **How to fix.** Add the env entry, or set it in the command.
 

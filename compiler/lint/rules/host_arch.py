@@ -9,13 +9,9 @@ no host-arch check); it is an ordinary node selector, and MindCluster's
 installation guide labels the nodes ``host-arch=huawei-arm`` or
 ``host-arch=huawei-x86``. A pod selecting any other value matches no such node
 (and a pod selecting a misspelt key, which no node carries, matches none at all)
-and stays Pending ("node(s) didn't match Pod's node affinity/selector", from
-Kubernetes' NodeAffinity filter run by Volcano's predicates). Lint cannot see
-your nodes: if yours carry another value on purpose, set this rule's severity
-in the project config. Source: the node-label table of the MindCluster
-documentation and the samples (mindcluster-deploy ``b9331e14``); the predicate
-``pkg/scheduler/framework/plugins/nodeaffinity`` (Kubernetes) via
-``pkg/scheduler/plugins/predicates`` (Volcano ``v1.12.0``).
+and stays Pending (Kubernetes' node affinity filter, run by Volcano's
+predicates, finds no node). Lint cannot see your nodes: if yours carry another
+value on purpose, set this rule's severity in the project config.
 
 **How to fix.** Use ``huawei-arm`` or ``huawei-x86`` (what your nodes carry) under
 the key ``host-arch``, or drop the selector.

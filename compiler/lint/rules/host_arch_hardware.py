@@ -8,18 +8,16 @@ A2 PoD servers, Kunpeng ``huawei-arm`` hosts; ``module-910b-16`` is the Atlas 20
 (Atlas 800 9000 and 9010 servers, training and inference cards in either kind of host) is not
 checked; ``ascend-compile profiles show <profile>`` prints what a profile says.
 
-**Why.** Both labels are plain node selectors: a node must carry both values. Nodes labelled
-as the installation guide says (``accelerator-type: module-910b-8`` on arm hosts) never carry
-``host-arch: huawei-x86``, so the pods fit no node and stay Pending ("node(s) didn't match Pod's
-node affinity/selector"; shown on the simulated cluster, whose nodes follow the profiles:
-``tests/simcluster/test_host_arch_hardware.py``). Lint cannot see your nodes, and a node may be
-labelled otherwise: a warning. With ``--cluster`` or ``--cluster-snapshot`` (when the nodes were
-read) the cluster's nodes answer instead: AC903 reports a selector no node has, as an error, and this
-rule says nothing (a cluster that has such nodes runs the job). Source: the node-label table of MindCluster's installation guide
-(``docs/en/scheduling/developer_guide/installation_deployment/manual_installation/01_preparing_for_installation.md``,
-"800T A2 is arm, 200T A2 Box16 is x86"), the samples (mindcluster-deploy ``b9331e14``:
-``module-910b-16`` with ``huawei-x86``, ``module-910b-8`` with ``huawei-arm``); the node affinity
-predicate of Kubernetes (``pkg/scheduler/framework/plugins/nodeaffinity``) run by Volcano.
+**Why.** Both labels are plain node selectors: a node must carry both values. Nodes labelled as
+the installation guide says (``accelerator-type: module-910b-8`` on arm hosts) never carry
+``host-arch: huawei-x86``, so the pods fit no node and stay Pending (shown on the simulated
+cluster, whose nodes follow the profiles: ``tests/simcluster/test_host_arch_hardware.py``). Lint
+cannot see your nodes, and a node may be labelled otherwise: a warning. With ``--cluster`` or
+``--cluster-snapshot`` (when the nodes were read) the cluster's nodes answer instead: AC903 reports
+a selector no node has, as an error, and this rule says nothing (a cluster that has such nodes runs
+the job). The installation guide's node-label table has the Atlas 800T A2 on arm and the 200T A2
+Box16 on x86, and the samples pair ``module-910b-16`` with ``huawei-x86`` and ``module-910b-8``
+with ``huawei-arm``.
 
 **How to fix.** Select the architecture of the servers (``huawei-arm`` for ``module-910b-8``), or
 drop the ``host-arch`` selector: ``accelerator-type`` already picks the servers.

@@ -17,15 +17,12 @@ Leading or trailing spaces are refused by the API server itself ("must not have 
 trailing whitespace"); everything else is accepted by the API server and refused by the
 kubelet on the node.
 
-**Why.** The kubelet parses the image name before pulling it; one it cannot parse puts the
-container in ``InvalidImageName`` and the pod never starts: the job holds its NPUs and never
-runs. An error. The simulated cluster fakes the kubelet (kwok), so it cannot show this: the
-rule follows the kubelet's code. Source: ``EnsureImageExists`` and ``applyDefaultImageTag`` in
-``pkg/kubelet/images/image_manager.go`` and ``ParseImageName`` in ``pkg/util/parsers/parsers.go``
-(Kubernetes v1.32.4), which use ``ParseNormalizedNamed`` (``normalize.go``), ``Parse``
-(``reference.go``) and the grammar of ``regexp.go`` in github.com/distribution/reference v0.6.0,
-and ``Digest.Validate`` of github.com/opencontainers/go-digest v1.0.0; the whitespace check is
-``validateContainers`` in ``pkg/apis/core/validation/validation.go``.
+**Why.** The kubelet parses the image name before pulling it; one it cannot parse puts
+the container in ``InvalidImageName`` and the pod never starts: the job holds its NPUs
+and never runs. An error. The simulated cluster fakes the kubelet (kwok), so it cannot
+show this: the rule follows the kubelet's code, and the reference grammar of the
+distribution and OCI digest libraries it uses; the API server's container validation
+refuses whitespace.
 
 **How to fix.** Write the reference in ASCII with a lower-case repository path, e.g.
 ``ubuntu:22.04``, ``swr.cn-south-1.myhuaweicloud.com/ascendhub/mindie:1.0.0-800I-A2-py311``.

@@ -14,16 +14,11 @@ Reported where one sits:
 
 (A job label written among the job's annotations is AC313's and AC309's.)
 
-**Why.** Volcano (``createOrUpdatePodGroup``) and the operator (``newPodGroup``) copy only the
-job's own labels onto its PodGroup; the PodGroup Volcano makes for a Deployment's pods takes
-none of the Deployment's labels (``getJobLabelFromVcJob`` merges the PodGroup's labels and the
-pods'). Elsewhere the label does
-nothing: fault rescheduling, retries or the affinity it asks for are silently off, very likely
-not as meant: a warning. Sources: ``getJobLabelFromVcJob`` in
-``component/ascend-for-volcano/plugin/job.go`` and the keys of ``internal/rescheduling/type.go``
-(mind-cluster ``22bb3d98``); ``pkg/controllers/job/job_controller_actions.go`` and
-``pkg/controllers/podgroup/pg_controller_handler.go`` (Volcano v1.12.0);
-``component/ascend-operator/pkg/controllers/v1/job.go``.
+**Why.** Volcano and the operator copy only the job's own labels onto its PodGroup, the
+PodGroup Volcano makes for a Deployment's pods takes none of the Deployment's labels, and the
+plugin merges the PodGroup's labels and the pods'. Elsewhere the label does nothing: fault
+rescheduling, retries or the affinity it asks for are silently off, very likely not as meant:
+a warning.
 
 **How to fix.** Move the label to the job's ``metadata.labels`` (a Deployment's: to
 ``spec.template.metadata.labels``).

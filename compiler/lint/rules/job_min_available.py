@@ -4,10 +4,8 @@
 ``replicas``. (MindCluster samples use exactly the number of pods, so the
 gang starts only when every pod fits.)
 
-**Why.** Volcano's admission webhook rejects the job: "job 'minAvailable'
-must be >= 0." and "job 'minAvailable' should not be greater than total
-replicas in tasks;". Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``
+**Why.** Volcano's admission webhook rejects the job when ``minAvailable`` is
+negative or greater than the sum of the tasks' replicas.
 
 **How to fix.** Set ``minAvailable`` to the number of pods of the job.
 

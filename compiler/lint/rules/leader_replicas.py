@@ -3,10 +3,8 @@
 **What.** Every replica type other than ``Worker`` must have ``replicas: 1``
 (or leave it out: it defaults to 1).
 
-**Why.** ascend-operator refuses the job: "%s replicaSpec is not valid, the
-replicas must be only 1" (reason ``InvalidReplicaSpec``). Source:
-``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validateLeader).
+**Why.** ascend-operator refuses the job: a leader replica must have exactly one
+replica (reason ``InvalidReplicaSpec``).
 
 **How to fix.** Set the leader's ``replicas`` to 1 and put the other pods under ``Worker``.
 

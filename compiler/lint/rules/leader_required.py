@@ -3,12 +3,9 @@
 **What.** A ``framework: pytorch`` job needs a ``Master`` replica, a
 ``framework: tensorflow`` job a ``Chief`` (exactly one pod, see AC209).
 
-**Why.** ascend-operator refuses the job: "replicaType is not valid: there
-need 1 leader replicaType, Master for pytorch, Chief of tensorflow" (reason
-``InvalidReplicaType``). The leader's Service gives MASTER_ADDR /
-CM_CHIEF_IP to the workers. Source:
-``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(checkReplicaSpecs).
+**Why.** ascend-operator refuses a job without its framework's leader type
+(reason ``InvalidReplicaType``). The leader's Service gives MASTER_ADDR /
+CM_CHIEF_IP to the workers.
 
 **How to fix.** Add a ``Master`` (PyTorch) or ``Chief`` (TensorFlow) replica
 with ``replicas: 1``, and reduce the Worker count by one.

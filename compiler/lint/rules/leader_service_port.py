@@ -5,18 +5,14 @@ declares a port without a name, or a port on the number of another of its
 ports, counting the ``ascendjob-port`` (2222) the operator adds when none is
 named so.
 
-**Why.** The operator's defaulting adds ``{name: ascendjob-port,
-containerPort: 2222}`` to the ``ascend`` container when no port has that
-name, then builds the leader's Service with one port per container port name.
-Kubernetes refuses a Service with more than one port when a port has no name
-(``spec.ports[0].name: Required value``), and two ports on the same number
-(``Duplicate value``). Without the Service the operator creates no pod of the
-job: it stays Pending with an empty PodGroup, as the simulated cluster shows
-(``ports: [{containerPort: 2222}]`` on a Master). Workers' ports do not count:
-only the leader gets a Service. Source: ``setDefaultPort`` in
-``component/ascend-operator/pkg/api/v1/defaults.go``, ``genServicePorts`` in
-``pkg/controllers/v1/service.go`` and ``getOrCreateSvc`` in
-``pkg/controllers/v1/jobinfo.go`` (mind-cluster ``22bb3d98``).
+**Why.** The operator's defaulting adds ``{name: ascendjob-port, containerPort:
+2222}`` to the ``ascend`` container when no port has that name, then builds the
+leader's Service with one port per container port name. Kubernetes refuses a
+Service with more than one port when a port has no name, and two ports on the
+same number. Without the Service the operator creates no pod of the job: it
+stays Pending with an empty PodGroup, as the simulated cluster shows (``ports:
+[{containerPort: 2222}]`` on a Master). Workers' ports do not count: only the
+leader gets a Service.
 
 **How to fix.** Name the rendezvous port ``ascendjob-port``, give every other
 port a name and a number of its own, or leave ``ports`` out.

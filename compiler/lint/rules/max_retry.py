@@ -3,9 +3,8 @@
 **What.** ``spec.maxRetry`` must be ≥ 0 (the default is 3), and so must
 ``spec.ttlSecondsAfterFinished`` where set.
 
-**Why.** Volcano's admission webhook rejects the job: "'maxRetry' cannot be
-less than zero.", "'ttlSecondsAfterFinished' cannot be less than zero.". Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``
+**Why.** Volcano's admission webhook rejects a job with a negative ``maxRetry``
+or ``ttlSecondsAfterFinished``.
 
 **How to fix.** Use ``maxRetry: 3`` (the samples' value) or another non-negative number; leave
 ``ttlSecondsAfterFinished`` out to keep a finished job.

@@ -7,12 +7,10 @@ Worker replicas ≤ 1). The operator counts the ``resources.requests`` of the
 alone is not counted (the API server defaults requests from limits in the pods
 only, after this check).
 
-**Why.** ascend-operator refuses the job: "replicaSpec is not valid: when
-scheduler not found, the req num must be 1" (reason ``InvalidReplicaSpec``);
-MindSpore's distributed start-up needs the Scheduler, even on one node (the
-upstream docs say: for 1×8 use the multi-node YAML with Worker replicas 1).
-Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(jobTotalRequest, getReplicaSpecRequestRes; ``utils.go`` getContainerResourceReq).
+**Why.** ascend-operator refuses a MindSpore job without a Scheduler that asks
+for more than one NPU in all (reason ``InvalidReplicaSpec``); MindSpore's
+distributed start-up needs the Scheduler, even on one node (the upstream docs
+say: for 1×8 use the multi-node YAML with Worker replicas 1).
 
 **How to fix.** Add a ``Scheduler`` replica (``replicas: 1``, no NPU request)
 and set ``schedulingPolicy.minAvailable`` to include it.

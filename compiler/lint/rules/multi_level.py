@@ -6,15 +6,12 @@ annotation ``huawei.com/affinity-config: level1=<n>,level2=<m>,...``: pairs of
 dividing the next level's, the last dividing the number of NPU pods; and every
 pod set must request NPUs (a MindSpore ``Scheduler`` excepted).
 
-**Why.** The plugin's multilevel handler validates the job before placing it
-and refuses it otherwise ("affinity blocks is empty", "config pair is not
-correct", "affinity block levelN is not exist", "... can not be divided by
-upper level's value", "distributed job require full node npu"): the job never
-schedules. Source: ``MC: component/ascend-for-volcano/plugin/job.go``
-(GetAffinityBlocks), ``common/util/type_multilevel.go`` (GetTaskTreeLevels),
-``internal/npu/policy/multilevelscheduling/frame.go`` (ValidNPUJob). The
-handler also places whole nodes only; the node's NPU count is checked where the
-hardware is known (``compile``, from the profile).
+**Why.** The plugin's multilevel handler validates the job before placing it and
+refuses it otherwise (no affinity blocks, a malformed level pair, a level that
+does not exist, a level that does not divide the one above it, a distributed job
+on partial nodes): the job never schedules. The handler also places whole nodes
+only; the node's NPU count is checked where the hardware is known (``compile``,
+from the profile).
 
 **How to fix.** Write the levels as above (``ascend-compile`` writes them from
 ``spec.multiLevel``).

@@ -5,15 +5,14 @@
 This is |severity|.
 
 **Why.** A pod created with ``spec.nodeName`` is bound from the start: the
-kubelet of that node runs it, and no scheduler places it. Volcano counts such
-a pod as already bound, never pending (``getTaskStatus`` in
-``pkg/scheduler/api/helpers.go``: a Pending pod with a node name is ``Bound``),
-so its allocation, and with it the Ascend plugin that picks the NPUs and writes
-them into the pod's device annotation (``huawei.com/Ascend910: Ascend910-0,...``),
-never runs. On the simulated cluster an AscendJob whose Master and Worker name
-two module-910b-8 nodes shows Running, with both pods Running and no device
-annotation: the containers see no NPU (``ascend-compile why`` says "running
-without NPUs"). To choose nodes, select them instead.
+kubelet of that node runs it, and no scheduler places it. Volcano counts such a
+pod as already bound, never pending (a Pending pod with a node name counts as
+``Bound``), so its allocation, and with it the Ascend plugin that picks the NPUs
+and writes them into the pod's device annotation (``huawei.com/Ascend910:
+Ascend910-0,...``), never runs. On the simulated cluster an AscendJob whose
+Master and Worker name two module-910b-8 nodes shows Running, with both pods
+Running and no device annotation: the containers see no NPU (``ascend-compile
+why`` says "running without NPUs"). To choose nodes, select them instead.
 
 **How to fix.** Remove ``nodeName``; select the nodes with ``nodeSelector``
 (``kubernetes.io/hostname: <node>`` for one node) or node affinity, which the

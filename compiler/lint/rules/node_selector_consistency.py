@@ -3,16 +3,14 @@
 **What.** Every pod template of a job must use the same value for each
 ``nodeSelector`` key it sets (``accelerator-type``, ``host-arch``, ...).
 
-**Why.** The Volcano plugin builds one job selector from the union of all
-tasks' selectors (``getJobSelectorFromVcJob``) and joins differing values with
-``|``, so the handler it picks for the job follows the joined value, while
-each pod is still placed on the nodes its own selector names. One value
-containing ``card`` picks the card handler and the simulated cluster runs
-such jobs, so this is |severity|: the job runs, but under handler rules and on
-servers you probably did not intend. With no ``card`` among the
-``accelerator-type`` values no handler has the joined name and the job is
-refused: AC306 reports that. Source: ``getJobSelectorFromVcJob`` in
-``component/ascend-for-volcano/plugin/job.go`` (mind-cluster ``22bb3d98``).
+**Why.** The Volcano plugin builds one job selector from the union of all tasks'
+selectors and joins differing values with ``|``, so the handler it picks for the
+job follows the joined value, while each pod is still placed on the nodes its
+own selector names. One value containing ``card`` picks the card handler and the
+simulated cluster runs such jobs, so this is |severity|: the job runs, but under
+handler rules and on servers you probably did not intend. With no ``card`` among
+the ``accelerator-type`` values no handler has the joined name and the job is
+refused: AC306 reports that.
 
 **How to fix.** Give the Master/Scheduler/Chief the same node selector as the Workers.
 

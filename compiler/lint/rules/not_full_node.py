@@ -7,12 +7,10 @@ job's total can be split into whole nodes: two pods of 2 NPUs on 8-NPU
 servers (upstream's multi-node 910B inference sample) have no whole-node
 layout of more than one pod, so nothing is said.
 
-**Why.** The scheduler accepts partial nodes, but the upstream samples
-("The number of NPUs in the requests field is 8 in an N-node scenario") and
-graceful fault tolerance assume whole nodes; partial nodes fragment the
-cluster and slow HCCL across servers. Source: sample comments in
-``MD: samples/train/basic-training/**`` and §9. A convention, so
-|severity|.
+**Why.** The scheduler accepts partial nodes, but the upstream samples ("The
+number of NPUs in the requests field is 8 in an N-node scenario") and graceful
+fault tolerance assume whole nodes; partial nodes fragment the cluster and slow
+HCCL across servers. A convention, so |severity|.
 
 **How to fix.** Use fewer pods with a whole node each, or suppress with a reason.
 

@@ -15,49 +15,38 @@ Only pods Volcano places are checked: a job's, or a Pod's, Deployment's, ... who
 template says ``schedulerName: volcano`` (a ReplicaSet's pods then share one PodGroup,
 a job of several pods); Kubernetes' default scheduler only counts the resource.
 
-The handler and the nodes can belong to different servers: a schedule
-policy picks the handler while each pod lands on the nodes its own
-``accelerator-type`` names, and pod templates that select different types
-get the handler of the joined selector (the card handler when one contains
-``card``). Then a count is checked against the handler's widest rules (every
-server it serves) and against the node size of the pod's own selection. A
-policy with no ``accelerator-type`` selector keeps the pods off no node its
-handler takes: only the handler's widest rules apply (``chip1-node2``, the
-card handler, with 8 NPUs per pod runs on an 8-NPU server; the simulated
-cluster shows it). The policy picks the handler of ``huawei.com/Ascend910``
-and ``huawei.com/npu`` jobs only; 310 and 310P jobs go by their own labels.
-310 and 310P jobs get one of their resource's handlers by the labels ``duo`` and
-``npu-310-strategy`` (``chip`` when absent), as the plugin joins the job's and
-the pods' values (``|`` where they differ): the profile's own counts when the
-labels are its ``jobLabels`` (``310p``: ``duo: "true"`` and ``card``, 1 or 2 a
-pod; ``310``: ``card``, 1 to 4), else the first of its ``labelHandlers`` that
-matches, which takes 1 to its maximum a pod: ``duo: "true"`` with ``chip`` 16
-(chip310px2), any other 310P job 64 (the generic handler), an Atlas 300 ``chip``
-job 64 (chip310x4); a larger pod is refused (``get310PCardHandlerName``,
-``init310PCardPolicyHandler``, ``init310CardPolicyHandler`` in
-``internal/npu/factory.go``, base ``ValidNPUJob``). The simulated cluster runs a
-310P job of 4 NPUs a pod with the chip or the generic handler, and of 8 with the
-chip handler (its nodes labelled ``infer-card-type: card-300i-duo``, which
-chip310px2 needs), and leaves 17 (chip) or 65 (generic) pending.
-Both Duo handlers (card310px2, chip310px2) refuse a job labelled
-``distributed: "true"`` (as the plugin joins the labels) that has more than one
-NPU pod (``singleNpuPodLabels``; their ``ValidNPUJob``: "job with label of
-distributed=true should have only 1 npu pod"); the generic handler does not.
-The simulated cluster leaves a Duo job of two NPU pods with that label pending
-and runs it without the label, or without ``duo``.
-A pod that names an NPU resource but asks for 0 is refused by every handler
-(a MindSpore Scheduler may, on A3 servers).
+The handler and the nodes can belong to different servers: a schedule policy picks the
+handler while each pod lands on the nodes its own ``accelerator-type`` names, and pod
+templates that select different types get the handler of the joined selector (the card
+handler when one contains ``card``). Then a count is checked against the handler's
+widest rules (every server it serves) and against the node size of the pod's own
+selection. A policy with no ``accelerator-type`` selector keeps the pods off no node
+its handler takes: only the handler's widest rules apply (``chip1-node2``, the card
+handler, with 8 NPUs per pod runs on an 8-NPU server; the simulated cluster shows it).
+The policy picks the handler of ``huawei.com/Ascend910`` and ``huawei.com/npu`` jobs
+only; 310 and 310P jobs go by their own labels. 310 and 310P jobs get one of their
+resource's handlers by the labels ``duo`` and ``npu-310-strategy`` (``chip`` when
+absent), as the plugin joins the job's and the pods' values (``|`` where they differ):
+the profile's own counts when the labels are its ``jobLabels`` (``310p``: ``duo:
+"true"`` and ``card``, 1 or 2 a pod; ``310``: ``card``, 1 to 4), else the first of its
+``labelHandlers`` that matches, which takes 1 to its maximum a pod: ``duo: "true"``
+with ``chip`` 16 (chip310px2), any other 310P job 64 (the generic handler), an Atlas
+300 ``chip`` job 64 (chip310x4); a larger pod is refused. The simulated cluster runs a
+310P job of 4 NPUs a pod with the chip or the generic handler, and of 8 with the chip
+handler (its nodes labelled ``infer-card-type: card-300i-duo``, which chip310px2
+needs), and leaves 17 (chip) or 65 (generic) pending. Both Duo handlers (card310px2,
+chip310px2) refuse a job labelled ``distributed: "true"`` (as the plugin joins the
+labels) that has more than one NPU pod ("job with label of distributed=true should
+have only 1 npu pod"); the generic handler does not. The simulated cluster leaves a
+Duo job of two NPU pods with that label pending and runs it without the label, or
+without ``duo``. A pod that names an NPU resource but asks for 0 is refused by every
+handler (a MindSpore Scheduler may, on A3 servers).
 
-**Why.** ascend-for-volcano refuses the job and it stays Pending: "expected:
-job<%s> req npu num should small than %d, and not in %v, actual: task<%s> req
-npu: %d" (reason ``InvalidResourceRequest``), or the A3 messages "job require
-npu num should be even number" / "distributed super-pod job require npu(%d)
-should be equal to node npu(%d)"; a pod too large for its nodes stays Pending ("Insufficient
-huawei.com/Ascend910"). Source:
-``MC: component/ascend-for-volcano/internal/npu/base/frame.go``,
-``internal/npu/ascend910/ascend910b/module910bx16/frame.go``,
-``internal/npu/ascend910/ascend910a3/*/frame.go``
-The arithmetic is shared with ``compile`` (``compiler/hardware/arithmetic.py``).
+**Why.** ascend-for-volcano refuses a per-pod count its handler does not take and the
+job stays Pending (reason ``InvalidResourceRequest``), on A3 servers also an odd count
+and a distributed super-pod job whose pods are not whole nodes; a pod too large for
+its nodes stays Pending ("Insufficient huawei.com/Ascend910"). The arithmetic is
+shared with ``compile`` (``compiler/hardware/arithmetic.py``).
 
 **How to fix.** Request an allowed count; for distributed jobs, whole nodes.
 

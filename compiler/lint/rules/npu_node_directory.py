@@ -6,14 +6,13 @@ mount the operator's ranktable directory (a ``hostPath`` volume named
 ``/user/restore/reset`` (a ``hostPath`` volume named ``reset-config``).
 
 **Why.** These directories exist on the nodes of the job's NPU pods: the
-operator writes ``<namespace>.<job>`` under its shared ``/user/mindx-dl/ranktable``
-(``MC: component/ascend-operator/pkg/ranktable/utils/util.go``, GenRankTableDir),
-the device plugin of each NPU node writes ``/user/restore/reset/<namespace>.
-reset-config-<job>`` (``MC: component/ascend-device-plugin/pkg/common/
-file_manager.go``, GenResetDirName). An NPU-less pod may land on a node without
-them: with ``type: Directory`` it then never starts (ContainerCreating), without
-a type the runtime may fail to mount it. Upstream's samples mount the ranktable
-on the Workers only, and only the training processes read either file.
+operator writes ``<namespace>.<job>`` under its shared
+``/user/mindx-dl/ranktable`` the device plugin of each NPU node writes
+``/user/restore/reset/<namespace>. reset-config-<job>``. An NPU-less pod may
+land on a node without them: with ``type: Directory`` it then never starts
+(ContainerCreating), without a type the runtime may fail to mount it. Upstream's
+samples mount the ranktable on the Workers only, and only the training processes
+read either file.
 
 **How to fix.** Remove the volume and its mount from the pods without NPUs.
 

@@ -5,35 +5,26 @@ be set and ``requests`` (if set) must equal it, a whole number (``8``, ``"8"`` o
 ``"8000m"``; not ``"500m"``, ``1.5`` or ``-1``). An AscendJob's ``ascend`` container should
 also give the count in ``requests``.
 
-**Why.** NPUs are extended resources, which Kubernetes cannot overcommit: the
-API server rejects the pod ("must be equal to huawei.com/Ascend910 limit",
-"Limit must be set for non overcommitable resources"), and takes no fraction of
-one and no negative amount ("must be an integer": its value in thousandths, rounded
-up, is a multiple of 1000; "must be greater than or equal to 0";
-ValidateResourceQuantityValue). For AscendJob and
-Volcano Job the job is accepted but no pod is ever created. The MindCluster
-docs require the same ("limits需要和requests的芯片名称和数量保持一致"). Source:
-kubernetes ``pkg/apis/core/validation/validation.go``
-(ValidateResourceRequirements), ``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``.
+**Why.** NPUs are extended resources, which Kubernetes cannot overcommit: the API server
+rejects the pod ("must be equal to huawei.com/Ascend910 limit", "Limit must be set for non
+overcommitable resources"), and takes no fraction of one and no negative amount ("must be
+an integer": its value in thousandths, rounded up, is a multiple of 1000; "must be greater
+than or equal to 0"). For AscendJob and Volcano Job the job is accepted but no pod is ever
+created. The MindCluster docs require the same (the chip name and count of limits must
+match the requests).
 
-Limits alone are valid (Kubernetes copies them into the pod's requests), so the
-pods run, but ascend-operator reads an AscendJob's templates before that: it counts
-the NPUs of the ``ascend`` container's *requests*, finds none, and then sets none of
-the framework's rank env (``MASTER_ADDR``, ``RANK``, ``WORLD_SIZE`` for PyTorch,
-``MS_*`` for MindSpore, ``CM_*`` for TensorFlow) and no ``ASCEND_VISIBLE_DEVICES``.
-The training runs, but not as the distributed job it was meant to be: a warning.
-Source: ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
-(getContainerNPUResourceNameAndReq reads requests), ``pod.go`` (setEnv stops when the
-count is 0), ``env.go`` (setAscendVisibleDevicesEnv).
+Limits alone are valid (Kubernetes copies them into the pod's requests), so the pods run,
+but ascend-operator reads an AscendJob's templates before that: it counts the NPUs of the
+``ascend`` container's *requests*, finds none, and then sets none of the framework's rank
+env (``MASTER_ADDR``, ``RANK``, ``WORLD_SIZE`` for PyTorch, ``MS_*`` for MindSpore,
+``CM_*`` for TensorFlow) and no ``ASCEND_VISIBLE_DEVICES``. The training runs, but not as
+the distributed job it was meant to be: a warning.
 
-NPUs asked by an init container while no container of the pod asks any are
-scheduled (the pod's request is the larger of its init containers' and its
-containers'), and the simulated cluster runs such jobs; but the kubelet gives
-devices only to a container that asks for them, so the NPUs go to the init
-container and the training containers that run after it see none (for an
-AscendJob the operator also sets no rank env): a warning. Source: Kubernetes
-``pkg/kubelet/cm/devicemanager`` (devices are allocated per container that
-requests them).
+NPUs asked by an init container while no container of the pod asks any are scheduled (the
+pod's request is the larger of its init containers' and its containers'), and the simulated
+cluster runs such jobs; but the kubelet gives devices only to a container that asks for
+them, so the NPUs go to the init container and the training containers that run after it
+see none (for an AscendJob the operator also sets no rank env): a warning.
 
 **How to fix.** Give requests and limits the same NPU count, in the
 container that trains.

@@ -8,11 +8,9 @@ With ``mpi``, the job needs the tasks the plugin names: ``master`` and
 ``worker`` unless its arguments say otherwise (``--master=<task>``,
 ``--worker=<task>``).
 
-**Why.** Volcano's admission webhook rejects the job: "unable to find job
-plugin: %s;", and for ``mpi`` without those tasks "The specified mpi master
-task was not found" (or worker). Source: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``,
-``pkg/controllers/job/plugins/``, ``distributed-framework/mpi/mpi.go`` (The framework plugins depend on
-the Volcano release; ``ray`` is newer than v1.9.)
+**Why.** Volcano's admission webhook rejects a job naming a plugin it does not
+have, and an ``mpi`` job without its master or worker task. (The framework
+plugins depend on the Volcano release; ``ray`` is newer than v1.9.)
 
 **How to fix.** Fix the plugin name, or remove it; remove ``mpi`` from an
 Ascend job (MindCluster's samples use ``ssh``, ``env`` and ``svc``), or name

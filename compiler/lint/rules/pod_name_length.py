@@ -6,15 +6,11 @@ case>-<index>`` and the leader's Service (Master, Scheduler or Chief)
 ``<job>-<leader>-0``; that Service name must fit in 63 characters (a Worker
 pod's name may be longer: a pod name is a DNS subdomain).
 
-**Why.** Volcano's admission webhook rejects the job when a pod name exceeds
-a DNS label (pod names become host names with the ``svc`` plugin); a Service
-name must be a DNS label, so the operator cannot create the leader's Service
-and the workers never learn MASTER_ADDR. The operator creates no other
-Service (``getOrCreateSvc`` takes the master role only) and sets no host
-name on its pods. Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``;
-``MC: component/ascend-operator/pkg/controllers/v1/service.go``,
-``jobinfo.go`` (getOrCreateSvc) and §4.5.
+**Why.** Volcano's admission webhook rejects the job when a pod name exceeds a
+DNS label (pod names become host names with the ``svc`` plugin); a Service name
+must be a DNS label, so the operator cannot create the leader's Service and the
+workers never learn MASTER_ADDR. The operator creates no other Service (only the
+master role gets one) and sets no host name on its pods.
 
 **How to fix.** Shorten the job (or task) name.
 

@@ -38,17 +38,15 @@
 (Resources are AC701 and AC707's, an env ``fieldRef`` and a downwardAPI file's path and field AC708's,
 volume mounts AC706's.)
 
-**Why.** Volcano's job admission webhook runs Kubernetes' pod template validation on every task
-(with its default options) and refuses the Volcano Job ("admission webhook validatejob.volcano.sh
-denied the request"). The API server refuses a Deployment's or StatefulSet's template, and
-every pod ascend-operator creates for an AscendJob, so such a job never runs. One exception:
-since Kubernetes 1.32 the API server accepts any printable ASCII env name but ``=``
-(RelaxedEnvironmentVariableValidation), so outside a Volcano Job a strict-form violation is a
-warning (refused by older clusters); Volcano's webhook always uses the strict form. Sources:
-kubernetes ``pkg/apis/core/validation/validation.go`` (validateContainerCommon,
-validateContainerPorts, ValidateEnv, ValidateVolumeMounts, validateVolumes,
-AccumulateUniqueHostPorts, ValidateTolerations; the pod-level checks' sources in ``_pod_spec.py``),
-``VC: pkg/webhooks/admission/jobs/validate/admit_job.go`` (validateTaskTemplate).
+**Why.** Volcano's job admission webhook runs Kubernetes' pod template
+validation on every task (with its default options) and refuses the Volcano Job
+("admission webhook validatejob.volcano.sh denied the request"). The API server
+refuses a Deployment's or StatefulSet's template, and every pod ascend-operator
+creates for an AscendJob, so such a job never runs. One exception: since
+Kubernetes 1.32 the API server accepts any printable ASCII env name but ``=``
+(RelaxedEnvironmentVariableValidation), so outside a Volcano Job a strict-form
+violation is a warning (refused by older clusters); Volcano's webhook always
+uses the strict form.
 
 **How to fix.** Rename or correct the field as the message says.
 

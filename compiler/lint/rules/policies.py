@@ -10,18 +10,14 @@
 not neither); an ``exitCode`` is not 0 and appears once.
 
 **Why.** Volcano's admission webhook rejects the job: "invalid policy event",
-"invalid policy action", "duplicate event %v  across different policy",
-"if there's * here, no other policy should be here", "must not specify event
-and exitCode simultaneously", "either event and exitCode should be specified",
-"0 is not a valid error code", "duplicate exitCode %v". Source:
-``validatePolicies`` in ``pkg/webhooks/admission/jobs/validate/util.go``
-(Volcano ``v1.12.0``), called from ``validateJobCreate`` (``admit_job.go``)
-for the job's list and each task's.
-The MindCluster samples use ``{event: PodEvicted,
-action: RestartJob}``. ``Ignore``, which upstream's YAML reference asks for
-with ``fault-retry-times``, is refused by the webhook too, but MindCluster's
-Volcano deployments run without one: AC408 (a warning) says what it does
-where.
+"invalid policy action", "duplicate event %v  across different policy", "if
+there's * here, no other policy should be here", "must not specify event and
+exitCode simultaneously", "either event and exitCode should be specified", "0 is
+not a valid error code", "duplicate exitCode %v", for the job's list and each
+task's. The MindCluster samples use ``{event: PodEvicted, action: RestartJob}``.
+``Ignore``, which upstream's YAML reference asks for with ``fault-retry-times``,
+is refused by the webhook too, but MindCluster's Volcano deployments run without
+one: AC408 (a warning) says what it does where.
 
 **How to fix.** Use a listed event and action (case matters).
 

@@ -9,17 +9,13 @@ pre-commit run over the changed files only still finds it). A single-pod job
 that mounts no ranktable needs none, whatever its label (the label also tells
 the scheduler the chip family of a dynamic vNPU job: keep it).
 
-**Why.** ascend-operator writes the ranktable (``hccl.json``) for such jobs
-into the ConfigMap of exactly that name, and only if it exists
-(``saveRankTableConfigmap`` checks ``configmapExist`` and silently skips the
-write otherwise; the job is not failed); the pods mount it and the sample start scripts wait for
-``status: completed`` before giving up. A pod whose ConfigMap volume names a
-missing ConfigMap is never started by a real kubelet. The ConfigMap may be
-created outside the linted files, which lint cannot see, so this is |severity|.
-Source: ``saveRankTableConfigmap`` in
-``component/ascend-operator/pkg/controllers/v1/pod.go`` and ``configmapPrefix``
-in ``consts.go`` (mind-cluster ``22bb3d98``); upstream says nothing (the
-write is skipped without a message).
+**Why.** ascend-operator writes the ranktable (``hccl.json``) for such jobs into
+the ConfigMap of exactly that name, and only if it exists (it checks that the
+ConfigMap exists and silently skips the write otherwise; the job is not failed);
+the pods mount it and the sample start scripts wait for ``status: completed``
+before giving up. A pod whose ConfigMap volume names a missing ConfigMap is never
+started by a real kubelet. The ConfigMap may be created outside the linted files,
+which lint cannot see, so this is |severity|.
 
 **How to fix.** Add the ConfigMap (``ascend-compile compile`` emits it), and lint
 it together with the job. If it lives elsewhere, suppress with a reason.

@@ -8,9 +8,7 @@ label ``ring-controller.atlas`` with the job's value, and a ``hccl.json`` key
 samples require the label ("The value cannot be modified. Service operations
 will be performed based on this label"), and the training scripts read
 ``hccl.json`` and poll its ``status``; a missing key makes them fail before the
-operator has written it. Source:
-``MC: component/ascend-operator/pkg/controllers/v1/consts.go`` (``configmapKey``),
-``MD: samples/train/basic-training/ranktable/yaml/**``
+operator has written it.
 
 **How to fix.** Copy the job's ``ring-controller.atlas`` label onto the
 ConfigMap and add ``data: {hccl.json: '{"status":"initializing"}'}``.

@@ -5,13 +5,11 @@ with several NPU pods or a ranktable volume), every container
 requesting NPUs should set ``XDL_IP`` (fieldRef ``status.hostIP``) and
 ``POD_UID`` (fieldRef ``metadata.uid``).
 
-**Why.** The upstream start scripts (``train_start.sh``, ``utils.sh``,
-``rank_table.sh``) find the pod's own entry in ``hccl.json`` by these values
-(``server_id`` / ``host_ip``); without them multi-node training cannot work
-out its rank. AscendJob pods get their rank from operator-injected env instead.
-Source: ``MD: samples/train/basic-training/ranktable/{train_start.sh,utils.sh,rank_table.sh}``.
-A convention of those scripts (custom scripts may not need them), not of upstream's
-components, which accept and run the job: info.
+**Why.** The upstream start scripts (``train_start.sh``, ``utils.sh``, ``rank_table.sh``)
+find the pod's own entry in ``hccl.json`` by these values (``server_id`` / ``host_ip``);
+without them multi-node training cannot work out its rank. AscendJob pods get their rank
+from operator-injected env instead. A convention of those scripts (custom scripts may not
+need them), not of upstream's components, which accept and run the job: info.
 
 **How to fix.** Add both env entries as in the samples.
 

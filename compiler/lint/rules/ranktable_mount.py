@@ -8,19 +8,14 @@ mount is required wherever a job (AscendJob too) has a ``rings-config-*``
 ConfigMap volume or a volume named ``ranktable``. A ``rings-config-*`` volume
 must name this job's ConfigMap.
 
-**Why.** The operator writes ``hccl.json`` into ``rings-config-<job>`` only
-(``saveRankTableConfigmap``), so pods without that volume never see the
-ranktable: the job runs, very likely not as intended (a warning). The mount
-path is a convention of upstream's sample scripts, which read
-``/user/serverid/devindex/config/hccl.json`` (``RANK_TABLE_FILE``); another
-path works with a script that reads it there, so a different path is a note
-(info), and only for a container that runs upstream's ``train_start.sh`` (a
-container that runs anything else, such as upstream's kwok test jobs that
-sleep, reads the file where its own command says).
-Upstream reports nothing. Source: ``saveRankTableConfigmap`` in
-``component/ascend-operator/pkg/controllers/v1/pod.go`` (mind-cluster
-``22bb3d98``); the sample ``samples/train/basic-training/ranktable/rank_table.sh``
-(mindcluster-deploy ``b9331e14``).
+**Why.** The operator writes ``hccl.json`` into ``rings-config-<job>`` only, so pods
+without that volume never see the ranktable: the job runs, very likely not as intended
+(a warning). The mount path is a convention of upstream's sample scripts, which read
+``/user/serverid/devindex/config/hccl.json`` (``RANK_TABLE_FILE``); another path works
+with a script that reads it there, so a different path is a note (info), and only for a
+container that runs upstream's ``train_start.sh`` (a container that runs anything else,
+such as upstream's kwok test jobs that sleep, reads the file where its own command
+says).
 
 **How to fix.** Add the volume and the mount as in the samples.
 

@@ -2,11 +2,8 @@
 
 **What.** ``replicas`` of every replica type must be between 0 and 20000.
 
-**Why.** ascend-operator refuses the job: "%s replicaSpec is not valid:
-replicas can not be negative num, but got %d" and "... can not be larger than
-%d, but got %d" (reason ``InvalidReplicaSpec``). Source:
-``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validateReplicas), ``consts.go`` (maxReplicas).
+**Why.** ascend-operator refuses a replica count below 0 or above its maximum
+(20000) (reason ``InvalidReplicaSpec``).
 
 **How to fix.** Use a replica count from 0 to 20000.
 

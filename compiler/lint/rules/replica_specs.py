@@ -3,11 +3,8 @@
 **What.** ``spec.replicaSpecs`` must be set and non-empty, and every replica
 type in it must have a value (not ``null``).
 
-**Why.** ascend-operator refuses the job: "replicaSpecs is not set, please
-modify your job" (reason ``InvalidSpecs``) and "%s replicaSpec is not set,
-please modify your job" (``InvalidReplicaSpec``). Source:
-``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validateBasicInfo, checkReplicaSpecs) and #10.
+**Why.** ascend-operator refuses a job without replica specs (reason
+``InvalidSpecs``) and one whose replica spec is empty (``InvalidReplicaSpec``).
 
 **How to fix.** Give every replica type a spec with ``replicas`` and a ``template``.
 

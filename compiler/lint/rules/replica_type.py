@@ -4,11 +4,8 @@
 pytorch ``Master``/``Worker``, mindspore ``Scheduler``/``Worker``,
 tensorflow ``Chief``/``Worker`` — spelled exactly so.
 
-**Why.** ascend-operator validates the types before it normalises their case
-and refuses the job: "replicaType is %v but must be one of %v" (reason
-``InvalidReplicaType``). Source:
-``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(getValidReplicaType), ``pkg/api/v1/common.go``.
+**Why.** ascend-operator validates the types before it normalises their case and
+refuses any other type (reason ``InvalidReplicaType``).
 
 **How to fix.** Rename the replica type, e.g. ``Chief`` to ``Master`` for PyTorch.
 

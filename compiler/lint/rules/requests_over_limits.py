@@ -4,13 +4,13 @@
 is larger than the ``resources.limits`` entry of the same resource: ``cpu:
 16`` requested under a ``cpu: 8`` limit, ``memory: 64Gi`` under ``32Gi``.
 
-**Why.** Kubernetes' pod validation refuses the pod ("must be less than or
-equal to cpu limit of 8"). A Volcano Job is rejected by its admission webhook,
-which validates each task's pod template the same way; an AscendJob is
-accepted, but the API server refuses every pod the operator creates, so the
-job stays Pending without pods. The simulated cluster shows both. A request
-left out defaults to the limit and is fine. NPU (``huawei.com/*``) requests
-must equal their limits: AC701 reports those.
+**Why.** Kubernetes' pod validation refuses the pod (a request above its limit).
+A Volcano Job is rejected by its admission webhook, which validates each task's
+pod template the same way; an AscendJob is accepted, but the API server refuses
+every pod the operator creates, so the job stays Pending without pods. The
+simulated cluster shows both. A request left out defaults to the limit and is
+fine. NPU (``huawei.com/*``) requests must equal their limits: AC701 reports
+those.
 
 **How to fix.** Request at most the limit, raise the limit, or leave the
 request out.

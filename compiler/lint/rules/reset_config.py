@@ -8,17 +8,13 @@ and ``checkCode: ""``). It is looked for among the linted files and the YAML
 files beside the job's file.
 
 **Why.** The Ascend plugin writes the restart type and the graceful-exit code
-into that ConfigMap for the processes in the pods (``MC: component/
-ascend-for-volcano/plugin/job.go`` updateResetConfigMap, ``internal/
-rescheduling/reschedule.go`` updateResetConfigMapWithGraceExit), and it only
-*updates* it: a missing ConfigMap, or one without ``reset.json`` ("get reset cm
-err by reset.json is not exist"), leaves the pods without the information, and
-the device plugin has nothing to mirror into ``/user/restore/reset``. The
-resumable-training docs ask for it with every such job (``MC: docs/zh/
-scheduling/04_usage/04_resumable_training/01_solutions_principles.md``), but
-the plugin carries on without it and some of upstream's own samples (its verl
-RL job) leave it out, so a missing ConfigMap is reported as info; a ConfigMap
-without ``reset.json``, which the plugin cannot update, as a warning.
+into that ConfigMap for the processes in the pods, and it only *updates* it: a
+missing ConfigMap, or one without ``reset.json``, leaves the pods without the
+information, and the device plugin has nothing to mirror into
+``/user/restore/reset``. The resumable-training docs ask for it with every such
+job, but the plugin carries on without it and some of upstream's own samples
+(its verl RL job) leave it out, so a missing ConfigMap is reported as info; a
+ConfigMap without ``reset.json``, which the plugin cannot update, as a warning.
 
 **How to fix.** Add the ConfigMap as in upstream's samples (``ascend-compile``
 emits it).

@@ -6,16 +6,12 @@ mounts a ``hostPath`` under ``/user/restore/reset/`` of that form, ``<job>`` is 
 name and ``<namespace>`` its own namespace (when the manifest sets one).
 
 **Why.** The scheduler writes a job's restart information into its ConfigMap
-``reset-config-<job>`` only (``updateResetConfigMap``), and the device plugin of each NPU node
-mirrors that ConfigMap into ``/user/restore/reset/<namespace>.<ConfigMap name>``. A path naming
-another job (a manifest copied from another job and renamed) reads that job's information or,
-with no ``type``, an empty folder the runtime creates: the processes never learn of a restart or
-a grace exit, very likely not as meant. A warning. Sources: ``updateResetConfigMap`` in
-``component/ascend-for-volcano/plugin/job.go`` and ``ResetInfoCMNamePrefix`` in
-``plugin/type.go`` (mind-cluster ``22bb3d98``); the device plugin's ``GenResetDirName``
-(``component/ascend-device-plugin/pkg/common/file_manager.go``); upstream's own jobs
-(``tests/st/testcases/basic_schedule/training_910b/resources_0001/job_llama-2x8.yaml``:
-namespace ``trjob``, path ``/user/restore/reset/trjob.reset-config-<job>``).
+``reset-config-<job>`` only, and the device plugin of each NPU node mirrors that ConfigMap
+into ``/user/restore/reset/<namespace>.<ConfigMap name>``. A path naming another job (a
+manifest copied from another job and renamed) reads that job's information or, with no
+``type``, an empty folder the runtime creates: the processes never learn of a restart or a
+grace exit, very likely not as meant. A warning. Upstream's own test jobs mount it so
+(namespace ``trjob``, path ``/user/restore/reset/trjob.reset-config-<job>``).
 
 **How to fix.** Write the path with the job's namespace and name.
 

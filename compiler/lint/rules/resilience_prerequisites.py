@@ -11,18 +11,13 @@
 
 **Why.** (1) The Ascend plugin handles a job's faults only when its
 ``fault-scheduling`` label is grace or force; otherwise its rescheduling is off
-for the job ("rescheduleLabel off, skip rescheduling", ``MC: component/
-ascend-for-volcano/internal/rescheduling/reschedule.go``, updateNewFaultJobAttr)
-and the retries, Pod-level rescheduling and sub-health handling never happen;
-ascend-operator then fails an AscendJob at its first failed pod. (2) Process-level
-recovery raises business-plane faults, which are handled only with
-``fault-retry-times``: upstream's YAML reference says it must be set
-(``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``). (3, 4) The operator
-turns ``recover-strategy`` and ``hotSwitch`` into the ``process-recover-enable``
-PodGroup label and the recovery env (``MC: component/ascend-operator/pkg/
-controllers/v1/job.go`` addPgProcessRecoverLabel, ``env.go`` addProcessRecoverEnv,
-addSubHealthyEnv); a Volcano Job gets neither. Each job runs, but without the
-fault tolerance it asks for.
+for the job and the retries, Pod-level rescheduling and sub-health handling
+never happen; ascend-operator then fails an AscendJob at its first failed pod.
+(2) Process-level recovery raises business-plane faults, which are handled only
+with ``fault-retry-times``: upstream's YAML reference says it must be set.
+(3, 4) The operator turns ``recover-strategy`` and ``hotSwitch`` into the
+``process-recover-enable`` PodGroup label and the recovery env; a Volcano Job
+gets neither. Each job runs, but without the fault tolerance it asks for.
 
 **How to fix.** Add ``fault-scheduling: grace`` (or ``force``), add
 ``fault-retry-times``, and use an AscendJob for process-level recovery.

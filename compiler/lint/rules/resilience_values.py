@@ -11,19 +11,15 @@ integer from 30 to 270. The labels are labels: given as annotations of the job
 (and not as labels), upstream never sees them.
 
 **Why.** Upstream quietly treats other values as "off": the plugin takes a
-``fault-retry-times`` it cannot parse as 0 (``MC: component/ascend-for-volcano/
-internal/rescheduling/job.go``, setFaultRetryTimeOfJob), any ``pod-rescheduling``
-but ``on`` as off and an unknown ``subHealthyStrategy`` as ``ignore``
-(``plugin/job.go`` setJobSubHealthyStrategy); the operator skips unknown
-recovery strategies (``MC: component/ascend-operator/pkg/controllers/v1/env.go``
-addEnvByStrategy), and never retries a job whose ``fault-retry-times`` is
-negative. (Upstream's API table gives 0-100 for ``fault-retry-times`` while its
-inference docs use 10000; the code takes any int32, so only what it cannot use
-is reported.) Ranges: ``MC: docs/zh/scheduling/06_api/15_yaml_configuration.md``.
-(``external-force``/``external-grace`` are for inference workloads, not jobs.)
-The plugin and the operator read these keys from the job's (and its pods') labels
-only, never from annotations (``plugin/job.go`` getJobLabelFromVcJob). The job runs
-without the fault tolerance its author meant.
+``fault-retry-times`` it cannot parse as 0, any ``pod-rescheduling`` but ``on``
+as off and an unknown ``subHealthyStrategy`` as ``ignore``; the operator skips
+unknown recovery strategies, and never retries a job whose ``fault-retry-times``
+is negative. (Upstream's API table gives 0-100 for ``fault-retry-times`` while
+its inference docs use 10000; the code takes any int32, so only what it cannot
+use is reported.) (``external-force``/``external-grace`` are for inference
+workloads, not jobs.) The plugin and the operator read these keys from the job's
+(and its pods') labels only, never from annotations. The job runs without the
+fault tolerance its author meant.
 
 **How to fix.** Use one of the listed values.
 

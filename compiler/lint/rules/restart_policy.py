@@ -7,12 +7,10 @@ Job task's ``template.spec.restartPolicy`` one of ``Always``, ``OnFailure`` or
 Kubernetes' pod validation, ``validateTaskTemplate``, and rejects the job:
 "Unsupported value").
 
-**Why.** The CRD takes any string, but the operator (kubeflow common) only
-knows these four; it copies the value into the pod template, where the API
-server then rejects anything else, so no pod is ever created. Source:
-``MC: component/ascend-operator/pkg/api/v1/ascendjob_types.go`` (kubeflow
-common v0.4.3 ``RestartPolicy``) (restartPolicy values). Upstream
-docs recommend ``Never`` (required with ``fault-retry-times``).
+**Why.** The CRD takes any string, but the operator (kubeflow common) only knows
+these four; it copies the value into the pod template, where the API server then
+rejects anything else, so no pod is ever created. Upstream docs recommend
+``Never`` (required with ``fault-retry-times``).
 
 **How to fix.** Use ``Never`` unless you need operator-driven restarts.
 

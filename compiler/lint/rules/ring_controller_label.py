@@ -14,15 +14,11 @@ A Volcano Job that mounts a ``rings-config-*`` ConfigMap needs the label (a
 warning: without it, or a volume named ``ranktable``, the operator writes no
 ranktable, and the pods wait for one that never comes).
 
-**Why.** ascend-operator writes the ranktable for jobs labelled with it
-(``ShouldGenerateRankTable`` of the vcjob plugin in
-``component/ascend-operator/pkg/ranktable/plugins.go``, mind-cluster
-``22bb3d98``: the label, or a volume named ``ranktable``), and
-the Volcano plugin uses it to pick the chip family (v6.0.0 910B handlers
-*required* ``ascend-910b``: "%s label:%s not right(%s)"). The samples' comments
-say the value "cannot be modified". Source:
-``MC: component/ascend-operator/pkg/ranktable/plugins.go``,
-``MC: component/ascend-for-volcano/common/util/job.go``
+**Why.** ascend-operator writes the ranktable for jobs labelled with it (for a
+Volcano Job: the label, or a volume named ``ranktable``), and the Volcano plugin
+uses it to pick the chip family (v6.0.0 910B handlers *required*
+``ascend-910b``: "%s label:%s not right(%s)"). The samples' comments say the
+value "cannot be modified".
 
 **How to fix.** Use the value of your hardware profile
 (``ascend-compile profiles show <name>``) on the job and every pod template.

@@ -3,10 +3,8 @@
 **What.** If the label ``scaleout-type`` is set (non-empty), its upper-cased
 value must be ``ROCE`` or ``UBOE``.
 
-**Why.** ascend-operator refuses the job: "the value of label scaleout-type is
-invalid, which should be ROCE or UBOE" (reason ``InvalidScaleOutConfig``).
-Source: ``MC: component/ascend-operator/pkg/utils/job_v2.go``
-(CheckAcJobScaleOutTypeLabel).
+**Why.** ascend-operator refuses any value but ``ROCE`` or ``UBOE`` (reason
+``InvalidScaleOutConfig``).
 
 **How to fix.** Use ``ROCE`` or ``UBOE``, or remove the label.
 

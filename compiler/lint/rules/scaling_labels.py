@@ -3,10 +3,8 @@
 **What.** When an AscendJob carries the label ``mind-cluster/scaling-rule``,
 it must also carry ``mind-cluster/group-name`` and ``jobID``.
 
-**Why.** ascend-operator refuses the job (condition ``Failed``, reason
-``InvalidScalingConfig``: "job %s has no group name, please set label of
-mind-cluster/group-name=..." / "job %s has no jobID, ..."). Source:
-``MC: component/ascend-operator/pkg/controllers/scaling/controller.go`` (ValidJob).
+**Why.** ascend-operator refuses the job without a group name or a job ID
+(condition ``Failed``, reason ``InvalidScalingConfig``).
 
 
 **How to fix.** Add both labels, or remove ``mind-cluster/scaling-rule``.

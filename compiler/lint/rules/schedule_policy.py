@@ -1,44 +1,36 @@
 """A ``huawei.com/npu`` job has no known ``huawei.com/schedule_policy``, or the policy is unknown.
 
-**What.** Jobs requesting ``huawei.com/npu`` (Ascend 950/850/350) must carry
-the job annotation ``huawei.com/schedule_policy`` with a policy the scheduler
-knows (e.g. ``chip8-node8-ra64-sp``). For other resources an unknown policy is
-ignored and the scheduler falls back to the node selectors (warning). A pod
-template's annotation counts too: the plugin reads a pod's when the PodGroup
-has none (``getJobAnnotationFromJobInfo``, ``plugin/job.go``). A Deployment's (or
+**What.** Jobs requesting ``huawei.com/npu`` (Ascend 950/850/350) must carry the job
+annotation ``huawei.com/schedule_policy`` with a policy the scheduler knows (e.g.
+``chip8-node8-ra64-sp``). For other resources an unknown policy is ignored and the
+scheduler falls back to the node selectors (warning). A pod template's annotation
+counts too: the plugin reads a pod's when the PodGroup has none. A Deployment's (or
 StatefulSet's, ...) own annotation does not: Volcano's PodGroup for its pods takes
-only the owner's ``volcano.sh/`` annotations (``inheritUpperAnnotations``,
-``VC: pkg/controllers/podgroup/pg_controller_handler.go``), so the policy must be in
-its pod template (an error for ``huawei.com/npu``, a warning otherwise).
+only the owner's ``volcano.sh/`` annotations, so the policy must be in its pod
+template (an error for ``huawei.com/npu``, a warning otherwise).
 
 The known policies are the 17 keys of the plugin's ``policy910HandlerMap``
 (``chip1-node2`` ... ``chip8-node8-ra64-sp``, ``module-a3-16``,
 ``chip1-softShareDev``, ``multilevel``), and those of any project profile.
 
-**Why.** For ``huawei.com/npu`` the policy annotation is the only way to pick
-a handler (``get910CardHandlerName`` returns none without it); the job is
-invalid ("validNPUJob fail by job<%s> policyHandler is nil", reason
-``NotSupportPolicy``) and never schedules. For other resources an unknown
-policy is skipped and the node selectors decide. Source:
-``get910CardHandlerName`` and ``policy910HandlerMap`` in
-``component/ascend-for-volcano/internal/npu/factory.go`` (mind-cluster
-``22bb3d98``).
+**Why.** For ``huawei.com/npu`` the policy annotation is the only way to pick a
+handler (without it the plugin finds none); the job is invalid for want of a policy
+handler (reason ``NotSupportPolicy``) and never schedules. For other resources an
+unknown policy is skipped and the node selectors decide.
 
 Atlas 300 (``huawei.com/Ascend310``) jobs pick their handler by the label
 ``npu-310-strategy`` instead: ``chip`` (the default when the label is absent) or
 ``card``. The plugin reads the PodGroup's labels (the job's) and the pods', and
-where they differ it joins the values with ``|`` (the job's first; values equal
-but for case count once, the first met kept): a job labelled ``card`` whose pod
-template says ``chip`` asks for the handler ``card|chip``, which does not exist
-(``getJobLabelFromVcJob``, ``plugin/job.go``). A joined value other than ``chip`` or
-``card`` names no handler and the job never schedules, with the same
-``NotSupportPolicy`` reason (``init310CardPolicyHandler``; the simulated cluster
-refuses both a misspelt value and two differing ones). For
-``huawei.com/Ascend310P`` jobs labelled ``duo: "true"`` (Atlas 300I Duo) the label
-picks the Duo handler the same way, but an unknown or joined value falls back to
-the generic 310P handler, which schedules without the Duo's per-pod NPU counts (a
-warning); so does a ``duo`` label whose joined value is not exactly ``true``
-(``get310PCardHandlerName``, ``init310PCardPolicyHandler``).
+where they differ it joins the values with ``|`` (the job's first; values equal but
+for case count once, the first met kept): a job labelled ``card`` whose pod template
+says ``chip`` asks for the handler ``card|chip``, which does not exist. A joined
+value other than ``chip`` or ``card`` names no handler and the job never schedules,
+with the same ``NotSupportPolicy`` reason (the simulated cluster refuses both a
+misspelt value and two differing ones). For ``huawei.com/Ascend310P`` jobs labelled
+``duo: "true"`` (Atlas 300I Duo) the label picks the Duo handler the same way, but
+an unknown or joined value falls back to the generic 310P handler, which schedules
+without the Duo's per-pod NPU counts (a warning); so does a ``duo`` label whose
+joined value is not exactly ``true``.
 
 **How to fix.** Add the annotation with the policy of your servers
 (``ascend-compile profiles``; a key spelt otherwise, ``huawei.com/scheduler-policy``

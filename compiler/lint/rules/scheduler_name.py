@@ -6,27 +6,19 @@
 **Why.** Only Volcano's scheduler runs the Ascend plugin that picks the NPUs
 (and writes the device annotation the device plugin and
 ``ASCEND_VISIBLE_DEVICES`` read). Upstream keeps another name as written: the
-operator only records the event "Another job scheduler is specified when
-gang-scheduling is enabled and it will not be overwritten" (or "Another
-scheduler is specified ...") and Volcano's job controller copies it into the
-pods, so Volcano never places them and the job stays Pending (the simulated
-cluster runs no other scheduler; a real default scheduler would place them
-without NPU devices). Source: ``setGangScheduleInfo`` in
-``component/ascend-operator/pkg/controllers/v1/pod.go`` (mind-cluster
-``22bb3d98``); ``createJobPod`` in ``pkg/controllers/job/job_controller_util.go``
-(Volcano ``v1.12.0``).
+operator only records an event saying it keeps the other scheduler, and
+Volcano's job controller copies it into the pods, so Volcano never places them
+and the job stays Pending (the simulated cluster runs no other scheduler; a real
+default scheduler would place them without NPU devices).
 
-An AscendJob's pod templates go together: ascend-operator fills in
-``volcano`` for a template without a ``schedulerName`` only when *no*
-template of the job names one (``getSchedulerName`` returns the first name
-it finds, and ``setGangScheduleInfo`` then writes none). A job whose Master
-says ``schedulerName: volcano`` while its Worker leaves it out gets Worker
-pods with Kubernetes' default scheduler: they stay Pending and the gang
-never fills (the simulated cluster shows "1 Pending, 2 minAvailable"). The
-job's own ``spec.schedulerName`` does not help. A Volcano Job has no such
-trap: its job controller gives a template without a name the job's.
-Source: ``getSchedulerName`` in
-``component/ascend-operator/pkg/controllers/v1/utils.go``.
+An AscendJob's pod templates go together: ascend-operator fills in ``volcano``
+for a template without a ``schedulerName`` only when *no* template of the job
+names one (it takes the first name it finds, and then writes none). A job whose
+Master says ``schedulerName: volcano`` while its Worker leaves it out gets
+Worker pods with Kubernetes' default scheduler: they stay Pending and the gang
+never fills (the simulated cluster shows "1 Pending, 2 minAvailable"). The job's
+own ``spec.schedulerName`` does not help. A Volcano Job has no such trap: its
+job controller gives a template without a name the job's.
 
 **How to fix.** Use ``schedulerName: volcano`` or leave it out (both
 default to Volcano); in an AscendJob, in every pod template or in none.

@@ -5,11 +5,9 @@ sum of the replica types' ``replicas`` (a replica type without ``replicas``
 counts 1, the operator's default).
 
 **Why.** The operator copies ``minAvailable`` into the job's PodGroup as
-``minMember`` unchecked (``newPodGroupSpec`` in
-``component/ascend-operator/pkg/controllers/v1/job.go``, mind-cluster
-``22bb3d98``). Volcano's gang scheduling then waits for more pods than the
-job will ever create, so the job stays Pending forever; Volcano says
-"pod group is not ready, N Pending, M minAvailable" and the operator nothing.
+``minMember`` unchecked. Volcano's gang scheduling then waits for more pods than
+the job will ever create, so the job stays Pending forever; Volcano says "pod
+group is not ready, N Pending, M minAvailable" and the operator nothing.
 
 **How to fix.** Set ``minAvailable`` to the number of pods (or leave it out:
 the operator then uses the total replicas).

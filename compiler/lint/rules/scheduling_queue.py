@@ -4,12 +4,10 @@
 ``schedulingPolicy.queue`` must name a Volcano Queue (``default`` exists in
 every Volcano install).
 
-**Why.** With gang scheduling on (the operator's default), ascend-operator
-looks the queue up and refuses the job when it is empty or missing: "check
-queue<%s> failed, err: %v, maybe it is not create" (reason ``InvalidQueue``).
-Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``
-(validateBasicInfo). Whether a named queue exists can only be
-checked against a cluster.
+**Why.** With gang scheduling on (the operator's default), ascend-operator looks
+the queue up and refuses the job when it is empty or missing (reason
+``InvalidQueue``). Whether a named queue exists can only be checked against a
+cluster.
 
 **How to fix.** Set ``queue: default`` (or your team's queue).
 

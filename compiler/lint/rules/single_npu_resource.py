@@ -3,14 +3,11 @@
 **What.** A container should request one NPU resource type only
 (``huawei.com/Ascend910`` *or* ``huawei.com/npu`` ...).
 
-**Why.** ascend-operator and the Volcano plugin read only the *first*
-resource containing ``huawei.com/`` (map order, so effectively random), and
+**Why.** ascend-operator and the Volcano plugin read only the *first* resource
+containing ``huawei.com/`` (map order, so effectively random), and
 ``ASCEND_VISIBLE_DEVICES`` can name only one annotation; the other request is
 ignored by the scheduling rules but still consumed. The job is accepted and
-runs, not as intended: a warning. Source:
-``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
-(getContainerResourceReq), ``MC: component/ascend-for-volcano/plugin/job.go``
-(GetVCJobReqNPUTypeFromJobInfo) and §4.1.
+runs, not as intended: a warning.
 
 HAMi's vNPU companions of the resource (``huawei.com/Ascend910B3-memory``,
 ``-core`` beside ``huawei.com/Ascend910B3``) are part of one request for

@@ -7,15 +7,11 @@ integer from 1 to 100, the percentage of one NPU's AI Cores),
 its memory) and ``huawei.com/scheduler.softShareDev.policy`` (``fixed-share``,
 ``elastic`` or ``best-effort``).
 
-**Why.** The plugin's soft-share handler refuses the job otherwise ("check
-share device job(...) valid failed", reason InvalidResourceRequest): it never
-schedules. Source: ``MC: component/ascend-for-volcano/internal/npu/policy/
-chip1softsharedev/job.go`` (getSoftShareDevResource, checkSoftShareDevResource);
-ascend-operator treats a job as soft-share only with all three labels
-(``MC: component/ascend-operator/pkg/controllers/v1/utils.go`` isSoftShareDevJob).
-Such a job's NPU request is a share, not a count, so the profiles' NPU counts
-are not checked for it. (``ascend-compile compile`` does not write soft-share
-jobs: see the end of docs/spec.md.)
+**Why.** The plugin's soft-share handler refuses the job otherwise (reason
+InvalidResourceRequest): it never schedules. ascend-operator treats a job as
+soft-share only with all three labels. Such a job's NPU request is a share, not
+a count, so the profiles' NPU counts are not checked for it. (``ascend-compile
+compile`` does not write soft-share jobs: see the end of docs/spec.md.)
 
 **How to fix.** Add the three labels with valid values.
 

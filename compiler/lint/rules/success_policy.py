@@ -2,11 +2,9 @@
 
 **What.** ``spec.successPolicy`` may be left out, empty, or ``AllWorkers``.
 
-**Why.** ascend-operator refuses any other value: ``job success policy is
-invalid, it must be one of <"", AllWorkers>`` (reason ``InvalidSuccessPolicy``).
-The CRD has no enum, so the API server accepts the typo and the job fails
-later. Source: ``MC: component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go``,
-``pkg/api/v1/common.go``.
+**Why.** ascend-operator refuses any other value (reason
+``InvalidSuccessPolicy``). The CRD has no enum, so the API server accepts the
+typo and the job fails later.
 
 **How to fix.** Use ``successPolicy: AllWorkers`` or remove the field.
 

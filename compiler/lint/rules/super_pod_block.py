@@ -10,14 +10,11 @@ size (48 by default); ``ra-block`` is one of the profile's rack blocks (950:
 total is what the plugin reads from the PodGroup's minResources: the NPUs of
 the job's first ``minAvailable`` pods (all pods when minAvailable is unset).
 
-**Why.** ascend-for-volcano refuses the job: "sp-block(%d) is invalid",
-"sp-block(%d) is not mutiple of node npu (%d)", "distributed super-pod job
-require npu(%d) should be multiple of sp-block", "the sp-block<%d> in
-annotations of standalone super-pod job should equal to required npu
-num<%d>", "sp-block(%d/16=%d) is bigger than size of super-pod(%d)". Source:
-``MC: component/ascend-for-volcano/internal/npu/ascend910/ascend910a3/superpod/frame.go``,
-``plugin/job.go`` (setSpBlock) Arithmetic shared with ``compile``
-(``compiler/hardware/arithmetic.py``), numbers from the profile's ``superPod``.
+**Why.** ascend-for-volcano refuses the job when ``sp-block`` is not a positive
+number, is not a multiple of a node's NPUs, does not divide a distributed job's
+NPUs, differs from a standalone job's NPUs, or spans more nodes than a super-pod
+has. Arithmetic shared with ``compile`` (``compiler/hardware/arithmetic.py``),
+numbers from the profile's ``superPod``.
 
 **How to fix.** Set ``sp-block`` to a multiple of the node size that divides the
 job total (or leave it out), and ``ra-block`` to an allowed value.

@@ -5,15 +5,13 @@
 most 63 characters). A task's ``dependsOn.name`` may list only other tasks of
 the job, each once, and the dependencies must not go round in a circle.
 
-**Why.** Volcano's admission webhook rejects the job: "duplicated task name
-%s;" and the DNS-1123 message for the task name; the name becomes part of pod
-names and (with the ``svc`` plugin) host names. For ``dependsOn`` it sorts the
-tasks by their dependencies, counting one for every name listed; a task that
-depends on a name no task has (a typo), on itself, on a name twice, or on a
-circle of tasks is never reached, and the webhook refuses the job: "job has
-dependencies between tasks, but doesn't form a directed acyclic graph(DAG)".
-Sources: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``,
-``VC@v1.12.0: pkg/webhooks/admission/jobs/validate/util.go`` (topoSort, makeGraph).
+**Why.** Volcano's admission webhook rejects a job whose task names repeat or
+are not DNS-1123 labels; the name becomes part of pod names and (with the
+``svc`` plugin) host names. For ``dependsOn`` it sorts the tasks by their
+dependencies, counting one for every name listed; a task that depends on a name
+no task has (a typo), on itself, on a name twice, or on a circle of tasks is
+never reached, and the webhook refuses the job: "job has dependencies between
+tasks, but doesn't form a directed acyclic graph(DAG)".
 
 **How to fix.** Rename the task, e.g. ``default_test`` to ``default-test``;
 make ``dependsOn`` name tasks of the job (once each), with no circle.

@@ -3,10 +3,8 @@
 **What.** Each task's ``replicas`` must be ≥ 0 and its ``minAvailable`` (if
 set) ≤ ``replicas``.
 
-**Why.** Volcano's admission webhook rejects the job: "'replicas' < 0 in
-task: %s, job: %s;" and "'minAvailable' is greater than 'replicas' in task:
-%s, job: %s;". Source:
-``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``
+**Why.** Volcano's admission webhook rejects a task with negative ``replicas``
+or a ``minAvailable`` above its ``replicas``.
 
 **How to fix.** Make ``minAvailable`` at most ``replicas``, or leave it out (it
 defaults to ``replicas``).

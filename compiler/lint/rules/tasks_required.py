@@ -2,8 +2,7 @@
 
 **What.** ``spec.tasks`` must list at least one task.
 
-**Why.** Volcano's admission webhook rejects the job: "No task specified in
-job spec". Source: ``VC@v1.9.0: pkg/webhooks/admission/jobs/validate/admit_job.go``.
+**Why.** Volcano's admission webhook rejects a job without tasks.
 
 
 **How to fix.** Add a task with ``name``, ``replicas`` and a pod ``template``.

@@ -3,15 +3,12 @@
 **What.** Where set, the job label ``tor-affinity`` (switch affinity) must be
 ``large-model-schema``, ``normal-schema`` or ``null`` (off).
 
-**Why.** ascend-for-volcano refuses other values: "validJobFn failed:job tor
-affinity label check failed,tor-affinity label value is %s". Source:
-``MC: component/ascend-for-volcano/internal/nslb/frame.go`` (ValidNPUJob).
-(The cluster also needs the ``basic-tor-node-cm`` ConfigMap, which
-only a cluster can tell.)
+**Why.** ascend-for-volcano refuses other values of the switch-affinity label.
+(The cluster also needs the ``basic-tor-node-cm`` ConfigMap, which only a
+cluster can tell.)
 
 Given as an annotation of the job (and not as a label) it is a warning: the
-plugin reads the job's labels only (``plugin/job.go`` getJobLabelFromVcJob), so
-the job runs without switch affinity.
+plugin reads the job's labels only, so the job runs without switch affinity.
 
 **How to fix.** Use one of the three values, or remove the label; make an
 annotation ``tor-affinity`` a label.

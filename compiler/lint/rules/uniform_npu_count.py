@@ -6,34 +6,29 @@ of a job should request the same number of NPUs per pod. Pods without NPUs
 should be requested by its ``ascend`` container.
 
 **Why.** ascend-operator computes ``WORLD_SIZE``/``LOCAL_WORLD_SIZE`` (and the
-MindSpore/TensorFlow equivalents) from the Worker's request for *all* pods,
-and the ranktable assumes equal devices per server; unequal counts give wrong
-ranks and hang collective communication. The plugin accepts and places such a
-job (``ValidNPUJob`` checks each task on its own), so |severity|. Source:
-``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
-(getNpuReqInfoPerPod, getTotalNpuReplicas) ("Implied by env computation").
+MindSpore/TensorFlow equivalents) from the Worker's request for *all* pods, and
+the ranktable assumes equal devices per server; unequal counts give wrong ranks
+and hang collective communication. The plugin accepts and places such a job (it
+checks each task on its own), so |severity|.
 
-The operator takes that count from the ``ascend`` container's requests only
-(the Worker's; any replica's, picked at random, once a non-Worker ``ascend``
-container asks for NPUs), while the scheduler places the pod's total. A pod
-with 4 NPUs on ``ascend`` and 4 on a second container gets the 8 devices of a
-node (its device annotation, which the operator passes to ``ascend`` as
+The operator takes that count from the ``ascend`` container's requests only (the
+Worker's; any replica's, picked at random, once a non-Worker ``ascend``
+container asks for NPUs), while the scheduler places the pod's total. A pod with
+4 NPUs on ``ascend`` and 4 on a second container gets the 8 devices of a node
+(its device annotation, which the operator passes to ``ascend`` as
 ``ASCEND_VISIBLE_DEVICES``, lists 8), but ``LOCAL_WORLD_SIZE=4``,
 ``WORLD_SIZE=4`` x pods and ``LOCAL_RANK=0,1,2,3`` (``MS_LOCAL_WORKER``/
-``MS_WORKER_NUM``, ``CM_LOCAL_WORKER``/``CM_WORKER_SIZE`` alike); with none on the
-``ascend`` container it reads, it sets no rank env at all. When a Master's (or
-Chief's, Scheduler's) NPUs are all off its ``ascend`` container and no
+``MS_WORKER_NUM``, ``CM_LOCAL_WORKER``/``CM_WORKER_SIZE`` alike); with none on
+the ``ascend`` container it reads, it sets no rank env at all. When a Master's
+(or Chief's, Scheduler's) NPUs are all off its ``ascend`` container and no
 non-Worker ``ascend`` container asks for any, the operator sizes and ranks the
 job by the Workers alone: ``WORLD_SIZE`` leaves the Master out and the Master
 and Worker 0 both get ``RANK=0`` (``MS_NODE_RANK``, ``CM_RANK``); the simulated
 cluster shows ``RANK=0`` and ``WORLD_SIZE=8`` on both pods of such a job of one
-Master and one Worker of 8 NPUs. The simulated cluster runs such jobs
-with that env: a warning. Not reported where the operator derives no env from
-the count (soft-share and ``huawei.com/npu-core`` jobs, a MindSpore job with
-Worker replicas only). Source: ``MC: component/ascend-operator/pkg/controllers/v1/utils.go``
-(getNpuReqInfoPerPod, getNpuWorkerSpec, checkNonWorkerRplMountChips, getTotalNpuReplicas), ``pod.go``
-(createPodSpec), ``env.go``
-(setPytorchEnv, setMindSporeEnv, setTensorflowEnv).
+Master and one Worker of 8 NPUs. The simulated cluster runs such jobs with that
+env: a warning. Not reported where the operator derives no env from the count
+(soft-share and ``huawei.com/npu-core`` jobs, a MindSpore job with Worker
+replicas only).
 
 **How to fix.** Give the leader and the Workers the same NPU count, and put an
 AscendJob pod's NPUs on its ``ascend`` container.

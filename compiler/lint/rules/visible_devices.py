@@ -6,13 +6,12 @@ the container requests (``huawei.com/Ascend910`` →
 ``metadata.annotations['huawei.com/Ascend910']``, ``huawei.com/npu`` →
 ``['huawei.com/npu']``, ...).
 
-**Why.** The Volcano plugin writes the allocated device IDs into the
-annotation named after the requested resource, and Ascend Docker Runtime
-mounts the devices listed in the env. A mismatched key leaves the env empty:
-the container starts without NPUs, or with all of them. The job is
-accepted and scheduled (the simulated cluster runs it), so |severity|. Source: sample
-comments "The value must be the same as resources.requests" in
-``MD: samples/train/basic-training/**``; ``MC: component/ascend-operator/pkg/controllers/v1/env.go``.
+**Why.** The Volcano plugin writes the allocated device IDs into the annotation
+named after the requested resource, and Ascend Docker Runtime mounts the devices
+listed in the env. A mismatched key leaves the env empty: the container starts
+without NPUs, or with all of them. The job is accepted and scheduled (the
+simulated cluster runs it), so |severity|. The samples' comments ask for the
+same value as the resource request.
 
 
 **How to fix.** Use the requested resource's name in the fieldPath.

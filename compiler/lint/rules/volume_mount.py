@@ -4,16 +4,11 @@
 must be the ``name`` of a volume in the same pod template's ``volumes``, and
 each volume name appears once there.
 
-**Why.** Kubernetes' pod validation refuses the pod: "spec.containers[0].
-volumeMounts[0].name: Not found: "<name>"" and "spec.volumes[2].name:
-Duplicate value: "<name>"". For a Volcano Job the admission
-webhook validates each task's pod template with that same validation and
-rejects the job (``validateTaskTemplate`` in
-``pkg/webhooks/admission/jobs/validate/admit_job.go``, Volcano ``v1.12.0``,
-calling ``ValidatePodTemplate``); for an AscendJob the operator's pod creation
-is refused by the API server every time, so the job never gets pods
-(``ValidateVolumeMounts`` in ``pkg/apis/core/validation/validation.go``,
-Kubernetes).
+**Why.** Kubernetes' pod validation refuses a pod whose mount names no volume,
+or whose volumes share a name. For a Volcano Job the admission webhook validates
+each task's pod template with that same validation and rejects the job; for an
+AscendJob the operator's pod creation is refused by the API server every time,
+so the job never gets pods.
 
 **How to fix.** Add the volume to the pod template's ``volumes``, or fix the
 mount's name.

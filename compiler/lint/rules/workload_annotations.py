@@ -7,14 +7,11 @@ or else from one of its pods. For a Deployment, StatefulSet, DaemonSet, ReplicaS
 batch Job they belong in the pod template's annotations, not the object's own.
 (``huawei.com/schedule_policy`` is AC307's: without it a ``huawei.com/npu`` job has no handler.)
 
-**Why.** Kubernetes' controllers copy only the pod template onto the pods, and the
-PodGroup Volcano makes for them takes only the owner's ``volcano.sh/`` annotations, so
-the plugin never sees these keys: the job runs as if they were not set (``sp-block``
-defaults to the job's NPUs, no rack block, no affinity levels), very likely not as
-meant. A warning. Shown on the simulated cluster for the policy
-(``tests/simcluster/test_owner_annotations.py``). Source:
-``VC: pkg/controllers/podgroup/pg_controller_handler.go`` (inheritUpperAnnotations),
-``MC: component/ascend-for-volcano/plugin/job.go`` (getJobAnnotationFromJobInfo).
+**Why.** Kubernetes' controllers copy only the pod template onto the pods, and the PodGroup
+Volcano makes for them takes only the owner's ``volcano.sh/`` annotations, so the plugin never
+sees these keys: the job runs as if they were not set (``sp-block`` defaults to the job's NPUs,
+no rack block, no affinity levels), very likely not as meant. A warning. Shown on the simulated
+cluster for the policy (``tests/simcluster/test_owner_annotations.py``).
 
 **How to fix.** Move the annotation to ``spec.template.metadata.annotations``.
 
