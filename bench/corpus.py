@@ -86,7 +86,7 @@ def _break(obj: Dict[str, Any], index: int) -> None:
 def _compile(specs: List[Dict[str, Any]]) -> List[List[Dict[str, Any]]]:
     from ascend_compile.compiling.pipeline import compile_specs
     from ascend_compile.hardware.profiles import ProfileRegistry
-    from ascend_compile.yamlio import Document
+    from ascend_compile.yamlio.locations import Document
 
     registry = ProfileRegistry()
     return [list(job.objects) for job in compile_specs([Document("<bench>", 0, s, None) for s in specs], registry)]
@@ -157,7 +157,7 @@ def generate(sizes: Dict[str, int], log: Callable[[str], None]) -> Dict[str, Any
     from _checkout import use_checkout
 
     use_checkout()
-    from ascend_compile.yamlio import dump_document, dump_documents
+    from ascend_compile.yamlio.dump import dump_document, dump_documents
 
     log(f"generating corpus into {CORPUS} ...")
     shutil.rmtree(CORPUS, ignore_errors=True)

@@ -4,7 +4,7 @@ The public names are re-exported from :mod:`compiler` (see ``__all__`` there);
 import them from there (``from ascend_compile import compile_spec``), not from here.
 
 Every function here is a thin layer over the pipeline the CLI uses: a spec
-given as Python values is wrapped in a :class:`~ascend_compile.yamlio.Document`
+given as Python values is wrapped in a :class:`~ascend_compile.yamlio.locations.Document`
 (:func:`spec_document`) and goes through the same schema, the same profile
 rules and the same error messages as a spec file given to
 ``ascend-compile compile``.  Problems are raised as :class:`~ascend_compile.errors.CompileError`
@@ -26,8 +26,9 @@ from .errors import ArgumentError, CompileError
 from .findings import Finding
 from .compiling.pipeline import CompiledJob, compile_specs
 from .hardware.profiles import Profile, ProfileNotFoundError, ProfileRegistry
-from .jobspec import API_VERSION, KIND
-from .yamlio import DEFAULT_MAX_BYTES, MAX_INT_CHARS, Document
+from .jobspec.model import API_VERSION, KIND
+from .yamlio.common import DEFAULT_MAX_BYTES, MAX_INT_CHARS
+from .yamlio.locations import Document
 
 
 #: A path as the API accepts it.
@@ -248,7 +249,7 @@ def compile_to_yaml(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Se
 
 def to_yaml(objects: Sequence[Mapping[str, Any]]) -> str:
     """Objects as the deterministic ``---``-separated YAML stream ``ascend-compile compile`` prints."""
-    from .yamlio import dump_documents
+    from .yamlio.dump import dump_documents
 
     if isinstance(objects, Mapping) or not isinstance(objects, (list, tuple)) or \
             not all(isinstance(obj, Mapping) for obj in objects):

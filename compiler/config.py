@@ -134,9 +134,9 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
         path = find_config()
     if path is None:
         return ProjectConfig()
-    from . import yamlio
+    from .yamlio.parsing import load_file
 
-    docs = yamlio.load_file(path, regular_only=True)  # a committed link to /dev/zero or /dev/stdin is refused
+    docs = load_file(path, regular_only=True)  # a committed link to /dev/zero or /dev/stdin is refused
     if not docs:
         return ProjectConfig(path=path)
     doc = docs[0]

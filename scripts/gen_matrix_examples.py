@@ -19,7 +19,7 @@ from _checkout import use_checkout  # noqa: E402
 use_checkout()
 
 from ascend_compile.hardware.profiles import ProfileRegistry  # noqa: E402
-from ascend_compile.yamlio import dump_document  # noqa: E402
+from ascend_compile.yamlio.dump import dump_document
 
 TARGET_SLUG = {"AscendJob": "acjob", "VolcanoJob": "vcjob"}
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 from typing import List, Optional
 
-from .commands import COMMANDS, version as _version
+from .commands import version as _version
 
-__all__ = ["COMMANDS", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_TOO_LARGE", "krm_main", "main"]
+__all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_TOO_LARGE", "krm_main", "main"]
 
 #: exit code for a bug in ascend-compile itself (0 clean, 1 findings, 2 usage or input error)
 EXIT_INTERNAL = 3

@@ -48,7 +48,7 @@ def handle_kubectl_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from ..kube import KubectlError
+        from ..kube.kubectl import KubectlError
 
         try:
             return func(*args, **kwargs)
@@ -60,7 +60,7 @@ def handle_kubectl_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def make_kubectl(options: Dict[str, Any], at_least: float = 0.0) -> Any:
     """kubectl with the run's global flags; each run of it stopped after --kubectl-timeout (or ``at_least``)."""
-    from ..kube import Kubectl
+    from ..kube.kubectl import Kubectl
     from ..kube.kubectl import duration_seconds
 
     from ..kube.kubectl import DEFAULT_REQUEST_TIMEOUT, SLOW_CALL_NOTE_AFTER
@@ -114,7 +114,7 @@ def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> L
     from ..compiling import pipeline
     from ..files.discovery import read_documents
     from ..errors import AscendCompileError
-    from ..jobspec import is_spec
+    from ..jobspec.model import is_spec
     from ..kube.planning import check_namespaces, is_spec_path, manifest_target, shadowed_names
     from ..kube.planning import targets as plan_targets
 
@@ -143,7 +143,7 @@ def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> L
 def read_live_inventory(options: Dict[str, Any]) -> Any:
     """The live cluster's inventory (``--cluster``), read through kubectl with the cluster commands' flags; what could
     not be read is said on stderr; a kubectl failure is ``error: ...`` and its exit code (4: unreachable)."""
-    from ..kube import KubectlError
+    from ..kube.kubectl import KubectlError
     from ..kube.inventory import read_inventory
     from ..kube.reading import KubectlReader
     from ..safetext import printable

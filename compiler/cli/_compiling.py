@@ -74,7 +74,7 @@ def compile_or_exit(specs: Sequence[str], ctx: Any, overrides: Sequence[Any] = (
     from ..compiling import overrides as setting
     from ..files.discovery import read_documents
     from ..errors import AscendCompileError
-    from ..jobspec import is_spec
+    from ..jobspec.model import is_spec
     from ..compiling.pipeline import compile_specs as compile_documents
     from ._context import report, report_and_exit
 

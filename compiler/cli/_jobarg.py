@@ -46,7 +46,7 @@ def read_job(kubectl: Any, target: str, kind: str, options: Dict[str, Any]) -> T
 
 def one_target(target: str, kind: str, options: Dict[str, Any]) -> Any:
     """The one job a NAME or SPEC argument names (a SPEC is compiled: do it once)."""
-    from ..kube import KubectlUsageError
+    from ..kube.kubectl import KubectlUsageError
 
     chosen = job_targets([target], kind, options)
     if len(chosen) != 1:
@@ -56,7 +56,7 @@ def one_target(target: str, kind: str, options: Dict[str, Any]) -> Any:
 
 def fetch_job(kubectl: Any, one: Any) -> Tuple[Any, Dict[str, Any]]:
     """(reader, the job object) for a target of :func:`one_target`."""
-    from ..kube import KubectlError, KubectlUsageError
+    from ..kube.kubectl import KubectlError, KubectlUsageError
     from ..kube.planning import find_jobs, not_found, where
     from ..kube.reading import KubectlReader
 

@@ -180,7 +180,7 @@ def _linted(paths: Sequence[str], options: Mapping[str, Any], findings: Any) -> 
     """The files this run linted, spelled as the baseline spells them (its entries of other files are kept)."""
     from ..files.discovery import discover
     from ..lint.baseline import linted_files
-    from ..yamlio import display_name
+    from ..yamlio.reading import display_name
 
     found = discover(paths, include=options.get("include") or (), exclude=options.get("exclude") or ())
     return linted_files([display_name(path) for path in found.paths] + [f.file for f in findings])

@@ -235,7 +235,7 @@ def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int
 def _check_compiles(text: str, path: str, registry: Any, config: Any) -> None:
     from ..errors import AscendCompileError
     from ..compiling.pipeline import compile_document
-    from ..yamlio import load_documents
+    from ..yamlio.parsing import load_documents
 
     try:
         docs = load_documents(text, path)

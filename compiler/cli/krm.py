@@ -44,7 +44,9 @@ def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str
     """
     from ..compiling import krm
     from ..errors import AscendCompileError
-    from ..yamlio import display_name, dump_document, load_documents, read_text
+    from ..yamlio.dump import dump_document
+    from ..yamlio.parsing import load_documents
+    from ..yamlio.reading import display_name, read_text
     from ._context import load_context
 
     ctx = load_context({"config_path": config_path, "no_config": no_config, "profile_dirs": profile_dirs,
@@ -81,7 +83,7 @@ def _unchanged_with_results(text: str, docs: List[Any], outcome: Any) -> Optiona
     """
     import yaml
 
-    from ..yamlio import dump_document
+    from ..yamlio.dump import dump_document
 
     if len(docs) != 1 or not isinstance(docs[0].node, yaml.MappingNode) or docs[0].node.flow_style:
         return None

@@ -66,7 +66,8 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
     Nothing is sent unless every spec compiles; the first object the server
     refuses stops the run (exit code 1, with the server's message).
     """
-    from ..kube import KubectlError, apply_object
+    from ..kube.kubectl import KubectlError
+    from ..kube.objects import apply_object
     from ..kube.kubectl import EXIT_UNREACHABLE
     from ..kube.objects import namespace_missing
     from ..kube.planning import check_namespaces, planned_namespaces
@@ -105,7 +106,7 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
 
 
 def _new_object_diff(obj: Dict[str, Any]) -> str:
-    from ..yamlio import dump_document
+    from ..yamlio.dump import dump_document
 
     meta = obj.get("metadata") or {}
     label = f"{obj.get('apiVersion', '').replace('/', '.')}.{obj.get('kind')}.{meta.get('namespace')}.{meta.get('name')}"
@@ -135,7 +136,8 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
     defaults the server fills in never show up as differences.  Objects in a
     namespace that this apply would create are shown as wholly new.
     """
-    from ..kube import KubectlError, diff_object
+    from ..kube.kubectl import KubectlError
+    from ..kube.objects import diff_object
     from ..kube.kubectl import EXIT_UNREACHABLE
     from ..kube.objects import namespace_missing
     from ..kube.planning import check_namespaces, planned_namespaces
@@ -207,7 +209,8 @@ def delete_command(targets: Tuple[str, ...], kind: str, wait: bool, timeout: Opt
     Volcano Job (unless --kind says which), and rings-config-NAME is deleted
     if it exists.  The job's pods go with it (Kubernetes garbage collection).
     """
-    from ..kube import KubectlError, delete_object
+    from ..kube.kubectl import KubectlError
+    from ..kube.objects import delete_object
     from ..kube.kubectl import duration_seconds
     from ..kube.planning import deletion_plan
 

@@ -170,6 +170,6 @@ def show_command(ctx: click.Context, name: str, fmt: str, config_path: Optional[
     if fmt == "json":
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return
-    from ..yamlio import dump_document
+    from ..yamlio.dump import dump_document
 
     sys.stdout.write(dump_document(data))

@@ -22,7 +22,7 @@ from ._options import table_options
 def _read_states(kubectl: Any, targets: Sequence[Any]
                  ) -> List[Tuple[Tuple[Optional[str], str, Optional[str]], Optional[Any], str]]:
     """Per target: (key, JobState or None, not-found message)."""
-    from ..kube import job_state
+    from ..kube.jobs import job_state
     from ..kube.planning import find_jobs, not_found
 
     out: List[Tuple[Tuple[Optional[str], str, Optional[str]], Optional[Any], str]] = []
@@ -120,7 +120,7 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
 
 def _name_namespace(kubectl: Any, message: str) -> str:
     """A not-found message that names the namespace looked in, also when it was the context's default."""
-    from ..kube import KubectlError
+    from ..kube.kubectl import KubectlError
     from ..kube.planning import where
 
     default = where(kubectl, None)
@@ -136,7 +136,7 @@ def _name_namespace(kubectl: Any, message: str) -> str:
 
 def _watch(kubectl: Any, resolved: Sequence[Any], output: str, limit: float, pause: float, timeout: str) -> None:
     """Follow the jobs until all are finished (exit 0 if all succeeded, else 1), a job is gone, or the deadline."""
-    from ..kube import KubectlError
+    from ..kube.kubectl import KubectlError
     from ..kube.kubectl import EXIT_REJECTED, EXIT_UNREACHABLE
 
     deadline = time.monotonic() + limit if limit > 0 else None

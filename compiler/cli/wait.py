@@ -52,7 +52,8 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
     Prints each state the job passes through (text), or the last state
     with the outcome (json).
     """
-    from ..kube import KubectlError, job_state
+    from ..kube.jobs import job_state
+    from ..kube.kubectl import KubectlError
     from ..kube.kubectl import EXIT_REJECTED, EXIT_UNREACHABLE, duration_seconds
     from ..kube.lifecycle import TIMED_OUT, Waited, wait_for
     from ..safetext import printable

@@ -38,8 +38,8 @@ from ..config import ProjectConfig
 from ..errors import InternalError
 from ..findings import ERROR, EXIT_INTERNAL, INTERNAL, Finding, format_path, severity_at_least
 from ..hardware.profiles import ProfileRegistry
-from ..jobspec import is_spec
-from ..yamlio import Document
+from ..jobspec.model import is_spec
+from ..yamlio.locations import Document
 
 RESOURCE_LIST_API_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1alpha1")
 RESOURCE_LIST_KIND = "ResourceList"

@@ -13,7 +13,7 @@ from typing import Any, List, Sequence, Tuple, Union
 
 from ..findings import Finding, Path
 from ..records import record
-from ..yamlio import Document
+from ..yamlio.locations import Document
 
 #: The top-level fields a --set may change.
 _ROOTS = ("metadata", "spec")

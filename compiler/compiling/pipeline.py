@@ -14,10 +14,11 @@ from ..config import ProjectConfig
 from ..errors import CompileError, InputError, InternalError
 from ..findings import ERROR, INTERNAL, WARNING, Finding, describe_document, severity_at_least
 from ..hardware.profiles import ProfileRegistry
-from ..jobspec import API_VERSION, KIND, Spec, is_spec, resolve
+from ..jobspec.model import API_VERSION, KIND, Spec, is_spec
+from ..jobspec.resolve import resolve
 from ..manifest.values import as_dict
 from ..records import record
-from ..yamlio import Document
+from ..yamlio.locations import Document
 
 
 
@@ -117,7 +118,8 @@ def _patch_origin(obj: Any, path: Sequence[Any], patch: Any, where: Tuple[Any, .
 
 
 def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectConfig) -> CompiledJob:
-    from ..emit import PatchError, emit
+    from ..emit import emit
+    from ..emit.patch import PatchError
 
     if not is_spec(doc.data):
         loc = doc.locate(("kind",) if isinstance(doc.data, dict) and "kind" in doc.data else ())

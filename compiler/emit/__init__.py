@@ -1,4 +1,4 @@
-"""Emission: pure functions from a resolved :class:`~ascend_compile.jobspec.Spec` to Kubernetes objects.
+"""Emission: pure functions from a resolved :class:`~ascend_compile.jobspec.model.Spec` to Kubernetes objects.
 
 No I/O and no globals: the same Spec always gives the same list of plain dicts, in apply order
 (Namespace, ranktable ConfigMap, reset ConfigMap, job).  A ``podTemplatePatch`` or ``jobPatch`` that
@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any, Dict, List, Sequence
 
 from ..catalogue import GENERATED_KEY
-from ..jobspec import Spec
+from ..jobspec.model import Spec
 from ..jobspec.generated import patched_owned_keys
 from ..vocabulary import ASCEND_JOB, RING_LABEL
 from . import ascendjob, configmap, volcanojob
 from .patch import PatchError, apply_patch
 
-__all__ = ["PatchError", "emit"]
+__all__ = ["emit"]
 
 
 def emit(spec: Spec) -> List[Dict[str, Any]]:

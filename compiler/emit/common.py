@@ -5,7 +5,7 @@ from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..hardware.profiles import NODE_SELECTOR, SCHEDULE_POLICY
-from ..jobspec import Spec
+from ..jobspec.model import Spec
 from ..jobspec.model import Replica, Volume
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, AFFINITY_CONFIG_ANNOTATION, DEFAULT_PORT,
                           DRIVER_VOLUME, ENABLED, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, HOST_ARCH_LABEL,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from ..jobspec import Spec
+from ..jobspec.model import Spec
 from ..vocabulary import (CONFIG_MAP, CORE_API_VERSION, NAMESPACE, RANKTABLE_INITIAL, RANKTABLE_KEY,
                           RESET_CHECK_CODE_KEY, RESET_INITIAL, RESET_KEY, RESET_LABEL, RING_LABEL,
                           ranktable_configmap_name, reset_configmap_name)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from ..jobspec import Spec
+from ..jobspec.model import Spec
 from ..vocabulary import (APP_LABEL, HOST_IP_FIELD, POD_UID_FIELD, FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, HCCL_IF_IP_ENV,
                           POD_UID_ENV, RING_LABEL, SCHEDULER_NAME, VOLCANO_JOB_API_VERSION, VOLCANO_JOB_KIND,
                           VOLCANO_JOB_NAME_LABEL, WORKER, XDL_IP_ENV)

@@ -59,7 +59,7 @@ class Discovery:
 
     def walked(self) -> Set[str]:
         """The display names of the files found by walking a folder (see :func:`no_manifest_in`)."""
-        from ..yamlio import display_name
+        from ..yamlio.reading import display_name
 
         return {display_name(path) for path in self.paths if path not in self.named}
 
@@ -359,7 +359,9 @@ def read_documents(paths: Sequence[str], max_bytes: int = 0, left_out: Optional[
     limit (0: the default); ``left_out``, when given, receives the notes of what was left out on purpose
     (:meth:`Discovery.left_out`): a caller that finds nothing to do says why."""
     from ..errors import InputError
-    from ..yamlio import DEFAULT_MAX_BYTES, AliasBudget, display_name, load_documents, read_text
+    from ..yamlio.common import AliasBudget, DEFAULT_MAX_BYTES
+    from ..yamlio.parsing import load_documents
+    from ..yamlio.reading import display_name, read_text
 
     found = discover(paths)
     budget = AliasBudget()  # one for the run: aliases in many files cannot add up past it

@@ -74,7 +74,7 @@ def _load(path: str) -> Any:
     import yaml
 
     from ..errors import InputError
-    from ..yamlio import read_text
+    from ..yamlio.reading import read_text
 
     try:  # bounded, and never waiting on a FIFO
         return yaml.load(read_text(path, _MAX_BYTES), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

@@ -22,7 +22,8 @@ def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano
     from ..schemacheck.check import validate_document
     from ..schemacheck.messages import SchemaError
     from ..schemacheck.registry import registry
-    from ..yamlio import display_name, iter_documents, read_text
+    from ..yamlio.parsing import iter_documents
+    from ..yamlio.reading import display_name, read_text
 
     reg = registry()
     findings: List[Finding] = []
@@ -87,7 +88,7 @@ def validate_paths(paths: Sequence[str], strict: bool = True, strict_kinds: bool
     """
     from ..catalogue import resolve
     from .discovery import discover
-    from ..yamlio import DEFAULT_MAX_BYTES, STDIN
+    from ..yamlio.common import DEFAULT_MAX_BYTES, STDIN
 
     found = discover(paths, include=include, exclude=exclude)
     if left_out is not None:

@@ -247,9 +247,10 @@ def _profile_cache() -> Any:
 
 def _load_profile_file(path: str, cache: Any = None) -> Profile:
     """The profile in ``path``; ``cache`` (a :class:`~ascend_compile.datacache.Store`) keeps checked data."""
-    from .. import yamlio
+    from ..yamlio.parsing import load_documents
+    from ..yamlio.reading import read_text
 
-    text = yamlio.read_text(path)
+    text = read_text(path)
     key = None
     if cache is not None:
         from ..datacache import digest
@@ -258,7 +259,7 @@ def _load_profile_file(path: str, cache: Any = None) -> Profile:
         data = cache.get(key)
         if data is not None:
             return _profile_from_data(data, path)
-    data = _checked(yamlio.load_documents(text, path), path)
+    data = _checked(load_documents(text, path), path)
     if cache is not None:
         cache.put(key, data)
     return _profile_from_data(data, path)

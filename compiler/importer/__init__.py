@@ -24,7 +24,7 @@ from ..hardware.profiles import ProfileRegistry
 from ..hardware.targeting import candidate_profiles
 from ..vocabulary import (ASCEND_JOB, CONFIG_MAP, DEFAULT_NAMESPACE, NAMESPACE, RANKTABLE_CONFIGMAP_PREFIX,
                           RANKTABLE_SHARED_DIR, RESET_CONFIGMAP_PREFIX, RESET_SHARED_DIR, VOLCANO_JOB)
-from ..yamlio import Document
+from ..yamlio.locations import Document
 from .fields import named_framework
 from .harmless import accept_object
 from .mergediff import Uncarried, first_difference

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, List
 
 from ..safetext import printable
-from ..yamlio import dump_document
+from ..yamlio.dump import dump_document
 
 JOB_PATCH_LINE = "  jobPatch:\n"
 

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import AscendCompileError, InternalError
 from ..manifest.job import Manifest
-from ..yamlio import Document
+from ..yamlio.locations import Document
 from . import fields, harmless, replicas
 from .mergediff import Uncarried, canonical, merge_diff
 

@@ -71,7 +71,7 @@ def _namespace(inventory: Inventory, namespace: str) -> Dict[str, Any]:
 
 def dump(inventory: Inventory) -> str:
     """The snapshot file's text."""
-    from ..yamlio import dump_document
+    from ..yamlio.dump import dump_document
 
     return dump_document(to_document(inventory))
 
@@ -79,11 +79,11 @@ def dump(inventory: Inventory) -> str:
 def load(path: str) -> Inventory:
     """The inventory a snapshot file holds; an :class:`~ascend_compile.errors.InputError` (AC016) when it cannot
     be read or breaks the schema."""
-    from .. import yamlio
     from ..schemacheck import check
+    from ..yamlio.parsing import load_file
 
     try:
-        docs = yamlio.load_file(path)
+        docs = load_file(path)
     except InputError as exc:
         raise InputError([_invalid(f, "cannot read the cluster snapshot: ") for f in exc.findings]) from None
     docs = [d for d in docs if d.data is not None]

@@ -18,7 +18,7 @@ from ..hardware.profiles import NODE_SELECTOR, Profile, ProfileRegistry
 from ..records import record
 from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, PORT_NAME, POD_IP_ENV, TASKD_PORT, TASKD_PORT_NAME, TTP_PORT,
                           TTP_PORT_ENV, TTP_PORT_NAME)
-from ..yamlio import Document
+from ..yamlio.locations import Document
 from ..yamlio.locations import _child
 from . import generated, replicas, resilience, shapes, steps, volcano
 from .model import Port, Replica, Resilience, Spec, Volume

@@ -17,7 +17,7 @@ from ..hardware.profiles import NO_HARDWARE_NAMED, Profile, ProfileNotFoundError
 from ..records import record
 from ..hardware.targeting import candidate_profiles, signals_of_profile
 from ..vocabulary import ASCEND_JOB, VOLCANO_JOB
-from ..yamlio import Document
+from ..yamlio.locations import Document
 from .model import GENERATED_ENV, RESERVED_VOLUMES, Volume
 
 _VOLUME_SOURCES = ("nfs", "hostPath", "pvc", "emptyDir", "configMap")

@@ -59,7 +59,7 @@ def is_job(ref: ObjectRef) -> bool:
 
 
 def _dump(obj: Mapping[str, Any]) -> str:
-    from ..yamlio import dump_documents
+    from ..yamlio.dump import dump_documents
 
     return dump_documents([obj])
 

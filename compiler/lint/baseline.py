@@ -162,7 +162,8 @@ def load(path: str, max_bytes: int = 0) -> Accepted:
 def _read(path: str, max_bytes: int = 0) -> Tuple[int, List[Any]]:
     """(format version, the entries as written) of a baseline file; :class:`BaselineError` when it is none."""
     from ..errors import InputError
-    from ..yamlio import DEFAULT_MAX_BYTES, read_text
+    from ..yamlio.common import DEFAULT_MAX_BYTES
+    from ..yamlio.reading import read_text
 
     if not os.path.lexists(path):
         raise BaselineError(f"baseline {path} does not exist; create it with --write-baseline {path}")

@@ -90,7 +90,8 @@ def _defines(objects: List[Dict[str, Any]], kind: str, name: str, namespace: Opt
 
 def _load(path: str, max_bytes: int) -> List[Dict[str, Any]]:
     from ..errors import InputError
-    from ..yamlio import iter_documents, read_text
+    from ..yamlio.parsing import iter_documents
+    from ..yamlio.reading import read_text
 
     try:
         return [doc.data for doc in iter_documents(read_text(path, max_bytes), path) if isinstance(doc.data, dict)]

@@ -23,7 +23,7 @@ class ObjectContext(Manifest):
     def __init__(self, data: Dict[str, Any], doc: Any = None, prefix: Path = (), source: str = "",
                  index: int = 0):
         super().__init__(data)
-        self.doc = doc  # ascend_compile.yamlio.Document or None (objects without source)
+        self.doc = doc  # ascend_compile.yamlio.locations.Document or None (objects without source)
         self.prefix = prefix  # path of this object inside its document (List items)
         self.source = source
         self.index = index

@@ -3,7 +3,7 @@
 Public entry points (the compiler, the Python API and the CLI call these):
 
 :func:`lint_documents`
-    parsed :class:`~ascend_compile.yamlio.Document` objects in, Findings out; each
+    parsed :class:`~ascend_compile.yamlio.locations.Document` objects in, Findings out; each
     finding is located at the line and column of its YAML node.
 :func:`lint_objects`
     plain dicts (e.g. the compiler's own output) in; findings carry field

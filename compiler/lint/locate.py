@@ -70,7 +70,8 @@ class Locator:
 
     def _read(self, source: str, digest: str) -> Optional[str]:
         from ..errors import InputError
-        from ..yamlio import DEFAULT_MAX_BYTES, read_text
+        from ..yamlio.common import DEFAULT_MAX_BYTES
+        from ..yamlio.reading import read_text
         from .fingerprint import text_digest
 
         text = self._texts.get(source)
@@ -86,7 +87,7 @@ class Locator:
 
 def _parsed(text: str, source: str) -> List[Any]:
     from ..errors import InputError
-    from ..yamlio import iter_documents
+    from ..yamlio.parsing import iter_documents
 
     docs: List[Any] = []
     try:

@@ -12,7 +12,8 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..errors import InputError
 from ..findings import Finding, sort_key
-from ..yamlio import display_name, iter_documents, read_text
+from ..yamlio.parsing import iter_documents
+from ..yamlio.reading import display_name, read_text
 from .engine import Linter
 from .fingerprint import text_digest
 from .results import FileResult, SpecCheck
@@ -35,7 +36,7 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
     :class:`~.engine.Linter`).
     """
     from ..files.discovery import discover
-    from ..yamlio import DEFAULT_MAX_BYTES
+    from ..yamlio.common import DEFAULT_MAX_BYTES
     from .beside import Beside
     from .locate import Locator
 
@@ -77,7 +78,7 @@ class _Reader:
 
     def read(self, paths: Sequence[str], jobs: Optional[int]) -> List[FileResult]:
         from ..files.parallel import chunks, fork_map, workers_for
-        from ..yamlio import STDIN
+        from ..yamlio.common import STDIN
 
         results: List[Optional[FileResult]] = [None] * len(paths)
         todo = list(enumerate(paths))

@@ -83,7 +83,8 @@ def _read_quietly(source: str) -> str:
     """The text of ``source`` as every read of a linted file gets it (a regular file once links are followed, at
     most the default input size); "" when there is none or it is refused."""
     from ..errors import InputError
-    from ..yamlio import DEFAULT_MAX_BYTES, STDIN, read_text
+    from ..yamlio.common import DEFAULT_MAX_BYTES, STDIN
+    from ..yamlio.reading import read_text
 
     if not source or source.startswith("<") or source == STDIN:
         return ""

@@ -148,7 +148,7 @@ def _scalar_text(doc: Any, path: Path) -> Optional[str]:
 
 def validate_document(doc: Any, strict: bool = True, volcano_version: Optional[str] = None,
                       strict_kinds: bool = False, reg: Optional[Registry] = None) -> List[Finding]:
-    """Check one parsed :class:`~ascend_compile.yamlio.Document`; Findings point at YAML nodes."""
+    """Check one parsed :class:`~ascend_compile.yamlio.locations.Document`; Findings point at YAML nodes."""
     problems = _check(doc.data, (), strict, strict_kinds, volcano_version, reg or registry())
     findings = []
     for rule, sev, path, message, hint, at_key, who in problems:

@@ -23,34 +23,7 @@ Writing
 The parts: :mod:`.reading` (text in), :mod:`.guards` (depth and alias limits),
 :mod:`.parsing` (the safe loader, a stream into documents; plain block YAML is read by
 :mod:`.blockload`, other ordinary streams by :mod:`.fastload`), :mod:`.locations`
-(:class:`Document` and field paths to line and column), :mod:`.dump` (text out,
-loaded on first use: reading commands never pay for it).  Import from here.
+(:class:`Document` and field paths to line and column), :mod:`.dump` (text out:
+reading commands never import it), :mod:`.common` (the limits).  Import each name from the module
+that defines it: this package hands none on.
 """
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
-
-from .common import DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_EXPANDED_NODES, MAX_INT_CHARS, STDIN, AliasBudget
-from .locations import Document, Location, _child
-from .parsing import iter_documents, load_documents, load_file
-from .reading import decode, display_name, read_text
-
-if TYPE_CHECKING:
-    from .common import HAVE_LIBYAML
-    from .dump import dump_document, dump_documents
-
-__all__ = ["AliasBudget", "DEFAULT_MAX_BYTES", "HAVE_LIBYAML", "MAX_DEPTH", "MAX_EXPANDED_NODES", "MAX_INT_CHARS", "STDIN",
-           "Document", "Location", "decode", "display_name", "dump_document", "dump_documents", "iter_documents",
-           "load_documents", "load_file", "read_text"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("dump_document", "dump_documents"):
-        from . import dump
-
-        return getattr(dump, name)
-    if name == "HAVE_LIBYAML":  # imports PyYAML: asked for only by what reports the environment
-        from . import common
-
-        return common.HAVE_LIBYAML
-    raise AttributeError(f"module 'ascend_compile.yamlio' has no attribute {name!r}")

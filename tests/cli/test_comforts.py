@@ -13,7 +13,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from ascend_compile.cli import COMMANDS
+from ascend_compile.cli.commands import COMMANDS
 from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

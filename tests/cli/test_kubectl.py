@@ -17,8 +17,8 @@ from typing import Any, Dict, List, Optional
 
 import pytest
 
-from ascend_compile import kube
 from ascend_compile.kube import kubectl as kk
+from ascend_compile.kube.jobs import job_state
 from tests.checkout import run_cli as cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,24 +77,24 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fake:
 
 
 def test_found_on_path(fake: Fake) -> None:
-    assert kube.find_kubectl() == fake.path
+    assert kk.find_kubectl() == fake.path
 
 
 def test_explicit_path_and_env_win(fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     other = tmp_path / "other-kubectl"
     other.write_text(Path(fake.path).read_text())
     other.chmod(0o755)
-    assert kube.find_kubectl(str(other)) == str(other)
+    assert kk.find_kubectl(str(other)) == str(other)
     monkeypatch.setenv(kk.ENV_KUBECTL, str(other))
-    assert kube.find_kubectl() == str(other)
+    assert kk.find_kubectl() == str(other)
 
 
 def test_missing_kubectl_names_install_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv(kk.ENV_KUBECTL, raising=False)
     monkeypatch.setattr(kk, "_wheel_kubectl", lambda: None)
-    with pytest.raises(kube.KubectlNotFound) as info:
-        kube.find_kubectl()
+    with pytest.raises(kk.KubectlNotFound) as info:
+        kk.find_kubectl()
     message = info.value.message
     assert info.value.exit_code == 2
     assert "kubectl not found" in message
@@ -122,7 +122,7 @@ def test_missing_kubectl_cli_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_argv_order_and_global_flags(fake: Fake, tmp_path: Path) -> None:
     config = tmp_path / "kubeconfig"
     config.write_text("apiVersion: v1\nkind: Config\n")
-    k = kube.Kubectl.locate(kubeconfig=str(config), context="prod", namespace="training", request_timeout="30s")
+    k = kk.Kubectl.locate(kubeconfig=str(config), context="prod", namespace="training", request_timeout="30s")
     assert k.argv("get", "x") == [fake.path, "get", f"--kubeconfig={config}", "--context=prod",
                                   "--namespace=training", "--request-timeout=30s", "x"]
 
@@ -140,7 +140,7 @@ def test_runs_without_a_shell(fake: Fake, monkeypatch: pytest.MonkeyPatch, tmp_p
     monkeypatch.setattr(process.subprocess, "Popen", spy)
     # shell metacharacters in a context name reach kubectl as one literal argument
     marker = tmp_path / "pwned"
-    k = kube.Kubectl.locate(context=f"ctx; touch {marker} $(touch {marker})")
+    k = kk.Kubectl.locate(context=f"ctx; touch {marker} $(touch {marker})")
     k.run("version")
     (args, kwargs), = seen
     assert isinstance(args, list) and kwargs.get("shell") is False
@@ -200,17 +200,17 @@ def test_nothing_runs_when_a_spec_does_not_compile(fake: Fake, tmp_path: Path) -
     ("namespace", "--all-namespaces"), ("context", "-v=9"), ("namespace", "-n"), ("context", "--kubeconfig=/x"),
 ])
 def test_values_starting_with_dash_are_refused(fake: Fake, field: str, value: str) -> None:
-    with pytest.raises(kube.KubectlUsageError) as info:
-        kube.Kubectl.locate(**{field: value})
+    with pytest.raises(kk.KubectlUsageError) as info:
+        kk.Kubectl.locate(**{field: value})
     assert "starts with '-'" in info.value.message
     assert info.value.exit_code == 2
 
 
 def test_names_are_checked(fake: Fake) -> None:
     for bad in ("-rf", "--all", "UPPER", "a b", "x/y", ""):
-        with pytest.raises(kube.KubectlUsageError):
-            kube.check_name(bad)
-    assert kube.check_name("resnet50-pytorch.v1") == "resnet50-pytorch.v1"
+        with pytest.raises(kk.KubectlUsageError):
+            kk.check_name(bad)
+    assert kk.check_name("resnet50-pytorch.v1") == "resnet50-pytorch.v1"
 
 
 def test_cli_refuses_dash_values_and_runs_nothing(fake: Fake) -> None:
@@ -347,10 +347,10 @@ def test_status_watch_exits_on_terminal_state(fake: Fake) -> None:
 def test_job_state_of_volcano_job() -> None:
     obj = {"kind": "Job", "metadata": {"name": "j", "namespace": "ns"},
            "status": {"state": {"phase": "Aborted", "reason": "PodFailed", "message": "m"}, "failed": 1}}
-    state = kube.job_state(obj)
+    state = job_state(obj)
     assert state.line() == "Volcano Job ns/j: Aborted (PodFailed): m"
     assert state.terminal and state.succeeded is False
-    assert kube.job_state({"kind": "Job", "metadata": {"name": "j"}}).state == "Pending"
+    assert job_state({"kind": "Job", "metadata": {"name": "j"}}).state == "Pending"
 
 
 def test_delete_spec_job_then_configmap(fake: Fake) -> None:

@@ -19,7 +19,7 @@ import yaml
 from ascend_compile.compiling import krm
 from ascend_compile.api import compile_files
 from ascend_compile.config import ProjectConfig
-from ascend_compile.yamlio import dump_document
+from ascend_compile.yamlio.dump import dump_document
 from tests.checkout import IMPORT_ROOT, checkout_pythonpath, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

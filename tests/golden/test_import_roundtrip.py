@@ -20,7 +20,7 @@ from ascend_compile.importer.mergediff import canonical
 from ascend_compile.importer.render import render
 from ascend_compile.importer.search import comparable
 from ascend_compile.compiling.pipeline import compile_specs
-from ascend_compile.yamlio import load_documents
+from ascend_compile.yamlio.parsing import load_documents
 from tests.checkout import ROOT, SHARED, run_cli
 from tests.golden.test_samples_agree import project
 

@@ -21,7 +21,7 @@ from ascend_compile.files.discovery import read_documents
 from ascend_compile.importer import Imported, ImportRefused, import_documents
 from ascend_compile.importer.render import render
 from ascend_compile.importer.search import comparable
-from ascend_compile.yamlio import load_documents
+from ascend_compile.yamlio.parsing import load_documents
 from tests.checkout import SHARED
 from tests.golden.test_import_roundtrip import REFUSED, SAMPLES, SKIPPED
 

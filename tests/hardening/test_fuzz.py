@@ -23,7 +23,9 @@ from ascend_compile.errors import AscendCompileError, CompileError, InternalErro
 from ascend_compile.findings import ERROR, Finding, exit_code  # noqa: E402
 from ascend_compile.compiling.pipeline import compile_specs  # noqa: E402
 from ascend_compile.hardware.profiles import ProfileRegistry  # noqa: E402
-from ascend_compile.yamlio import Document, dump_documents, load_documents  # noqa: E402
+from ascend_compile.yamlio.dump import dump_documents
+from ascend_compile.yamlio.locations import Document
+from ascend_compile.yamlio.parsing import load_documents
 from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,8 @@ from typing import Any, Dict, List, Optional
 import pytest
 import yaml
 
-from ascend_compile import kube
+from ascend_compile.kube import kubectl
+from ascend_compile.kube.objects import apply_object
 from tests.checkout import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ def cp(control_plane, tmp_path_factory):
 def cli(cp: Any, *args: str, input: Optional[str] = None) -> subprocess.CompletedProcess:
     """``ascend-compile ARGS --kubeconfig <test cluster>`` as a user runs it."""
     return run_cli(*args, "--kubeconfig", str(cp.kubeconfig), input=input, env=cp.cache_env,
-                   unset=("KUBECONFIG", kube.ENV_KUBECTL), timeout=300)
+                   unset=("KUBECONFIG", kubectl.ENV_KUBECTL), timeout=300)
 
 
 def ensure_namespace(cp: Any, name: str) -> None:
@@ -107,9 +108,9 @@ def test_there_are_golden_files() -> None:
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: str(p.relative_to(GOLDEN)))
 def test_golden_file_passes_server_dry_run(cp, golden_namespaces, path: Path) -> None:
     """The file exactly as committed, through kubectl server-side apply with strict field validation."""
-    k = kube.Kubectl.locate(kubeconfig=str(cp.kubeconfig), env={**os.environ, **cp.cache_env})
+    k = kubectl.Kubectl.locate(kubeconfig=str(cp.kubeconfig), env={**os.environ, **cp.cache_env})
     proc = k.run("apply", "--server-side", "--dry-run=server", "--validate=strict",
-                 f"--field-manager={kube.FIELD_MANAGER}", "-f", "-",
+                 f"--field-manager={kubectl.FIELD_MANAGER}", "-f", "-",
                  input=path.read_text(encoding="utf-8"), what=f"dry-run {path.name}")
     lines = [line for line in proc.stdout.splitlines() if line.strip()]
     docs = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
@@ -275,19 +276,19 @@ def test_missing_namespace_is_a_readable_server_error(cp, tmp_path: Path) -> Non
 
 def test_object_the_server_rejects(cp) -> None:
     """The API server's schema check, relayed word for word: exit code 1."""
-    k = kube.Kubectl.locate(kubeconfig=str(cp.kubeconfig), env={**os.environ, **cp.cache_env})
+    k = kubectl.Kubectl.locate(kubeconfig=str(cp.kubeconfig), env={**os.environ, **cp.cache_env})
     bad = {"apiVersion": "mindxdl.gitee.com/v1", "kind": "AscendJob",
            "metadata": {"name": "kc-bad", "namespace": "default"},
            "spec": {"replicaSpecs": {"Master": {"replicas": "one", "template": {
                "spec": {"containers": [{"name": "ascend", "image": "busybox"}]}}}}}}
-    with pytest.raises(kube.KubectlError) as info:
-        kube.apply_object(k, bad)
+    with pytest.raises(kubectl.KubectlError) as info:
+        apply_object(k, bad)
     assert info.value.exit_code == 1
     assert info.value.message.startswith("apply AscendJob default/kc-bad: ")
     assert "spec.replicaSpecs.Master.replicas: expected numeric (int or float), got string" in info.value.message
     # the CRD's OpenAPI schema: spec.replicaSpecs is required
-    with pytest.raises(kube.KubectlError) as info:
-        kube.apply_object(k, {**bad, "spec": {"schedulerName": "volcano"}})
+    with pytest.raises(kubectl.KubectlError) as info:
+        apply_object(k, {**bad, "spec": {"schedulerName": "volcano"}})
     assert info.value.exit_code == 1
     assert 'is invalid: spec.replicaSpecs: Required value' in info.value.message
     assert get(cp, "ascendjobs.mindxdl.gitee.com", "kc-bad", "default") is None

@@ -8,8 +8,8 @@ import pytest
 
 from .conftest import ROOT
 
-from ascend_compile.jobspec import is_spec
-from ascend_compile.yamlio import load_file
+from ascend_compile.jobspec.model import is_spec
+from ascend_compile.yamlio.parsing import load_file
 
 
 def _specs_under_examples():

@@ -119,7 +119,7 @@ def _bench_corpus(folder: Path, files: int) -> Path:
     the job's file or beside it; every 20th job with a schema defect), ``files`` files of it."""
     import sys
 
-    from ascend_compile.yamlio import dump_document
+    from ascend_compile.yamlio.dump import dump_document
 
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     try:

@@ -14,7 +14,7 @@ from typing import Dict, List, Sequence, Tuple
 from tests.lint.conftest import CASES, SAMPLES
 from ascend_compile.lint.engine import Linter
 from ascend_compile.hardware.profiles import ProfileRegistry
-from ascend_compile.yamlio import load_documents
+from ascend_compile.yamlio.parsing import load_documents
 
 #: (name, text) of each input
 Inputs = List[Tuple[str, str]]

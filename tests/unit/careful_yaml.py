@@ -8,7 +8,7 @@ from typing import Iterator, Tuple
 import yaml
 
 from tests.checkout import ROOT, SHARED
-from ascend_compile.yamlio import AliasBudget
+from ascend_compile.yamlio.common import AliasBudget
 from ascend_compile.yamlio.loader import Loader
 from ascend_compile.yamlio.parsing import _documents
 

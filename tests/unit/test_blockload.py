@@ -5,7 +5,8 @@ import pytest
 import yaml
 
 from tests.unit.careful_yaml import SCALARS, careful, careful_nodes, data_of, same_marks, yaml_texts
-from ascend_compile.yamlio import blockload, fastload, iter_documents
+from ascend_compile.yamlio import blockload, fastload
+from ascend_compile.yamlio.parsing import iter_documents
 from ascend_compile.yamlio.locations import Origin
 from ascend_compile.yamlio.loader import Loader
 
@@ -111,7 +112,7 @@ def test_anything_else_is_left_to_the_other_paths(name):
 
 
 def test_deep_nesting_up_to_the_limit_stays_on_the_line_path():
-    from ascend_compile.yamlio import MAX_DEPTH
+    from ascend_compile.yamlio.common import MAX_DEPTH
 
     def nested(collections: int) -> str:
         return "".join(" " * i + "k:\n" for i in range(collections - 1)) + " " * (collections - 1) + "v: 1\n"

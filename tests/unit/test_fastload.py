@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.careful_yaml import SCALARS, careful, careful_nodes, data_of, same_marks, yaml_texts
-from ascend_compile.yamlio import fastload, iter_documents
+from ascend_compile.yamlio import fastload
+from ascend_compile.yamlio.parsing import iter_documents
 from ascend_compile.yamlio.locations import Origin
 from ascend_compile.yamlio.loader import Loader
 
@@ -68,7 +69,7 @@ def test_anything_unusual_is_left_to_the_careful_loader(name):
 
 
 def test_deep_nesting_up_to_the_limit_stays_fast():
-    from ascend_compile.yamlio import MAX_DEPTH
+    from ascend_compile.yamlio.common import MAX_DEPTH
 
     text = "a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n"
     assert fast(text) == careful(text)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterator, Tuple
 
 from tests.checkout import ROOT, checkout_env
-from ascend_compile.yamlio import load_documents
+from ascend_compile.yamlio.parsing import load_documents
 from ascend_compile.yamlio.locations import _walk
 
 
@@ -61,7 +61,7 @@ def test_a_long_stream_far_down_is_located_on_the_right_line() -> None:
 
 _PEAK_OF_LOCATING = """
 import tracemalloc
-from ascend_compile.yamlio import load_documents
+from ascend_compile.yamlio.parsing import load_documents
 [doc] = load_documents("- a\\n" * 400_000, "flat.yaml")
 tracemalloc.start()
 assert (doc.locate(()).line, doc.locate(()).column) == (1, 1)

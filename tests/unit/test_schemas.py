@@ -18,7 +18,7 @@ from ascend_compile.schemacheck.check import validate_document, validate_object
 from ascend_compile.schemacheck.messages import SCHEMA_RULES, SchemaError
 from ascend_compile.schemacheck.registry import Registry, normalize_volcano_version
 from ascend_compile.schemacheck.validator import Validator, _Compiler
-from ascend_compile.yamlio import load_documents, load_file
+from ascend_compile.yamlio.parsing import load_documents, load_file
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(REPO, "schemas")
