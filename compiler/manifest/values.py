@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, FrozenSet, Generic, Iterable, List, Optional, TypeVar
 
-from ..quantity import parse as parse_quantity
+from .quantity import parse as parse_quantity
 from ..vocabulary import HAMI_COMPANION_SUFFIXES, HAMI_RESOURCE_PREFIX
 
 T = TypeVar("T")

@@ -11,7 +11,7 @@ import pytest
 from ascend_compile.lint.rules._downward import qualified_name, volume_file_path
 from ascend_compile.lint.rules.env_field_ref import valid_env_field_path
 from ascend_compile.lint.rules.leader_service_port import service_problem
-from ascend_compile.quantity import canonical, parse
+from ascend_compile.manifest.quantity import canonical, parse
 
 from .conftest import lint_text, one_pod_acjob
 

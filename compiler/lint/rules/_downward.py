@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from ...findings import Path
-from ...quantity import canonical
+from ...manifest.quantity import canonical
 from ...vocabulary import DNS1123_SUBDOMAIN, MAX_SUBDOMAIN_LENGTH
 
 Found = Tuple[Path, str, str]

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator
 
 from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
-from ...quantity import parse
+from ...manifest.quantity import parse
 from ...manifest.pods import Container
 from ...manifest.values import as_int, as_list
 from ...manifest.values import refused_amount

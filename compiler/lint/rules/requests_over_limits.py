@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ...manifest.values import as_dict
-from ...quantity import parse
+from ...manifest.quantity import parse
 from ...vocabulary import NPU_RESOURCE_PREFIX
 from ..rule import Problem
 from ._util import pod_containers
