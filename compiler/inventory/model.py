@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
+from ..manifest.pods import NODE_NAME_FIELD, Requirement, Term, whole_number
 from ..records import field, record
 
 #: the components whose versions the inventory records (from their Deployments' images)
@@ -58,13 +59,42 @@ class Node:
         """Ready and not cordoned (taints are a question of the pod's tolerations: :meth:`takes`)."""
         return self.ready and not self.cordoned
 
-    def selected_by(self, selector: Mapping[str, str]) -> bool:
-        return all(self.labels.get(k) == v for k, v in selector.items())
+    def selected_by(self, selector: Mapping[str, str], affinity: Optional[Sequence[Term]] = None) -> bool:
+        """Whether the node has every label of a pod's ``nodeSelector`` and meets its required node affinity."""
+        return all(self.labels.get(k) == v for k, v in selector.items()) and self.affine(affinity)
 
-    def takes(self, selector: Mapping[str, str], tolerations: Sequence[Mapping[str, object]] = ()) -> bool:
-        """Whether a pod with this node selector and these tolerations may be placed here at all."""
-        return self.schedulable and self.selected_by(selector) and all(
+    def affine(self, affinity: Optional[Sequence[Term]]) -> bool:
+        """Whether the node meets one term of a required node affinity (None: the pod sets none).  A term
+        without requirements selects no node (the Kubernetes rule)."""
+        if affinity is None:
+            return True
+        fields = {NODE_NAME_FIELD: self.name}
+        return any((labels or on_fields) and all(_meets(self.labels, r) for r in labels) and
+                   all(_meets(fields, r) for r in on_fields) for labels, on_fields in affinity)
+
+    def takes(self, selector: Mapping[str, str], tolerations: Sequence[Mapping[str, object]] = (),
+              affinity: Optional[Sequence[Term]] = None) -> bool:
+        """Whether a pod with this node selector, required node affinity and tolerations may be placed here at all."""
+        return self.schedulable and self.selected_by(selector, affinity) and all(
             t.tolerated_by(tolerations) for t in self.taints if t.effect in BLOCKING_EFFECTS)
+
+
+def _meets(values: Mapping[str, str], requirement: Requirement) -> bool:
+    """Whether a node's labels (or fields) meet one node selector requirement (Kubernetes' operators)."""
+    key, operator, wanted = requirement
+    value = values.get(key)
+    if operator == "In":
+        return value is not None and value in wanted
+    if operator == "NotIn":
+        return value is None or value not in wanted
+    if operator == "Exists":
+        return value is not None
+    if operator == "DoesNotExist":
+        return value is None
+    number, bound = whole_number(value), whole_number(wanted[0])  # Gt, Lt: both whole numbers
+    if number is None or bound is None:
+        return False
+    return number > bound if operator == "Gt" else number < bound
 
 
 @record(frozen=True)

@@ -175,7 +175,7 @@ def _fit(view: JobView) -> List[Cause]:
 
 def _fit_advice(fit: Fit) -> List[str]:
     if fit.verdict == NO_NODES:
-        return ["fix the job's nodeSelector (accelerator-type, host-arch) or its profile; "
+        return ["fix the job's nodeSelector (accelerator-type, host-arch), its required node affinity or its profile; "
                 "kubectl get nodes -L accelerator-type,host-arch shows what the nodes carry"]
     if fit.verdict == NEVER_FITS:
         return [f"ask for at most {fit.largest} NPUs per pod (more pods instead), or use a profile whose nodes "

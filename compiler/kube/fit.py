@@ -42,6 +42,9 @@ class Fit:
     capacity: int = 0  # pods of this size the matching nodes could take if they were idle
     total: int = 0  # the job's pods in this group, placed or not
     one_per_node: bool = False
+    #: when the job's pod group starts with fewer than all its pods (minAvailable): that many, of ``job_pods``
+    needed: int = 0
+    job_pods: int = 0
 
     def line(self) -> str:
         return self._line() + (f"; {self.family}" if self.family else "")
@@ -59,8 +62,10 @@ class Fit:
                     f"(at most {self.largest} per node): a pod asking for {self.npus} can never be placed")
         if self.verdict == TOO_FEW:
             per = " (one pod per node: the job's anti-affinity)" if self.one_per_node else ""
+            together = (f"the job's pod group needs {self.needed} of its {self.job_pods} pods together" if self.needed
+                        else f"the job runs {self.total} together")
             return (f"{self.replica}: {nodes} {labels}; even idle they take at most {self.capacity} pods of "
-                    f"{self.npus} {short}{per}, but the job runs {self.total} together: it can never be placed")
+                    f"{self.npus} {short}{per}, but {together}: it can never be placed")
         text = f"{self.replica}: {nodes} {labels}, {self.enough} of them with {self.npus} free {short}"
         if self.verdict == NO_ROOM:
             return (f"{self.replica}: {nodes} {labels}, but {self.enough} have {self.npus} free {short} "
@@ -82,7 +87,8 @@ class Fit:
                 "nodesWithEnoughFree": self.enough, "slots": self.slots, "largest": self.largest,
                 "mostFree": self.most_free, "nearest": self.nearest, "verdict": self.verdict,
                 "heldBy": list(self.holders), "family": self.family, "capacity": self.capacity,
-                "total": self.total, "onePerNode": self.one_per_node, "line": self.line()}
+                "total": self.total, "onePerNode": self.one_per_node, "needed": self.needed, "jobPods": self.job_pods,
+                "line": self.line()}
 
 
 def node_fit(view: JobView) -> List[Fit]:
@@ -92,7 +98,8 @@ def node_fit(view: JobView) -> List[Fit]:
     usable = [n for n in view.nodes if n.ready and not n.cordoned]
     groups: Dict[Tuple[Any, ...], List[Replica]] = {}
     for replica in view.replicas:
-        key = (tuple(sorted(replica.node_selector.items())), replica.npu_resource, replica.npus, replica.one_per_node)
+        key = (tuple(sorted(replica.node_selector.items())), replica.node_affinity, replica.npu_resource, replica.npus,
+               replica.one_per_node)
         groups.setdefault(key, []).append(replica)
     out = []
     for replicas in groups.values():
@@ -102,7 +109,23 @@ def node_fit(view: JobView) -> List[Fit]:
         fit = _fit(replicas, total, max(total - placed, 0), usable)
         family = policy_family(view.manifest, replicas[0], usable)
         out.append(replace(fit, family=family) if family else fit)
-    return out
+    return _by_min_available(view, out)
+
+
+def _by_min_available(view: JobView, fits: List[Fit]) -> List[Fit]:
+    """When the job's pod group starts with fewer than all its pods (its minMember, else the job's minAvailable), a
+    group the nodes cannot hold whole does not keep the job from starting as long as the groups together hold that
+    many (the gang plugin counts pods, not groups): such a group fits when the free NPUs hold that many now, else it
+    is short of room; otherwise each short group says how many the pod group needs."""
+    want = view.podgroups[0].min_member if view.podgroups else view.min_available
+    if want is None or want <= 0 or want >= view.total_pods:
+        return fits
+    sized = [f for f in fits if f.resource and f.npus > 0]
+    others = view.total_pods - sum(f.total for f in sized)  # pods without NPUs: placed wherever they may go
+    if others + sum(min(f.total, f.capacity) for f in sized) < want:
+        return [replace(f, needed=want, job_pods=view.total_pods) if f.verdict == TOO_FEW else f for f in fits]
+    now = others + sum(f.total - f.pods + min(f.pods, f.slots) for f in sized)  # placed, and room for more now
+    return [replace(f, verdict=FITS if now >= want else NO_ROOM) if f.verdict == TOO_FEW else f for f in fits]
 
 
 def policy_family(job: Manifest, replica: Replica, nodes: Sequence[Node]) -> str:
@@ -120,7 +143,7 @@ def policy_family(job: Manifest, replica: Replica, nodes: Sequence[Node]) -> str
                     if p.accelerator_type})
     if not types:
         return f"schedule_policy {policy} stands for no profile ascend-compile knows"
-    selected = [n for n in nodes if all(n.labels.get(k) == v for k, v in replica.node_selector.items())]
+    selected = [n for n in nodes if n.selected_by(replica.node_selector, replica.node_affinity)]
     have = sum(1 for n in selected if n.labels.get(ACCELERATOR_TYPE_LABEL) in types)
     return (f"schedule_policy {policy} is {ACCELERATOR_TYPE_LABEL} {' or '.join(types)}: {have} of the "
             f"{len(selected)} selected nodes")
@@ -130,9 +153,12 @@ def _fit(replicas: Sequence[Replica], total: int, pods: int, nodes: Sequence[Nod
     first = replicas[0]
     name = "+".join(r.name for r in replicas)
     selector, resource, npus = first.node_selector, first.npu_resource, first.npus
-    matching = [n for n in nodes if all(n.labels.get(k) == v for k, v in selector.items())]
+    matching = [n for n in nodes if n.selected_by(selector, first.node_affinity)]
     if not matching:
-        return Fit(name, pods, selector, resource, npus, 0, 0, 0, 0, 0, nearest(selector, nodes), NO_NODES)
+        labelled = sum(1 for n in nodes if n.selected_by(selector))
+        near = (f"{labelled} node{'s' if labelled != 1 else ''} {'have' if labelled != 1 else 'has'} the labels but not "
+                "the pods' required node affinity") if labelled else nearest(selector, nodes)
+        return Fit(name, pods, selector, resource, npus, 0, 0, 0, 0, 0, near, NO_NODES)
     if not resource or npus <= 0:
         slots = len(matching) if first.one_per_node else pods
         return Fit(name, pods, selector, resource, npus, len(matching), len(matching), slots, 0, 0, "",

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 from ..inventory.model import Node
 from ..inventory.objects import as_count, nodes_from, queue_of
 from ..manifest.job import Manifest
-from ..manifest.pods import PodSet, pod_of
+from ..manifest.pods import PodSet, Term, pod_of
 from ..manifest.values import as_dict, as_list
 from ..vocabulary import (ASCEND_910, ASCEND310_RESOURCE, ASCEND310P_RESOURCE, ASCEND_JOB, ASCEND_JOB_NAME_LABEL,
                           NPU_RESOURCE, PODGROUP_PLURAL, QUEUE_PLURAL, REPLICA_TYPE_LABEL,
@@ -69,6 +69,8 @@ class Replica:
     images: Tuple[str, ...]
     #: a required pod anti-affinity on the hostname against the job's own pods: one pod per node
     one_per_node: bool = False
+    #: the required node affinity's terms (:attr:`ascend_compile.manifest.pods.PodSet.node_affinity`), None: none
+    node_affinity: Optional[Tuple[Term, ...]] = None
 
 
 @dataclass(frozen=True)
@@ -257,7 +259,7 @@ def replicas_of(job: Manifest) -> List[Replica]:
         selector = {str(k): str(v) for k, v in pod_set.node_selector.items()}
         restart = _role(job, pod_set).get("restartPolicy") or pod_set.spec.get("restartPolicy") or ""
         out.append(Replica(pod_set.role, pod_set.replicas, selector, resource, pod_set.npus(), str(restart), images,
-                           _one_per_node(pod_set.spec, job.name)))
+                           _one_per_node(pod_set.spec, job.name), pod_set.node_affinity))
     return out
 
 

@@ -82,11 +82,72 @@ class Container:
         return None
 
 
+#: a node selector requirement: (key, operator, values); a node meets it as :meth:`ascend_compile.inventory.model.Node.affine` says
+Requirement = Tuple[str, str, Tuple[str, ...]]
+#: a node selector term: (requirements on the node's labels, requirements on its fields); a node must meet all of one
+Term = Tuple[Tuple[Requirement, ...], Tuple[Requirement, ...]]
+#: the operators of a node selector requirement, and how many values each takes (None: one or more)
+AFFINITY_OPERATORS = {"In": None, "NotIn": None, "Exists": 0, "DoesNotExist": 0, "Gt": 1, "Lt": 1}
+#: the one node field a term's matchFields may name (Kubernetes' validation)
+NODE_NAME_FIELD = "metadata.name"
+#: where a pod spec holds the required node affinity
+NODE_AFFINITY_PATH = ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+
+
+def whole_number(text: Optional[str]) -> Optional[int]:
+    """A Gt/Lt value or node label read as the API server reads it (a 64-bit integer, ASCII digits), else None."""
+    if text is None or not text or not text.lstrip("+-").isascii() or not text.lstrip("+-").isdigit() or \
+            text[1:].startswith(("+", "-")):
+        return None
+    number = int(text)
+    return number if -2 ** 63 <= number < 2 ** 63 else None
+
+
+def required_node_affinity(spec: Mapping[str, Any]) -> Optional[Tuple[Term, ...]]:
+    """The terms of a pod spec's ``affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution`` (a node
+    must meet one), None when it sets none, or one the API server refuses (no term, an unknown operator, the wrong
+    number of values, a field other than ``metadata.name``: another check's finding, not a node question)."""
+    required = as_dict(as_dict(as_dict(spec.get("affinity")).get("nodeAffinity")).get(NODE_AFFINITY_PATH[2]))
+    terms = as_list(required.get("nodeSelectorTerms"))
+    if not terms:
+        return None
+    out = []
+    for term in terms:
+        if not isinstance(term, dict):
+            return None
+        labels = _requirements(term.get("matchExpressions"), fields=False)
+        fields = _requirements(term.get("matchFields"), fields=True)
+        if labels is None or fields is None:
+            return None
+        out.append((labels, fields))
+    return tuple(out)
+
+
+def _requirements(items: Any, fields: bool) -> Optional[Tuple[Requirement, ...]]:
+    out = []
+    for item in as_list(items):
+        if not isinstance(item, dict):
+            return None
+        key, operator, values = item.get("key"), item.get("operator"), as_list(item.get("values"))
+        if not isinstance(key, str) or not key or not isinstance(operator, str) or operator not in AFFINITY_OPERATORS or \
+                not all(isinstance(v, str) for v in values):
+            return None
+        want = 1 if fields else AFFINITY_OPERATORS[str(operator)]
+        if (want is None and not values) or (want is not None and len(values) != want):
+            return None
+        if fields and (key != NODE_NAME_FIELD or operator not in ("In", "NotIn")):
+            return None
+        if operator in ("Gt", "Lt") and whole_number(values[0]) is None:
+            return None
+        out.append((key, str(operator), tuple(str(v) for v in values)))
+    return tuple(out)
+
+
 class PodSet:
     """A group of identical pods: an AscendJob replica type, a Volcano task, a Deployment's template."""
 
-    __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "node_selector", "labels",
-                 "_containers", "_all_containers", "_npus", "_resource", "_volumes", "_volume_names", "_downward")
+    __slots__ = ("role", "role_path", "replicas", "spec_path", "spec", "metadata", "node_selector", "node_affinity",
+                 "labels", "_containers", "_all_containers", "_npus", "_resource", "_volumes", "_volume_names", "_downward")
 
     def __init__(self, role: str, role_path: Path, replicas: int, spec_path: Path, spec: Dict[str, Any],
                  metadata: Dict[str, Any]):
@@ -97,6 +158,8 @@ class PodSet:
         self.spec = spec
         self.metadata = metadata
         self.node_selector: Dict[str, Any] = as_dict(spec.get("nodeSelector"))
+        #: the required node affinity's terms (:func:`required_node_affinity`), None when the pods set none
+        self.node_affinity: Optional[Tuple[Term, ...]] = required_node_affinity(spec)
         self.labels: Dict[str, Any] = as_dict(metadata.get("labels"))
         self._containers: Optional[List[Container]] = None
         self._all_containers: Optional[List[Tuple[Path, Dict[str, Any]]]] = None

@@ -79,10 +79,11 @@ def _set_pods_template(data, **container_changes):
         container_changes.get("template", lambda s: None)(pod["spec"])
 
 
-def _gang_fixed(data):
-    data["job"]["spec"]["runPolicy"]["schedulingPolicy"]["minAvailable"] = 2
+def _gang_fixed(data, pods=2):
+    """The recording with its gang fixed: minAvailable (and the PodGroup's minMember) ``pods``, every pod by default."""
+    data["job"]["spec"]["runPolicy"]["schedulingPolicy"]["minAvailable"] = pods
     for pg in data["podgroups"]:
-        pg["spec"]["minMember"] = 2
+        pg["spec"]["minMember"] = pods
         pg["status"]["conditions"] = []
         pg["status"]["phase"] = "Inqueue"
     return data
@@ -219,7 +220,7 @@ def test_job_state_times():
 
 
 def test_more_pods_than_the_matching_nodes_can_take_even_idle():
-    data = _gang_fixed(_data())
+    data = _gang_fixed(_data(), pods=6)  # every pod together
     data["job"]["spec"]["replicaSpecs"]["Worker"]["replicas"] = 5  # 6 pods of 8 NPUs; 4 nodes of 8
     why = _explain(data)
     assert why.causes[0].code == "too-few-nodes"
@@ -229,7 +230,7 @@ def test_more_pods_than_the_matching_nodes_can_take_even_idle():
 
 
 def test_the_jobs_own_anti_affinity_allows_one_pod_per_node():
-    data = _gang_fixed(_data())
+    data = _gang_fixed(_data(), pods=6)
     data["job"]["spec"]["replicaSpecs"]["Worker"]["replicas"] = 5
     _set_pods_template(data, template=_npus(4))  # two pods would fit on a node, but the anti-affinity forbids it
     for rep in data["job"]["spec"]["replicaSpecs"].values():

@@ -8,8 +8,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
+from ...findings import Path
 from ...inventory.model import BLOCKING_EFFECTS, Inventory, Node
-from ...manifest.values import as_list
+from ...manifest.pods import Term
+from ...manifest.values import as_dict, as_int, as_list
+from ...records import NamedTuple
+from ...vocabulary import ASCEND_JOB, VOLCANO_JOB
 
 if TYPE_CHECKING:
     from ...manifest.pods import PodSet
@@ -40,22 +44,35 @@ def _memo(run: "RunContext", key: Tuple[Any, ...], compute: Any) -> Any:
         return found
 
 
-def selected(run: "RunContext", selector: Tuple[Tuple[str, str], ...]) -> List[Node]:
-    """The schedulable nodes that carry every selected label (taints aside)."""
+def selected(run: "RunContext", selector: Tuple[Tuple[str, str], ...], affinity: Optional[Tuple[Term, ...]] = None
+             ) -> List[Node]:
+    """The schedulable nodes that carry every selected label and meet the required node affinity (taints aside)."""
     inv = inventory(run)
     nodes = inv.schedulable_nodes() if inv is not None else []
-    found: List[Node] = _memo(run, ("selected", selector), lambda: [n for n in nodes if n.selected_by(dict(selector))])
+    found: List[Node] = _memo(run, ("selected", selector, affinity),
+                              lambda: [n for n in nodes if n.selected_by(dict(selector), affinity)])
     return found
 
 
 def usable(run: "RunContext", pod_set: "PodSet") -> List[Node]:
-    """The schedulable nodes a pod of the set may be placed on: every selected label, every blocking taint tolerated."""
-    selector, tolerations = selector_of(pod_set), tolerations_of(pod_set)
-    key = ("usable", selector, repr(tolerations))
+    """The schedulable nodes a pod of the set may be placed on: every selected label, the required node affinity
+    met, every blocking taint tolerated."""
+    selector, tolerations, affinity = selector_of(pod_set), tolerations_of(pod_set), pod_set.node_affinity
+    key = ("usable", selector, affinity, repr(tolerations))
     found: List[Node] = _memo(run, key, lambda: [
-        n for n in selected(run, selector)
+        n for n in selected(run, selector, affinity)
         if all(t.tolerated_by(tolerations) for t in n.taints if t.effect in BLOCKING_EFFECTS)])
     return found
+
+
+def affinity_text(affinity: Sequence[Term]) -> str:
+    """A required node affinity as one line: ``host-arch In (huawei-arm) and gpu DoesNotExist, or ...``."""
+    def one(requirement: Tuple[str, str, Tuple[str, ...]]) -> str:
+        key, operator, values = requirement
+        return f"{key} {operator}" + (f" ({', '.join(values)})" if values else "")
+
+    return ", or ".join(" and ".join(one(r) for r in labels + fields) or "(no requirement)"
+                        for labels, fields in affinity)
 
 
 def labels_text(selector: Sequence[Tuple[str, str]]) -> str:
@@ -82,9 +99,11 @@ def pods_room(nodes: Sequence[Node], resource: str, npus: int, free: bool) -> in
     return sum(max(n.free(resource) if free else n.allocatable.get(resource, 0), 0) // npus for n in nodes)
 
 
-def nodes_summary(nodes: Sequence[Node], selector: Sequence[Tuple[str, str]], resource: str) -> str:
-    """``nodes with accelerator-type=module-910b-8: 12, the largest 8 huawei.com/Ascend910, the most free 8``."""
-    text = f"nodes with {labels_text(selector)}: {len(nodes)}"
+def nodes_summary(nodes: Sequence[Node], pod_set: "PodSet", resource: str) -> str:
+    """``nodes with accelerator-type=module-910b-8: 12, the largest 8 huawei.com/Ascend910, the most free 8`` (the nodes
+    the pod set may use: its selected labels, and its required node affinity when it has one)."""
+    affinity = " and the required node affinity" if pod_set.node_affinity is not None else ""
+    text = f"nodes with {labels_text(selector_of(pod_set))}{affinity}: {len(nodes)}"
     if not nodes or not resource:
         return text
     largest = max(n.allocatable.get(resource, 0) for n in nodes)
@@ -92,24 +111,99 @@ def nodes_summary(nodes: Sequence[Node], selector: Sequence[Tuple[str, str]], re
     return text + f", the largest {largest} {resource}, the most free {max(most_free, 0)}"
 
 
-def gangs(run: "RunContext", obj: Any) -> List[Tuple[Any, str, int, int, List[Node]]]:
-    """(first pod set, resource, NPUs per pod, pods, usable nodes) of each group of the job's NPU pod sets that
-    compete for the same nodes (the same selector, tolerations, resource and size), for a job whose pods all
-    start together (no ``minAvailable`` below its pod count); none without an inventory that has the nodes."""
+class Gang(NamedTuple):
+    """The job's NPU pod sets that compete for the same nodes (the same selector, tolerations, resource and size)."""
+
+    pod_set: Any  # the first of them (where a finding points)
+    roles: str  # their names, "Master+Worker"
+    resource: str
+    npus: int  # per pod
+    pods: int  # the group's pods
+    least: int  # of those, the pods the scheduler needs placed before it starts the job (per-task minimums)
+    nodes: List[Node]  # the nodes they may run on
+
+
+class GangNeed(NamedTuple):
+    """What the scheduler needs placed at once before it starts a job (Volcano's gang plugin)."""
+
+    pods: int  # the job's pods
+    least: int  # the pod group's minMember: pods placed together before any starts
+    groups: List[Gang]  # the NPU groups whose nodes could take one pod (the others: no nodes, or a pod too large)
+    others: int  # pods without NPUs (counted toward ``least``, placed wherever they may go)
+    complete: bool  # every NPU group is in ``groups``
+    path: Path  # where the job sets its minAvailable (or the job's spec)
+
+
+def gang_need(run: "RunContext", obj: Any) -> Optional[GangNeed]:
+    """The job's gang as the scheduler sees it; None without an inventory that has the nodes, or when the pod group
+    starts pods one by one (minMember 0).
+
+    The pod group's minMember is the job's minAvailable (an AscendJob's ``runPolicy.schedulingPolicy``, default every
+    pod: ascend-operator; a Volcano Job's ``spec.minAvailable``, default the sum of its tasks' ``minAvailable``, each
+    task's default its replicas: Volcano's job admission), and each task's minimum (minTaskMember) is its
+    replicas (the operator) or its ``minAvailable`` (Volcano).  When minMember is below the sum of the task minimums
+    the scheduler skips the per-task check (``CheckTaskValid``): any minMember pods do."""
     inv = inventory(run)
     if inv is None or inv.nodes is None:
-        return []
-    pod_sets = [p for p in obj.npu_pod_sets() if p.replicas > 0 and p.npus() > 0]
+        return None
+    pod_sets = [p for p in obj.pod_sets() if p.replicas > 0]
+    minimums = [_task_minimum(obj, p) for p in pod_sets]
     least = obj.min_available()
-    if not pod_sets or (least is not None and least < sum(max(p.replicas, 0) for p in obj.pod_sets())):
-        return []
-    groups: Dict[Tuple[Any, ...], List[Any]] = {}
-    for pod_set in pod_sets:
-        key = (selector_of(pod_set), repr(tolerations_of(pod_set)), pod_set.npu_resource(), pod_set.npus())
-        groups.setdefault(key, []).append(pod_set)
+    path: Path = _min_available_path(obj)
+    if least is None or (obj.kind == VOLCANO_JOB and least == 0):
+        least = sum(minimums) if obj.kind == VOLCANO_JOB else sum(p.replicas for p in pod_sets)
+    if least <= 0:
+        return None
+    per_task = least >= sum(minimums)
+    groups: Dict[Tuple[Any, ...], List[Tuple[Any, int]]] = {}
+    others = 0
+    for pod_set, minimum in zip(pod_sets, minimums):
+        if pod_set.npus() <= 0:
+            others += pod_set.replicas
+            continue
+        key = (selector_of(pod_set), pod_set.node_affinity, repr(tolerations_of(pod_set)), pod_set.npu_resource(),
+               pod_set.npus())
+        groups.setdefault(key, []).append((pod_set, minimum if per_task else 0))
     out = []
-    for (_, _, resource, npus), members in groups.items():
-        nodes = usable(run, members[0])
+    for (_, _, _, resource, npus), members in groups.items():
+        nodes = usable(run, members[0][0])
         if nodes and npus <= max(n.allocatable.get(resource, 0) for n in nodes):
-            out.append((members[0], resource, npus, sum(p.replicas for p in members), nodes))
-    return out
+            out.append(Gang(members[0][0], "+".join(p.role for p, _ in members), resource, npus,
+                            sum(p.replicas for p, _ in members), sum(m for _, m in members), nodes))
+    return GangNeed(sum(p.replicas for p in pod_sets), least, out, others, len(out) == len(groups), path)
+
+
+def _task_minimum(obj: Any, pod_set: "PodSet") -> int:
+    """The pods of a task the pod group's minTaskMember asks for (a Volcano task's minAvailable, else its replicas)."""
+    if obj.kind == VOLCANO_JOB and len(pod_set.role_path) == 3:
+        tasks = as_list(obj.spec.get("tasks"))
+        index = pod_set.role_path[2]
+        task = as_dict(tasks[index]) if isinstance(index, int) and index < len(tasks) else {}
+        found = as_int(task.get("minAvailable"))
+        if found is not None and found >= 0:
+            return int(min(found, pod_set.replicas))
+    return int(pod_set.replicas)
+
+
+def _min_available_path(obj: Any) -> Path:
+    if obj.kind == ASCEND_JOB:
+        policy = as_dict(as_dict(obj.spec.get("runPolicy")).get("schedulingPolicy"))
+        return ("spec", "runPolicy", "schedulingPolicy", "minAvailable") if "minAvailable" in policy else ("spec",)
+    return ("spec", "minAvailable") if "minAvailable" in obj.spec else ("spec",)
+
+
+def placeable(need: GangNeed, free: bool) -> int:
+    """The most of the job's pods the nodes hold at once (idle: not ``free``): every pod without NPUs, and of each
+    group as many as its nodes take."""
+    return need.others + sum(min(g.pods, pods_room(g.nodes, g.resource, g.npus, free)) for g in need.groups)
+
+
+def gang_text(need: GangNeed, free: bool) -> str:
+    """What the nodes hold of each group (``Master+Worker, 6 pods of 8 huawei.com/Ascend910: room for 3; nodes
+    with ...``), then the pods without NPUs."""
+    parts = [f"{g.roles}, {g.pods} pods of {g.npus} {g.resource}: room for "
+             f"{pods_room(g.nodes, g.resource, g.npus, free)}; {nodes_summary(g.nodes, g.pod_set, g.resource)}"
+             for g in need.groups]
+    if need.others:
+        parts.append(f"{need.others} pods without NPUs")
+    return " / ".join(parts)

@@ -1,11 +1,11 @@
 """The job's pods, which start together, do not fit the cluster's free NPUs now (they would on idle nodes).
 
 **What.** With ``--cluster`` or ``--cluster-snapshot``: the nodes the job's NPU
-pods may run on could hold them all when idle, but the NPUs other pods hold now
-(as the inventory saw them) leave room for fewer pods than the job starts
-together.
+pods may run on could hold the pods its pod group must place together (its
+``minAvailable``: every pod unless the job sets fewer) when idle, but the NPUs
+other pods hold now (as the inventory saw them) leave room for fewer.
 
-**Why.** Volcano starts a gang only when every pod of it can be placed at once;
+**Why.** Volcano starts a gang only when that many of its pods can be placed at once;
 the job waits Pending until enough NPUs are free. A warning: it runs later,
 once other jobs end (or sooner, if the snapshot is old).
 
@@ -26,19 +26,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ..rule import Problem
-from ._cluster import gangs, nodes_summary, pods_room, selector_of
+from ._cluster import gang_need, gang_text, nodes_summary, placeable, pods_room
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    for pod_set, resource, npus, pods, nodes in gangs(run, obj):
-        if pods_room(nodes, resource, npus, free=False) < pods:
+    need = gang_need(run, obj)
+    if need is None:
+        return
+    short = False
+    for gang in need.groups:
+        if pods_room(gang.nodes, gang.resource, gang.npus, free=False) < gang.least:
+            short = True
             continue  # never fits: cluster-gang-never-fits
-        room = pods_room(nodes, resource, npus, free=True)
-        if room < pods:
-            free = sum(max(n.free(resource), 0) for n in nodes)
-            yield Problem(pod_set.role_path, f"the job starts {pods} pods of {npus} {resource} together, but the "
-                          f"nodes they may run on have room for {room} now ({free} free in all; "
-                          f"{nodes_summary(nodes, selector_of(pod_set), resource)}): it waits until other jobs end")
+        room = pods_room(gang.nodes, gang.resource, gang.npus, free=True)
+        if room < gang.least:
+            short = True
+            free = sum(max(n.free(gang.resource), 0) for n in gang.nodes)
+            yield Problem(gang.pod_set.role_path, f"the job starts {gang.least} pods of {gang.npus} {gang.resource} "
+                          f"together, but the nodes they may run on have room for {room} now ({free} free in all; "
+                          f"{nodes_summary(gang.nodes, gang.pod_set, gang.resource)}): it waits until "
+                          "other jobs end")
+    if short or not need.complete or need.least > need.pods or placeable(need, free=False) < need.least:
+        return  # said above, or by another rule (cluster-gang-never-fits among them)
+    most = placeable(need, free=True)
+    if most < need.least:
+        yield Problem(need.path, f"the job's pod group starts {need.least} of its {need.pods} pods together "
+                      f"(minAvailable), but the nodes hold {most} of them now ({gang_text(need, True)}): it waits "
+                      "until other jobs end")

@@ -36,7 +36,7 @@ from ...findings import WARNING
 from ...hardware.targeting import handler_family, handler_node_limit
 from ...vocabulary import SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
-from ._cluster import inventory, nodes_summary, selector_of, usable
+from ._cluster import inventory, nodes_summary, usable
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -62,7 +62,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         idle = all(n.free(resource) == n.allocatable.get(resource, 0) for n in nodes)
         served = ", ".join(p.name for p in family)
         text = (f"{pod_set.role}: schedule_policy {policy} picks the handler for {served}, which refuses a node with "
-                f"more than {limit} free NPUs; {nodes_summary(nodes, selector_of(pod_set), resource)}")
+                f"more than {limit} free NPUs; {nodes_summary(nodes, pod_set, resource)}")
         found = obj.job_annotation(SCHEDULE_POLICY_ANNOTATION)
         yield Problem(found[1] if found is not None else pod_set.spec_path,
                       text + (": every one is idle, so the pods are never placed" if idle else

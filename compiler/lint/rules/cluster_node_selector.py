@@ -2,8 +2,10 @@
 
 **What.** With ``--cluster`` or ``--cluster-snapshot``: no Ready, uncordoned
 node carries every label a pod template's ``nodeSelector`` names
-(``host-arch``, ``accelerator-type`` or any other), or every node that does
-has a ``NoSchedule``/``NoExecute`` taint the pods do not tolerate. The message
+(``host-arch``, ``accelerator-type`` or any other), or none of those meets its
+required node affinity (``requiredDuringSchedulingIgnoredDuringExecution``:
+one of its terms, every expression of it), or every node that does has a
+``NoSchedule``/``NoExecute`` taint the pods do not tolerate. The message
 says what the cluster has instead: how many nodes carry the other labels, and
 their values of the one that is missing.
 
@@ -14,8 +16,9 @@ so only the cluster knows which it has). Offline, lint cannot know the nodes,
 so this rule runs only against a cluster inventory.
 
 **How to fix.** Select the labels of nodes the cluster has (``kubectl get
-nodes -L host-arch,accelerator-type``), add tolerations for the taints, or run
-the job on a cluster with such nodes.
+nodes -L host-arch,accelerator-type``), require an affinity some of them meet
+(the message lists their values), add tolerations for the taints, or run the
+job on a cluster with such nodes.
 
 Failing::
 
@@ -30,10 +33,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Iterator, List, Tuple
 
+from ...manifest.pods import NODE_AFFINITY_PATH
 from ..rule import Problem
-from ._cluster import counted, inventory, labels_text, selected, selector_of, usable
+from ._cluster import affinity_text, counted, inventory, labels_text, names, selected, selector_of, usable
 
 if TYPE_CHECKING:
+    from ...inventory.model import Node
+    from ...manifest.pods import Term
     from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
 
@@ -45,8 +51,16 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         if pod_set.replicas == 0 or usable(run, pod_set):
             continue
-        selector = selector_of(pod_set)
+        selector, affinity = selector_of(pod_set), pod_set.node_affinity
         matching = selected(run, selector)
+        if matching and affinity is not None:
+            if not selected(run, selector, affinity):
+                yield Problem(pod_set.spec_path + NODE_AFFINITY_PATH,
+                              f"{pod_set.role}: no schedulable node with {labels_text(selector)} ({len(matching)}) "
+                              f"meets the pods' required node affinity ({affinity_text(affinity)}); "
+                              f"{_affinity_have(matching, affinity)}: the pods are never placed")
+                continue
+            matching = selected(run, selector, affinity)
         if matching:
             taints = Counter(f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
                              for n in matching for t in n.taints)
@@ -58,6 +72,15 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         path = pod_set.spec_path + (("nodeSelector", label) if label else ())
         yield Problem(path, f"{pod_set.role}: no schedulable node has {labels_text(selector)}; {text}: the pods are "
                       "never placed")
+
+
+def _affinity_have(nodes: List[Node], affinity: Tuple[Term, ...]) -> str:
+    """What the nodes have of what the affinity asks about: their values of its labels (at most 3), their names."""
+    keys = sorted({key for labels, _ in affinity for key, _, _ in labels})
+    parts = [f"their {key}: {counted(Counter(n.labels.get(key, '') for n in nodes))}" for key in keys[:3]]
+    if any(fields for _, fields in affinity):
+        parts.append(f"their names: {names([n.name for n in nodes])}")
+    return "; ".join(parts)
 
 
 def _missing(run: RunContext, selector: Tuple[Tuple[str, str], ...]) -> Tuple[str, str]:

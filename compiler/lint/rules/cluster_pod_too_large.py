@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ..rule import Problem
-from ._cluster import inventory, nodes_summary, selector_of, usable
+from ._cluster import inventory, nodes_summary, usable
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -52,4 +52,4 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         section = "limits" if container is not None and resource in container.npu_amounts("limits") else "requests"
         path = container.path + ("resources", section, resource) if container is not None else pod_set.spec_path
         yield Problem(path, f"{pod_set.role}: a pod asks for {npus} {resource} but no node it may run on has that "
-                      f"many ({nodes_summary(nodes, selector_of(pod_set), resource)}): it is never placed")
+                      f"many ({nodes_summary(nodes, pod_set, resource)}): it is never placed")
