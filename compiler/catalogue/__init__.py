@@ -436,6 +436,9 @@ _ENTRIES: Tuple[Entry, ...] = (
           "create the ConfigMap first (apply it with the job), mount one the namespace has, or mark it optional"),
     _lint("AC910", "cluster-tor-topology", ERROR, JOBS,
           "import the switch topology (basic-tor-node-cm), or set tor-affinity: \"null\" on this cluster"),
+    _lint("AC911", "cluster-multilevel-topology", ERROR, JOBS,
+          "have the topology configured (resource-level-config) and the nodes labelled, use fewer levels, or drop "
+          "schedule_policy multilevel on this cluster"),
 )
 
 _BY_ID: Dict[str, Entry] = {entry.id: entry for entry in sorted(_ENTRIES, key=lambda e: e.id)}

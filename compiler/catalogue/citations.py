@@ -299,5 +299,7 @@ CITATIONS: Dict[str, Citation] = {
     "AC909": _c("SetUpAt", "pkg/volume/configmap/configmap.go", K8S, "configmap \"%s\" not found"),
     "AC910": _c("ValidNPUJob", _PL + "internal/nslb/frame.go", MC,
                 "job tor affinity check failed, cluster basic-tor-node-cm is not imported"),
+    "AC911": _c("CheckNodeNPUByTask", _PL + "internal/npu/policy/multilevelscheduling/frame.go", MC,
+                "topology label does not match config"),
 }
 

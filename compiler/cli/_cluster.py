@@ -145,12 +145,14 @@ def read_live_inventory(options: Dict[str, Any]) -> Any:
     not be read is said on stderr; a kubectl failure is ``error: ...`` and its exit code (4: unreachable)."""
     from ..kube.kubectl import KubectlError
     from ..kube.inventory import read_inventory
+    from ..kube.planning import job_namespace
     from ..kube.reading import KubectlReader
     from ..safetext import printable
 
     try:
-        inventory, notes = read_inventory(KubectlReader(make_kubectl(options)), options.get("namespace"),
-                                          options.get("context") or "")
+        kubectl = make_kubectl(options)
+        inventory, notes = read_inventory(KubectlReader(kubectl), options.get("namespace"), options.get("context") or "",
+                                          job_namespace(kubectl))
     except KubectlError as exc:
         fail(exc.message, exc.exit_code)
     for note in notes:

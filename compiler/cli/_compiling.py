@@ -22,8 +22,9 @@ class BadParameter(Usage):
         self.hint = hint
 
 
-def compile_specs(specs: Sequence[str], options: Mapping[str, Any]) -> int:
-    """Run ``compile`` with its parsed options (the click parameter names); return the exit code."""
+def compile_specs(specs: Sequence[str], options: Mapping[str, Any], live_inventory: Any = None) -> int:
+    """Run ``compile`` with its parsed options (the click parameter names; ``live_inventory``: the cluster
+    ``--cluster`` read, :func:`ascend_compile.cli._cluster.read_live_inventory`); return the exit code."""
     from ..errors import AscendCompileError
     from ..findings import EXIT_INPUT
     from ..compiling.writer import render_jobs, write_outputs
@@ -36,7 +37,7 @@ def compile_specs(specs: Sequence[str], options: Mapping[str, Any]) -> int:
     ctx = load_context(options)
     left_out: List[Any] = []
     try:
-        inventory = cluster_inventory(options)
+        inventory = cluster_inventory(options, live_inventory)
     except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)
         report_and_exit(exc.findings, ctx, stream=sys.stderr)
         return EXIT_INPUT

@@ -22,7 +22,14 @@ FLAG, SWITCH, MANY, INT, TEXT, FILE, DIR = "flag", "switch", "many", "int", "tex
 #: the commands that read the project config and profiles (``--config``, ``--format``, ``--show-config``, ...)
 _INPUT = ("lint", "compile", "import", "status", "apply", "diff", "delete")
 #: the commands that run kubectl (``--kubeconfig``, ``--context``, ``-n``, ...)
-_KUBECTL = ("lint", "apply", "diff", "delete", "status", "why", "wait", "logs", "events", "list", "cluster snapshot")
+_KUBECTL = ("lint", "compile", "apply", "diff", "delete", "status", "why", "wait", "logs", "events", "list",
+            "cluster snapshot")
+#: what ``-n`` means to the commands that check jobs against the live cluster
+_CLUSTER_NAMESPACE = ("With --cluster: read the PersistentVolumeClaims and ConfigMaps of this namespace (and kube-system) "
+                      "only, not those of every namespace; jobs in other namespaces are then not checked for missing "
+                      "ones (AC908, AC909), and a job that names no namespace is checked in this one (where kubectl "
+                      "apply -n puts it; default: the context's namespace). The manifests' namespaces stay as they "
+                      "are.")
 #: what ``--fail-on`` means on every command that takes it
 _FAIL_ON = "Lowest severity of a finding that makes the exit code 1 (default: lint.failOn in the config, else error)."
 
@@ -107,13 +114,15 @@ OPTIONS: Tuple[Option, ...] = (
            "the spec as a compile error would).", default=False),
     Option(("--cluster-snapshot",), "cluster_snapshot", TEXT, ("lint", "compile", "apply"),
            "Also check the jobs against this cluster snapshot (ascend-compile cluster snapshot): queues, nodes, "
-           "NPUs, claims and ConfigMaps (rules AC901-AC910).", metavar="FILE",
+           "NPUs, claims, ConfigMaps and topology (rules AC901-AC911).", metavar="FILE",
            helps=(("compile", "Also check the compiled output against this cluster snapshot (ascend-compile "
                               "cluster snapshot): a job the cluster would refuse or never schedule (rules "
-                              "AC901-AC910) is refused."),)),
-    Option(("--cluster",), "cluster", FLAG, ("lint", "apply"),
+                              "AC901-AC911) is refused."),)),
+    Option(("--cluster",), "cluster", FLAG, ("lint", "compile", "apply"),
            "Also check the jobs against the live cluster (read through kubectl with --kubeconfig, --context, -n, "
-           "...), as --cluster-snapshot does against a file.", default=False, fast=False),
+           "...), as --cluster-snapshot does against a file.", default=False, fast=False,
+           helps=(("compile", "Also check the compiled output against the live cluster (read through kubectl with "
+                              "--kubeconfig, --context, -n, ...), as --cluster-snapshot does against a file."),)),
     Option(("--kubectl",), "kubectl_path", TEXT, _KUBECTL,
            "kubectl to run (default: $ASCEND_COMPILE_KUBECTL, else kubectl on PATH).", metavar="PATH", fast=False),
     Option(("--kubeconfig",), "kubeconfig", TEXT, _KUBECTL,
@@ -123,12 +132,11 @@ OPTIONS: Tuple[Option, ...] = (
     Option(("-n", "--namespace"), "namespace", TEXT, _KUBECTL,
            "Namespace for jobs whose spec names none (default: the context's namespace). A spec's own namespace "
            "must agree with it.", metavar="NS", fast=False,
-           helps=(("lint", "With --cluster: read the PersistentVolumeClaims and ConfigMaps of this namespace (and "
-                           "kube-system) only, not those of every namespace; jobs in other namespaces are then not "
-                           "checked for missing ones (AC908, AC909). The manifests' namespaces stay as they are."),
+           helps=(("lint", _CLUSTER_NAMESPACE), ("compile", _CLUSTER_NAMESPACE),
                   ("cluster snapshot", "Read the PersistentVolumeClaims and ConfigMaps of this namespace and of "
-                                       "kube-system only (default: those of every namespace); nodes, queues and "
-                                       "versions are the cluster's either way."))),
+                                       "kube-system only (default: those of every namespace), and record it as where "
+                                       "a job that names no namespace lands (default: the context's namespace); "
+                                       "nodes, queues and versions are the cluster's either way."))),
     Option(("--request-timeout",), "request_timeout", TEXT, _KUBECTL,
            "How long kubectl waits for one server request, e.g. 1m; 0: no limit (default: 30s; delete --wait: no "
            "limit).", metavar="DURATION", fast=False),

@@ -66,12 +66,13 @@ def snapshot(output_file: Optional[str], name: Optional[str], **options: Any) ->
     from ..errors import AscendCompileError
     from ..inventory.snapshot import dump
     from ..kube.inventory import read_inventory
+    from ..kube.planning import job_namespace
     from ..kube.reading import KubectlReader
     from ..safetext import printable
 
     kubectl = make_kubectl(options)
     inventory, notes = read_inventory(KubectlReader(kubectl), options.get("namespace"),
-                                      name or options.get("context") or "")
+                                      name or options.get("context") or "", job_namespace(kubectl))
     for note in notes:
         click.echo(f"note: {printable(note)}", err=True)
     text = dump(inventory)

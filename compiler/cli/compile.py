@@ -17,6 +17,7 @@ Examples:
   ascend-compile compile specs/ -o manifests/
   ascend-compile compile specs/*.yaml -o manifests/ --check   # exit 1 if manifests/ is stale
   ascend-compile compile specs/ --set spec.image=registry.example.com/train:2.1 --set spec.queue=release
+  ascend-compile compile job.yaml --cluster   # refused if the cluster would refuse or never schedule it
   cat job.yaml | ascend-compile compile - | kubectl apply -f -""",
 )
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
@@ -33,8 +34,13 @@ def compile_command(specs: Tuple[str, ...], **options: Any) -> None:
     from ._compiling import BadParameter, compile_specs
     from ._plain import Usage
 
+    live_inventory = None
+    if options["cluster"] and not options["cluster_snapshot"]:  # both: a usage error, before any read
+        from ._cluster import read_live_inventory
+
+        live_inventory = read_live_inventory(options)
     try:
-        code = compile_specs(specs, options)
+        code = compile_specs(specs, options, live_inventory)
     except BadParameter as exc:
         raise click.BadParameter(str(exc), param_hint=exc.hint) from None
     except Usage as exc:

@@ -121,17 +121,16 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
 def _name_namespace(kubectl: Any, message: str) -> str:
     """A not-found message that names the namespace looked in, also when it was the context's default."""
     from ..kube.kubectl import KubectlError
-    from ..kube.planning import where
+    from ..kube.planning import job_namespace, where
 
     default = where(kubectl, None)
     if kubectl.namespace or default not in message:
         return message
     try:
-        found = kubectl.run("config", "view", "--minify", "-o", "jsonpath={..namespace}", what="kubectl config view",
-                            relay_warnings=False).stdout.strip()
+        found = job_namespace(kubectl)
     except KubectlError:
         return message
-    return message.replace(default, f"namespace {found or 'default'!r} (the context's default; -n to choose another)")
+    return message.replace(default, f"namespace {found!r} (the context's default; -n to choose another)")
 
 
 def _watch(kubectl: Any, resolved: Sequence[Any], output: str, limit: float, pause: float, timeout: str) -> None:

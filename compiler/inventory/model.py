@@ -124,6 +124,11 @@ class Inventory:
     source: str = "cluster"
     #: the context or name the snapshot was taken of (as its metadata.name says)
     name: str = ""
+    #: the Ascend plugin's multi-level topology (its ``resource-level-config``): tree name -> the node label of each
+    #: level, level1 first; {} when the scheduler's configuration has none it can use; None: not read
+    resource_levels: Optional[Dict[str, Tuple[str, ...]]] = None
+    #: the namespace a job that names none lands in (``-n``, else the context's, else ``default``); "": not known
+    default_namespace: str = ""
 
     def schedulable_nodes(self) -> List[Node]:
         return [n for n in self.nodes or () if n.schedulable]
@@ -137,6 +142,10 @@ class Inventory:
             return normalize_volcano_version(self.versions.get(VOLCANO, ""))
         except ValueError:
             return None
+
+    def namespace_of(self, namespace: Optional[str]) -> Optional[str]:
+        """Where an object lands: its own namespace, else the cluster's default (None when neither is known)."""
+        return namespace or self.default_namespace or None
 
     def has_claim(self, namespace: str, name: str) -> Optional[bool]:
         """Whether the PVC exists; None when the namespace was not read."""

@@ -124,6 +124,100 @@ def plugin_version_from_config(config_maps: Iterable[Mapping[str, Any]]) -> str:
     return ""
 
 
+#: the Ascend plugin's settings in the scheduler configuration, and its multi-level topology among them
+INIT_PARAMS, RESOURCE_LEVEL_CONFIG = "init-params", "resource-level-config"
+LEVEL_PREFIX = "level"
+
+
+def scheduler_settings(config_maps: Iterable[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The Ascend plugin's ``init-params`` arguments ({} when it has none) from the Volcano scheduler configuration
+    whose tiers load the plugin (a ``volcano-npu*`` plugin), the first such ConfigMap by namespace and name; None
+    when no ConfigMap holds one."""
+    import yaml
+
+    found = sorted(config_maps, key=lambda cm: (str((cm.get("metadata") or {}).get("namespace") or ""),
+                                                str((cm.get("metadata") or {}).get("name") or "")))
+    for cm in found:
+        for text in (cm.get("data") or {}).values():
+            if "volcano-npu" not in str(text):
+                continue
+            try:
+                conf = yaml.safe_load(str(text))
+            except yaml.YAMLError:
+                continue
+            if not isinstance(conf, dict) or not _loads_plugin(conf):
+                continue
+            for entry in conf.get("configurations") or []:
+                if isinstance(entry, dict) and entry.get("name") == INIT_PARAMS:
+                    arguments = entry.get("arguments")
+                    return dict(arguments) if isinstance(arguments, dict) else {}
+            return {}
+    return None
+
+
+def _loads_plugin(conf: Mapping[str, Any]) -> bool:
+    return any(isinstance(plugin, dict) and str(plugin.get("name") or "").startswith("volcano-npu")
+               for tier in conf.get("tiers") or [] if isinstance(tier, dict)
+               for plugin in tier.get("plugins") or [])
+
+
+def resource_levels_from(settings: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Tuple[str, ...]]]:
+    """The multi-level topology trees the plugin reads from its ``resource-level-config`` (a JSON object: tree name ->
+    ``{"level1": {"label": ...}, ...}``): each tree whose levels run ``level1`` to ``levelN`` without a gap, with the
+    node label of each; {} when it has none, or JSON the plugin cannot read (then it uses none); None when the
+    settings were not read, or the value is not text (whether the plugin reads that is not known)."""
+    import json
+
+    if settings is None:
+        return None
+    text = settings.get(RESOURCE_LEVEL_CONFIG)
+    if text is None:
+        return {}
+    if not isinstance(text, str):
+        return None
+    try:
+        config = json.loads(text)
+    except ValueError:
+        return {}
+    if not isinstance(config, dict) or not all(isinstance(tree, dict) and all(_readable(level) for level in tree.values())
+                                               for tree in config.values()):
+        return {}  # the plugin's JSON decoding fails: it uses no topology at all
+    out: Dict[str, Tuple[str, ...]] = {}
+    for name, tree in config.items():
+        levels = [tree.get(f"{LEVEL_PREFIX}{i}") for i in range(1, len(tree) + 1)]
+        if all(isinstance(level, dict) for level in levels):  # else a gap: the plugin skips the tree
+            out[str(name)] = tuple(_field(level, "label") or "" for level in levels)
+    return dict(sorted(out.items()))
+
+
+def _field(level: Dict[str, Any], name: str) -> Any:
+    """A level's field as Go's JSON decoding finds it (the key in any case; the last one wins)."""
+    found = [value for key, value in level.items() if str(key).lower() == name.lower()]
+    return found[-1] if found else None
+
+
+def _readable(level: Any) -> bool:
+    """Whether the plugin decodes a level: an object whose label is text and whose reservedNode is a whole number."""
+    if not isinstance(level, dict):
+        return False
+    label, reserved = _field(level, "label"), _field(level, "reservedNode")
+    return (label is None or isinstance(label, str)) and (
+        reserved is None or (isinstance(reserved, int) and not isinstance(reserved, bool)))
+
+
+def scheduler_namespaces(deployments: Iterable[Mapping[str, Any]]) -> List[str]:
+    """The namespaces of the Deployments that run Volcano's scheduler (where its configuration lives)."""
+    out = set()
+    for deployment in deployments:
+        meta = deployment.get("metadata") or {}
+        template = ((deployment.get("spec") or {}).get("template") or {}).get("spec") or {}
+        for container in template.get("containers") or []:
+            if isinstance(container, dict) and _component(str(meta.get("name") or ""), str(container.get("name") or ""),
+                                                          str(container.get("image") or "")) == VOLCANO:
+                out.add(str(meta.get("namespace") or ""))
+    return sorted(out)
+
+
 def as_count(value: Any) -> int:
     """A count as the API writes it: an int, or a quantity string such as "8" (NPUs are whole)."""
     if isinstance(value, bool):
@@ -139,11 +233,16 @@ def as_count(value: Any) -> int:
 def inventory_from(nodes: Optional[List[Mapping[str, Any]]], pods: Iterable[Mapping[str, Any]],
                    queues: Optional[List[Mapping[str, Any]]], claims: Optional[List[Mapping[str, Any]]],
                    config_maps: Optional[List[Mapping[str, Any]]], deployments: Iterable[Mapping[str, Any]],
-                   namespaces: Sequence[str], name: str = "") -> Inventory:
-    """The inventory of what was read (None: not read); ``namespaces``: those whose PVCs and ConfigMaps were read."""
+                   namespaces: Sequence[str], name: str = "", default_namespace: str = "",
+                   scheduler_config_maps: Iterable[Mapping[str, Any]] = ()) -> Inventory:
+    """The inventory of what was read (None: not read); ``namespaces``: those whose PVCs and ConfigMaps were read;
+    ``default_namespace``: where a job that names none lands; ``scheduler_config_maps``: more ConfigMaps to look
+    for the scheduler's configuration in (its namespace's, when ``config_maps`` are one namespace's)."""
+    deployments = list(deployments)
     versions = versions_from(deployments)
-    if ASCEND_PLUGIN not in versions and config_maps:
-        plugin = plugin_version_from_config(cm for cm in config_maps if "scheduler" in
+    settings_in = list(config_maps or []) + list(scheduler_config_maps)
+    if ASCEND_PLUGIN not in versions and settings_in:
+        plugin = plugin_version_from_config(cm for cm in settings_in if "scheduler" in
                                             str((cm.get("metadata") or {}).get("name") or ""))
         if plugin:
             versions[ASCEND_PLUGIN] = plugin
@@ -152,4 +251,5 @@ def inventory_from(nodes: Optional[List[Mapping[str, Any]]], pods: Iterable[Mapp
         queues=None if queues is None else {q.name: q for q in sorted(map(queue_of, queues), key=lambda q: q.name)},
         claims=None if claims is None else names_by_namespace(claims, namespaces),
         config_maps=None if config_maps is None else names_by_namespace(config_maps, namespaces),
-        versions=dict(sorted(versions.items())), name=name)
+        versions=dict(sorted(versions.items())), name=name, default_namespace=default_namespace,
+        resource_levels=resource_levels_from(scheduler_settings(settings_in)))

@@ -25,10 +25,14 @@ UNNAMED = "cluster"
 def to_document(inventory: Inventory) -> Dict[str, Any]:
     """The snapshot document of ``inventory`` (what was not read is left out)."""
     spec: Dict[str, Any] = {}
+    if inventory.default_namespace:
+        spec["defaultNamespace"] = inventory.default_namespace
     if inventory.versions:
         spec["versions"] = dict(sorted(inventory.versions.items()))
     if inventory.nodes is not None:
         spec["nodes"] = [_node(n) for n in sorted(inventory.nodes, key=lambda n: n.name)]
+    if inventory.resource_levels is not None:
+        spec["resourceLevels"] = {tree: list(labels) for tree, labels in sorted(inventory.resource_levels.items())}
     if inventory.queues is not None:
         spec["queues"] = [_queue(q) for _, q in sorted(inventory.queues.items())]
     namespaces = sorted(set(inventory.claims or {}) | set(inventory.config_maps or {}))
@@ -124,7 +128,10 @@ def from_document(data: Dict[str, Any], source: str = "") -> Inventory:
         queues=None if queues is None else {q["name"]: Queue(q["name"], q["state"], dict(q.get("capability") or {}))
                                             for q in queues},
         claims=_names(namespaces, "persistentVolumeClaims"), config_maps=_names(namespaces, "configMaps"),
-        versions=dict(spec.get("versions") or {}), source=source, name=str((data.get("metadata") or {}).get("name")))
+        versions=dict(spec.get("versions") or {}), source=source, name=str((data.get("metadata") or {}).get("name")),
+        default_namespace=str(spec.get("defaultNamespace") or ""),
+        resource_levels=None if "resourceLevels" not in spec else {
+            str(tree): tuple(labels) for tree, labels in (spec.get("resourceLevels") or {}).items()})
 
 
 def _read_node(node: Dict[str, Any]) -> Node:

@@ -2,7 +2,8 @@
 
 Read-only: ``list`` on nodes, pods (for the NPUs they hold), Volcano queues, namespaces,
 PersistentVolumeClaims, ConfigMaps and Deployments.  Of the ConfigMaps and claims only the names are
-kept, of the Deployments only the image tags; Secrets are never read.  A part that may not be read
+kept (and of the Volcano scheduler's configuration the Ascend plugin's multi-level topology), of the
+Deployments only the image tags; Secrets are never read.  A part that may not be read
 (RBAC) or whose type the cluster lacks is left out of the inventory, with a note saying why; a cluster
 that does not answer is an error (exit code 4 on the command line).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from ..inventory.model import Inventory
-from ..inventory.objects import inventory_from
+from ..inventory.objects import inventory_from, scheduler_namespaces
 from .jobview import NODE_RESOURCE, POD_RESOURCE, QUEUE_RESOURCE, Reader
 from .kubectl import EXIT_UNREACHABLE
 
@@ -23,9 +24,11 @@ DEPLOYMENT_RESOURCE = "deployments.apps"
 SYSTEM_NAMESPACE = "kube-system"
 
 
-def read_inventory(reader: Reader, namespace: Optional[str] = None, name: str = "") -> Tuple[Inventory, List[str]]:
+def read_inventory(reader: Reader, namespace: Optional[str] = None, name: str = "", default_namespace: str = ""
+                   ) -> Tuple[Inventory, List[str]]:
     """(the inventory, notes on what could not be read).  ``namespace``: read claims and ConfigMaps there (and in
-    kube-system, where the plugin's topology ConfigMaps live) only; None: in every namespace."""
+    kube-system, where the plugin's topology ConfigMaps live) only; None: in every namespace.  ``default_namespace``:
+    where a job that names none lands (recorded: the claim and ConfigMap rules look there)."""
     notes: List[str] = []
 
     def optional(what: str, read: Callable[[], List[Any]]) -> Optional[List[Any]]:
@@ -41,6 +44,8 @@ def read_inventory(reader: Reader, namespace: Optional[str] = None, name: str = 
     pods = optional("pods", lambda: reader.list(POD_RESOURCE, None,
                                                 fields="status.phase!=Succeeded,status.phase!=Failed")) or []
     queues = optional("Volcano queues", lambda: reader.list(QUEUE_RESOURCE, None))
+    deployments = optional("Deployments", lambda: reader.list(DEPLOYMENT_RESOURCE, None)) or []
+    settings: List[Any] = []
     if namespace is None:
         listed = optional("namespaces", lambda: reader.list(NAMESPACE_RESOURCE, None)) or []
         spaces: Sequence[str] = sorted(str((n.get("metadata") or {}).get("name") or "") for n in listed)
@@ -50,8 +55,11 @@ def read_inventory(reader: Reader, namespace: Optional[str] = None, name: str = 
         spaces = sorted({namespace, SYSTEM_NAMESPACE})
         claims = _each(optional, CLAIM_RESOURCE, "PersistentVolumeClaims", spaces, reader)
         config_maps = _each(optional, CONFIG_MAP_RESOURCE, "ConfigMaps", spaces, reader)
-    deployments = optional("Deployments", lambda: reader.list(DEPLOYMENT_RESOURCE, None)) or []
-    return inventory_from(nodes, pods, queues, claims, config_maps, deployments, spaces, name), notes
+        for space in scheduler_namespaces(deployments):  # the scheduler's configuration (the plugin's settings)
+            if space not in spaces:
+                settings += optional(f"ConfigMaps in {space}", lambda: reader.list(CONFIG_MAP_RESOURCE, space)) or []
+    return inventory_from(nodes, pods, queues, claims, config_maps, deployments, spaces, name,
+                          default_namespace, settings), notes
 
 
 def _each(optional: Callable[[str, Callable[[], List[Any]]], Optional[List[Any]]], resource: str, what: str,

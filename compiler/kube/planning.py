@@ -131,6 +131,16 @@ def where(kubectl: Kubectl, namespace: Optional[str]) -> str:
     return f"namespace {ns!r}" if ns else "the context's default namespace"
 
 
+def job_namespace(kubectl: Kubectl) -> str:
+    """The namespace a job that names none lands in, as kubectl decides: ``-n``, else the context's, else
+    ``default``."""
+    if kubectl.namespace:
+        return kubectl.namespace
+    found = kubectl.run("config", "view", "--minify", "-o", "jsonpath={..namespace}", what="kubectl config view",
+                        relay_warnings=False).stdout.strip()
+    return found or "default"
+
+
 def find_jobs(kubectl: Kubectl, resource: Optional[str], name: str, namespace: Optional[str]) -> List[Dict[str, Any]]:
     """The job(s) called ``name``: of the given resource, or AscendJob and Volcano Job both when None."""
     resources = (resource,) if resource else tuple(t.resource for t in JOB_TYPES)

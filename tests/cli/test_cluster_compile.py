@@ -48,3 +48,24 @@ def test_apply_sends_nothing_the_cluster_would_refuse(fake: Fake, tmp_path: Path
         proc = cli("apply", str(bad), *flags, env=fake.env())
         assert proc.returncode == 1 and "AC901" in proc.stderr, (flags, proc.stderr)
     assert not [c for c in fake.calls() if "apply" in c["argv"]]
+
+
+def test_compile_checks_against_the_live_cluster_too(fake: Fake, tmp_path: Path) -> None:
+    _serve_snapshot(fake)
+    good = _spec(tmp_path, "default")
+    plain = cli("compile", str(good))
+    live = cli("compile", str(good), "--cluster", env=fake.env())
+    assert live.returncode == 0 and live.stdout == plain.stdout, live.stderr
+    refused = cli("compile", str(_spec(tmp_path, "research")), "--cluster", "--context", "lab", env=fake.env())
+    assert refused.returncode == 1 and "AC901" in refused.stderr and refused.stdout == ""
+    reads = [c["argv"] for c in fake.calls() if "get" in c["argv"]]
+    assert reads and all("--context=lab" in argv for argv in reads[-7:])  # the last run's reads: its context
+    both = cli("compile", str(good), "--cluster", "--cluster-snapshot", str(SNAPSHOT), env=fake.env())
+    assert both.returncode == 2 and "give one" in both.stderr
+
+
+def test_compile_cluster_reports_an_unreachable_cluster(fake: Fake, tmp_path: Path) -> None:
+    fake.rules({"match": ["get"], "rc": 1, "stderr": "The connection to the server 127.0.0.1:1 was refused - "
+                                                      "did you specify the right host or port?\n"})
+    proc = cli("compile", str(_spec(tmp_path, "default")), "--cluster", env=fake.env())
+    assert proc.returncode == 4 and "was refused" in proc.stderr and proc.stdout == ""

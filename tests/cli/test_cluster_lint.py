@@ -63,7 +63,8 @@ def test_cluster_and_snapshot_together_is_a_usage_error() -> None:
 
 
 def _serve_snapshot(fake: Fake) -> None:
-    """The fake kubectl serves the cluster that ``small.yaml`` describes."""
+    """The fake kubectl serves the cluster that ``small.yaml`` describes (its scheduler's configuration too, and the
+    context's namespace)."""
     spec = yaml.safe_load(SNAPSHOT.read_text(encoding="utf-8"))["spec"]
     nodes, pods = [], []
     for node in spec["nodes"]:
@@ -82,7 +83,15 @@ def _serve_snapshot(fake: Fake) -> None:
     items = lambda objs: json.dumps({"apiVersion": "v1", "kind": "List", "items": objs})  # noqa: E731
     names = lambda key: [{"metadata": {"name": n, "namespace": ns["name"]}}  # noqa: E731
                          for ns in spec["namespaces"] for n in ns[key]]
+    levels = {tree: {f"level{i}": {"label": label} for i, label in enumerate(labels, 1)}
+              for tree, labels in spec["resourceLevels"].items()}
+    arguments = {"resource-level-config": json.dumps(levels)} if levels else {}
+    conf = {"tiers": [{"plugins": [{"name": "volcano-npu_v26.1.0"}]}],
+            "configurations": [{"name": "init-params", "arguments": arguments}]}
+    scheduler = {"metadata": {"name": "volcano-scheduler-configmap", "namespace": "volcano-system"},
+                 "data": {"volcano-scheduler.conf": yaml.safe_dump(conf)}}
     fake.rules(
+        {"match": ["config", "view", "--minify"], "stdout": spec["defaultNamespace"]},
         {"match": ["get", "nodes"], "stdout": items(nodes)},
         {"match": ["get", "pods"], "stdout": items(pods)},
         {"match": ["get", "queues.scheduling.volcano.sh"], "stdout": items(
@@ -90,7 +99,7 @@ def _serve_snapshot(fake: Fake) -> None:
         {"match": ["get", "namespaces"], "stdout": items([{"metadata": {"name": ns["name"]}}
                                                           for ns in spec["namespaces"]])},
         {"match": ["get", "persistentvolumeclaims"], "stdout": items(names("persistentVolumeClaims"))},
-        {"match": ["get", "configmaps"], "stdout": items(names("configMaps"))},
+        {"match": ["get", "configmaps"], "stdout": items(names("configMaps") + [scheduler])},
         {"match": ["get", "deployments.apps"], "stdout": items([])},
     )
 

@@ -147,3 +147,37 @@ def test_a_forbidden_part_is_left_out_with_a_note_and_not_taken_for_empty(fake: 
                                                      "persistentVolumeClaim: {claimName: gone}")
     job.write_text(claims, encoding="utf-8")
     assert "AC908" in cli("lint", "--no-cache", str(job), "--cluster-snapshot", str(out)).stdout  # claims were read
+
+
+def test_snapshot_records_where_a_job_without_a_namespace_lands(fake: Fake) -> None:
+    _serve(fake)
+    rules = json.loads(fake.env()["FAKE_KUBECTL_RULES"])
+    fake.rules({"match": ["config", "view", "--minify"], "stdout": "training"}, *rules)
+    proc = cli("cluster", "snapshot", "--context", "lab", env=fake.env())
+    assert proc.returncode == 0, proc.stderr
+    assert yaml.safe_load(proc.stdout)["spec"]["defaultNamespace"] == "training"  # the context's namespace
+    asked = [c["argv"] for c in fake.calls() if "config" in c["argv"]]
+    assert asked and all("--context=lab" in argv for argv in asked)
+    chosen = cli("cluster", "snapshot", "-n", "team", env=fake.env())
+    assert yaml.safe_load(chosen.stdout)["spec"]["defaultNamespace"] == "team"  # -n wins
+    fake.rules(*rules)  # a context without a namespace: kubectl's default
+    assert yaml.safe_load(cli("cluster", "snapshot", env=fake.env()).stdout)["spec"]["defaultNamespace"] == "default"
+
+
+def test_snapshot_in_one_namespace_still_reads_the_schedulers_configuration(fake: Fake) -> None:
+    """With -n, the ConfigMaps of the Volcano scheduler's namespace (its Deployment's) are read for its configuration:
+    the plugin's multi-level topology and version; their names are not kept."""
+    _serve(fake)
+    rules = json.loads(fake.env()["FAKE_KUBECTL_RULES"])
+    conf = ("tiers:\n- plugins:\n  - name: volcano-npu_v26.1.0\nconfigurations:\n- name: init-params\n  arguments:\n"
+            "    resource-level-config: '{\"default\": {\"level1\": {\"label\": \"rack-id\"}}}'\n")
+    scheduler = {"metadata": {"name": "volcano-scheduler-configmap", "namespace": "volcano-system"},
+                 "data": {"volcano-scheduler.conf": conf}}
+    fake.rules({"match": ["get", "configmaps", "--namespace=volcano-system"], "stdout": _items([scheduler])},
+               {"match": ["get", "configmaps"], "stdout": _items([])}, *rules)  # the others' ConfigMaps: none
+    proc = cli("cluster", "snapshot", "-n", "training", env=fake.env())
+    assert proc.returncode == 0, proc.stderr
+    spec = yaml.safe_load(proc.stdout)["spec"]
+    assert spec["resourceLevels"] == {"default": ["rack-id"]} and spec["versions"]["ascend-plugin"] == "v26.1.0"
+    assert [ns["name"] for ns in spec["namespaces"]] == ["kube-system", "training"]
+    assert "volcano-scheduler-configmap" not in proc.stdout

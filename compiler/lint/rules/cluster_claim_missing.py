@@ -2,7 +2,9 @@
 
 **What.** With ``--cluster`` or ``--cluster-snapshot``: a volume's
 ``persistentVolumeClaim.claimName`` names no PVC of the object's namespace
-(when the inventory read that namespace; the object must name its namespace).
+(when the inventory read that namespace). An object that names no namespace
+lands where ``kubectl`` puts it: ``-n``, else the context's namespace, else
+``default``, as the live read or the snapshot records it.
 
 **Why.** The scheduler's VolumeBinding step refuses to place a pod whose claim
 is missing ("persistentvolumeclaim ... not found"), so the job stays Pending
@@ -38,8 +40,8 @@ if TYPE_CHECKING:
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     inv = inventory(run)
-    namespace = obj.namespace
-    if inv is None or not isinstance(namespace, str) or inv.has_claim(namespace, "") is None:
+    namespace = inv.namespace_of(obj.namespace) if inv is not None else None
+    if inv is None or namespace is None or inv.has_claim(namespace, "") is None:
         return
     for pod_set in obj.pod_sets():
         for i, volume in pod_set.volumes():

@@ -2,7 +2,9 @@
 
 **What.** With ``--cluster`` or ``--cluster-snapshot``: a ``configMap`` volume
 (or a ``projected`` volume's ``configMap`` source) names a ConfigMap the
-object's namespace does not have, and does not say ``optional: true``. The
+object's namespace does not have, and does not say ``optional: true`` (an
+object that names no namespace lands in ``-n``, else the context's namespace,
+else ``default``, as the live read or the snapshot records it). The
 ranktable and reset ConfigMaps (``rings-config-<job>``, ``reset-config-<job>``)
 are left to AC501 and AC505, which look for them beside the job; so is a
 ConfigMap the same lint run defines.
@@ -43,14 +45,12 @@ if TYPE_CHECKING:
 
 
 def facts(obj: ObjectContext) -> Any:
-    """(path, name) of each ConfigMap the pods need, and the namespace; None when there is none."""
-    namespace = obj.namespace
-    if not isinstance(namespace, str):
-        return None
+    """The object's own namespace (None: it names none) and (role, path, name) of each ConfigMap the pods need;
+    None when they need none."""
     needed = [(pod_set.role, pod_set.spec_path + ("volumes", i) + path, name)
               for pod_set in obj.pod_sets() for i, volume in pod_set.volumes() for path, name in _config_maps(volume)
               if not name.startswith((RANKTABLE_CONFIGMAP_PREFIX, RESET_CONFIGMAP_PREFIX))]
-    return (namespace, needed) if needed else None
+    return (obj.namespace, needed) if needed else None
 
 
 def _config_maps(volume: Dict[str, Any]) -> List[Tuple[Path, str]]:
@@ -69,11 +69,12 @@ def _config_maps(volume: Dict[str, Any]) -> List[Tuple[Path, str]]:
 
 def judge(ref: Any, fact: Any, run: Any) -> Iterator[Problem]:
     inv = inventory(run)
-    namespace, needed = fact
-    if inv is None or inv.has_config_map(namespace, "") is None:
+    own, needed = fact
+    namespace = inv.namespace_of(own) if inv is not None else None
+    if inv is None or namespace is None or inv.has_config_map(namespace, "") is None:
         return
     for role, path, name in needed:
-        if inv.has_config_map(namespace, name) is False and not run.find("ConfigMap", name, namespace):
+        if inv.has_config_map(namespace, name) is False and not run.find("ConfigMap", name, own):
             have = sorted((inv.config_maps or {}).get(namespace, ()))
             yield Problem(path, f"{role}: ConfigMap {name!r} does not exist in namespace {namespace!r} (its "
                           f"ConfigMaps: {names(have)}) and this run does not define it: the pods never start")
