@@ -348,7 +348,9 @@ items the compiled job has (``ascend-compile compile`` without the patch shows t
 **What.** ``ascend-compile import`` refuses a manifest when the spec it would write could not compile
 back to the same objects: a value no spec field or patch can say (an explicit ``null``, a key named
 ``$patch``), a ConfigMap the spec writes differently, a job whose NPU request matches no hardware
-profile, or a job that several profiles fit equally well. An object that is not an AscendJob or Volcano Job and that no
+profile, or a job that several profiles fit equally well. A job whose spec would compile to objects with an error
+that ``lint`` finds (the manifest has the same mistake) is refused too, but under that error's own ID, at the
+place ``lint`` reports it in the manifest: one problem, one ID. An object that is not an AscendJob or Volcano Job and that no
 job's spec writes (an unrelated ConfigMap, a Deployment) is not refused: it is skipped with an
 ``info`` note under this ID (and a comment on the specs of its file's jobs), and stays a manifest.
 

@@ -43,8 +43,8 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     written out, /dev/shm mounted) are accepted and listed in a comment at the top of the
     spec (--exact carries them too). What no spec field says goes into spec.jobPatch, with a comment; a
     manifest that no spec can reproduce (an explicit null, an ambiguous profile) is
-    refused with the reason (AC026), and the other jobs are still imported (exit code 1):
-    nothing is dropped. Objects that are not jobs and
+    refused with the reason (AC026, or the ID of the lint error the job has), and the other jobs are still
+    imported (exit code 1): nothing is dropped. Objects that are not jobs and
     that no spec writes (a Deployment, a ConfigMap of another namespace) are skipped
     with a note on stderr: they stay manifests. Files a folder's walk leaves out (a Helm
     chart, kustomize patches) are named there too.

@@ -5,7 +5,8 @@ through the lint view of the object), the base spec that compiles closest to it,
 manifest suggests that brings the compiled job closer (:mod:`.search`). What no field says is carried by
 ``jobPatch`` (:mod:`.mergediff`, the inverse of the spec's patches), with a comment saying so. The spec
 is then compiled once more and must give back the job and every ConfigMap of the input it writes;
-anything else raises :class:`ImportRefused` (rule AC026): nothing is dropped silently.  An object that is
+anything else raises :class:`ImportRefused` (rule AC026; a job with an error lint finds is refused under
+that rule's own ID, where ``lint`` reports it in the manifest): nothing is dropped silently.  An object that is
 not a job and that no job's spec writes (a Deployment, a Service, a ConfigMap of another namespace) is
 skipped with a note (an ``info`` finding, and a comment on the specs of the jobs of its file): it stays a
 manifest beside the specs.
@@ -50,9 +51,9 @@ class Imported:
         return str(self.spec["metadata"]["name"])
 
 
-def _refuse(doc: Document, message: str, hint: str, path: Tuple[Any, ...] = ()) -> Finding:
+def _refuse(doc: Document, message: str, hint: str, path: Tuple[Any, ...] = (), rule: str = IMPORT_REFUSED) -> Finding:
     loc = doc.locate(path) if doc.node is not None else None
-    return Finding(IMPORT_REFUSED, ERROR, message, path, hint, loc.file if loc else doc.source,
+    return Finding(rule, ERROR, message, path, hint, loc.file if loc else doc.source,
                    loc.line if loc else 0, loc.column if loc else 0)
 
 
@@ -240,11 +241,12 @@ def _verify(doc: Document, spec: Dict[str, Any], accepted: Dict[str, Any], relat
 
 def _lint_error(doc: Document, finding: Finding, objects: List[Dict[str, Any]]) -> Finding:
     """An error lint finds in what the spec compiles to, located in the manifest: compile would refuse the spec
-    for it, so import refuses the job (its manifest has the same mistake)."""
+    for it, so import refuses the job (its manifest has the same mistake). One problem, one ID: the refusal is
+    reported under the lint rule's own ID, as ``lint`` reports the manifest, not as AC026 as well."""
     compiled = next((o for o in objects if describe_document(o) == finding.obj), objects[-1])
     path = _in_manifest(finding.path, compiled, doc.data) if compiled is objects[-1] else ()
-    return _refuse(doc, f"the job as written has an error, so compile would refuse its spec: {finding.message} "
-                        f"[{finding.rule}]", finding.hint or _LINT_IT, path)
+    return _refuse(doc, f"import refuses the job: as written it has an error, so compile would refuse its spec: "
+                        f"{finding.message}", finding.hint or _LINT_IT, path, finding.rule)
 
 
 def _in_manifest(path: Sequence[Any], compiled: Any, original: Any) -> Tuple[Any, ...]:

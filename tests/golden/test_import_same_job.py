@@ -22,7 +22,7 @@ from ascend_compile.importer import Imported, ImportRefused, import_documents
 from ascend_compile.importer.render import render
 from ascend_compile.importer.search import comparable
 from ascend_compile.yamlio.parsing import load_documents
-from tests.checkout import SHARED
+from tests.checkout import SHARED, run_cli
 from tests.golden.test_import_roundtrip import REFUSED, SAMPLES, SKIPPED
 
 _MISSING: Any = "<missing>"
@@ -263,7 +263,8 @@ def test_configmaps_in_default_beside_a_job_that_names_no_namespace_are_the_spec
 
 def test_a_job_lint_finds_an_error_in_is_refused_where_the_error_is(shared_dir: Path) -> None:
     """The spec of upstream's a950 PyTorch Volcano Job would carry its volume named huawei.com/npu-config, which
-    compile (its output linted) refuses: import refuses it instead, at that volume of the manifest."""
+    compile (its output linted) refuses: import refuses it instead, at that volume of the manifest, under the one
+    ID lint gives that error (AC709), not AC026 as well."""
     path = shared_dir / "upstream" / "samples" / \
         "samples__train__basic-training__ranktable__yaml__950__a950_superpod_pytorch_vcjob.yaml"
     with pytest.raises(ImportRefused) as info:
@@ -271,5 +272,9 @@ def test_a_job_lint_finds_an_error_in_is_refused_where_the_error_is(shared_dir: 
     [finding] = [f for f in info.value.findings if f.severity == "error"]
     line = next(n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                 if "- name: huawei.com/npu-config" in text and n > 100)
-    assert (finding.rule, finding.line, finding.path[-3:]) == ("AC026", line, ("volumes", 0, "name"))
-    assert "AC709" in finding.message and "compile would refuse" in finding.message
+    assert (finding.rule, finding.line, finding.path[-3:]) == ("AC709", line, ("volumes", 0, "name"))
+    assert "compile would refuse" in finding.message and "AC" not in finding.message
+    printed = run_cli("import", str(path))
+    [said] = [text for text in printed.stderr.splitlines() if ": error: " in text]
+    assert printed.returncode == 1 and said.startswith(f"{path}:{line}:") and re.findall(r"\[AC\d+\]", said) == \
+        ["[AC709]"], printed.stderr
