@@ -251,12 +251,51 @@ def test_host_network_without_hccl_if_ip_in_a_distributed_job_is_a_warning():
     assert [severity for severity, _ in _of(findings, "AC603")] == ["warning", "warning"]
 
 
-def test_host_network_without_hccl_if_ip_under_a_start_script_is_not_a_finding():
-    """Upstream's AscendJob samples with hostNetwork set neither variable in the pod spec: their start scripts
-    (train_start.sh) export HCCL_IF_IP=${XDL_IP}, which lint cannot read."""
+# Upstream's ranktable start script run as its samples run it, down the branch that exports HCCL_IF_IP=${XDL_IP}:
+# env framework PyTorch, XDL_IP from the host, the ranktable volume mounted (on both replicas of UNTYPED_910B).
+RANKTABLE_SCRIPT = UNTYPED_910B.replace("            resources:", """\
+            command: [/bin/bash, -c, "cd /job/code/scripts; bash train_start.sh /job/code /job/output main.py"]
+            env:
+            - {name: framework, value: PyTorch}
+            - {name: XDL_IP, valueFrom: {fieldRef: {fieldPath: status.hostIP}}}
+            volumeMounts:
+            - {name: ranktable, mountPath: /user/serverid/devindex/config}
+            resources:""").replace("          containers:", """\
+          volumes:
+          - name: ranktable
+            hostPath: {path: /user/mindx-dl/ranktable/default.fp, type: Directory}
+          containers:""")
+
+
+def test_host_network_without_hccl_if_ip_under_upstreams_ranktable_script_is_not_a_finding():
+    """mindcluster-deploy samples/train/basic-training/ranktable/train_start.sh exports HCCL_IF_IP=${XDL_IP} in its
+    PyTorch branch for more than one device, which runs with env framework=PyTorch; it waits for the ranktable
+    first. Lint cannot read the script, but knows this one sets it."""
+    assert _of(lint_text(RANKTABLE_SCRIPT, "fp.yaml"), "AC603") == []
+
+
+@pytest.mark.parametrize("change", [
+    ("value: PyTorch", "value: MindSpore"),  # the MindSpore branch exports no HCCL_IF_IP
+    ("            - {name: XDL_IP, valueFrom: {fieldRef: {fieldPath: status.hostIP}}}\n", ""),  # nothing to copy
+    ("ranktable", "shared"),  # no ranktable volume: the script would wait for hccl.json in vain
+], ids=["mindspore", "no-xdl-ip", "no-ranktable"])
+def test_train_start_sh_without_what_makes_it_export_hccl_if_ip_is_a_warning(change):
+    """The script exports the variable only down that branch: upstream's start scripts without a ranktable
+    (samples/train/basic-training/without-ranktable/*/train_start.sh) and its MindSpore branch set neither."""
+    job = RANKTABLE_SCRIPT.replace(*change)
+    assert job != RANKTABLE_SCRIPT
+    found = _of(lint_text(job, "fp.yaml"), "AC603")
+    assert [severity for severity, _ in found] == ["warning", "warning"]
+    assert all("train_start.sh exports HCCL_IF_IP only with env framework PyTorch" in m for _, m in found), found
+
+
+def test_host_network_without_hccl_if_ip_under_another_script_is_a_warning():
+    """A script lint cannot read may set neither variable: the true case that skipping every '.sh' lost."""
     script = UNTYPED_910B.replace("            resources:", "            command: [/bin/bash, -c, "
-                                  "\"bash /job/code/train_start.sh\"]\n            resources:")
-    assert _of(lint_text(script, "fp.yaml"), "AC603") == []
+                                  "\"bash /job/code/launch.sh --nnodes=2\"]\n            resources:")
+    found = _of(lint_text(script, "fp.yaml"), "AC603")
+    assert [severity for severity, _ in found] == ["warning", "warning"]
+    assert all("lint cannot read the script it runs, /job/code/launch.sh" in m for _, m in found), found
 
 
 def test_hccl_socket_ifname_names_the_interface_as_well():
