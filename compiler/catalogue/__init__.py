@@ -12,6 +12,7 @@ output     the file writer (AC013; exit code 2)                                n
 spec       ``compile``, reading a job spec (AC02x, AC304)                      no
 schema     the schema check, as ``validate`` (AC1xx)                           yes
 engine     the lint engine itself (AC012)                                      yes
+cluster    the Python client, ``ascend_compile.Cluster`` (AC017)               no
 lint       a rule unit of :mod:`ascend_compile.lint.rules` (AC2xx-AC9xx)       yes
 =========  ==================================================================  ============
 
@@ -59,6 +60,7 @@ OUTPUT_ERROR = "AC013"
 KUSTOMIZE_PART_NOT_CHECKED = "AC014"  # a file a kustomization merges into objects was not checked (a warning)
 LINKED_FOLDER_SKIPPED = "AC015"  # a walk did not follow a symlinked folder (a note)
 CLUSTER_SNAPSHOT_INVALID = "AC016"  # --cluster-snapshot FILE cannot be read or breaks its schema
+CLUSTER_ERROR = "AC017"  # the Python client's ClusterError: the API server refused a request, or was not reached
 SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
 PROFILE_UNKNOWN = "AC021"
 PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does not support
@@ -82,14 +84,15 @@ RESILIENCE_PREREQUISITES = "AC311"  # a fault-tolerance setting without what mak
 FAULT_RETRY_RESTART_POLICY = "AC312"  # fault-retry-times with pods that restart in place
 
 
-INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT = (
-    "input", "discovery", "config", "output", "spec", "schema", "engine", "lint")
-ORIGINS = (INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT)
+INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT, CLUSTER = (
+    "input", "discovery", "config", "output", "spec", "schema", "engine", "lint", "cluster")
+ORIGINS = (INPUT, DISCOVERY, CONFIG, OUTPUT, SPEC, SCHEMA, ENGINE, LINT, CLUSTER)
 #: the origins whose findings no setting or comment silences, and why (config.cannot_disable refuses such settings)
 _NOT_SUPPRESSIBLE = {INPUT: "an input error: a file that could not be read is never reported as checked",
                      CONFIG: "a config error: nothing runs with settings that could not be read",
                      OUTPUT: "an output error: compile could not write its files",
-                     SPEC: "a spec error: compile writes nothing from a spec it refuses"}
+                     SPEC: "a spec error: compile writes nothing from a spec it refuses",
+                     CLUSTER: "a cluster error: the API server's answer to a request, not a finding in a file"}
 SILENCED_BY_SETTINGS = (DISCOVERY,)  # notes on files not linted: no comment in them can reach the note
 _REPORTED_BY = {
     INPUT: "the YAML reader (an input error: exit code 2)",
@@ -100,6 +103,7 @@ _REPORTED_BY = {
     SPEC: "``ascend-compile compile`` when it reads a job spec",
     SCHEMA: "the schema check (the same as ``ascend-compile validate``)",
     ENGINE: "the lint engine",
+    CLUSTER: "the Python client, ``ascend_compile.Cluster``, as the one finding of the ``ClusterError`` it raises",
 }
 #: what an entry lists in ``kinds`` to apply to every object
 ALL_KINDS = ("*",)
@@ -217,6 +221,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(CONFIG_INVALID, "config-invalid", CONFIG, "The project config file (.ascend-compile.yaml) is invalid."),
     _meta(CLUSTER_SNAPSHOT_INVALID, "cluster-snapshot-invalid", CONFIG,
           "The cluster snapshot file (--cluster-snapshot) cannot be read or does not match its schema."),
+    _meta(CLUSTER_ERROR, "cluster-error", CLUSTER,
+          "The API server refused a request of the Python client (ascend_compile.Cluster), or could not be reached."),
     _meta(BAD_SUPPRESSION, "bad-suppression", ENGINE, _BAD_SUPPRESSION_DOC, WARNING, ALL_KINDS),
     _meta(OUTPUT_ERROR, "output-error", OUTPUT,
           "A file cannot be written: two jobs share a file name, the folder is not writable, or a link stands where it goes."),

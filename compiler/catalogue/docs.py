@@ -266,6 +266,29 @@ a directory out of step with the specs, so ``compile`` writes all files or none.
 **How to fix.** Give the jobs distinct names, or compile them into separate directories; check the
 directory's permissions; remove the link (or name the file it points to); run ``lint --fix`` again
 after an edit.""",
+    "AC017": """\
+**What.** A call of the Python client (``ascend_compile.Cluster``: ``create``, ``status``, ``delete``,
+``why``, ...) failed at the cluster: the API server refused the request (a job that already exists, a
+namespace that does not, missing rights, an object it finds invalid), or it could not be reached (a bad
+kubeconfig, a server that is down, no answer within ``request_timeout``).
+
+**Why.** The client raises one ``ClusterError`` for each of these. It is an ``AscendCompileError``, so
+code that catches that catches cluster errors too; its one finding, under this ID, carries the server's
+own message (with what was being done) and a hint. ``status``, ``reason`` and ``message`` give the HTTP
+status (``None`` when the server was not reached), the server's reason and its message.
+
+**How to fix.** As the message says: delete the job first or give it another name (``AlreadyExists``),
+create the namespace (``ensure_namespace``), ask for the rights (``Forbidden``), correct the field the
+server names (``Invalid``; ``lint_manifests`` finds most such mistakes first), or point the kubeconfig at
+a server that answers.
+
+Example::
+
+    try:
+        cluster.create(ascend_compile.compile_spec(spec))
+    except ascend_compile.AscendCompileError as exc:
+        for finding in exc.findings:
+            print(finding.rule, finding.message)   # AC017 create AscendJob training/resnet50: ... already exists""",
     "AC020": """\
 **What.** A job spec breaks a rule the schema cannot express: a job defined twice (same name and
 namespace) in one run, volumes or env entries that clash, a setting that needs another one (e.g.

@@ -15,7 +15,8 @@ importing this module (or ``compiler``) never needs it::
     cluster.delete("resnet50", "AscendJob", "training")   # the job and its rings-config-<job> ConfigMap
 
 Every error the API server returns (or a failure to reach it) is raised as
-one :class:`ClusterError` carrying the server's own message.
+one :class:`ClusterError` carrying the server's own message: an ``AscendCompileError`` whose one
+finding is rule AC017.
 
 Job kinds and states are the ones ``ascend-compile status`` reports: :class:`JobState`,
 :func:`~ascend_compile.kube.jobs.job_state` and the job types are shared with the kubectl path
@@ -26,6 +27,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
 
+from ..catalogue import CLUSTER_ERROR
+from ..errors import AscendCompileError
+from ..findings import ERROR, Finding
 from ..vocabulary import ASCEND_JOB, CONFIG_MAP, CORE_API_VERSION, NAMESPACE, ranktable_configmap_name
 from .jobs import JobState, JobType, find_job_type, job_state, job_type_of
 from .lifecycle import MANAGER
@@ -50,14 +54,11 @@ DEFAULT_REQUEST_TIMEOUT = 60.0
 T = TypeVar("T")
 
 
-class ClusterError(Exception):
-    """The API server refused a request, or could not be reached.
-
-    ``message`` is the server's own message (the ``message`` of its Status
-    reply); ``status`` the HTTP status (None when the server was not reached);
-    ``reason`` the Status reason (``NotFound``, ``AlreadyExists``, ``Invalid``,
-    ``Forbidden``...); ``operation`` what was being done.
-    """
+class ClusterError(AscendCompileError):
+    """The API server refused a request, or could not be reached: an AscendCompileError whose one finding (AC017)
+    says what was being done, the server's message and a hint.  ``message`` is the server's own message (of its
+    Status reply); ``status`` the HTTP status (None when the server was not reached); ``reason`` the Status
+    reason (``NotFound``, ``AlreadyExists``, ``Invalid``, ``Forbidden``...); ``operation`` what was being done."""
 
     def __init__(self, message: str, *, status: Optional[int] = None, reason: str = "", operation: str = "",
                  body: Optional[Dict[str, Any]] = None):
@@ -66,7 +67,8 @@ class ClusterError(Exception):
         self.reason = reason
         self.operation = operation
         self.body: Dict[str, Any] = body or {}
-        super().__init__(f"{operation}: {message}" if operation else message)
+        super().__init__([Finding(CLUSTER_ERROR, ERROR, f"{operation}: {message}" if operation else message,
+                                  hint=_cluster_hint(status, reason), file="<cluster>")])
 
     @property
     def not_found(self) -> bool:
@@ -76,6 +78,21 @@ class ClusterError(Exception):
     def already_exists(self) -> bool:
         return self.status == 409 and self.reason == "AlreadyExists"
 
+
+def _cluster_hint(status: Optional[int], reason: str) -> str:
+    """What to do about a refusal, by the server's status (the message itself names the object)."""
+    if status is None:
+        return ("check that the kubeconfig (and its context) names an API server that answers, or give a larger "
+                "request_timeout")
+    if status in (401, 403):
+        return "give the kubeconfig's user the rights (RBAC) this request needs"
+    if status == 404:
+        return "check the name, kind and namespace (ensure_namespace creates a missing namespace)"
+    if status == 409 and reason == "AlreadyExists":
+        return "delete the existing object first, or give the job another name"
+    if status == 422:
+        return "correct the field the server's message names (lint_manifests finds most such mistakes first)"
+    return ""
 
 def _kubernetes() -> Any:
     """The ``kubernetes`` package, or an ImportError that says how to install it."""

@@ -91,7 +91,20 @@ def test_error_hierarchy():
     assert issubclass(ascend_compile.InputError, ascend_compile.AscendCompileError)
     assert issubclass(ascend_compile.ProfileNotFoundError, ascend_compile.CompileError)
     assert issubclass(ascend_compile.ProfileNotFoundError, LookupError)
-    assert issubclass(ascend_compile.ClusterError, Exception)
+    assert issubclass(ascend_compile.ClusterError, ascend_compile.AscendCompileError)
+
+
+def test_a_cluster_error_is_caught_as_an_ascend_compile_error_with_one_finding():
+    """docs/api.md: catching AscendCompileError catches the client's refusals too, as one AC017 finding."""
+    try:
+        raise ascend_compile.ClusterError('ascendjobs "resnet50" already exists', status=409, reason="AlreadyExists",
+                                          operation="create AscendJob training/resnet50")
+    except ascend_compile.AscendCompileError as exc:
+        [finding] = exc.findings
+        assert (finding.rule, finding.severity, finding.file) == ("AC017", "error", "<cluster>")
+        assert finding.message == str(exc) == 'create AscendJob training/resnet50: ascendjobs "resnet50" already exists'
+        assert finding.hint == "delete the existing object first, or give the job another name"
+        assert isinstance(exc, ascend_compile.ClusterError) and exc.already_exists and exc.status == 409
 
 
 def test_unknown_attribute_is_an_attribute_error():

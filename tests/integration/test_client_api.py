@@ -142,6 +142,15 @@ def test_bad_kubeconfig_is_a_cluster_error(tmp_path):
     assert "kubeconfig" in str(info.value)
 
 
+def test_a_cluster_error_is_an_ascend_compile_error(tmp_path):
+    """One hierarchy (docs/api.md): code that catches AscendCompileError catches the client's errors too."""
+    with pytest.raises(ascend_compile.AscendCompileError) as info:
+        ascend_compile.Cluster.from_kubeconfig(str(tmp_path / "missing"))
+    [finding] = info.value.findings
+    assert (finding.rule, finding.message) == ("AC017", str(info.value)) and finding.message.startswith("connect: ")
+    assert "kubeconfig" in finding.hint
+
+
 def test_unreachable_server_is_a_cluster_error(control_plane, tmp_path):
     config = Path(control_plane.kubeconfig).read_text()
     server = control_plane.server

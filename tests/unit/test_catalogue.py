@@ -40,7 +40,7 @@ def test_every_lint_entry_has_a_unit_and_every_unit_an_entry():
 
 @pytest.mark.parametrize("origin,suppressible", [("input", False), ("config", False), ("output", False),
                                                   ("spec", False), ("discovery", True), ("schema", True),
-                                                  ("engine", True), ("lint", True)])
+                                                  ("engine", True), ("lint", True), ("cluster", False)])
 def test_what_can_be_suppressed(origin, suppressible):
     assert {e.suppressible for e in catalogue.entries(origin)} == {suppressible}
 
