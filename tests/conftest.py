@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -28,7 +30,29 @@ else:
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def _end_on_sigterm() -> None:
+    """A run killed with SIGTERM ends as an interrupted run, as after Ctrl-C: pytest finishes the session (which
+    stops the session's simulated cluster and removes its folder, tests/simcluster/session.py) and the atexit
+    handlers remove this run's checkout and cache folders.  Python's own default is to die at once and leave
+    them all behind.  A second SIGTERM kills at once, and so does the first in a process forked from this one
+    (lint's worker pools: ``Pool.terminate()`` ends its workers with SIGTERM)."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return  # not ours to handle: pytest run from a thread, or by a program that handles SIGTERM itself
+    run = os.getpid()
+
+    def interrupted(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if os.getpid() != run:  # a forked child: it dies as it would have
+            os.kill(os.getpid(), signum)
+            return
+        pytest.exit("killed by SIGTERM: the run ends as after Ctrl-C, cleaning up", returncode=128 + signum)
+
+    signal.signal(signal.SIGTERM, interrupted)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _end_on_sigterm()
     # The lint result cache of every command the tests run goes to a folder of this session (the
     # user's own cache stays untouched); the cache is exact, so it changes no test's outcome.
     if "ASCEND_COMPILE_CACHE_DIR" not in os.environ:

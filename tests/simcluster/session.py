@@ -135,6 +135,8 @@ class SessionCluster:
         for name, work in self.work.items():
             started = time.monotonic()
             try:
+                if self._stopping.is_set():  # the run ended (or was killed) while the cluster started
+                    raise SimClusterError("the test run ended before this batch ran")
                 self.results[name] = (True, work(self._cluster()))
             except BaseException as exc:  # noqa: BLE001 - the test that asks for it reports it
                 self.results[name] = (False, exc)
