@@ -51,13 +51,21 @@ def _client_state(sim, name: str, kind: str):
 
 
 class _Recorder:
-    """Records every state ``ascend-compile status --watch`` prints, and a polling Python client's."""
+    """Records every state ``ascend-compile status --watch`` prints, and a polling Python client's.
+
+    Entering returns once both have read the job (its current state is their first): a failure injected
+    before that could come and go while the watch process still starts (seconds on a loaded machine), and
+    neither would see it."""
 
     def __init__(self, sim, name: str, kind: str):
         self.sim, self.name, self.kind = sim, name, kind
         self.client_states: List[str] = []
+        self._cli_states: List[str] = []
         self._stop = threading.Event()
+        self._client_reading = threading.Event()
+        self._cli_reading = threading.Event()
         self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._reader = threading.Thread(target=self._read_watch, daemon=True)
         self._watch: "subprocess.Popen[str] | None" = None
 
     def _poll(self) -> None:
@@ -68,7 +76,15 @@ class _Recorder:
                 state = cluster.status(self.name, self.kind, NAMESPACE).state
                 if not self.client_states or self.client_states[-1] != state:
                     self.client_states.append(state)
+                self._client_reading.set()
                 time.sleep(0.1)
+
+    def _read_watch(self) -> None:
+        assert self._watch is not None and self._watch.stdout is not None
+        for line in self._watch.stdout:  # one JSON object per line and change
+            if line.strip().startswith("{"):
+                self._cli_states.append(json.loads(line)["state"])
+                self._cli_reading.set()
 
     def __enter__(self) -> "_Recorder":
         self._watch = subprocess.Popen(
@@ -76,7 +92,11 @@ class _Recorder:
              _kind_flag(self.kind), "--kubeconfig", str(self.sim.kubeconfig), "--watch", "--interval", "200ms",
              "--timeout", "5m", "-o", "json"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=checkout_env())
+        self._reader.start()
         self._thread.start()
+        wait_for(lambda: self._client_reading.is_set() and self._cli_reading.is_set(), timeout=120, interval=0.1,
+                 what=f"the Python client and 'status --watch' to read {self.name}", sim=self.sim,
+                 last=lambda: f"client saw {self.client_states}, the watch printed {self._cli_states}")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -89,8 +109,9 @@ class _Recorder:
         assert self._watch is not None
         if self._watch.poll() is None:
             self._watch.terminate()
-        out, _err = self._watch.communicate(timeout=30)
-        return [json.loads(line)["state"] for line in out.splitlines() if line.strip().startswith("{")]
+        self._watch.wait(timeout=30)
+        self._reader.join(timeout=30)
+        return list(self._cli_states)
 
 
 @pytest.fixture
@@ -113,6 +134,16 @@ def _running_pods(sim, name: str, kind: str, count: int) -> List[Dict[str, Any]]
 
     return wait_for(check, timeout=120, what=f"{count} running pods of {name}", sim=sim,
                     last=lambda: jobs.describe_namespace(sim, NAMESPACE))
+
+
+def _phases_since(sim, name: str, kind: str, first: str) -> List[str]:
+    """The phases a Volcano Job recorded in ``status.conditions``, oldest first, from the last ``first`` on
+    (all of them for ""; none before ``first`` was recorded)."""
+    phases = [c.get("status") for c in jobs.job_object(sim, NAMESPACE, kind, name).get("status", {}).get(
+        "conditions") or []]
+    if not first:
+        return phases
+    return phases[len(phases) - 1 - phases[::-1].index(first):] if first in phases else []
 
 
 def _wait_state(sim, name: str, kind: str, state: str, timeout: float = 90) -> Dict[str, Any]:
@@ -266,10 +297,15 @@ def test_volcano_job_running_restarting_completed(sim, states_ns, tmp_path):
     with _Recorder(sim, name, kind) as recorder:
         # an eviction: the pod is deleted while the job runs (policy PodEvicted -> RestartJob)
         sim.kubectl("delete", "pod", "-n", NAMESPACE, pods[0]["metadata"]["name"], "--wait=false")
-        wait_for(lambda: "Restarting" in recorder.client_states and recorder.client_states[-1] == "Running",
-                 timeout=120, what=f"{name} to restart and run again", sim=sim,
-                 last=lambda: f"client saw {recorder.client_states}")
+        # the job's own record (Volcano appends a condition at each phase change), not a poll that must catch
+        # the phase while it lasts: Restarting after the eviction, then Running again
+        wait_for(lambda: _phases_since(sim, name, kind, "Restarting")[-1:] == ["Running"], timeout=120,
+                 what=f"{name} to restart and run again", sim=sim,
+                 last=lambda: f"phases {_phases_since(sim, name, kind, '')}; client saw {recorder.client_states}")
+        wait_for(lambda: recorder.client_states[-1] == "Running", timeout=30, what="the client to read it Running",
+                 sim=sim, last=lambda: f"client saw {recorder.client_states}")
         cli_seen = recorder.cli_states()
+    assert "Restarting" in recorder.client_states, f"the Python client saw {recorder.client_states}"
     assert "Restarting" in cli_seen, f"ascend-compile status --watch printed {cli_seen}"
     pods = _running_pods(sim, name, kind, 2)
     jobs.label_pods(sim, NAMESPACE, pods, 0)
