@@ -331,8 +331,20 @@ def _state(item: _Tracked, snap: _Snapshot) -> Tuple[Any, ...]:
     return _observe(item, snap), reason, _same_words(message)
 
 
-def _settle(sim: SimCluster, items: List[_Tracked], *, quiet: float, timeout: float) -> _Snapshot:
-    """Poll until no job changed for ``quiet`` seconds (or ``timeout``); returns the last snapshot."""
+#: seconds without change that end a round in which some jobs ran: the scheduler's period is 1 s, so a job
+#: that has room is placed within a few seconds; one that waits past this goes on waiting in the next round
+#: (with the room the finished jobs leave), and never-fits still needs a whole quiet round of its own
+SETTLE = 3.0
+
+
+def _settle(sim: SimCluster, items: List[_Tracked], *, quiet: float, timeout: float,
+            settle: float = SETTLE) -> _Snapshot:
+    """Poll until no job changed for ``quiet`` seconds (or ``timeout``); returns the last snapshot.
+
+    A round in which some jobs already ran (or were refused) ends sooner, after ``settle`` seconds without
+    change: those jobs are then deleted and the pending ones get their room in the next round.  Only a round
+    in which nothing ran needs the whole ``quiet`` time, since that is the round whose pending jobs are
+    called never-fits (:func:`judge`)."""
     namespaces = sorted({ns for item in items for ns in item.ns_map.values()})
     started = last_change = time.monotonic()
     previous: Optional[List[Any]] = None
@@ -342,8 +354,10 @@ def _settle(sim: SimCluster, items: List[_Tracked], *, quiet: float, timeout: fl
         now = time.monotonic()
         if state != previous:
             previous, last_change = state, now
-        everything_done = all(s[0][0] in ("refused", "running") for s in state)
-        if everything_done and now - last_change >= 1.0:
+        done = [s[0][0] in ("refused", "running") for s in state]
+        if all(done) and now - last_change >= 1.0:
+            return snap
+        if any(done) and now - last_change >= settle:
             return snap
         if now - last_change >= quiet or now - started >= timeout:
             return snap
