@@ -15,7 +15,7 @@ A cache can be wrong only by being absent.  Every cache file records its full ke
 its own name) and is used only under that key: a key folder swapped for another's, or a file moved, is
 ignored.  Every folder from the cache root down to the file must be a real folder (no link), ours and
 writable by no one else (:func:`usable`).  A cache file is read only when it is a regular file under
-:data:`MAX_FILE_BYTES` (no link followed, no FIFO waited on: :mod:`.regular`), and anything unexpected in
+:data:`MAX_FILE_BYTES` (no link followed, no FIFO waited on: :mod:`.safeio.read`), and anything unexpected in
 it makes it step aside: the run is the same, only slower.  (What a process running as the same user writes
 there cannot be told from what this tool wrote: keep the cache root where only you write.)  The digests of
 code files are kept by their path and ``lstat`` identity (device, inode, size, modification and change
@@ -94,7 +94,7 @@ def read_file(path: str, key: str, root: Optional[str] = None) -> Optional[Dict[
     is unexpected (another key, a link, a FIFO, too large, not our format)."""
     if not usable(os.path.dirname(path), create=False, root=root):
         return None
-    from .regular import read_regular_bytes
+    from .safeio.read import read_regular_bytes
 
     data, _why = read_regular_bytes(path, MAX_FILE_BYTES)
     if data is None:

@@ -33,7 +33,7 @@ or did not answer (no job outcome is known).  --format json prints
 def fail(message: str, code: int, json_error: bool = False) -> NoReturn:
     """``error: <message>`` on stderr and exit ``code``; with ``json_error`` also a JSON error object on stdout
     (one line, so that it also ends the JSON-lines output of ``status --watch``)."""
-    from ..safetext import printable_lines
+    from ..safeio.text import printable_lines
 
     if json_error:
         click.echo(json.dumps({"error": {"message": message, "exitCode": code,
@@ -78,7 +78,7 @@ def make_kubectl(options: Dict[str, Any], at_least: float = 0.0) -> Any:
 
 def stdout_sink(sanitize: bool = True) -> Callable[[str], None]:
     """Where kubectl's standard output goes as it comes: our stdout, with control characters escaped."""
-    from ..safetext import printable_lines
+    from ..safeio.text import printable_lines
 
     def write(text: str) -> None:
         sys.stdout.write(printable_lines(text) if sanitize else text)
@@ -147,7 +147,7 @@ def read_live_inventory(options: Dict[str, Any]) -> Any:
     from ..kube.inventory import read_inventory
     from ..kube.planning import job_namespace
     from ..kube.reading import KubectlReader
-    from ..safetext import printable
+    from ..safeio.text import printable
 
     try:
         kubectl = make_kubectl(options)

@@ -112,7 +112,7 @@ def _bad(exc: Exception) -> BadParameter:
 
 def _check(jobs: List[Any], output_dir: str, ctx: Any) -> int:
     """``--check``: the diff (or one JSON document) on stdout, a summary on stderr; 1 unless up to date."""
-    from ..safetext import printable
+    from ..safeio.text import printable
     from ..compiling.stale import check_outputs
 
     report = check_outputs(jobs, output_dir, ctx.max_bytes)

@@ -47,7 +47,7 @@ def describe(config: Any, options: Mapping[str, Any]) -> List[str]:
     """Which project config is used and why, and the profile directories in the order they apply."""
     from ..config import search_config
     from ..resources import profiles_dir
-    from ..safetext import printable
+    from ..safeio.text import printable
 
     if options.get("no_config"):
         where = "no project config (--no-config)"
@@ -87,7 +87,7 @@ def nothing_found(command: str, what: str, left_out: Iterable[Finding]) -> int:
     """Say on stderr that the paths held no ``what``, and name what discovery left out on purpose (a Helm chart,
     kustomize's files: their notes' text); the exit code of an input error."""
     from ..findings import EXIT_INPUT
-    from ..safetext import printable
+    from ..safeio.text import printable
 
     notes = [f"  {printable(note.file)}: {printable(note.message)} [{note.rule}]\n" for note in left_out]
     said = "; left out on purpose:" if notes else ""

@@ -80,10 +80,10 @@ def fix(findings: Sequence[Finding], lint_again: Callable[[], Tuple[Any, int]],
 def write(plan: Plan, roots: Sequence[str]) -> int:
     """Each file rewritten (the fixed spans only), all of them or none; the number of fixes.
 
-    Every file is checked first: inside ``roots``, not a link (:mod:`ascend_compile.safewrite` refuses
+    Every file is checked first: inside ``roots``, not a link (:mod:`ascend_compile.safeio.write` refuses
     one), and holding exactly the text the fixes were planned on (an edit since then moves the offsets)."""
     from ..lint import autofix
-    from ..safewrite import check_inside, check_target, refusal, write_files
+    from ..safeio.write import check_inside, check_target, refusal, write_files
 
     out = []
     for path, (text, mine) in plan.items():

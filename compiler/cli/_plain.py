@@ -100,7 +100,7 @@ def _configured_baseline(config: Any) -> Optional[str]:
     configured = config.lint.baseline
     if not configured or os.path.lexists(configured):
         return configured or None
-    from ..safetext import printable
+    from ..safeio.text import printable
 
     sys.stderr.write(f"ascend-compile lint: note: lint.baseline in {printable(str(config.path))} names "
                      f"{printable(configured)}, which does not exist yet, so every finding is reported; record "

@@ -68,7 +68,7 @@ def snapshot(output_file: Optional[str], name: Optional[str], **options: Any) ->
     from ..kube.inventory import read_inventory
     from ..kube.planning import job_namespace
     from ..kube.reading import KubectlReader
-    from ..safetext import printable
+    from ..safeio.text import printable
 
     kubectl = make_kubectl(options)
     inventory, notes = read_inventory(KubectlReader(kubectl), options.get("namespace"),
@@ -79,7 +79,7 @@ def snapshot(output_file: Optional[str], name: Optional[str], **options: Any) ->
     if not output_file or output_file == "-":
         sys.stdout.write(text)
         return
-    from ..safewrite import write_file
+    from ..safeio.write import write_file
 
     try:
         write_file(output_file, text)

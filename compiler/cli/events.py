@@ -32,7 +32,7 @@ Output (text), one event a line:
 def events_command(target: str, kind: str, output: str, **options: Any) -> None:
     """Show the events of a job, its PodGroup and its pods.  Exit 0 (no events too)."""
     from ..kube.jobview import gather
-    from ..safetext import printable
+    from ..safeio.text import printable
 
     kubectl = make_kubectl(options)
     reader, job = read_job(kubectl, target, kind, options)

@@ -86,7 +86,7 @@ def _write(imported: List[Any], output_dir: str, force: bool, ctx: Any) -> None:
     are refused before anything is written (AC013), as is a spec that exists, without --force."""
     from ..errors import AscendCompileError
     from ..importer.render import render
-    from ..safewrite import refuse_same_names, write_into
+    from ..safeio.write import refuse_same_names, write_into
 
     files = [(f"{one.name}.yaml", render(one)) for one in imported]
     taken = [os.path.join(output_dir, name) for name, _ in files if os.path.lexists(os.path.join(output_dir, name))]

@@ -184,7 +184,7 @@ def _write(path: str, text: str, name: str, force: bool) -> None:
     if os.path.lexists(path) and not force:
         _fail(f"{path} already exists; use --force to overwrite it")
     from ..errors import AscendCompileError
-    from ..safewrite import write_file
+    from ..safeio.write import write_file
 
     try:
         directory = os.path.dirname(path)
@@ -216,7 +216,7 @@ def _yaml_scalar(value: str) -> str:
 
 def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int, image: str, target: str) -> str:
     from ..hardware.arithmetic import split_total
-    from ..safetext import printable
+    from ..safeio.text import printable
 
     split, _ = split_total(profile, npus)
     if split:

@@ -56,7 +56,7 @@ def list_command(selector: str, everyone: bool, output: str, **options: Any) -> 
 
 
 def _table(states: List[Any]) -> None:
-    from ..safetext import printable
+    from ..safeio.text import printable
 
     rows = [("NAMESPACE", "NAME", "KIND", "STATE", "STARTED", "COMPLETED")]
     rows += [(s.namespace or "", s.name, s.kind, s.state, s.start_time or "-", s.completion_time or "-")

@@ -36,7 +36,7 @@ def logs_command(target: str, kind: str, replica: Optional[str], index: Optional
     """Show the log of one pod of a job (the first one unless --replica/--index say which)."""
     from ..kube.jobview import gather
     from ..kube.lifecycle import container_of, pick_pod
-    from ..safetext import printable_lines
+    from ..safeio.text import printable_lines
 
     kubectl = make_kubectl(options)
     reader, job = read_job(kubectl, target, kind, options)

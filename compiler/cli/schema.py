@@ -73,7 +73,7 @@ def schema_command(directory: Optional[str], profile: bool) -> None:
         return
     from ..errors import AscendCompileError
     from ..report import render
-    from ..safewrite import write_into
+    from ..safeio.write import write_into
 
     try:
         written = write_into(directory, [(name, builtin_schema(name)) for name in (SPEC_SCHEMA, PROFILE_SCHEMA)])

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 import click
 
-from ..safetext import printable
+from ..safeio.text import printable
 from ._cluster import EXIT_CODES_EPILOG, KIND_CHOICES, fail, handle_kubectl_errors, job_targets, make_kubectl
 from ._options import table_options
 

@@ -56,7 +56,7 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
     from ..kube.kubectl import KubectlError
     from ..kube.kubectl import EXIT_REJECTED, EXIT_UNREACHABLE, duration_seconds
     from ..kube.lifecycle import TIMED_OUT, Waited, wait_for
-    from ..safetext import printable
+    from ..safeio.text import printable
     from .status import _within
 
     limit = duration_seconds(timeout, "timeout")

@@ -48,7 +48,7 @@ def why_command(target: str, kind: str, log_lines: int, no_lint: bool, output: s
     found and explained, 1 when there is no such job, 2 for usage errors.
     """
     from ..kube.why import explain
-    from ..safetext import printable
+    from ..safeio.text import printable
 
     kubectl = make_kubectl(options)
     reader, job = read_job(kubectl, target, kind, options)

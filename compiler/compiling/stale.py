@@ -17,8 +17,8 @@ import os
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .pipeline import CompiledJob
-from ..regular import read_regular_bytes
-from ..safetext import printable
+from ..safeio.read import read_regular_bytes
+from ..safeio.text import printable
 from .writer import HEADER_PREFIX, HEADER_SUFFIX, planned
 
 
@@ -44,7 +44,7 @@ class CheckReport:
 def read_regular(path: str, max_bytes: int, head: bool = False) -> Tuple[Optional[str], str]:
     """(text, "") for a regular UTF-8 file of at most ``max_bytes``; else (None, why it was not read).
 
-    ``(None, "")`` means there is nothing at ``path``; see :func:`~ascend_compile.regular.read_regular_bytes`.
+    ``(None, "")`` means there is nothing at ``path``; see :func:`~ascend_compile.safeio.read.read_regular_bytes`.
     ``head``: read the first ``max_bytes`` only.
     """
     data, why = read_regular_bytes(path, max_bytes, head)

@@ -1,6 +1,6 @@
 """Turning compiled jobs into text and files: stdout streams, atomic writes into one folder.
 
-Writes are all-or-nothing per run, through :mod:`ascend_compile.safewrite` (a
+Writes are all-or-nothing per run, through :mod:`ascend_compile.safeio.write` (a
 temporary file of our own beside each target, renamed into place; a target that
 is a link is refused), so nothing outside the output directory is ever
 touched.  Each output name is
@@ -18,8 +18,8 @@ import time
 from typing import Iterable, Iterator, List, Sequence, Tuple
 
 from .pipeline import CompiledJob
-from ..safetext import printable
-from ..safewrite import is_bare_name, refusal, refuse_same_names, write_into
+from ..safeio.text import printable
+from ..safeio.write import is_bare_name, refusal, refuse_same_names, write_into
 from ..yamlio.dump import dump_documents
 
 #: the first line of every file ``compile -o`` writes; ``--check`` knows its own files by it

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, List
 
-from ..safetext import printable
+from ..safeio.text import printable
 from ..yamlio.dump import dump_document
 
 JOB_PATCH_LINE = "  jobPatch:\n"

@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..safetext import printable
+from ..safeio.text import printable
 from ..vocabulary import DNS1123_LABEL, DNS1123_SUBDOMAIN, MAX_LABEL_LENGTH, MAX_SUBDOMAIN_LENGTH
 from . import process
 from .process import Finished

@@ -125,7 +125,7 @@ def write(path: str, findings: Sequence[Finding], linted: Optional[Collection[st
     :class:`~ascend_compile.errors.InputError` (AC013) when it cannot be written, :class:`BaselineError`
     when the baseline there is of an older version and holds entries of other files (they would be lost).
     A file there that is not a baseline is replaced whole; a link is refused by the writer."""
-    from ..safewrite import write_file
+    from ..safeio.write import write_file
 
     kept: List[Dict[str, Any]] = []
     if linted is not None and os.path.isfile(path) and not os.path.islink(path):

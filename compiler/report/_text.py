@@ -6,7 +6,7 @@ from typing import List, Mapping, Optional, TextIO
 
 from ..catalogue import KUSTOMIZE_PART_NOT_CHECKED, OUTPUT_ERROR
 from ..findings import ERROR, INFO, WARNING, Finding
-from ..safetext import printable, printable_lines
+from ..safeio.text import printable, printable_lines
 from . import RuleInfo, count
 
 _COLORS = {ERROR: "\033[1;31m", WARNING: "\033[1;33m", INFO: "\033[1;34m"}

@@ -7,7 +7,7 @@ import sys
 
 from ..catalogue import INPUT_TOO_LARGE
 from ..errors import InputError
-from ..regular import not_regular
+from ..safeio.read import not_regular
 from .common import DEFAULT_MAX_BYTES, STDIN, STDIN_NAME, input_error as _input_error
 
 

@@ -211,7 +211,7 @@ def test_fix_refuses_a_file_changed_since_its_fixes_were_planned(tmp_path: Path)
 
 
 def test_no_temporary_file_is_left_behind_when_a_write_fails(tmp_path: Path, monkeypatch) -> None:
-    from ascend_compile import safewrite
+    from ascend_compile.safeio import write as safewrite
     from ascend_compile.errors import InputError
 
     first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"

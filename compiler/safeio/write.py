@@ -19,10 +19,10 @@ import os
 import stat
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from .catalogue import OUTPUT_ERROR
-from .errors import InputError
-from .findings import ERROR, Finding
-from .safetext import printable
+from ..catalogue import OUTPUT_ERROR
+from ..errors import InputError
+from ..findings import ERROR, Finding
+from .text import printable
 
 Data = Union[str, bytes]
 
