@@ -5,13 +5,16 @@ The functions named in mind-cluster and Volcano are looked up in the pinned sour
 """
 from __future__ import annotations
 
+import ast
+import io
 import os
 import re
 import tarfile
+import tokenize
 
 import pytest
 
-from tests.checkout import run_cli
+from tests.checkout import ROOT, run_cli
 
 from .conftest import SHARED
 
@@ -128,3 +131,33 @@ def test_a_rule_docstring_names_no_upstream_source():
         found += [f"{rule_id}: message {part!r}" for part in _said_again(cited.message, doc)]
     assert found == [], "say it in the citation (compiler/catalogue/citations.py), not the docstring:\n" + \
         "\n".join(found)
+
+
+def _rule_code_texts():
+    """(file:line name, text) of every function's and class's docstring and every comment in the rule units and the
+    helper modules they share."""
+    for path in sorted((ROOT / "compiler" / "lint" / "rules").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and ast.get_docstring(node):
+                yield f"{path.name}:{node.lineno} {node.name}", ast.get_docstring(node)
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                yield f"{path.name}:{token.start[0]} comment", token.string
+
+
+def test_no_function_docstring_or_comment_in_the_rules_names_upstream():
+    """The same holds below a rule's module docstring: a function's or class's docstring or a comment in a rule unit
+    or a helper the units share names no upstream source, file or pinned commit, nor any function a citation names
+    (a helper serves several rules, so every citation's functions count)."""
+    from ascend_compile.catalogue.citations import CITATIONS, SOURCES
+
+    pins = [re.escape(source.split(" ")[1]) for source in SOURCES if source]
+    functions = sorted({p.function for c in CITATIONS.values() for p in c.places() if p.function})
+    pattern = re.compile("|".join([_NAMES_UPSTREAM, *pins,
+                                   *(rf"(?<![\w.]){re.escape(f)}(?!\w)" for f in functions)]))
+    texts = list(_rule_code_texts())
+    comments = sum(where.endswith(" comment") for where, _ in texts)
+    assert comments > 100 and len(texts) - comments > 100, "the walk found the docstrings and the comments"
+    found = [f"{where}: {m.group(0)!r}" for where, text in texts for m in pattern.finditer(text)]
+    assert found == [], "say it in the citation (compiler/catalogue/citations.py), not here:\n" + "\n".join(found)

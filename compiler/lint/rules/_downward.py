@@ -28,12 +28,12 @@ VOLUME_FIELD_PATHS = frozenset({"metadata.name", "metadata.namespace", "metadata
                                 "metadata.annotations"})
 #: the maps both may read one key of, as ``<map>['<key>']``
 FIELD_MAPS = ("metadata.labels", "metadata.annotations")
-#: what a resourceFieldRef may read (validContainerResourceFieldPathExpressions), and any hugepages size
+#: what a resourceFieldRef may read, as Kubernetes lists it, and any hugepages size
 RESOURCES = ("limits.cpu", "limits.memory", "limits.ephemeral-storage", "requests.cpu", "requests.memory",
              "requests.ephemeral-storage")
 HUGEPAGES = ("requests.hugepages-", "limits.hugepages-")
 _BYTES = ("1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei")
-#: the divisors each resource takes, as Kubernetes writes them back (validateContainerResourceDivisor)
+#: the divisors each resource takes, as Kubernetes writes them back
 DIVISORS: Dict[str, Tuple[str, ...]] = {"cpu": ("1m", "1"), "memory": _BYTES, "ephemeral-storage": _BYTES}
 _QUALIFIED = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+$")  # go-yaml's float, with an exponent
@@ -152,7 +152,7 @@ def volume_files(volume: Dict[str, Any]) -> Iterator[Tuple[Path, Dict[str, Any]]
 
 
 def volume_file(item: Dict[str, Any]) -> Iterator[Found]:
-    """What Kubernetes refuses in one downwardAPI volume file (validateDownwardAPIVolumeFile)."""
+    """What Kubernetes refuses in one downwardAPI volume file."""
     why = volume_file_path(item.get("path"))
     if why:
         yield ("path",), why, "give a relative path inside the volume, without '..'"

@@ -93,7 +93,7 @@ def _ids(context: Dict[str, Any], at: Path, keys: Tuple[str, ...], refused: str,
 
 
 def _host_network(spec: Dict[str, Any], at: Path, refused: str, out: List[Problem]) -> None:
-    """validatePodHostNetworkDeps: with hostNetwork a set hostPort must equal containerPort (an absent one is
+    """With hostNetwork a set hostPort must equal containerPort (an absent one is
     defaulted to it when the pod is made); init containers are not checked."""
     for c, container in enumerate(as_list(spec.get("containers"))):
         ports = container.get("ports") if isinstance(container, dict) else None

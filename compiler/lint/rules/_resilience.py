@@ -33,14 +33,14 @@ def job_label(obj: ObjectContext, key: str) -> Tuple[Optional[str], Path]:
 
 def annotated_only(obj: ObjectContext, keys: Tuple[str, ...]) -> List[str]:
     """The label keys among ``keys`` the job gives as annotations and nowhere as labels (the plugin reads labels
-    only: the PodGroup's and its pods', ``plugin/job.go`` getJobLabelFromVcJob)."""
+    only: the PodGroup's and its pods')."""
     if not obj.annotations:
         return []
     return [key for key in keys if key in obj.annotations and job_label(obj, key)[0] is None]
 
 
 def retry_times(obj: ObjectContext) -> int:
-    """The job's fault-retry-times as the plugin takes it: 0 when absent or not a number (rescheduling/job.go)."""
+    """The job's fault-retry-times as the plugin takes it: 0 when absent or not a number."""
     value, _ = job_label(obj, FAULT_RETRY_TIMES_LABEL)
     try:
         return int(value) if value is not None else 0

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 #: Volcano job plugins that give the job a Service named after it (svc, and those Volcano adds svc for)
 SERVICE_PLUGINS = ("svc", "tensorflow", "mpi", "pytorch")
-#: the Volcano job plugin that adds a volume named <job>-ssh to every pod (``VC: pkg/controllers/job/plugins/ssh``)
+#: the Volcano job plugin that adds a volume named <job>-ssh to every pod
 SSH_PLUGIN = "ssh"
 
 

@@ -64,7 +64,8 @@ if TYPE_CHECKING:
     from ...findings import Path
 
 IGNORE = "Ignore"
-#: the ``--volcano-version`` releases whose MindCluster build acts on Ignore (its build.sh edit matches their running.go)
+#: the ``--volcano-version`` releases whose MindCluster build acts on Ignore (its patch of Volcano's running-job
+#: state applies to these releases only)
 IGNORE_ACTED_ON = ("1.9",)
 #: the events on which Volcano sees a pod fail or be deleted (the plugin's retry deletes the job's pods)
 FAILURE_EVENTS = ("PodFailed", "PodEvicted", "*")

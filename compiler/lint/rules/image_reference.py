@@ -55,7 +55,7 @@ from ._util import pod_containers
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
-# The reference grammar (distribution/reference regexp.go), in ASCII: Go's \w and classes are ASCII-only.
+# The image reference grammar the kubelet parses, in ASCII: Go's \w and classes are ASCII-only.
 _ALNUM = r"[a-z0-9]+"
 _SEPARATOR = r"(?:[._]|__|[-]+)"
 _DOMAIN_PART = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
@@ -110,7 +110,7 @@ def refusal(image: str) -> Optional[str]:
 
 
 def _split_domain(name: str) -> Tuple[str, str]:
-    """The registry and the rest, as the kubelet's parser splits a familiar name (splitDockerDomain)."""
+    """The registry and the rest, as the kubelet's parser splits a familiar name."""
     first, slash, rest = name.partition("/")
     if not slash:
         return _DEFAULT_DOMAIN, _OFFICIAL_PREFIX + name

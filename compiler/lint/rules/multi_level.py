@@ -41,7 +41,7 @@ from ..rule import Problem
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
-#: pods that may request no NPUs in a multilevel job (``multilevelscheduling/frame.go`` checkTaskNPU)
+#: pods that may request no NPUs in a multilevel job
 SKIP_ANNOTATION = "huawei.com/skip-ascend-plugin"
 
 

@@ -223,7 +223,7 @@ def _exempt_from_zero(pod_set: PodSet) -> bool:
 
 def zero_requests(obj: ObjectContext, run: RunContext) -> Iterator[PodSet]:
     """Pod sets that name an NPU resource but ask for 0 of it: every handler's job validation refuses such
-    a task (base ``ValidNPUJob``: ``taskNPU < 1``; the A3 and super-pod handlers unless exempted).  A fraction
+    a task (the base handler's check of fewer than 1 NPU per task; the A3 and super-pod handlers unless exempted).  A fraction
     ("500m") reads as 0 too, but Kubernetes refuses it before the scheduler sees it: AC701 reports that."""
     if not run.candidate_profiles(obj):
         return

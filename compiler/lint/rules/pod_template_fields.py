@@ -243,7 +243,7 @@ def _ports(path: Path, ports: Any, refused: str, out: List[Problem], host: List[
 
 
 def _host_conflicts(host: List[_HostPort], refused: str, out: List[Problem]) -> None:
-    """Kubernetes' AccumulateUniqueHostPorts: a protocol/hostIP/hostPort a second time."""
+    """A protocol/hostIP/hostPort a second time in one pod, which Kubernetes refuses."""
     seen: Set[str] = set()
     for path, key in host:
         if key in seen:

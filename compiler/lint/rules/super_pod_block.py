@@ -56,7 +56,7 @@ _ANNOTATION = ("metadata", "annotations")  # where a missing sp-block / ra-block
 
 def scheduled_layout(obj: ObjectContext) -> Tuple[arithmetic.NpuLayout, bool]:
     """The NPU layout as the plugin sees it: its job total is the PodGroup's minResources, the NPUs of the
-    job's first minAvailable pods (``GetVCJobReqNPUTypeFromJobInfo``), when every pod asks the same count."""
+    job's first minAvailable pods, when every pod asks the same count."""
     layout = obj.npu_layout()
     wanted = _min_available(obj)
     all_pods = sum(max(p.replicas, 0) for p in obj.pod_sets())

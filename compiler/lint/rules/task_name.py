@@ -50,7 +50,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
 
 
 def _depends_on(names: List[Any], listed: List[List[Any]]) -> Iterator[Problem]:
-    """Volcano's makeGraph and topoSort: every task that a topological sort never reaches."""
+    """Volcano's dependency check: every task that a topological sort of the dependsOn graph never reaches."""
     waiting = {name: 0 for name in names}
     after: Dict[str, Set[str]] = {}
     for name, firsts in zip(names, listed):

@@ -124,7 +124,6 @@ def _asks_on_ascend(pod_set: PodSet) -> bool:
 
 def _sized_by_workers(npu_sets: List[PodSet]) -> bool:
     """Whether the operator sizes and ranks the job by its Workers alone: no other replica's ``ascend`` container
-    asks for NPUs (checkNonWorkerRplMountChips) while a Worker's does (getNpuReqInfoPerPod, getTotalNpuReplicas;
-    createPodSpec then ranks Workers from 0, like the other replicas)."""
+    asks for NPUs while a Worker's does (the operator then ranks Workers from 0, like the other replicas)."""
     return not any(_asks_on_ascend(p) for p in npu_sets if p.role != WORKER) \
         and any(_asks_on_ascend(p) for p in npu_sets if p.role == WORKER)
