@@ -211,8 +211,8 @@ def test_fix_refuses_a_file_changed_since_its_fixes_were_planned(tmp_path: Path)
 
 
 def test_no_temporary_file_is_left_behind_when_a_write_fails(tmp_path: Path, monkeypatch) -> None:
-    from ascend_compile.safeio import write as safewrite
     from ascend_compile.errors import InputError
+    from ascend_compile.safeio import write
 
     first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
     first.write_text("old a\n")
@@ -223,14 +223,14 @@ def test_no_temporary_file_is_left_behind_when_a_write_fails(tmp_path: Path, mon
         calls.append(dst)
         raise OSError(28, "No space left on device", str(dst))
 
-    monkeypatch.setattr(safewrite.os, "replace", failing_replace)
+    monkeypatch.setattr(write.os, "replace", failing_replace)
     with pytest.raises(InputError) as caught:
-        safewrite.write_files([(str(first), "new a\n"), (str(second), "new b\n")])
+        write.write_files([(str(first), "new a\n"), (str(second), "new b\n")])
     assert calls and "No space left on device" in caught.value.findings[0].message
     assert first.read_text() == "old a\n" and second.read_text() == "old b\n"
     assert leftovers(tmp_path) == []
     monkeypatch.undo()
     (tmp_path / "c.yaml").mkdir()  # the second target cannot be written: the first one's staging goes too
     with pytest.raises(InputError, match="is a directory"):
-        safewrite.write_files([(str(first), "new a\n"), (str(tmp_path / "c.yaml"), "x\n")])
+        write.write_files([(str(first), "new a\n"), (str(tmp_path / "c.yaml"), "x\n")])
     assert first.read_text() == "old a\n" and leftovers(tmp_path) == []
