@@ -164,7 +164,6 @@ def prune_other_versions(parent: str) -> None:
     symbolic link; nothing else in ``parent`` is touched, and any error leaves the rest as it is.
     """
     import re
-    import shutil
     import time
 
     from ._version import __version__
@@ -187,6 +186,8 @@ def prune_other_versions(parent: str) -> None:
                 continue
         except OSError:
             continue
+        import shutil  # only here: a run that removes nothing need not import it (nor bz2 and lzma with it)
+
         shutil.rmtree(entry.path, ignore_errors=True)
 
 

@@ -159,6 +159,12 @@ class Entry(NamedTuple):
         return self.doc.split("\n", 1)[0].strip()
 
     @property
+    def cluster_aware(self) -> bool:
+        """A lint rule of the AC9xx range: it judges a job against a cluster inventory (``--cluster``,
+        ``--cluster-snapshot``) and says nothing without one, so a run without one does not import it."""
+        return self.origin == LINT and self.id.startswith("AC9")
+
+    @property
     def help_uri(self) -> str:
         return f"{DOCS_URI}#{self.id.lower()}-{self.name}"
 

@@ -137,7 +137,7 @@ class Linter:
     def rules(self) -> List[Rule]:
         """The rule units this run runs (all imported; a run imports only those of the kinds it meets)."""
         if self._rules is None:
-            self._rules = [r for r in _registry.lint_rules() if r.id not in self.disabled]
+            self._rules = [r for r in _registry.lint_rules(self.inventory is not None) if r.id not in self.disabled]
         return self._rules
 
     @rules.setter
@@ -153,7 +153,7 @@ class Linter:
         """The rules that look at ``kind``: (rule, check) of the per-object ones, (rule, facts) of the cross-object ones."""
         units = self._by_kind.get(kind)
         if units is None:
-            found = self._rules if self._rules is not None else _registry.rules_for(kind)
+            found = self._rules if self._rules is not None else _registry.rules_for(kind, self.inventory is not None)
             mine = [r for r in found if r.id not in self.disabled and ("*" in r.kinds or kind in r.kinds)]
             units = self._by_kind[kind] = ([(r, r.check) for r in mine if not r.cross],
                                            [(r, r.facts) for r in mine if r.cross])

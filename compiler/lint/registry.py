@@ -51,14 +51,17 @@ def _whole_run_check(facts: Callable[[Any], Any], judge: Callable[[Any, Any, Any
     return check
 
 
-def lint_rules() -> List[Rule]:
-    """Every rule unit, sorted by ID."""
-    return [_unit(entry) for entry in entries()]
+def lint_rules(cluster: bool = True) -> List[Rule]:
+    """Every rule unit, sorted by ID; without ``cluster`` (a run without an inventory), none of the cluster-aware
+    ones (:attr:`~ascend_compile.catalogue.Entry.cluster_aware`: they would say nothing), nor are they imported."""
+    return [_unit(entry) for entry in entries() if cluster or not entry.cluster_aware]
 
 
-def rules_for(kind: str) -> List[Rule]:
-    """The rule units that look at objects of ``kind``, sorted by ID (only theirs are imported)."""
-    return [_unit(entry) for entry in entries() if "*" in entry.kinds or kind in entry.kinds]
+def rules_for(kind: str, cluster: bool = True) -> List[Rule]:
+    """The rule units that look at objects of ``kind``, sorted by ID (only theirs are imported); ``cluster`` as for
+    :func:`lint_rules`."""
+    return [_unit(entry) for entry in entries()
+            if ("*" in entry.kinds or kind in entry.kinds) and (cluster or not entry.cluster_aware)]
 
 
 #: written in a rule's documentation where it says its own severity: replaced by the catalogue's, so that the

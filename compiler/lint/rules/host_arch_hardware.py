@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, Iterator, Optional
 
 from ...vocabulary import HOST_ARCH_LABEL, HOST_ARCH_VALUES
 from ..rule import Problem
-from ._cluster import inventory
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -56,7 +55,7 @@ def _only_arch(obj: ObjectContext, run: RunContext) -> Optional[str]:
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    known = inventory(run)
+    known = run.inventory  # the cluster's, with --cluster or --cluster-snapshot
     if known is not None and known.nodes is not None:
         return  # the cluster's nodes say whether any has both labels (AC903's)
     selected = [(pod_set, pod_set.node_selector.get(HOST_ARCH_LABEL)) for pod_set in obj.pod_sets()]

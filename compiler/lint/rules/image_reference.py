@@ -46,7 +46,6 @@ Passing::
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TYPE_CHECKING, Iterator, Optional, Tuple
 
 from ..rule import Problem
@@ -129,6 +128,8 @@ def _why_not(image: str) -> str:
     """What makes ``image`` fail the grammar, as specific as can be said."""
     for position, char in enumerate(image):
         if ord(char) > 127:
+            import unicodedata  # only for an image that is not ASCII: the lint of a valid one need not import it
+
             name = unicodedata.name(char, "")
             return f"has {char!r} ({name or f'U+{ord(char):04X}'}) at position {position + 1}: image references " \
                    "are ASCII"
