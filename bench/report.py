@@ -57,7 +57,9 @@ def _time(seconds: float) -> str:
 
 def render(results: Dict[str, Any]) -> str:
     m, c = results["machine"], results["corpus"]
-    lines = [f"ascend-compile benchmark, {results['date']}{' (quick: no time is judged)' if results['quick'] else ''}",
+    commit = f" (commit {results['commit']})" if results.get("commit") else ""
+    lines = [f"ascend-compile benchmark, {results['date']}{commit}"
+             f"{' (quick: no time is judged)' if results['quick'] else ''}",
              f"machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']}, PyYAML {m['pyyaml']} "
              f"(libyaml {'yes' if m['libyaml'] else 'no'}); kubeconform {results['kubeconform'] or 'not run'}; "
              f"{results['check_jsonschema'] or 'check-jsonschema not run'}",

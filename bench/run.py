@@ -124,9 +124,10 @@ def machine(python: str) -> Dict[str, Any]:
 class Setup:
     """The corpus, the programs and the environment every command of the run shares."""
 
-    def __init__(self, info: Dict[str, Any], log: Callable[[str], None], peers: bool):
+    def __init__(self, info: Dict[str, Any], log: Callable[[str], None], peers: bool, checkout: Path = ROOT):
         self.info = info
-        self.python, self.tool = tools.tool_env()
+        self.python, self.tool = tools.tool_env(checkout)
+        self.commit = _commit(checkout)
         self.cache = Path(tempfile.mkdtemp(prefix="ascend-bench-cache-"))
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
         self.env["ASCEND_COMPILE_CACHE_DIR"] = str(self.cache)
@@ -156,6 +157,11 @@ class Setup:
         shutil.rmtree(self.cache, ignore_errors=True)
         self.cache.mkdir()
 
+    def empty_result_cache(self) -> None:
+        """Remove the lint result cache (``<cache>/lint``) and keep the start-up cache (``<cache>/startup``, filled by
+        the first run): what a user's lint of a file it has not seen meets."""
+        shutil.rmtree(self.cache / "lint", ignore_errors=True)
+
 
 def cold_group(s: Setup) -> List[Command]:
     one = str(CORPUS / "mixed" / "ascendjob-job-00002.yaml")  # a valid AscendJob, alone in its file
@@ -167,14 +173,15 @@ def cold_group(s: Setup) -> List[Command]:
     commands = [
         Command("pass", "python -c pass", [s.python, "-c", "pass"], s.env),
         s.ac("version", "ascend-compile --version", "--version"),
-        s.ac("lint1", "ascend-compile lint (1 manifest)", "lint", "--no-cache", one, docs=1),
+        s.ac("lint1", "ascend-compile lint (1 manifest)", "lint", one, docs=1, before=s.empty_result_cache),
         s.ac("validate1", "ascend-compile validate (1 manifest)", "validate", one, docs=1),
         s.ac("compile1", "ascend-compile compile (1 spec)", "compile", str(CORPUS / "specs" / "spec-0000.yaml"), docs=1),
         s.parse("parse1", "parse-only, CSafeLoader (1 manifest)", [one], 1),
         *s.kc("kc1", "kubeconform (1 manifest)", one, docs=1),
-        s.ac("precommit_alone", "ascend-compile lint (1 job, alone in its folder)", "lint", "--no-cache", str(alone)),
+        s.ac("precommit_alone", "ascend-compile lint (1 job, alone in its folder)", "lint", str(alone),
+             before=s.empty_result_cache),
         s.ac("precommit", f"ascend-compile lint (1 job in a folder of {files}; its ConfigMap beside it)",
-             "lint", "--no-cache", str(job)),
+             "lint", str(job), before=s.empty_result_cache),
     ]
     if s.check_jsonschema:
         commands.append(Command("cj1", "check-jsonschema (1 manifest)", [s.check_jsonschema, "--schemafile",
@@ -220,6 +227,11 @@ def scale_group(s: Setup) -> List[Command]:
                  "--no-cache", *folders[:n], docs=2 * n * per_dir) for n in (4, 10, 16)]
 
 
+def _commit(checkout: Path) -> str:
+    return subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+
+
 def _empty(folder: str) -> None:
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
@@ -233,6 +245,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--scale-rounds", type=int, default=None, help="scaling rounds (default 2, quick 1)")
     parser.add_argument("--no-peers", action="store_true", help="skip check-jsonschema even if installed")
     parser.add_argument("--output", type=Path, default=None, help="results file (default bench/results/<date>.json)")
+    parser.add_argument("--checkout", type=Path, default=ROOT,
+                        help="time the ascend-compile of another checkout (its compiler/, with its own bench/.toolenv) "
+                             "on this benchmark's corpus and commands: a before/after pair measured the same way")
     parser.add_argument("--generate", metavar="SIZES", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -247,7 +262,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # Generated in a child: a child's peak RSS counts what it shared with this process when forked.
     subprocess.run([sys.executable, __file__, "--generate", json.dumps(sizes)], check=True, cwd=ROOT)
     info = json.loads((CORPUS / "corpus.json").read_text())
-    setup = Setup(info, log, not args.no_peers)
+    setup = Setup(info, log, not args.no_peers, args.checkout.resolve())
     groups = [("cold start", cold_group(setup), args.rounds or (3 if args.quick else 15), 1),
               ("bulk", bulk_group(setup), args.bulk_rounds or (1 if args.quick else 3), 0),
               ("scaling", scale_group(setup), args.scale_rounds or (1 if args.quick else 2), 0)]
@@ -259,6 +274,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     results: Dict[str, Any] = {
         "date": _dt.datetime.now().isoformat(timespec="seconds"), "quick": args.quick, "machine": machine(setup.python),
         "corpus": info, "tool": "ascend-compile (console script in bench/.toolenv)",
+        "commit": setup.commit,
         "kubeconform": tools.KUBECONFORM_VERSION if setup.kubeconform else None,
         "check_jsonschema": setup.check_jsonschema and subprocess.run(
             [setup.check_jsonschema, "--version"], capture_output=True, text=True).stdout.strip(),

@@ -25,7 +25,6 @@ from typing import List, Optional, Tuple
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-TOOLENV = BENCH / ".toolenv"
 KUBECONFORM_VERSION = "v0.8.0"
 KUBECONFORM_MODULE = "github.com/yannh/kubeconform/cmd/kubeconform"
 CONSOLE_SCRIPT = """#!{python}
@@ -44,18 +43,20 @@ def cache_root() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "ascend-compile"
 
 
-def tool_env() -> Tuple[str, List[str]]:
-    """(the venv's python, the ascend-compile command), the venv made or refreshed."""
-    python = TOOLENV / "bin" / "python"
+def tool_env(checkout: Path = ROOT) -> Tuple[str, List[str]]:
+    """(the venv's python, the ascend-compile command), the venv made or refreshed: ``<checkout>/bench/.toolenv``,
+    running the ``compiler/`` of ``checkout`` (this one unless ``run.py --checkout`` names another)."""
+    toolenv = checkout / "bench" / ".toolenv"
+    python = toolenv / "bin" / "python"
     if not python.exists():
-        venv.EnvBuilder(with_pip=False, symlinks=True).create(TOOLENV)
+        venv.EnvBuilder(with_pip=False, symlinks=True).create(toolenv)
     site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
     # Found by a child: importing them here would add to every command's peak RSS (a forked child's
     # figure counts what it shares with this process).
     found = subprocess.run([sys.executable, "-c", "import click, yaml; print(yaml.__file__); print(click.__file__)"],
                            capture_output=True, text=True, check=True).stdout.split("\n")
-    links = {"yaml": Path(found[0]).parent, "click": Path(found[1]).parent, "ascend_compile": ROOT / "compiler"}
+    links = {"yaml": Path(found[0]).parent, "click": Path(found[1]).parent, "ascend_compile": checkout / "compiler"}
     extension = Path(found[0]).parent.parent / "_yaml"
     if extension.is_dir():
         links["_yaml"] = extension
@@ -65,7 +66,7 @@ def tool_env() -> Tuple[str, List[str]]:
             if link.is_symlink() or link.exists():
                 link.unlink()
             link.symlink_to(target, target_is_directory=True)
-    script = TOOLENV / "bin" / "ascend-compile"
+    script = toolenv / "bin" / "ascend-compile"
     script.write_text(CONSOLE_SCRIPT.format(python=python))
     script.chmod(0o755)
     for target in links.values():  # what pip does at install: nothing is compiled while timing

@@ -24,8 +24,8 @@ CORPUS = {"mixed_files": 60, "mixed_docs": 77, "mixed_invalid_jobs": 3, "stream_
 class _FakeSetup:
     """Everything a run sets up, without a corpus on disk, Go or a peer tool."""
 
-    def __init__(self, info, log, peers):
-        self.info, self.python, self.tool = info, sys.executable, ["ascend-compile"]
+    def __init__(self, info, log, peers, checkout):
+        self.info, self.python, self.tool, self.commit = info, sys.executable, ["ascend-compile"], "abc1234"
         self.env, self.notes, self.kubeconform, self.schemas, self.check_jsonschema = {}, [], "kubeconform", "", None
         self.cache = Path(os.devnull)
 
@@ -93,3 +93,23 @@ def test_a_ratio_is_judged_against_its_limit(value, limit, verdict):
     by = {"lint1": Runs([value, value * 2, value * 3]), "kc1": Runs([1.0, 2.0, 3.0])}
     found = {t["key"]: t for t in report.targets(by, {}, judged=True)}
     assert found["lint1_vs_kc"]["value"] == pytest.approx(value) and found["lint1_vs_kc"]["pass"] is verdict
+
+
+def test_the_single_file_lint_rows_keep_the_startup_cache_and_miss_the_result_cache(tmp_path, monkeypatch):
+    """A user's cold lint of one file: a new process, the start-up cache present (as after any first run), no
+    result for that file; so these rows pass no --no-cache (it bypasses both caches) and empty only ``lint/``."""
+    monkeypatch.setattr(bench_run, "CORPUS", tmp_path)
+    (tmp_path / "mixed").mkdir()
+    for name in ("ascendjob-job-00002.yaml", "vcjob-job-00003.yaml"):
+        (tmp_path / "mixed" / name).write_text("")
+    setup = _FakeSetup(CORPUS, print, False, tmp_path)
+    setup.cache = tmp_path / "cache"
+    setup.empty_result_cache = bench_run.Setup.empty_result_cache.__get__(setup)
+    rows = {c.key: c for c in bench_run.cold_group(setup) if c.key in ("lint1", "precommit_alone", "precommit")}
+    assert len(rows) == 3
+    for command in rows.values():
+        for folder in ("lint/1.0-key", "startup/1.0-key"):
+            (setup.cache / folder).mkdir(parents=True, exist_ok=True)
+        assert command.argv[:2] == ["ascend-compile", "lint"] and "--no-cache" not in command.argv
+        command.before()
+        assert not (setup.cache / "lint").exists() and (setup.cache / "startup" / "1.0-key").is_dir()
