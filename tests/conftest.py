@@ -63,6 +63,15 @@ def pytest_configure(config: pytest.Config) -> None:
         folder = tempfile.mkdtemp(prefix="ascend-compile-test-cache-")
         atexit.register(shutil.rmtree, folder, True)
         os.environ["ASCEND_COMPILE_CACHE_DIR"] = folder
+        _made_here.append("ASCEND_COMPILE_CACHE_DIR")
+    from tests.simcluster.offload import CHILD_ENV, ReportWriter
+
+    if CHILD_ENV in os.environ:  # this run is the second process of a run (tests/simcluster/offload.py)
+        config.pluginmanager.register(ReportWriter(os.environ[CHILD_ENV]), "ascend-compile-offload-reports")
+
+
+#: variables pytest_configure set for this process alone (a second pytest process makes its own)
+_made_here: list = []
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -126,11 +135,35 @@ def _needs_cluster(item: pytest.Item) -> bool:
     return bool(_CLUSTER_FIXTURES & set(getattr(item, "fixturenames", ())))
 
 
+def _offloadable(item: pytest.Item) -> bool:
+    """A test that uses the cluster and not the oracle's batch verdicts: it may run on a cluster of its own."""
+    from tests.simcluster.session import WORK_ATTRIBUTE
+
+    module = getattr(item, "module", None)
+    return "sim" in getattr(item, "fixturenames", ()) and not hasattr(module, WORK_ATTRIBUTE)
+
+
+_child = None  # the second pytest process of this run, when it has one (tests/simcluster/offload.py)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
     """The tests that use the simulated cluster run last, in their own order: the cluster is made ready (and the
-    oracle's batch runs judged) in the background while every other test runs."""
+    oracle's batch runs judged) in the background while every other test runs.  Those that need only a cluster
+    go to a second pytest process (tests/simcluster/offload.py) when the run has other tests too."""
+    global _child
+    from tests.simcluster import offload
+    from tests.simcluster.conftest import skip_reason
+
     items[:] = [i for i in items if not _needs_cluster(i)] + [i for i in items if _needs_cluster(i)]
+    moved = [i for i in items if _offloadable(i)]
+    if _child is not None or not offload.wanted(config, moved, [i for i in items if not _offloadable(i)]) \
+            or skip_reason():
+        return
+    env = {name: value for name, value in os.environ.items() if name not in _made_here}
+    _child = offload.Child(config, [i.nodeid for i in moved], env)
+    replaced = {id(i): offload.ChildTest.replacing(i, _child) for i in moved}
+    items[:] = [i for i in items if id(i) not in replaced] + list(replaced.values())
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -139,6 +172,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
     wanted = [i for i in session.items if _needs_cluster(i)]
     if not wanted or config.option.collectonly or _session_cluster is not None:
+        if _child is not None:
+            _start_child(config, None)
         return
     from tests.simcluster.conftest import skip_reason
     from tests.simcluster.session import WORK_ATTRIBUTE, SessionCluster
@@ -156,22 +191,40 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if note:
         with on_terminal(config):
             print(f"\n{note}", flush=True)
+    if _child is not None:
+        _start_child(config, _session_cluster.programs_ready)
+
+
+def _start_child(config: pytest.Config, after) -> None:
+    """Start the second pytest process (after the programs this process builds, if it builds them)."""
+    assert _child is not None
+    _child.start(after)
+    with on_terminal(config):
+        print(f"\n{len(_child.nodeids)} simulated-cluster tests run in a second pytest process beside the others, "
+              f"on a cluster of their own; its output: {_child.log}", flush=True)
 
 
 _session_cluster_times: list = []
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    global _session_cluster
+    global _session_cluster, _child
+    if _child is not None:
+        _child.stop()
+        kept = session.testsfailed > 0  # its output stays for the failures' sake
+        _session_cluster_times.append(_child.summary(kept))
+        if not kept:
+            _child.remove_folder()
+        _child = None
     if _session_cluster is not None:
         _session_cluster.stop()
-        _session_cluster_times[:] = _session_cluster.times
+        _session_cluster_times.append("simulated cluster, in the background: " + "; ".join(_session_cluster.times))
         _session_cluster = None
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    if _session_cluster_times:
-        terminalreporter.write_line("simulated cluster, in the background: " + "; ".join(_session_cluster_times))
+    for line in _session_cluster_times:
+        terminalreporter.write_line(line)
 
 
 def _the_session_cluster(request: pytest.FixtureRequest):

@@ -317,6 +317,10 @@ class SimCluster:
 
             self._client = kubernetes.config.new_client_from_config(config_file=str(self.kubeconfig),
                                                                     persist_config=False)
+            # The loader's hook reloads the kubeconfig before every request (for credentials that expire; ours
+            # do not), and on the way reads the proxy variables by iterating os.environ: in the session
+            # cluster's thread that races pytest setting PYTEST_CURRENT_TEST in the main thread (KeyError).
+            self._client.configuration.refresh_api_key_hook = None
         return self._client
 
     def core_api(self) -> Any:

@@ -13,8 +13,8 @@ from typing import Dict, Iterator, List, Optional, Sequence
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """Ask the kernel to SIGTERM the child when the Python process that started it dies."""
+def die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """Ask the kernel to SIGTERM the child when the thread that started it ends (or its process dies)."""
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
@@ -38,7 +38,7 @@ class Process:
             out.flush()
             self.popen = subprocess.Popen(list(self.argv), stdin=subprocess.DEVNULL, stdout=out,
                                           stderr=subprocess.STDOUT, env=self.env, start_new_session=True,
-                                          preexec_fn=_die_with_parent)
+                                          preexec_fn=die_with_parent)
         return self
 
     def alive(self) -> bool:

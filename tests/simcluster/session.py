@@ -58,6 +58,9 @@ class SessionCluster:
         self.results: Dict[str, Tuple[bool, Any]] = {}  # name -> (ok, result or exception)
         self.times: List[str] = []
         self._started = threading.Event()
+        #: set once the programs are built (or found cached), or their build ended in failure: a second pytest
+        #: process of the run (tests/simcluster/offload.py) waits for it rather than build them a second time
+        self.programs_ready = threading.Event()
         self._done: Dict[str, threading.Event] = {name: threading.Event() for name in self.work}
         self._all_done = threading.Event()
         self._stopping = threading.Event()
@@ -77,6 +80,7 @@ class SessionCluster:
         note = None
         if binaries is not None and apiserver.is_file():
             self._binaries, self._apiserver = binaries, apiserver
+            self.programs_ready.set()
         else:
             log = self.folder / "build.log"
             with open(log, "wb") as out:
@@ -108,6 +112,7 @@ class SessionCluster:
 
     def stop(self) -> None:
         self._stopping.set()
+        self.programs_ready.set()
         if self._build is not None and self._build.poll() is None:
             self._build.terminate()
         if self._thread is not None:
@@ -150,7 +155,10 @@ class SessionCluster:
     def _start(self) -> None:
         started = time.monotonic()
         if self._build is not None:
-            out, _ = self._build.communicate()
+            try:
+                out, _ = self._build.communicate()
+            finally:
+                self.programs_ready.set()
             if self._stopping.is_set():
                 raise SimClusterError("the test run ended before the programs were built")
             if self._build.returncode != 0:
