@@ -122,8 +122,8 @@ def test_a_crashing_lint_rule_is_exit_3_not_findings(tmp_path: Path, monkeypatch
         raise KeyError("x")
         yield  # pragma: no cover
 
-    monkeypatch.setattr(registry, "lint_rules", lambda: [crashing._replace(check=boom)])
-    monkeypatch.setattr(registry, "rules_for", lambda kind: [crashing._replace(check=boom)])  # what a run imports
+    monkeypatch.setattr(registry, "lint_rules", lambda cluster=True: [crashing._replace(check=boom)])
+    monkeypatch.setattr(registry, "rules_for", lambda kind, cluster=True: [crashing._replace(check=boom)])  # what a run imports
     job = ROOT / "golden" / "pytorch-module-910b-8.yaml"
     code, text = _main_exit(["lint", str(job)], capsys)
     assert code == 3 and "internal error in rule" in text, text
