@@ -35,7 +35,10 @@ def _end_on_sigterm() -> None:
     stops the session's simulated cluster and removes its folder, tests/simcluster/session.py) and the atexit
     handlers remove this run's checkout and cache folders.  Python's own default is to die at once and leave
     them all behind.  A second SIGTERM kills at once, and so does the first in a process forked from this one
-    (lint's worker pools: ``Pool.terminate()`` ends its workers with SIGTERM)."""
+    (lint's worker pools: ``Pool.terminate()`` ends its workers with SIGTERM): a forked child gets the default
+    disposition back at the fork, for a Python-level handler runs only between bytecodes, and a SIGTERM that
+    lands just before a worker blocks in C (waiting on its pool's task queue) would then never run it: the
+    worker lives on and the pool's join waits for it for ever (seen in a CI rehearsal)."""
     if threading.current_thread() is not threading.main_thread() \
             or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         return  # not ours to handle: pytest run from a thread, or by a program that handles SIGTERM itself
@@ -43,12 +46,17 @@ def _end_on_sigterm() -> None:
 
     def interrupted(signum: int, frame: object) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        if os.getpid() != run:  # a forked child: it dies as it would have
+        if os.getpid() != run:  # a forked child whose fork skipped the hook below: it dies as it would have
             os.kill(os.getpid(), signum)
             return
         pytest.exit("killed by SIGTERM: the run ends as after Ctrl-C, cleaning up", returncode=128 + signum)
 
+    def default_in_child() -> None:
+        with contextlib.suppress(ValueError):  # (forked from a thread other than the main one)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
     signal.signal(signal.SIGTERM, interrupted)
+    os.register_at_fork(after_in_child=default_in_child)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -186,7 +194,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         if "judged_early" in item.fixturenames and module is not None and module.__name__ not in work:
             # the module's batch, made here (in the main thread: it may read the environment), judged there
             work[module.__name__] = getattr(module, WORK_ATTRIBUTE)()
-    _session_cluster = SessionCluster(work)
+    _session_cluster = SessionCluster(work, keep=any("sim" in item.fixturenames for item in wanted))
     note = _session_cluster.begin()
     if note:
         with on_terminal(config):

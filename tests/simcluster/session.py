@@ -49,8 +49,12 @@ Work = Callable[[SimCluster], Any]
 class SessionCluster:
     """The cluster, the state of its preparation, and the results of the batch runs done on it."""
 
-    def __init__(self, work: Dict[str, Work], nodes_per_profile: int = NODES_PER_PROFILE):
+    def __init__(self, work: Dict[str, Work], nodes_per_profile: int = NODES_PER_PROFILE, keep: bool = True):
         self.work = dict(work)
+        #: whether a test of the run asks for the cluster itself (``sim``); when none does, the cluster stops as
+        #: soon as the batch runs are done rather than idle (and take a share of the two cores) to the run's end
+        self.keep = keep
+        self._released = False
         self.nodes_per_profile = nodes_per_profile
         self.folder = Path(tempfile.mkdtemp(prefix="ascend-compile-session-cluster-"))
         self.cluster: Optional[SimCluster] = None
@@ -95,6 +99,7 @@ class SessionCluster:
 
     def ready_cluster(self) -> SimCluster:
         """The started cluster once every batch run is done (raises why it could not start)."""
+        assert self.keep, "the run said no test asks for the cluster itself (SessionCluster(keep=False))"
         self._all_done.wait()
         return self._cluster()
 
@@ -117,7 +122,7 @@ class SessionCluster:
             self._build.terminate()
         if self._thread is not None:
             self._thread.join()
-        if self.cluster is not None:
+        if self.cluster is not None and not self._released:
             self.cluster.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -148,6 +153,11 @@ class SessionCluster:
             self.times.append(f"{name}: {time.monotonic() - started:.0f}s")
             self._done[name].set()
         self._all_done.set()
+        if not self.keep and self.cluster is not None:
+            self.cluster.stop()
+            self._released = True
+            self.times.append("stopped after its batch runs")
+            return
         # the cluster's programs die with the thread that started them (their parent-death signal follows
         # the thread on Linux): this one lives until the run ends
         self._stopping.wait()

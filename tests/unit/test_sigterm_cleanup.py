@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.checkout import ROOT, checkout_env
 from tests.unit.sigterm_probe import PROBE_ENV
 
@@ -62,3 +64,20 @@ def test_a_process_forked_from_the_run_still_dies_of_sigterm() -> None:
     _, status = os.waitpid(child, 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM, \
         f"the forked child exited with {os.WEXITSTATUS(status)} instead of dying of SIGTERM"
+
+
+def test_a_process_forked_from_the_run_starts_with_the_default_sigterm_disposition() -> None:
+    """Not only once the run's handler has run in it: a SIGTERM that lands just before a pool worker blocks in C
+    would never reach a Python-level handler, and the pool's join would wait for the worker for ever."""
+    if not callable(signal.getsignal(signal.SIGTERM)):
+        pytest.skip("this pytest run leaves SIGTERM to the program that started it (tests/conftest.py)")
+    ready, told = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: says what its SIGTERM disposition is
+        os.write(told, b"default" if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL else b"handler")
+        os._exit(0)
+    os.close(told)
+    said = os.read(ready, 16)
+    os.close(ready)
+    os.waitpid(child, 0)
+    assert said == b"default"
