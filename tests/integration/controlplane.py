@@ -50,8 +50,8 @@ BINARY_NAME = "apiserver"
 
 CACHE_ENV = "ASCEND_COMPILE_APISERVER_CACHE"
 # kube-apiserver at the version pinned in apiserver/go.mod (keep the two in step).
-KUBERNETES_VERSION = "v1.32.4"
-KUBERNETES_COMMIT = "59526cd4867447956156ae3a602fcbac10a2c335"  # tag v1.32.4
+KUBERNETES_VERSION = "v1.32.2"
+KUBERNETES_COMMIT = "67a30c0adcf52bd3f56ff0893ce19966be12991f"  # tag v1.32.2
 
 
 def _ldflags() -> str:
