@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from tests.checkout import ROOT
 from tests.integration import controlplane
@@ -44,6 +44,28 @@ WORK_ATTRIBUTE = "JUDGED_EARLY"
 NODES_PER_PROFILE = 16
 
 Work = Callable[[SimCluster], Any]
+
+BUILD_COMMAND = (sys.executable, "-m", "tests.simcluster", "build")
+#: how far the test process lowers its CPU priority (``os.nice``) once it has started the build.  The build is
+#: what a cold run waits for (the cluster tests need its programs; the other tests finish long before), so
+#: those tests take what CPU the build leaves: on 2 cores they had half of it, and the build took 13.5 min
+#: beside them instead of 8.  An unprivileged process cannot raise its priority again, so it stays lowered
+#: to the run's end, and so is everything the run starts after the build (the second pytest process, the
+#: clusters): they share the cores among themselves as before.  A run that finds the programs built keeps
+#: its priority.
+YIELD_TO_BUILD = 10
+
+
+def start_build(log: Path, command: Sequence[str] = BUILD_COMMAND) -> "subprocess.Popen[bytes]":
+    """Start the build (its progress to ``log``, the paths it prints to a pipe), then yield it the CPU: the
+    build keeps this process's priority, and this thread (on Linux, the nice value is a thread's; threads
+    and processes started later inherit it) and so the rest of the run goes :data:`YIELD_TO_BUILD` lower."""
+    with open(log, "wb") as out:
+        process = subprocess.Popen(list(command), cwd=str(ROOT), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=out, env=dict(os.environ))
+    if hasattr(os, "nice"):
+        os.nice(YIELD_TO_BUILD)
+    return process
 
 
 class SessionCluster:
@@ -87,12 +109,10 @@ class SessionCluster:
             self.programs_ready.set()
         else:
             log = self.folder / "build.log"
-            with open(log, "wb") as out:
-                self._build = subprocess.Popen([sys.executable, "-m", "tests.simcluster", "build"], cwd=str(ROOT),
-                                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=out,
-                                               env=dict(os.environ))
+            self._build = start_build(log)
             note = (f"building the simulated cluster's programs in the background while the other tests run "
-                    f"(many minutes the first time, cached after that); progress in {log}")
+                    f"(many minutes the first time, cached after that, at a lower CPU priority till the run "
+                    f"ends); progress in {log}")
         self._thread = threading.Thread(target=self._prepare, name="session-simcluster", daemon=True)
         self._thread.start()
         return note
