@@ -48,8 +48,9 @@ Work = Callable[[SimCluster], Any]
 BUILD_COMMAND = (sys.executable, "-m", "tests.simcluster", "build")
 #: how far the test process lowers its CPU priority (``os.nice``) once it has started the build.  The build is
 #: what a cold run waits for (the cluster tests need its programs; the other tests finish long before), so
-#: those tests take what CPU the build leaves: on 2 cores they had half of it, and the build took 13.5 min
-#: beside them instead of 8.  An unprivileged process cannot raise its priority again, so it stays lowered
+#: those tests take what CPU the build leaves.  In cold runs of scripts/quickstart.py on an idle 2-core machine
+#: the build took 810 s beside them at the same priority, 538 s with them at this one (464 s alone; the whole
+#: run 21.4 min, then 18.5).  An unprivileged process cannot raise its priority again, so it stays lowered
 #: to the run's end, and so is everything the run starts after the build (the second pytest process, the
 #: clusters): they share the cores among themselves as before.  A run that finds the programs built keeps
 #: its priority.
