@@ -115,8 +115,8 @@ class SessionCluster:
             log = self.folder / "build.log"
             self._build = start_build(log)
             note = (f"building the simulated cluster's programs in the background while the other tests run "
-                    f"(many minutes the first time, cached after that, at a lower CPU priority till the run "
-                    f"ends); progress in {log}")
+                    f"(many minutes the first time, cached after that; the tests yield it the CPU: they run at a "
+                    f"lower priority from now to the run's end); progress in {log}")
         self._thread = threading.Thread(target=self._prepare, name="session-simcluster", daemon=True)
         self._thread.start()
         return note
