@@ -32,6 +32,7 @@ from .errors import InputError
 from .catalogue import CONFIG_INVALID
 from .records import field, record
 from .findings import ERROR, SEVERITIES, Finding
+from .safeio.inside import repository_root
 
 CONFIG_NAME = ".ascend-compile.yaml"
 
@@ -60,12 +61,6 @@ class ProjectConfig:
     lint: LintSettings = field(default_factory=LintSettings)
 
 
-#: a file that marks a repository root for config discovery where there is no ``.git``
-ROOT_MARKER = ".ascend-compile-root"
-#: what marks a repository root: a ``.git`` directory, or a ``.git`` file (worktrees, submodules)
-_ROOT_ENTRIES = (".git", ROOT_MARKER)
-
-
 @record(frozen=True)
 class Search:
     """Where config discovery looked: the config found (or None), and the directories searched, nearest first."""
@@ -73,22 +68,6 @@ class Search:
     path: Optional[str]
     searched: Tuple[str, ...]
     root: Optional[str]
-
-
-def repository_root(start: str, home: Optional[str] = None) -> Optional[str]:
-    """The nearest directory at or above ``start`` holding ``.git`` (file or directory) or the root marker.
-
-    The search never goes above the user's home directory (when ``start`` is inside it).
-    """
-    home = os.path.abspath(home or os.path.expanduser("~"))
-    directory = os.path.abspath(start)
-    while True:
-        if any(os.path.lexists(os.path.join(directory, entry)) for entry in _ROOT_ENTRIES):
-            return directory
-        parent = os.path.dirname(directory)
-        if directory == home or parent == directory:
-            return None
-        directory = parent
 
 
 def search_config(start: Optional[str] = None, home: Optional[str] = None) -> Search:
@@ -136,7 +115,7 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
         return ProjectConfig()
     from .yamlio.parsing import load_file
 
-    docs = load_file(path, regular_only=True)  # a committed link to /dev/zero or /dev/stdin is refused
+    docs = load_file(path)  # a committed link to /dev/zero or /dev/stdin is refused
     if not docs:
         return ProjectConfig(path=path)
     doc = docs[0]

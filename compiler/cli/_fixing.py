@@ -21,6 +21,16 @@ def read(path: str) -> str:
     return data.decode("utf-8")
 
 
+def check_roots(paths: Sequence[str]) -> None:
+    """``--fix``/``--diff``: refuse (AC013) a path given that reaches through a link leading out of the repository
+    (``k8s -> ../outside``), before anything there is read, diffed or rewritten."""
+    from ..safeio.inside import check_inside
+
+    for path in paths:
+        if path != "-":
+            check_inside(path)
+
+
 #: per file, the text the fixes were planned on and the fixes (their offsets are into that text)
 Plan = Dict[str, Tuple[str, List[Any]]]
 
@@ -80,10 +90,11 @@ def fix(findings: Sequence[Finding], lint_again: Callable[[], Tuple[Any, int]],
 def write(plan: Plan, roots: Sequence[str]) -> int:
     """Each file rewritten (the fixed spans only), all of them or none; the number of fixes.
 
-    Every file is checked first: inside ``roots``, not a link (:mod:`ascend_compile.safeio.write` refuses
+    Every file is checked first: inside ``roots`` and reached through no link out of the repository, not a link (:mod:`ascend_compile.safeio.write` refuses
     one), and holding exactly the text the fixes were planned on (an edit since then moves the offsets)."""
     from ..lint import autofix
-    from ..safeio.write import check_inside, check_target, refusal, write_files
+    from ..safeio.inside import check_inside, refusal
+    from ..safeio.write import check_target, write_files
 
     out = []
     for path, (text, mine) in plan.items():

@@ -44,7 +44,8 @@ def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any)
     left_out: List[Any] = []
     try:
         inventory = cluster_inventory(options, live_inventory)
-    except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)
+        _fix_roots(paths, options)
+    except AscendCompileError as exc:  # a snapshot that cannot be read (AC016), a path --fix must not go through
         return _refused(exc)
     if volcano_version is None and inventory is not None:
         volcano_version = inventory.bundled_volcano()
@@ -90,6 +91,15 @@ def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any)
         render(findings, ctx.fmt, rules=rules, stream=sys.stdout, files_checked=files,
                quiet=bool(options.get("quiet")))
     return _nothing_read("lint", files, exit_code(findings, threshold), left_out)
+
+
+def _fix_roots(paths: Sequence[str], options: Mapping[str, Any]) -> None:
+    """``--fix``/``--diff``: the paths given, refused (AC013) before the lint reads anything when one reaches through
+    a link out of the repository."""
+    if options.get("fix") or options.get("show_diff"):
+        from ._fixing import check_roots
+
+        check_roots(paths)
 
 
 def _configured_baseline(config: Any) -> Optional[str]:

@@ -184,9 +184,11 @@ def _write(path: str, text: str, name: str, force: bool) -> None:
     if os.path.lexists(path) and not force:
         _fail(f"{path} already exists; use --force to overwrite it")
     from ..errors import AscendCompileError
+    from ..safeio.inside import check_inside
     from ..safeio.write import write_file
 
     try:
+        check_inside(path)  # before its folder is made: no link above it leads out of the repository
         directory = os.path.dirname(path)
         if directory:
             os.makedirs(directory, exist_ok=True)

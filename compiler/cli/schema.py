@@ -30,23 +30,26 @@ def released_url(name: str = SPEC_SCHEMA) -> str:
 
 
 def local_schema(spec_path: str) -> Optional[str]:
-    """The path, relative to the spec's folder, of a ``schemas/`` copy of the spec schema in that folder
-    or above it (a source checkout, or what ``schema --write schemas/`` wrote), if it is this release's."""
+    """The path, relative to the spec's folder, of a ``schemas/`` copy of the spec schema in that folder or above
+    it (a source checkout, or what ``schema --write schemas/`` wrote), if it is this release's.
+
+    Searched as config discovery searches: up to the repository root, never above it (without one, the spec's
+    folder only); each candidate read only as a regular file no larger than the schema (a link to ``/dev/zero``
+    or a FIFO is passed over, not read)."""
+    from ..safeio.inside import repository_root
+    from ..safeio.read import read_regular_bytes
+
     wanted = builtin_schema()
     folder = os.path.dirname(os.path.abspath(spec_path))
+    root = repository_root(folder)
     here = folder
     while True:
         candidate = os.path.join(here, "schemas", SPEC_SCHEMA)
-        try:
-            with open(candidate, "rb") as handle:
-                if handle.read() == wanted:
-                    return os.path.relpath(candidate, folder).replace(os.sep, "/")
-        except OSError:
-            pass
-        parent = os.path.dirname(here)
-        if parent == here or os.path.isdir(os.path.join(here, ".git")):
+        if read_regular_bytes(candidate, len(wanted), follow=True)[0] == wanted:
+            return os.path.relpath(candidate, folder).replace(os.sep, "/")
+        if root is None or here == root or os.path.dirname(here) == here:
             return None
-        here = parent
+        here = os.path.dirname(here)
 
 
 @click.command(

@@ -1,5 +1,7 @@
 """``compile -o DIR --check``: which files in DIR are stale, missing or orphaned, and the diff.
 
+DIR is refused when a link at it, or at any folder above it, leads out of the repository it sits in
+(``manifests -> ../../.kube``: a pull request must not have a runner's files printed as the diff).
 Everything read here is read as a regular file of bounded size, without following a symlink and
 without waiting on a FIFO: a committed ``out/job.yaml -> /proc/self/environ`` must not print the
 environment into a CI log, and a link to ``/dev/zero`` must not fill the memory.  Anything else
@@ -17,6 +19,7 @@ import os
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .pipeline import CompiledJob
+from ..safeio.inside import check_inside
 from ..safeio.read import read_regular_bytes
 from ..safeio.text import printable
 from .writer import HEADER_PREFIX, HEADER_SUFFIX, planned
@@ -57,7 +60,10 @@ def read_regular(path: str, max_bytes: int, head: bool = False) -> Tuple[Optiona
 
 
 def check_outputs(jobs: Sequence[CompiledJob], output_dir: str, max_bytes: int) -> CheckReport:
-    """Compare what compile would write into ``output_dir`` with what is there."""
+    """Compare what compile would write into ``output_dir`` with what is there; an
+    :class:`~ascend_compile.errors.InputError` (AC013) when ``output_dir`` reaches through a link leading out of
+    the repository (nothing there is read, listed or diffed)."""
+    check_inside(output_dir)
     report = CheckReport()
     plan = planned(jobs, output_dir)
     for path, text in plan:

@@ -3,7 +3,8 @@
 Writes are all-or-nothing per run, through :mod:`ascend_compile.safeio.write` (a
 temporary file of our own beside each target, renamed into place; a target that
 is a link is refused), so nothing outside the output directory is ever
-touched.  Each output name is
+touched; nor is the output directory reached through a link leading out of the
+repository (:func:`~ascend_compile.safeio.inside.check_inside`).  Each output name is
 checked where its path is made: a bare file name (no separator, not ``.`` or
 ``..``, no control character), so the path stays inside the output directory
 whatever the spec said.  No output may replace a file the run read as input,
@@ -19,7 +20,8 @@ from typing import Iterable, Iterator, List, Sequence, Tuple
 
 from .pipeline import CompiledJob
 from ..safeio.text import printable
-from ..safeio.write import is_bare_name, refusal, refuse_same_names, write_into
+from ..safeio.inside import check_inside, refusal
+from ..safeio.write import is_bare_name, refuse_same_names, write_into
 from ..yamlio.dump import dump_documents
 
 #: the first line of every file ``compile -o`` writes; ``--check`` knows its own files by it
@@ -104,6 +106,7 @@ def _locked(output_dir: str) -> Iterator[None]:
 def write_outputs(jobs: Sequence[CompiledJob], output_dir: str) -> List[str]:
     """Write one file per job; all of them or none."""
     plan = planned(jobs, output_dir)
+    check_inside(output_dir)  # a link at it or above it leading out of the repository: refused before makedirs
     try:
         os.makedirs(output_dir, exist_ok=True)
     except OSError as exc:

@@ -14,7 +14,7 @@
   (AC014) and a clause of the summary, never silently clean.  The kustomizations looked at are those of the
   folders walked, of a named file's folder, and of the folders above it up to its repository's root (where
   kustomize keeps the kustomization of a patch in ``overlays/prod/patches/``), never above that root (the
-  one config discovery finds, :func:`~ascend_compile.config.repository_root`; without one, the file's own
+  one config discovery finds, :func:`~ascend_compile.safeio.inside.repository_root`; without one, the file's own
   folder only); and a kustomization leaves out only files in or below its own folder, as kustomize reads
   no other (:func:`~ascend_compile.files.kustomize.listed`).  A folder above the repository, or a kustomization in
   ``docs/`` naming ``../manifests/job.yaml``, cannot hide a manifest.

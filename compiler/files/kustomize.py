@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Iterator, List, Set, Tuple
 
-from ..config import repository_root
+from ..safeio.inside import repository_root
 
 #: the names kustomize looks for in a folder, in its order
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")

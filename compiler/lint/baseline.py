@@ -56,7 +56,7 @@ def _base(cwd: str) -> str:
     """The folder baseline entries are relative to: the repository root above ``cwd``, else ``cwd``."""
     base = _BASES.get(cwd)
     if base is None:
-        from ..config import repository_root
+        from ..safeio.inside import repository_root
 
         base = _BASES[cwd] = repository_root(cwd) or cwd
     return base
@@ -124,9 +124,12 @@ def write(path: str, findings: Sequence[Finding], linted: Optional[Collection[st
     in ``linted`` (the run's files, :func:`linted_files`; None: every entry is replaced).  Raises
     :class:`~ascend_compile.errors.InputError` (AC013) when it cannot be written, :class:`BaselineError`
     when the baseline there is of an older version and holds entries of other files (they would be lost).
-    A file there that is not a baseline is replaced whole; a link is refused by the writer."""
+    A file there that is not a baseline is replaced whole; a link is refused by the writer, and so is a path
+    reaching through a link out of the repository (nothing there is read either)."""
+    from ..safeio.inside import check_inside
     from ..safeio.write import write_file
 
+    check_inside(path)
     kept: List[Dict[str, Any]] = []
     if linted is not None and os.path.isfile(path) and not os.path.islink(path):
         try:
@@ -163,12 +166,14 @@ def _read(path: str, max_bytes: int = 0) -> Tuple[int, List[Any]]:
     """(format version, the entries as written) of a baseline file; :class:`BaselineError` when it is none."""
     from ..errors import InputError
     from ..yamlio.common import DEFAULT_MAX_BYTES
+    from ..safeio.inside import check_inside
     from ..yamlio.reading import read_text
 
+    check_inside(path)  # a folder above it linked out of the repository: an InputError (AC013), nothing read
     if not os.path.lexists(path):
         raise BaselineError(f"baseline {path} does not exist; create it with --write-baseline {path}")
     try:
-        data = json.loads(read_text(path, max_bytes or DEFAULT_MAX_BYTES, regular_only=True))
+        data = json.loads(read_text(path, max_bytes or DEFAULT_MAX_BYTES))
     except InputError as exc:
         problem = exc.findings[0]
         raise BaselineError(f"cannot read the baseline {path}: it {problem.message}"

@@ -100,26 +100,11 @@ def _load(path: str, max_bytes: int) -> List[Dict[str, Any]]:
 
 
 def _read_bytes(path: str, max_bytes: int) -> Optional[bytes]:
-    """The file's bytes (None when unreadable or over the limit); reads in blocks, never more than the limit."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        chunks: List[bytes] = []
-        size = 0
-        while True:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return b"".join(chunks)
-            size += len(chunk)
-            if size > max_bytes:
-                return None
-            chunks.append(chunk)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    """The file's bytes (None when it is no regular file, unreadable or over the limit: a file beside a linted one
+    linked to ``/dev/stdin`` or a FIFO is skipped, not read)."""
+    from ..safeio.read import read_regular_bytes
+
+    return read_regular_bytes(path, max_bytes, follow=True)[0]
 
 
 def _is_file(entry: os.DirEntry) -> bool:  # type: ignore[type-arg]

@@ -89,7 +89,7 @@ def _read_quietly(source: str) -> str:
     if not source or source.startswith("<") or source == STDIN:
         return ""
     try:
-        return read_text(source, DEFAULT_MAX_BYTES, regular_only=True)
+        return read_text(source, DEFAULT_MAX_BYTES)
     except InputError:
         return ""
 

@@ -51,7 +51,7 @@ def artifact_location(path: str, root: Optional[str]) -> Dict[str, Any]:
 
 def repository_root() -> Optional[str]:
     """The root of the repository the command runs in (None outside one)."""
-    from ..config import repository_root as find
+    from ..safeio.inside import repository_root as find
 
     return find(os.getcwd())
 

@@ -9,8 +9,9 @@ target's, a temporary's) never makes the write land elsewhere.  On any error eve
 removed and no target has changed.
 
 A target that is a symbolic link (dangling or not), a directory or anything but a regular file is
-refused, as is a target outside what the command was asked to change (:func:`check_inside`); the error
-names the file, what is wrong and how to fix it (AC013, exit code 2).  Several files are written all or
+refused, as is a target reached through a link that leads outside the repository the link sits in
+(:func:`~ascend_compile.safeio.inside.check_inside`, for the folders above it); the error names the file
+or the link, what is wrong and how to fix it (AC013, exit code 2).  Several files are written all or
 none: all of them are staged before the first is renamed into place.
 """
 from __future__ import annotations
@@ -22,14 +23,10 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from ..catalogue import OUTPUT_ERROR
 from ..errors import InputError
 from ..findings import ERROR, Finding
+from .inside import check_inside, refusal
 from .text import printable
 
 Data = Union[str, bytes]
-
-
-def refusal(path: str, message: str, hint: str = "") -> InputError:
-    """The error of a file that is not written: AC013, exit code 2."""
-    return InputError([Finding(OUTPUT_ERROR, ERROR, message, hint=hint, file=path, input_error=True)])
 
 
 def refuse_same_names(files: Sequence[Tuple[str, str, str]], hint: str) -> None:
@@ -53,18 +50,6 @@ def is_bare_name(name: str) -> bool:
         and "\\" not in name and not (os.altsep and os.altsep in name) and name.isprintable()
 
 
-def check_inside(path: str, roots: Sequence[str], hint: str) -> None:
-    """Refuse ``path`` unless its real path is one of ``roots`` or below one (each root's real path too):
-    a committed link to a folder elsewhere (``manifests/ext -> ../../outside``) is not a way out."""
-    real = os.path.realpath(path)
-    for root in roots:
-        base = os.path.realpath(root)
-        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
-            return
-    raise refusal(path, f"is outside the paths given on the command line (its real path is {printable(real)}), "
-                        "so it is not changed", hint)
-
-
 def write_file(path: str, data: Data, *, overwrite: bool = True) -> None:
     """Replace (or create) the one file ``path`` with ``data``."""
     write_files([(path, data)], overwrite=overwrite)
@@ -77,6 +62,7 @@ def write_into(folder: str, files: Sequence[Tuple[str, Data]], *, overwrite: boo
             raise refusal(os.path.join(folder, name), f"{printable(name)!r} is not a bare file name: it would be "
                                                       f"written outside {printable(folder)}",
                           "give it a name without a path separator")
+    check_inside(folder)  # before a folder is made: makedirs would make it through a link
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
@@ -94,6 +80,8 @@ def write_files(files: Sequence[Tuple[str, Data]], *, overwrite: bool = True) ->
     staged: List[Tuple[str, str]] = []
     default_mode = 0o666 & ~_umask()
     path = ""
+    for path, _data in files:
+        check_inside(path)  # no folder above a target is a link out of the repository
     try:
         for path, data in files:
             mode = check_target(path, overwrite, default_mode)
@@ -155,4 +143,4 @@ def _umask() -> int:
     return mask
 
 
-__all__ = ["check_inside", "check_target", "is_bare_name", "refusal", "write_file", "write_files", "write_into"]
+__all__ = ["check_target", "is_bare_name", "refuse_same_names", "write_file", "write_files", "write_into"]

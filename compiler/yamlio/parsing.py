@@ -136,5 +136,5 @@ def load_documents(text: str, source: str, budget: Optional[AliasBudget] = None)
     return list(iter_documents(text, source, budget))
 
 
-def load_file(path: str, max_bytes: int = DEFAULT_MAX_BYTES, *, regular_only: bool = False) -> List[Document]:
-    return load_documents(read_text(path, max_bytes, regular_only=regular_only), display_name(path))
+def load_file(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> List[Document]:
+    return load_documents(read_text(path, max_bytes), display_name(path))

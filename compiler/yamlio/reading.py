@@ -1,13 +1,12 @@
 """Reading input as text: a path (or ``-`` for stdin) in, UTF-8 text out, every failure a clean InputError."""
 from __future__ import annotations
 
-import os
 import stat
 import sys
 
 from ..catalogue import INPUT_TOO_LARGE
 from ..errors import InputError
-from ..safeio.read import not_regular
+from ..safeio.read import PERMISSION_DENIED, not_regular, read_regular_bytes, too_large
 from .common import DEFAULT_MAX_BYTES, STDIN, STDIN_NAME, input_error as _input_error
 
 
@@ -15,59 +14,39 @@ def display_name(path: str) -> str:
     return STDIN_NAME if path == STDIN else path
 
 
-def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES, *, regular_only: bool = False) -> str:
+def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     """Read a whole file (or stdin for ``-``) as UTF-8 text, with clean errors.
 
-    Never blocks on a named pipe that nobody writes to (it reads as empty) and
-    never reads more than ``max_bytes + 1`` bytes of anything.  ``regular_only``: a
-    file a setting names (the project config, a baseline) must be a regular file
-    once links are followed: a committed ``baseline.json -> /dev/zero`` or
-    ``-> /dev/stdin`` is refused before anything is read.
+    Every path but ``-`` is read through :func:`~ascend_compile.safeio.read.read_regular_bytes`: a regular file
+    once links are followed, never more than ``max_bytes``.  A FIFO, a device or a socket is refused before
+    anything is read, whoever named it (a walked ``job.yaml -> /dev/stdin``, a profile linked to ``/dev/zero``, a
+    committed ``baseline.json`` linked to a FIFO): only ``-`` reads standard input.
     """
     name = display_name(path)
-    try:
-        if path == STDIN:
+    if path == STDIN:
+        try:
             data = sys.stdin.buffer.read(max_bytes + 1)
-        else:
-            if _OPENS_DIRECTORIES is False and os.path.isdir(path):  # elsewhere fstat below says so
-                raise _input_error(name, "is a directory, not a file",
-                                   "pass the files inside it, or use a command that walks directories")
-            # O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever.
-            fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | getattr(os, "O_BINARY", 0))
-            with os.fdopen(fd, "rb") as handle:
-                info = os.fstat(fd)
-                if stat.S_ISDIR(info.st_mode):
-                    raise _input_error(name, "is a directory, not a file",
-                                       "pass the files inside it, or use a command that walks directories")
-                if regular_only and not_regular(info.st_mode):  # after the links: a FIFO, a device, a socket
-                    raise _input_error(name, not_regular(info.st_mode), "name a regular file")
-                if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
-                    raise _too_large(name, max_bytes)
-                if stat.S_ISREG(info.st_mode):  # its size: asking for max_bytes + 1 allocated that much every time
-                    data = handle.read(info.st_size + 1)
-                    if len(data) > info.st_size:  # it grew since: read on, up to the limit
-                        data += handle.read(max_bytes + 1 - len(data))
-                else:
-                    if _O_NONBLOCK:
-                        os.set_blocking(fd, True)  # a pipe with a writer: wait for its data as usual
-                    data = handle.read(max_bytes + 1)
-    except InputError:
-        raise
-    except FileNotFoundError:
-        raise _input_error(name, "no such file", "check the path") from None
-    except PermissionError:
-        raise _input_error(name, "permission denied", "make the file readable") from None
-    except IsADirectoryError:
-        raise _input_error(name, "is a directory, not a file",
-                           "pass the files inside it, or use a command that walks directories") from None
-    except OSError as exc:
-        raise _input_error(name, f"cannot read: {exc.strerror or exc}") from None
+        except OSError as exc:
+            raise _input_error(name, f"cannot read: {exc.strerror or exc}") from None
+        return decode(data, name, max_bytes)
+    data, why = read_regular_bytes(path, max_bytes, follow=True)
+    if data is None:
+        raise _not_read(name, why, max_bytes)
     return decode(data, name, max_bytes)
 
 
-_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-#: POSIX opens a directory for reading (and fstat tells it apart); Windows refuses, with a less clear error
-_OPENS_DIRECTORIES = os.name == "posix"
+def _not_read(name: str, why: str, max_bytes: int) -> InputError:
+    """The located error of a file :func:`read_text` did not read, and how to fix it."""
+    if not why:
+        return _input_error(name, "no such file", "check the path")
+    if why == too_large(max_bytes):
+        return _too_large(name, max_bytes)
+    if why == PERMISSION_DENIED:
+        return _input_error(name, "permission denied", "make the file readable")
+    if why == not_regular(stat.S_IFDIR):
+        return _input_error(name, "is a directory, not a file",
+                            "pass the files inside it, or use a command that walks directories")
+    return _input_error(name, why, "name a regular file (to read standard input, give -)")
 
 
 def _too_large(name: str, max_bytes: int) -> InputError:
