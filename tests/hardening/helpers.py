@@ -7,7 +7,9 @@ import shutil
 import stat
 import subprocess
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Callable, Iterable, Iterator, Mapping, Optional
+
+import pytest
 
 from tests.checkout import run_cli
 
@@ -26,6 +28,17 @@ OBEY_FILE_MODES = (["setpriv", "--bounding-set", "-dac_override,-dac_read_search
 # A small manifest whose only problem is an unknown field on line 5, column 3.
 CONFIGMAP_BAD_FIELD = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  bogus: 1\ndata:\n  a: b\n"
 CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  a: b\n"
+
+
+@pytest.fixture()
+def held_fifo(tmp_path: Path) -> Iterator[Path]:
+    """A fixture: a FIFO with a writer that never writes (as a runner's open stdin pipe is): reading it blocks."""
+    fifo = tmp_path / "outside" / "fifo"
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
+    yield fifo
+    os.close(writer)
 
 
 def _limit_memory(limit: int) -> Callable[[], None]:

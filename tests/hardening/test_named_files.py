@@ -14,22 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.helpers import CONFIGMAP, assert_clean, cli, output, write
+from tests.hardening.helpers import CONFIGMAP, assert_clean, cli, held_fifo, output, write  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="FIFOs, /dev/zero")
 
 QUICK = 20  # seconds: a refusal is immediate; the old reader hung or read until memory ran out
-
-
-@pytest.fixture()
-def held_fifo(tmp_path: Path):
-    """A FIFO with a writer that never writes (as a runner's open stdin pipe is): reading it blocks."""
-    fifo = tmp_path / "outside" / "fifo"
-    fifo.parent.mkdir(parents=True)
-    os.mkfifo(fifo)
-    writer = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
-    yield fifo
-    os.close(writer)
 
 
 def _repo(tmp_path: Path) -> Path:
