@@ -231,7 +231,7 @@ _ENTRIES: Tuple[Entry, ...] = (
           "The API server refused a request of the Python client (ascend_compile.Cluster), or could not be reached."),
     _meta(BAD_SUPPRESSION, "bad-suppression", ENGINE, _BAD_SUPPRESSION_DOC, WARNING, ALL_KINDS),
     _meta(OUTPUT_ERROR, "output-error", OUTPUT,
-          "A file cannot be written: two jobs share a file name, the folder is not writable, or a link stands where it goes."),
+          "A file cannot be written: two jobs share a file name, the folder is not writable, a link stands where it goes, or a link on the path leads out of the repository."),
     _meta(KUSTOMIZE_PART_NOT_CHECKED, "kustomize-part-not-checked", DISCOVERY,
           "A file was not checked: a kustomization in its folder or above merges it into objects (a patch).", WARNING),
     _meta(LINKED_FOLDER_SKIPPED, "linked-folder-skipped", DISCOVERY,

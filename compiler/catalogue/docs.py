@@ -256,15 +256,20 @@ jobs to one file (``<name>.yaml`` for jobs of the same name in different namespa
 be created or written; or the file's place holds a symbolic link, a directory or anything but a regular
 file.  ``lint --fix`` also refuses a file outside the paths it was given (reached through a linked
 folder) and a file edited since its fixes were planned.  The same holds for ``import -o``,
-``schema --write``, ``init`` and ``lint --write-baseline``.
+``schema --write``, ``init`` and ``lint --write-baseline``.  A path named on the command line (an output
+folder, a ``--check`` folder, a ``--fix``/``--diff`` path, a baseline) is refused, naming the link, when a
+symbolic link at it or at any folder above it leads outside the repository the link sits in (the git work
+tree, or the working directory's tree outside one): nothing there is read, printed, diffed or written.
 
 **Why.** Every file is written to a temporary file of its own beside the target and renamed into place,
 never through a link: a link committed where a file goes (or in a folder a walk reached) would
-otherwise have a file outside the repository overwritten.  Writing only some of the files would leave
+otherwise have a file outside the repository overwritten, and a committed ``manifests -> ../../.kube``
+would have ``--check`` print a runner's kubeconfig as its diff.  Writing only some of the files would leave
 a directory out of step with the specs, so ``compile`` writes all files or none.
 
 **How to fix.** Give the jobs distinct names, or compile them into separate directories; check the
-directory's permissions; remove the link (or name the file it points to); run ``lint --fix`` again
+directory's permissions; remove the link (or name the file it points to; a link that stays inside the
+repository is followed); run ``lint --fix`` again
 after an edit.""",
     "AC017": """\
 **What.** A call of the Python client (``ascend_compile.Cluster``: ``create``, ``status``, ``delete``,
