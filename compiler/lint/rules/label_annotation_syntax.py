@@ -118,7 +118,7 @@ def _key(key: Any, what: str, path: Path, refused: str, out: List[Problem], at_k
                        f"write it as {better!r}" if better else f"write the key as {KEY_FORM}", key=at_key))
 
 
-def _value(value: Any, what: str, key: str, path: Path, refused: str, out: List[Problem]) -> None:
+def _value(value: Any, what: str, key: Any, path: Path, refused: str, out: List[Problem]) -> None:
     """A Problem for ``value`` (a string) when it is no valid label value."""
     if not isinstance(value, str):
         return  # the schema check reports a value that is not a string
