@@ -426,6 +426,10 @@ _ENTRIES: Tuple[Entry, ...] = (
           "write the image as [registry[:port]/]name[:tag][@digest] in ASCII, with a lower-case name"),
     _lint("AC711", "env-reference", WARNING, WORKLOADS,
           "define the variable in an env entry above the one that uses it, or write the value out"),
+    _lint("AC712", "label-annotation-syntax", ERROR, ALL_KINDS,
+          "write keys as [prefix/]name (a DNS subdomain prefix; a name of at most 63 letters, digits, '-', '_' or '.' "
+          "with a letter or digit at each end) and label values as such a name or empty; keep annotations under "
+          "256 KiB"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
     # AC9xx the cluster the job will run on: only with --cluster or --cluster-snapshot (an inventory)

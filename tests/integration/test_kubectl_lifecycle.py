@@ -294,6 +294,26 @@ def test_object_the_server_rejects(cp) -> None:
     assert get(cp, "ascendjobs.mindxdl.gitee.com", "kc-bad", "default") is None
 
 
+def test_label_syntax_the_server_rejects_is_what_lint_reports(cp, tmp_path: Path) -> None:
+    """AC712's claim, on a real API server: a label value with a space or an annotation key with one refuses the
+    whole object (a custom resource's metadata is checked too), and lint reports exactly those two as errors."""
+    k = kubectl.Kubectl.locate(kubeconfig=str(cp.kubeconfig), env={**os.environ, **cp.cache_env})
+    bad = {"apiVersion": "mindxdl.gitee.com/v1", "kind": "AscendJob",
+           "metadata": {"name": "kc-bad-label", "namespace": "default", "labels": {"team": "my team"},
+                        "annotations": {"bad key": "x"}},
+           "spec": {"replicaSpecs": {"Master": {"replicas": 1, "template": {
+               "spec": {"containers": [{"name": "ascend", "image": "busybox"}]}}}}}}
+    with pytest.raises(kubectl.KubectlError) as info:
+        apply_object(k, bad)
+    assert 'metadata.labels: Invalid value: "my team"' in info.value.message
+    assert 'metadata.annotations: Invalid value: "bad key"' in info.value.message
+    assert get(cp, "ascendjobs.mindxdl.gitee.com", "kc-bad-label", "default") is None
+    path = tmp_path / "bad-label.yaml"
+    path.write_text(yaml.safe_dump(bad))
+    found = [line for line in run_cli("lint", str(path)).stdout.splitlines() if "[AC712]" in line]
+    assert len(found) == 2 and all(": error: " in line for line in found), found
+
+
 def test_field_conflict_is_refused_then_forced(cp, tmp_path: Path) -> None:
     ns = "kc-conflict"
     spec = spec_in(tmp_path, RANKTABLE_EXAMPLE, ns, create_namespace=True)

@@ -8,7 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from ascend_compile.lint.rules._downward import qualified_name, volume_file_path
+from ascend_compile.lint.rules._downward import volume_file_path
+from ascend_compile.lint.rules._labels import qualified_name
 from ascend_compile.lint.rules.env_field_ref import valid_env_field_path
 from ascend_compile.lint.rules.leader_service_port import service_problem
 from ascend_compile.manifest.quantity import canonical, parse

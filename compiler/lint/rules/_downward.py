@@ -14,7 +14,7 @@ from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from ...findings import Path
 from ...manifest.quantity import canonical
-from ...vocabulary import DNS1123_SUBDOMAIN, MAX_SUBDOMAIN_LENGTH
+from ._labels import KEY_FORM, key_problem
 
 Found = Tuple[Path, str, str]
 
@@ -35,9 +35,7 @@ HUGEPAGES = ("requests.hugepages-", "limits.hugepages-")
 _BYTES = ("1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei")
 #: the divisors each resource takes, as Kubernetes writes them back
 DIVISORS: Dict[str, Tuple[str, ...]] = {"cpu": ("1m", "1"), "memory": _BYTES, "ephemeral-storage": _BYTES}
-_QUALIFIED = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+$")  # go-yaml's float, with an exponent
-_KEY_FORM = "an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' or '.'"
 
 
 def split_subscript(path: str) -> Optional[Tuple[str, str]]:
@@ -46,15 +44,6 @@ def split_subscript(path: str) -> Optional[Tuple[str, str]]:
         return None
     head, key = path[:-2].split("['", 1)
     return (head, key) if head else None
-
-
-def qualified_name(key: str) -> bool:
-    """Whether ``key`` is a label key as Kubernetes checks one (IsQualifiedName)."""
-    prefix, slash, name = key.rpartition("/")
-    if slash and (not prefix or len(prefix) > MAX_SUBDOMAIN_LENGTH or not DNS1123_SUBDOMAIN.match(prefix)
-                  or "/" in prefix):
-        return False
-    return len(name) <= 63 and bool(_QUALIFIED.match(name))
 
 
 def field_path_problem(path: str, plain: FrozenSet[str]) -> Optional[str]:
@@ -67,9 +56,9 @@ def field_path_problem(path: str, plain: FrozenSet[str]) -> Optional[str]:
     if head not in FIELD_MAPS:
         return ""
     kind = head.split(".")[1][:-1]  # label, annotation
-    if qualified_name(key.lower() if kind == "annotation" else key):
+    if key_problem(key, annotation=kind == "annotation") is None:
         return None
-    return f"its {kind} key {key!r} is not a valid key ({_KEY_FORM})"
+    return f"its {kind} key {key!r} is not a valid key ({KEY_FORM})"
 
 
 def field_ref(ref: Dict[str, Any], plain: FrozenSet[str], reader: str) -> Iterator[Found]:
