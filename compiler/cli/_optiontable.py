@@ -72,10 +72,11 @@ OPTIONS: Tuple[Option, ...] = (
                               "written."),
                   ("krm", f"{_FAIL_ON} kustomize and kpt stop on a non-zero exit status."))),
     Option(("--disable",), "disable", MANY, ("lint", "validate"),
-           "Do not run this rule (ID or name; repeatable, or comma-separated). Input, config, output and spec errors "
-           "cannot be disabled.", default=(), metavar="ID",
+           "Do not run this rule (ID or name; repeatable, or comma-separated). Input, config, output and spec errors, "
+           "and AC014 (a file NOT CHECKED), cannot be disabled.", default=(), metavar="ID",
            helps=(("validate", "Do not report this rule (ID or name, e.g. AC009; repeatable, or comma-separated). "
-                               "Input errors (AC001-AC006) cannot be disabled."),)),
+                               "Input errors (AC001-AC006) and AC014 (a file NOT CHECKED) cannot be "
+                               "disabled."),)),
     Option(("--strict", "--no-strict"), "strict", SWITCH, ("lint", "validate"),
            "Report fields the schemas do not define (typos) as errors.", default=True, show_default=True),
     Option(("--strict-kinds",), "strict_kinds", FLAG, ("lint", "validate"),

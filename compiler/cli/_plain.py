@@ -159,8 +159,8 @@ def _nothing_read(command: str, files: int, code: int, left_out: Sequence[Any]) 
     """Exit 2 when the paths held no YAML file at all: a renamed folder must not pass as clean (kubeconform
     passes an empty folder; a linter in CI must not, so this is an input error, said on stderr alone).
 
-    Files that discovery left out on purpose (``left_out``: a Helm chart, a kustomize patch; its note may be
-    disabled) count as found: pre-commit may pass only a patch.
+    Files that discovery left out on purpose (``left_out``: a Helm chart, whose note may be disabled, a kustomize
+    patch, whose warning may not) count as found: pre-commit may pass only a patch.
     """
     from ..findings import EXIT_INPUT
 
