@@ -9,7 +9,7 @@ every module that reads and checks the files and of the profile schema, and the 
 (:func:`environment`): a new version, a change to that code, another interpreter or YAML library build starts
 a new cache, and a changed file is read again.  The built-in JSON schemas are kept the same way
 (``schema-<file>.marshal``, keyed by the content of every schema file): unmarshalling is cheaper than parsing
-JSON, and ``json`` is then never imported on the lint path.  ``lint --no-cache`` bypasses it (:func:`set_bypassed`).
+JSON, and ``json`` is then never imported on the lint path.  ``lint --no-cache`` bypasses it (:func:`set_choice`).
 
 A cache can be wrong only by being absent.  Every cache file records its full key (its key directory and
 its own name) and is used only under that key: a key folder swapped for another's, or a file moved, is
@@ -17,7 +17,9 @@ ignored.  Every folder from the cache root down to the file must be a real folde
 writable by no one else (:func:`usable`).  A cache file is read only when it is a regular file under
 :data:`MAX_FILE_BYTES` (no link followed, no FIFO waited on: :mod:`.safeio.read`), and anything unexpected in
 it makes it step aside: the run is the same, only slower.  (What a process running as the same user writes
-there cannot be told from what this tool wrote: keep the cache root where only you write.)  The digests of
+there cannot be told from what this tool wrote: keep the cache root where only you write.)  In CI, where other
+pipelines may run as the same user (a runner's shared home folder, a CI cache restored on another branch), no cache
+is read or written unless the run asks for it (``lint --cache``): see :func:`bypassed` and docs/ci.md.  The digests of
 code files are kept by their path and ``lstat`` identity (device, inode, size, modification and change
 time: the change time cannot be set back), so that a run hashes only what changed (:func:`content_digests`).
 
@@ -38,7 +40,10 @@ from typing import Any, Dict, List, Optional, Sequence
 FORMAT = 2
 #: the largest cache file read (a lint shard of 2,000 results is a few MB)
 MAX_FILE_BYTES = 64 << 20
-_BYPASSED = False
+#: ``lint --cache`` (True), ``--no-cache`` (False), or neither (None: the environment decides, :func:`bypassed`)
+_CHOICE: Optional[bool] = None
+#: the values of ``$CI`` that say this is not CI
+_NOT_CI = ("", "0", "false", "no")
 
 try:  # the C module: importing hashlib would load OpenSSL first, a few ms at start-up
     from _blake2 import blake2b  # type: ignore[import-not-found,unused-ignore]
@@ -55,21 +60,34 @@ def default_root() -> str:
     return os.path.join(xdg if xdg else os.path.join(os.path.expanduser("~"), ".cache"), "ascend-compile")
 
 
-def set_bypassed(on: bool) -> None:
-    """Read and write no cache in this process from now on (``--no-cache``), or every cache again: each lint
-    run sets it, so a run in the same process (the Python API, tests) does not inherit an earlier run's flag."""
-    global _BYPASSED
-    _BYPASSED = on
+def set_choice(use: Optional[bool]) -> None:
+    """Use the caches in this process from now on (True: ``lint --cache``), use none (False: ``--no-cache``), or let
+    the environment decide (None): each lint run sets it and sets it back to None, so a run in the same process
+    (the Python API, tests) does not inherit an earlier run's flag."""
+    global _CHOICE
+    _CHOICE = use
+
+
+def in_ci() -> bool:
+    """Whether this runs in CI: ``$CI`` is set to anything but "", "0", "false" or "no" (GitHub Actions, GitLab CI
+    and most others set ``CI=true``)."""
+    return os.environ.get("CI", "").strip().lower() not in _NOT_CI
 
 
 def bypassed() -> bool:
-    return _BYPASSED
+    """Whether no cache is read or written now: ``--no-cache``, or in CI (:func:`in_ci`) without ``--cache``.
+
+    In CI other pipelines may run as the same user: one that shares the runner's home folder, or one whose CI cache
+    is restored on a protected branch.  What they write in the cache cannot be told from what this tool wrote, and
+    a result or schema entry that says "clean" would make a changed file pass; so there no cache is used unless
+    the run asks for it (docs/ci.md says how to keep that cache its own: a key per branch)."""
+    return not _CHOICE if _CHOICE is not None else in_ci()
 
 
 def usable(directory: str, create: bool, root: Optional[str] = None) -> bool:
     """The directory exists (or was made) and only we can write it, nor any folder between it and the cache
     ``root`` (default: :func:`default_root`), none of them a link: what is read from it is ours."""
-    if _BYPASSED:
+    if bypassed():
         return False
     root = os.path.abspath(root or default_root())
     directory = os.path.abspath(directory)
@@ -216,7 +234,7 @@ class Store:
         self._changed = True
 
     def save(self) -> None:
-        if not self._changed or self._entries is None or _BYPASSED:
+        if not self._changed or self._entries is None or bypassed():
             return
         folder = os.path.dirname(self._path)
         if usable(folder, create=True):
@@ -289,6 +307,6 @@ def content_digests(paths: Sequence[str]) -> List[str]:
         _DIGESTS[path] = (identity, found)
         out.append(found)
         changed = True
-    if changed and not _BYPASSED and len(_DIGESTS) < 4096:
+    if changed and not bypassed() and len(_DIGESTS) < 4096:
         write_file(path_of_memo, "digests", dict(_DIGESTS))
     return out

@@ -74,8 +74,9 @@ def render() -> str:
         "",
         "Every ID `ascend-compile` can report. `lint` runs the schema check (AC1xx) and the rule units "
         "(AC2xx-AC9xx); input errors (AC001-AC006), config errors (AC010, AC011) and output errors (AC013) exit with code 2 "
-        "and cannot be suppressed; file discovery's notes (AC007-AC009) name files that were not linted, so only "
-        "`--disable` and the project config reach them. "
+        "and cannot be suppressed; file discovery's notes (AC007-AC009, AC015) name files that were not linted, so "
+        "only `--disable` and the project config reach them, and its warning of a file NOT CHECKED (AC014) is "
+        "never silenced nor lowered. "
         "Show one rule with `ascend-compile explain ID`.",
         "",
         "Suppress a finding with `# ascend-compile: disable=ID` at the end of its line (or on a comment line "

@@ -6,7 +6,8 @@ One entry per ID, whoever reports it:
 origin     reported by                                                         suppressible
 =========  ==================================================================  ============
 input      the YAML reader and file discovery (AC001-AC006; exit code 2)       no
-discovery  file discovery's notes (AC007-AC009, AC014, AC015)                  by settings
+discovery  file discovery's notes (AC007-AC009, AC015)                         by settings
+discovery  file discovery's warning of a file NOT CHECKED (AC014)                  no
 config     the config, profile and snapshot loaders (AC010, AC011, AC016)  no   
 output     the file writer (AC013; exit code 2)                                no
 spec       ``compile``, reading a job spec (AC02x, AC304)                      no
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from ..findings import ERROR, INFO, WARNING
+from ..findings import ERROR, INFO, WARNING, Finding
 from ..records import NamedTuple
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAINER_NAME, DEFAULT_PORT, JOBS,
                          PORT_NAME, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_INITIAL, RANKTABLE_KEY,
@@ -94,10 +95,12 @@ _NOT_SUPPRESSIBLE = {INPUT: "an input error: a file that could not be read is ne
                      SPEC: "a spec error: compile writes nothing from a spec it refuses",
                      CLUSTER: "a cluster error: the API server's answer to a request, not a finding in a file"}
 SILENCED_BY_SETTINGS = (DISCOVERY,)  # notes on files not linted: no comment in them can reach the note
+#: the rules of a suppressible origin that no setting, comment or baseline silences or lowers either, and why
+_NEVER_SILENCED = {KUSTOMIZE_PART_NOT_CHECKED: "a file not checked: a run must never look clean because a "
+                                               "kustomization named its files"}
 _REPORTED_BY = {
     INPUT: "the YAML reader (an input error: exit code 2)",
-    DISCOVERY: "file discovery, as it walks a directory (a note, or a warning for a file not checked; the settings "
-               "may change either)",
+    DISCOVERY: "file discovery, as it walks a directory (a note; the settings may silence it or change its severity)",
     CONFIG: "the loader of project configuration and hardware profiles (exit code 2)",
     OUTPUT: "every command that writes files (``compile -o``, ``lint --fix``, ...; exit code 2)",
     SPEC: "``ascend-compile compile`` when it reads a job spec",
@@ -127,12 +130,12 @@ class Entry(NamedTuple):
     @property
     def suppressible(self) -> bool:
         """Whether --disable and the config silence it (comments too, outside SILENCED_BY_SETTINGS); input never."""
-        return self.origin not in _NOT_SUPPRESSIBLE
+        return not self.why_not_suppressible
 
     @property
     def why_not_suppressible(self) -> str:
-        """Why no setting or comment silences it ("" when they can)."""
-        return _NOT_SUPPRESSIBLE.get(self.origin, "")
+        """Why no setting, comment or baseline silences it or changes its severity ("" when they can)."""
+        return _NEVER_SILENCED.get(self.id) or _NOT_SUPPRESSIBLE.get(self.origin, "")
 
     @property
     def unit(self) -> str:
@@ -485,3 +488,9 @@ def severity(rule_id: str, fallback: str = ERROR) -> str:
 def suppressible(rule_id: str) -> bool:
     found = _BY_ID.get(rule_id)
     return found.suppressible if found else True
+
+
+def silenceable(finding: Finding) -> bool:
+    """Whether a setting, a comment, an annotation or a baseline may drop ``finding`` or change its severity: not
+    an input error, and of a rule that can be suppressed (the one answer every one of them asks)."""
+    return not finding.input_error and suppressible(finding.rule)

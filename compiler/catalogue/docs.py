@@ -12,6 +12,8 @@ from typing import Dict
 
 #: who reports an ID, where its origin's reporter is not it
 REPORTED_BY: Dict[str, str] = {"AC026": "``ascend-compile import``",
+                               "AC014": "file discovery, as it walks a directory or meets a named file (a warning "
+                                        "that no setting, comment or baseline silences or lowers)",
                                "AC016": "the loader of cluster snapshots (``--cluster-snapshot``; exit code 2)"}
 
 DOCS: Dict[str, str] = {
@@ -161,8 +163,10 @@ kustomize builds.
 
 **How to fix.** Lint what kustomize builds, for each overlay you deploy:
 ``kubectl kustomize overlays/prod | ascend-compile lint -`` (or ``kustomize build``). If the file is not
-meant to be a part, take it out of the kustomization. ``--exclude`` drops a file from the run;
-``--disable AC014`` (or ``lint.disable``) silences the warnings, and the summary still counts the files.""",
+meant to be a part, take it out of the kustomization. ``--exclude`` on the command line drops a file from the run.
+Nothing else silences the warning or lowers it: ``--disable AC014``, ``lint.disable`` or ``lint.severity`` naming it
+are refused (a usage or config error, exit code 2), no comment or annotation reaches it and no baseline accepts it,
+since a repository's own config could otherwise make a run that checked nothing say "No problems found".""",
     "AC015": """\
 **What.** A directory walk met a symlink to a folder and did not follow it: nothing in that folder was
 read. The note names the link and its target. A folder named on the command line is read, link or not.

@@ -72,10 +72,11 @@ OPTIONS: Tuple[Option, ...] = (
                               "written."),
                   ("krm", f"{_FAIL_ON} kustomize and kpt stop on a non-zero exit status."))),
     Option(("--disable",), "disable", MANY, ("lint", "validate"),
-           "Do not run this rule (ID or name; repeatable, or comma-separated). Input, config, output and spec errors "
-           "cannot be disabled.", default=(), metavar="ID",
+           "Do not run this rule (ID or name; repeatable, or comma-separated). Input, config, output and spec errors, "
+           "and AC014 (a file NOT CHECKED), cannot be disabled.", default=(), metavar="ID",
            helps=(("validate", "Do not report this rule (ID or name, e.g. AC009; repeatable, or comma-separated). "
-                               "Input errors (AC001-AC006) cannot be disabled."),)),
+                               "Input errors (AC001-AC006) and AC014 (a file NOT CHECKED) cannot be "
+                               "disabled."),)),
     Option(("--strict", "--no-strict"), "strict", SWITCH, ("lint", "validate"),
            "Report fields the schemas do not define (typos) as errors.", default=True, show_default=True),
     Option(("--strict-kinds",), "strict_kinds", FLAG, ("lint", "validate"),
@@ -95,7 +96,12 @@ OPTIONS: Tuple[Option, ...] = (
            "Text format: print findings only, no summary line.", default=False),
     Option(("--no-cache",), "no_cache", FLAG, ("lint",),
            "Do not read or write the result cache (files whose text did not change are not checked again; it lives "
-           "in $ASCEND_COMPILE_CACHE_DIR or ~/.cache/ascend-compile and is safe to delete).", default=False),
+           "in $ASCEND_COMPILE_CACHE_DIR or ~/.cache/ascend-compile and is safe to delete), nor the start-up cache. "
+           "The default in CI ($CI set, as CI services set it).", default=False),
+    Option(("--cache",), "cache", FLAG, ("lint",),
+           "Use the caches in CI too, where they are off by default: another pipeline running as the same user could "
+           "have written an entry that reports a changed file clean. Give the cache a key per branch (docs/ci.md).",
+           default=False),
     Option(("--write-baseline",), "write_baseline", FILE, ("lint",),
            "Record the current findings in FILE (JSON) and exit 0: adopt lint on a legacy repository.",
            metavar="FILE", fast=False),

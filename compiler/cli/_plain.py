@@ -20,21 +20,24 @@ class Usage(Exception):
 def lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any = None) -> int:
     """Run ``lint`` with its parsed options (the click parameter names; ``live_inventory``: the cluster ``--cluster``
     read, :func:`ascend_compile.cli._cluster.read_live_inventory`); return the exit code.  ``--no-cache``
-    switches every cache off for this run only (the results' and the start-up cache of profiles and
-    schemas), so that nothing run later in the same process (the Python API, tests) inherits it."""
-    from ..datacache import set_bypassed
+    switches every cache off (the results' and the start-up cache of profiles and schemas), ``--cache`` on, also in
+    CI, where they are off by default (:func:`ascend_compile.datacache.bypassed`); for this run only, so that nothing
+    run later in the same process (the Python API, tests) inherits it."""
+    from ..datacache import set_choice
 
-    set_bypassed(bool(options.get("no_cache")))
+    if options.get("cache") and options.get("no_cache"):
+        raise Usage("--cache and --no-cache: give one (--cache uses the caches in CI too, --no-cache none anywhere)")
+    set_choice(True if options.get("cache") else False if options.get("no_cache") else None)
     try:
         return _lint(paths, options, live_inventory)
     finally:
-        set_bypassed(False)
+        set_choice(None)
 
 
 def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any) -> int:
     from ..findings import exit_code
     from ..lint import paths as lint_run
-    from ..datacache import default_root
+    from ..datacache import bypassed, default_root
     from ..report import catalogue_rules, render
     from ._context import load_context
 
@@ -57,7 +60,7 @@ def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any)
             exclude=options.get("exclude") or (), max_bytes=ctx.max_bytes, strict=options.get("strict", True),
             strict_kinds=bool(options.get("strict_kinds")),
             volcano_version=volcano_version, disable=disabled, left_out=left_out,
-            cache_dir=None if options.get("no_cache") else default_root(), specs=compiled_specs(ctx),
+            cache_dir=None if bypassed() else default_root(), specs=compiled_specs(ctx),
             inventory=inventory)
 
     findings, files = run()
@@ -169,8 +172,8 @@ def _nothing_read(command: str, files: int, code: int, left_out: Sequence[Any]) 
     """Exit 2 when the paths held no YAML file at all: a renamed folder must not pass as clean (kubeconform
     passes an empty folder; a linter in CI must not, so this is an input error, said on stderr alone).
 
-    Files that discovery left out on purpose (``left_out``: a Helm chart, a kustomize patch; its note may be
-    disabled) count as found: pre-commit may pass only a patch.
+    Files that discovery left out on purpose (``left_out``: a Helm chart, whose note may be disabled, a kustomize
+    patch, whose warning may not) count as found: pre-commit may pass only a patch.
     """
     from ..findings import EXIT_INPUT
 

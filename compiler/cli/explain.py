@@ -39,12 +39,12 @@ def explain_command(rule_id: str) -> None:
     lines = [click.style(header, bold=True) if style else header, "=" * len(header), "", body, ""]
     if rule.kinds and rule.kinds != ("*",):
         lines.append(f"Applies to: {', '.join(rule.kinds)}")
-    if rule.origin in SILENCED_BY_SETTINGS:
-        lines.append(f"Disable: --disable {rule.id}, or lint: {{disable: [{rule.id}]}} in .ascend-compile.yaml")
-    elif rule.suppressible:
-        lines.append(f"Disable: --disable {rule.id}, or '# ascend-compile: disable={rule.id}' on the line")
-    else:
+    if not rule.suppressible:
         lines.append(f"Cannot be disabled or suppressed ({rule.why_not_suppressible}).")
+    elif rule.origin in SILENCED_BY_SETTINGS:
+        lines.append(f"Disable: --disable {rule.id}, or lint: {{disable: [{rule.id}]}} in .ascend-compile.yaml")
+    else:
+        lines.append(f"Disable: --disable {rule.id}, or '# ascend-compile: disable={rule.id}' on the line")
     lines.append(f"More: {rule.help_uri}")
     sys.stdout.write("\n".join(lines) + "\n")
 

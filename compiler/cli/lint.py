@@ -22,6 +22,7 @@ Examples:
   ascend-compile lint k8s/ --baseline .ascend-compile-baseline.json         # CI: fail on new ones only
   ascend-compile lint k8s/ --diff      # what --fix would change (e.g. env values quoted as strings)
   ascend-compile lint k8s/ --cluster-snapshot cluster.yaml   # and against the cluster (cluster snapshot)
+  ascend-compile lint manifests/ --cache   # in CI (CI=true) too: keep that cache per branch (docs/ci.md)
 
 \b
 Suppress a finding on one line (or on the next line, from a comment line):

@@ -27,7 +27,7 @@ def rules_command(fmt: str, origin: str) -> None:
 
     Input (AC001-AC006), config (AC010, AC011), spec (AC02x) and schema (AC1xx)
     rules are reported by the reader, the config loader, compile and the schema
-    check; AC007-AC009, AC014, AC015 (notes, a warning) by file discovery; AC012 by the lint engine,
+    check; AC007-AC009, AC014, AC015 (notes, a warning nothing silences) by file discovery; AC012 by the lint engine,
     AC013 by the file writer; AC2xx-AC9xx are the lint rule units.
     """
     from ..catalogue import entries

@@ -82,11 +82,12 @@ def validate_paths(paths: Sequence[str], strict: bool = True, strict_kinds: bool
     """Validate every document under ``paths``; return (findings, number of inputs read).
 
     ``jobs`` sets the number of processes (default: one per core once there
-    are at least 64 files).  ``disable``: rule IDs or names whose findings are dropped (input errors stay);
+    are at least 64 files).  ``disable``: rule IDs or names whose findings are dropped (input errors, and the others
+    no setting silences, stay: :func:`~ascend_compile.catalogue.silenceable`);
     ``left_out``, when given, receives the notes of what discovery left out on purpose, disabled or not (see
     :meth:`~ascend_compile.files.discovery.Discovery.left_out`).
     """
-    from ..catalogue import resolve
+    from ..catalogue import resolve, silenceable
     from .discovery import discover
     from ..yamlio.common import DEFAULT_MAX_BYTES, STDIN
 
@@ -104,5 +105,5 @@ def validate_paths(paths: Sequence[str], strict: bool = True, strict_kinds: bool
         findings.extend(_run_parallel(files, workers, *args))
     else:
         findings.extend(_check_files(files, *args))
-    kept = [finding for finding in findings if finding.input_error or finding.rule not in disabled]
+    kept = [finding for finding in findings if not silenceable(finding) or finding.rule not in disabled]
     return sorted(kept, key=Finding.sort_key), len(found.paths)

@@ -6,7 +6,8 @@ the working directory outside a repository),
 the object (apiVersion, kind, namespace, name) and the field path (its elements, not their spelling).  Lines are not part of it, so an edit elsewhere in
 the file (a comment, another object, reformatting) keeps every entry matched; renaming the object or
 moving the field makes the finding new, as it should.  A finding without a field path (a whole-document
-problem) is also known by its message.  Input errors (unreadable files) are never baselined.
+problem) is also known by its message.  Input errors (unreadable files), and the findings no setting silences (a
+file NOT CHECKED, AC014; a spec error: :func:`~ascend_compile.catalogue.silenceable`), are never baselined.
 
 The baseline file is JSON, sorted and readable in review: one entry per identity, with a ``count`` when
 the same identity occurs more than once (matched as a multiset) and the message for the reader.  An
@@ -21,6 +22,7 @@ import json
 import os
 from typing import Any, Collection, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from ..catalogue import silenceable
 from ..findings import Finding
 
 #: 3: the object's apiVersion in its identity (a Volcano Job and a batch/v1 Job of one name were one object).
@@ -83,7 +85,7 @@ def entries(findings: Sequence[Finding]) -> List[Dict[str, Any]]:
     counts: Dict[Key, int] = {}
     first: Dict[Key, Finding] = {}
     for finding in findings:
-        if finding.input_error:
+        if not silenceable(finding):  # an input error, a file not checked: never accepted
             continue
         k = key(finding)
         counts[k] = counts.get(k, 0) + 1
@@ -141,7 +143,7 @@ def write(path: str, findings: Sequence[Finding], linted: Optional[Collection[st
             raise BaselineError(f"baseline {path} is version {version}: write it again from every file (lint the "
                                 f"whole repository with --write-baseline {path}) before updating part of it")
     write_file(path, dumps(findings, kept))
-    return sum(1 for f in findings if not f.input_error), len(kept)
+    return sum(1 for f in findings if silenceable(f)), len(kept)
 
 
 def load(path: str, max_bytes: int = 0) -> Accepted:
@@ -233,7 +235,7 @@ def split(findings: Sequence[Finding], accepted: Accepted, linted: Optional[Coll
     baselined: List[Finding] = []
     for finding in sorted(findings, key=Finding.sort_key):
         k = key(finding, accepted.version)
-        if not finding.input_error and left.get(k, 0) > 0:
+        if silenceable(finding) and left.get(k, 0) > 0:
             left[k] -= 1
             baselined.append(finding)
         else:

@@ -310,10 +310,10 @@ class Linter:
         return out
 
     def configure(self, findings: Sequence[Finding]) -> List[Finding]:
-        """``findings`` with the run's settings applied: disabled rules dropped, severities changed (input errors stay)."""
+        """``findings`` with the run's settings applied: disabled rules dropped, severities changed (``silenceable`` ones)."""
         out = []
         for finding in findings:
-            if finding.input_error:
+            if not catalogue.silenceable(finding):
                 out.append(finding)
                 continue
             if finding.rule in self.disabled:
@@ -359,7 +359,7 @@ def _ignored(obj: ObjectContext) -> FrozenSet[str]:
 
 
 def _suppressed(finding: Finding, directives: Any, ignored: FrozenSet[str]) -> bool:
-    if finding.input_error or not catalogue.suppressible(finding.rule):
+    if not catalogue.silenceable(finding):
         return False
     if directives is not None and directives.suppresses(finding.rule, finding.line):
         return True

@@ -29,7 +29,8 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
 
     ``jobs`` sets the number of processes (default: one per core once there are at least 64 files
     to lint); ``cache_dir`` turns the result cache on (see :func:`ascend_compile.datacache.default_root`).
-    Discovery's notes and warnings (AC007-AC009, AC014, AC015) obey the settings as the other findings do;
+    Discovery's notes (AC007-AC009, AC015) obey the settings as the other findings do, its warning of a file not
+    checked (AC014) none;
     ``left_out``, when given,
     receives the notes of what was left out on purpose whatever the settings (see
     :meth:`~ascend_compile.files.discovery.Discovery.left_out`).  ``specs`` checks job specs as compile does (see

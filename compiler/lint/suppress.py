@@ -141,7 +141,7 @@ def why_not_suppressible(rule: str) -> str:
     entry = get(rule)
     if entry is None:
         return ""
-    if entry.origin == DISCOVERY:
+    if entry.origin == DISCOVERY and entry.suppressible:
         return "a note on a file that is not linted: silence it with --disable or lint.disable"
     return entry.why_not_suppressible
 

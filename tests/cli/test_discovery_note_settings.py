@@ -1,8 +1,8 @@
-"""File discovery's notes (AC007 Helm chart, AC009 not a manifest) and its warning (AC014 kustomize part not checked)
-obey the settings every
-rule obeys: ``--disable`` (lint and validate), ``lint.disable`` and ``lint.severity`` in the project config, with
-or without the result cache; ``rules`` and ``explain`` list them and say how.  Silencing a note does not turn a
-run whose every file was left out on purpose into 'no YAML files found' (exit 2)."""
+"""File discovery's notes (AC007 Helm chart, AC009 not a manifest) obey the settings every rule obeys:
+``--disable`` (lint and validate), ``lint.disable`` and ``lint.severity`` in the project config, with or without the
+result cache; ``rules`` and ``explain`` list them and say how.  Silencing a note does not turn a run whose every file
+was left out on purpose into 'no YAML files found' (exit 2).  Its warning of a file NOT CHECKED (AC014, a kustomize
+part) obeys none of them (issue 43, M1: tests/hardening/test_not_checked_never_silenced.py): it stays in every run."""
 from __future__ import annotations
 
 import json
@@ -43,7 +43,7 @@ def repo(tmp_path):
 @pytest.mark.parametrize("disable,left", [
     (("--disable", "AC009"), ["AC007", "AC014"]),
     (("--disable", "not-a-manifest,helm-chart-skipped"), ["AC014"]),
-    (("--disable", "AC007", "--disable=ac014"), ["AC009"]),
+    (("--disable", "AC007", "--disable=ac015"), ["AC009", "AC014"]),
 ])
 def test_disable_silences_each_note_on_the_command_line(repo, command, disable, left):
     assert _run(*command, ".", cwd=repo) == (0, ALL_NOTES)
@@ -52,9 +52,13 @@ def test_disable_silences_each_note_on_the_command_line(repo, command, disable, 
 
 def test_the_project_config_disables_a_note_and_changes_the_severity_of_others(repo):
     (repo / ".ascend-compile.yaml").write_text("lint:\n  disable: [not-a-manifest]\n"
-                                              "  severity: {AC007: error, AC014: info}\n", encoding="utf-8")
+                                              "  severity: {AC007: error}\n", encoding="utf-8")
     assert _run("lint", "--no-cache", ".", cwd=repo) == (1, [("./charts/app", "AC007", "error"),
-                                                            ("./k8s/prod/patch.yaml", "AC014", "info")])
+                                                            ("./k8s/prod/patch.yaml", "AC014", "warning")])
+    (repo / ".ascend-compile.yaml").write_text("lint:\n  severity: {AC007: error, AC014: info}\n", encoding="utf-8")
+    refused = run_cli("lint", "--no-cache", ".", cwd=repo, env={"NO_COLOR": "1"})
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert "lint.severity: AC014 (kustomize-part-not-checked) cannot be given another severity" in refused.stderr
 
 
 def test_the_result_cache_answers_each_setting_with_its_own_notes(repo):
@@ -69,7 +73,7 @@ def test_the_result_cache_answers_each_setting_with_its_own_notes(repo):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-@pytest.mark.parametrize("folder,rule", [("charts", "AC007"), ("k8s/prod", "AC014")])
+@pytest.mark.parametrize("folder,rule", [("charts", "AC007")])
 def test_a_run_that_left_out_every_file_exits_0_with_its_note_disabled(repo, command, folder, rule):
     result = run_cli(*command, "--disable", rule, folder, cwd=repo, env={"NO_COLOR": "1"})
     assert (result.returncode, result.stderr) == (0, ""), result.stdout
@@ -77,6 +81,14 @@ def test_a_run_that_left_out_every_file_exits_0_with_its_note_disabled(repo, com
     (repo / "empty").mkdir()
     empty = run_cli(*command, "--disable", rule, "empty", cwd=repo, env={"NO_COLOR": "1"})
     assert empty.returncode == 2 and "no YAML files found" in empty.stderr
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_run_that_left_out_every_file_as_a_kustomize_part_says_so_and_cannot_disable_it(repo, command):
+    assert _run(*command, "k8s/prod", cwd=repo) == (0, [("k8s/prod/patch.yaml", "AC014", "warning")])
+    refused = run_cli(*command, "--disable", "AC014", "k8s/prod", cwd=repo, env={"NO_COLOR": "1"})
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert "--disable: AC014 (kustomize-part-not-checked) cannot be disabled" in refused.stderr
 
 
 @pytest.mark.parametrize("command", COMMANDS)

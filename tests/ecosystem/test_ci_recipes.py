@@ -173,6 +173,43 @@ def test_the_gitlab_job_fails_on_a_finding_with_its_code_quality_report(tmp_path
     assert issue["location"] == {"path": "manifests/extra.yaml", "lines": {"begin": 5}}
 
 
+# the cached lint of "Caches in CI": a key per branch, and --cache, which CI needs to use the cache --------------
+
+
+def _cached_recipes() -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
+    """The GitHub steps (a list with actions/cache) and the GitLab job (one with ``cache:``) of "Caches in CI"."""
+    blocks = _yaml_blocks()
+    steps = next(b for b in blocks if isinstance(b, list) and any("actions/cache" in str(s.get("uses")) for s in b))
+    job = next(v for b in blocks if isinstance(b, dict) for v in b.values() if isinstance(v, dict) and "cache" in v)
+    return steps, job
+
+
+def _cached_lint(line: str, folder: str, repo: Path) -> "subprocess.CompletedProcess[str]":
+    """The recipe's lint line run by this checkout in CI (``CI=true``, as the runners set it)."""
+    words = shlex.split(line)
+    assert words[:2] == ["ascend-compile", "lint"], line
+    return run_cli(*words[1:], cwd=repo, env={"ASCEND_COMPILE_CACHE_DIR": folder, "CI": "true"})
+
+
+def test_the_cached_recipes_key_the_cache_by_branch_and_use_it_in_ci(tmp_path: Path) -> None:
+    steps, job = _cached_recipes()
+    cache, lint = steps
+    assert "github.ref" in cache["with"]["key"] and cache["with"]["restore-keys"].startswith(
+        "ascend-compile-${{ github.ref }}-")
+    assert "$CI_COMMIT_REF_SLUG" in job["cache"]["key"]
+    folder = cache["with"]["path"]
+    assert lint["env"]["ASCEND_COMPILE_CACHE_DIR"] == folder == job["variables"]["ASCEND_COMPILE_CACHE_DIR"]
+    assert [path.rstrip("/") for path in job["cache"]["paths"]] == [folder]
+    lines = [lint["run"], next(line for line in job["script"] if line.startswith("ascend-compile lint"))]
+    for number, line in enumerate(lines):
+        repo = _repository(tmp_path / str(number), broken=False)
+        without = _cached_lint(line.replace(" --cache", ""), folder, repo)
+        assert without.returncode == 0 and not (repo / folder).exists(), without.stderr  # CI: no cache unless asked
+        result = _cached_lint(line, folder, repo)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert list((repo / folder / "lint").rglob("*.cache")), f"{line}: the cache the CI saves was not written"
+
+
 # every --help example of the offline commands, after a plain install ----------------------------------------
 
 #: commands whose examples need what a plain install does not give: a cluster (and kubectl)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.helpers import CONFIGMAP_BAD_FIELD, assert_clean, cli, output, write
+from tests.hardening.helpers import CONFIGMAP_BAD_FIELD, assert_clean, cli, lint_cache_shards as _shards, output, \
+    poison_clean as _poison_clean, write
 
 
 def _lint(path: Path, cache: Path, *args: str, **kwargs):
@@ -23,10 +24,6 @@ def _lint(path: Path, cache: Path, *args: str, **kwargs):
 
 def _key_dirs(cache: Path) -> list:
     return sorted(p for p in (cache / "lint").iterdir() if p.is_dir())
-
-
-def _shards(cache: Path) -> list:
-    return sorted((cache / "lint").rglob("*.cache"))
 
 
 @pytest.fixture
@@ -121,13 +118,6 @@ def test_a_folder_others_may_write_between_the_root_and_the_shard_is_not_trusted
     assert "AC101" not in output(_lint(dirty, cache)), "the poisoned entry is read while the folders are ours"
     os.chmod(cache / "lint", 0o777)
     assert_clean(_lint(dirty, cache), (1,), "bogus", "[AC101]")
-
-
-def _poison_clean(cache: Path) -> None:
-    for shard in _shards(cache):
-        loaded = marshal.loads(shard.read_bytes())
-        clean = {digest: (when, ((),) + entry[1:]) for digest, (when, entry) in loaded[-1].items()}
-        shard.write_bytes(marshal.dumps(loaded[:-1] + (clean,)))
 
 
 def test_no_cache_bypasses_every_cache_the_start_up_cache_too(dirty: Path, tmp_path: Path) -> None:
