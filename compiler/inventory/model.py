@@ -47,8 +47,7 @@ class Node:
     cordoned: bool
     #: who holds the used NPUs: "namespace/owner" (the pod's controller, else the pod) -> NPUs (live reads only)
     holders: Dict[str, int] = field(default_factory=dict)
-    #: the annotations the Ascend plugin reads (device lists, faults, base device information)
-    annotations: Dict[str, str] = field(default_factory=dict)
+    #: the taints that keep pods off (:data:`BLOCKING_EFFECTS`: the only ones a check reads)
     taints: Tuple[Taint, ...] = ()
 
     def free(self, resource: str) -> int:

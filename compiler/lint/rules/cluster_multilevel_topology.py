@@ -81,8 +81,8 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         return
     groups: Dict[FrozenSet[str], List[PodSet]] = {}  # pod sets that may use the same nodes: one finding
     for pod_set in obj.npu_pod_sets():
-        found = usable(run, pod_set)
-        groups.setdefault(once(found, ("names",), lambda: frozenset(n.name for n in found)), []).append(pod_set)
+        allowed = usable(run, pod_set)
+        groups.setdefault(once(allowed, ("names",), lambda: frozenset(n.name for n in allowed)), []).append(pod_set)
     in_tree = tuple(sorted(deep.items()))
     for names, pod_sets in groups.items():
         nodes = usable(run, pod_sets[0])
