@@ -216,3 +216,97 @@ def test_a_hostile_snapshot_file_is_an_input_error_at_its_line(tmp_path: Path, n
     path = write(tmp_path / "cluster.yaml", HEAD + node)
     proc = cli("lint", "--no-cache", str(CASE), "--cluster-snapshot", str(path), cwd=tmp_path)
     assert_clean(proc, {2}, "AC016", f"{path}:{line}:")
+
+
+# --------------------------------------------------------------------------- replies over the byte cap
+
+HUGE_NODES = """import json, os, sys
+argv = sys.argv[1:]
+if "get" in argv and "nodes" in argv:  # 300 MB, made as it is written: never held anywhere
+    sys.stdout.write('{"items": [')
+    chunk = ('{"metadata": {"name": "n"}},' * 40000)
+    for _ in range(300 * 1024 * 1024 // len(chunk)):
+        sys.stdout.write(chunk)
+    sys.exit(0)
+if "get" in argv and "big" in argv:
+    print(json.dumps(%s))
+    sys.exit(0)
+if "get" in argv and "default" in argv:
+    print(json.dumps(%s))
+    sys.exit(0)
+print('{"items": []}')
+""" % (json.dumps(JOB), json.dumps(QUEUE))
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_an_over_cap_reply_through_kubectl_is_refused_in_bounded_memory(tmp_path: Path, command: str) -> None:
+    kubectl = write(tmp_path / "bin" / "kubectl", f"#!{__import__('sys').executable}\n{HUGE_NODES}")
+    kubectl.chmod(0o755)
+    proc = cli(*COMMANDS[command], "--kubectl", str(kubectl), cwd=tmp_path, memory=500 * 1024 ** 2, timeout=180)
+    # the nodes are left out with a note (as a part that may not be read), or the command fails: never read whole
+    assert_clean(proc, {0, 1, 4}, "more than 67108864 bytes")
+
+
+SERVER = r'''
+import http.server, json, socketserver, threading
+
+class Huge(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        chunk = b'{"metadata": {"name": "n"}},' * 40000
+        try:
+            self.wfile.write(b'{"apiVersion": "v1", "kind": "List", "items": [')
+            for _ in range(800 * 1024 * 1024 // len(chunk)):  # 800 MB, made as it is sent
+                self.wfile.write(chunk)
+        except OSError:
+            pass  # the client stopped reading
+
+    def log_message(self, *args):
+        pass
+
+server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Huge)
+server.daemon_threads = True
+threading.Thread(target=server.serve_forever, daemon=True).start()
+'''
+
+CLIENT = r'''
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (600 * 1024 ** 2, 600 * 1024 ** 2))
+import kubernetes
+from ascend_compile import Cluster, ClusterError
+configuration = kubernetes.client.Configuration()
+configuration.host = "http://127.0.0.1:%d"
+configuration.retries = False
+cluster = Cluster(kubernetes.client.ApiClient(configuration), "default", request_timeout=60)
+try:
+    cluster.status("big", "AscendJob", "team")
+except ClusterError as exc:
+    print("refused:", exc)
+    sys.exit(0)
+print("read it all")
+sys.exit(1)
+'''
+
+
+def test_an_over_cap_reply_through_the_python_client_is_refused_in_bounded_memory() -> None:
+    """The Python client path had no cap: an 800 MB reply peaked at 6.9 GB.  A fake API server on 127.0.0.1 streams
+    one; the client, in a process of 600 MB of address space, stops at the cap of every reply."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("kubernetes", reason="the Python client is the optional k8s extra")
+    from tests.checkout import checkout_env
+
+    scope: Dict[str, Any] = {}
+    exec(SERVER, scope)  # noqa: S102 - the fake server of this test, in this process
+    server = scope["server"]
+    try:
+        proc = subprocess.run([sys.executable, "-c", CLIENT % server.server_address[1]], capture_output=True,
+                              text=True, timeout=300, env=checkout_env())
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    assert "larger than 67108864 bytes" in proc.stdout, proc.stdout
