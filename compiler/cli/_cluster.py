@@ -20,6 +20,8 @@ KIND_CHOICES = ("auto", "acjob", "vcjob")
 
 #: what each exit code of a cluster command means (``--format json``'s ``error.reason``)
 EXIT_REASONS = {1: "job", 2: "usage", 4: "unreachable"}
+#: the reason of exit code 4 when the cluster answered, but with a value Kubernetes never writes
+MALFORMED = "malformed-reply"
 #: the end of every cluster command's --help (wait and diff say their own first two codes)
 EXIT_CODES_EPILOG = """
 
@@ -30,14 +32,15 @@ or did not answer (no job outcome is known).  --format json prints
 {"error": {"message", "exitCode", "reason"}} on stdout when it fails."""
 
 
-def fail(message: str, code: int, json_error: bool = False) -> NoReturn:
+def fail(message: str, code: int, json_error: bool = False, reason: str = "") -> NoReturn:
     """``error: <message>`` on stderr and exit ``code``; with ``json_error`` also a JSON error object on stdout
-    (one line, so that it also ends the JSON-lines output of ``status --watch``)."""
+    (one line, so that it also ends the JSON-lines output of ``status --watch``); ``reason`` for it (default: the
+    code's, :data:`EXIT_REASONS`)."""
     from ..safeio.text import printable_lines
 
     if json_error:
         click.echo(json.dumps({"error": {"message": message, "exitCode": code,
-                                         "reason": EXIT_REASONS.get(code, "error")}}, sort_keys=True))
+                                         "reason": reason or EXIT_REASONS.get(code, "error")}}, sort_keys=True))
     click.echo(f"error: {printable_lines(message)}", err=True)
     sys.exit(code)
 
@@ -48,12 +51,16 @@ def handle_kubectl_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from ..kube.kubectl import KubectlError
+        from ..inventory.replies import ClusterDataError
+        from ..kube.kubectl import EXIT_UNREACHABLE, KubectlError
 
+        json_error = "json" in (kwargs.get("output"), kwargs.get("fmt"))
         try:
             return func(*args, **kwargs)
         except KubectlError as exc:
-            fail(exc.message, exc.exit_code, "json" in (kwargs.get("output"), kwargs.get("fmt")))
+            fail(exc.message, exc.exit_code, json_error)
+        except ClusterDataError as exc:  # a malformed reply: a cluster error, never our bug
+            fail(exc.findings[0].message, EXIT_UNREACHABLE, json_error, MALFORMED)
 
     return wrapper
 
@@ -143,7 +150,8 @@ def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> L
 def read_live_inventory(options: Dict[str, Any]) -> Any:
     """The live cluster's inventory (``--cluster``), read through kubectl with the cluster commands' flags; what could
     not be read is said on stderr; a kubectl failure is ``error: ...`` and its exit code (4: unreachable)."""
-    from ..kube.kubectl import KubectlError
+    from ..inventory.replies import ClusterDataError
+    from ..kube.kubectl import EXIT_UNREACHABLE, KubectlError
     from ..kube.inventory import read_inventory
     from ..kube.planning import job_namespace
     from ..kube.reading import KubectlReader
@@ -155,6 +163,8 @@ def read_live_inventory(options: Dict[str, Any]) -> Any:
                                           job_namespace(kubectl))
     except KubectlError as exc:
         fail(exc.message, exc.exit_code)
+    except ClusterDataError as exc:
+        fail(exc.findings[0].message, EXIT_UNREACHABLE, reason=MALFORMED)
     for note in notes:
         click.echo(f"note: {printable(note)}", err=True)
     return inventory

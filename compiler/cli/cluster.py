@@ -40,15 +40,16 @@ Examples:
   ascend-compile lint k8s/ --cluster-snapshot cluster.yaml
 
 \b
-The snapshot holds node labels, NPUs (allocatable, allocated), the device
-annotations and taints; queue states and capabilities; the names of the
+The snapshot holds node labels, NPUs (allocatable, allocated) and the
+taints that keep pods off; queue states and capabilities; the names of the
 PersistentVolumeClaims and ConfigMaps of each namespace (never their data);
 the image tags of Volcano, the Ascend plugin and ascend-operator.  No Secret,
-no environment, no pod or job is ever written.
+no environment, no node annotation, no pod or job is ever written.
 
 \b
 Exit codes: 0 written; 2 usage or input error (or FILE may not be written:
-a link, a folder); 4 the cluster could not be reached or did not answer.""",
+a link, a folder); 4 the cluster could not be reached or did not answer,
+or answered with a value Kubernetes never writes (the object is named).""",
 )
 @click.option("-o", "--output", "output_file", metavar="FILE", default=None,
               help="Write the snapshot to FILE (default: standard output).")

@@ -1,7 +1,7 @@
 """The cluster inventory: what a cluster has that a job needs, read live or from a snapshot file.
 
 The second input beside the manifest model (:mod:`ascend_compile.manifest`): :mod:`.model` is the
-inventory (nodes with their labels, NPUs, device annotations and taints; Volcano queues; PVC and
+inventory (nodes with their labels, NPUs and taints; Volcano queues; PVC and
 ConfigMap names per namespace; the versions of Volcano, the Ascend plugin and ascend-operator),
 :mod:`.objects` builds one from plain Kubernetes objects (however they were read), and :mod:`.snapshot`
 writes and reads the snapshot file (``ascend-compile cluster snapshot``, ``--cluster-snapshot``), checked

@@ -5,7 +5,7 @@ snapshot), so a check never takes "not read" for "not there".
 """
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..manifest.pods import NODE_NAME_FIELD, Requirement, Term, whole_number
 from ..records import field, record
@@ -47,8 +47,7 @@ class Node:
     cordoned: bool
     #: who holds the used NPUs: "namespace/owner" (the pod's controller, else the pod) -> NPUs (live reads only)
     holders: Dict[str, int] = field(default_factory=dict)
-    #: the annotations the Ascend plugin reads (device lists, faults, base device information)
-    annotations: Dict[str, str] = field(default_factory=dict)
+    #: the taints that keep pods off (:data:`BLOCKING_EFFECTS`: the only ones a check reads)
     taints: Tuple[Taint, ...] = ()
 
     def free(self, resource: str) -> int:
@@ -97,6 +96,48 @@ def _meets(values: Mapping[str, str], requirement: Requirement) -> bool:
     return number > bound if operator == "Gt" else number < bound
 
 
+class NodeIndex:
+    """Schedulable nodes indexed once by label and by name, so that the nodes a selector and a required node affinity
+    pick are found from the nodes that carry the rarest label asked for, not by a pass over every node: a lint of
+    many jobs against a large cluster costs nodes + jobs, not nodes x jobs."""
+
+    def __init__(self, nodes: Sequence[Node]):
+        self.nodes = [n for n in nodes if n.schedulable]
+        self._by_label: Dict[Tuple[str, str], List[int]] = {}
+        self._by_name: Dict[str, List[int]] = {}
+        for i, node in enumerate(self.nodes):
+            for pair in node.labels.items():
+                self._by_label.setdefault(pair, []).append(i)
+            self._by_name.setdefault(node.name, []).append(i)
+
+    def select(self, selector: Mapping[str, str], affinity: Optional[Sequence[Term]] = None) -> List[Node]:
+        """The nodes, in their order, that :meth:`Node.selected_by` the selector and affinity."""
+        base: Optional[List[int]] = min((self._by_label.get(pair, []) for pair in selector.items()), key=len,
+                                        default=None)
+        narrowed = None if affinity is None else self._affinity_candidates(affinity)
+        if narrowed is not None and (base is None or len(narrowed) < len(base)):
+            base = narrowed
+        candidates = self.nodes if base is None else [self.nodes[i] for i in base]
+        return [n for n in candidates if n.selected_by(selector, affinity)]
+
+    def _affinity_candidates(self, affinity: Sequence[Term]) -> Optional[List[int]]:
+        """The nodes that may meet one of the terms (their indices, in order), each term narrowed by one of its
+        ``In`` requirements; None when a term has none (it may select any node)."""
+        found: Set[int] = set()
+        for labels, on_fields in affinity:
+            if not labels and not on_fields:
+                continue  # selects no node
+            term = next(([i for v in values for i in self._by_label.get((key, v), ())]
+                         for key, operator, values in labels if operator == "In"), None)
+            if term is None:
+                term = next(([i for v in values for i in self._by_name.get(v, ())]
+                             for _, operator, values in on_fields if operator == "In"), None)
+            if term is None:
+                return None
+            found.update(term)
+        return sorted(found)
+
+
 @record(frozen=True)
 class Queue:
     name: str
@@ -129,9 +170,6 @@ class Inventory:
     resource_levels: Optional[Dict[str, Tuple[str, ...]]] = None
     #: the namespace a job that names none lands in (``-n``, else the context's, else ``default``); "": not known
     default_namespace: str = ""
-
-    def schedulable_nodes(self) -> List[Node]:
-        return [n for n in self.nodes or () if n.schedulable]
 
     def bundled_volcano(self) -> Optional[str]:
         """The cluster's Volcano release when lint bundles its schemas ('1.9', ...): what a lint against this

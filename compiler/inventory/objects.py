@@ -1,7 +1,7 @@
 """An inventory from plain Kubernetes objects (JSON as ``kubectl get -o json`` or the Python client gives them).
 
-Only what the checks need is taken: node labels, NPU counts, the plugin's device annotations and
-taints; queue state and capability; the *names* of PVCs and ConfigMaps (never their data); the
+Only what the checks need is taken: node labels, NPU counts and the taints that keep pods off (no annotation: no
+check reads one); queue state and capability; the *names* of PVCs and ConfigMaps (never their data); the
 image tags of the Volcano, Ascend plugin and operator Deployments (never their env or arguments).
 """
 from __future__ import annotations
@@ -10,10 +10,13 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequ
 
 from ..manifest.pods import pod_of
 from ..vocabulary import NPU_RESOURCE_PREFIX
-from .model import ASCEND_OPERATOR, ASCEND_PLUGIN, VOLCANO, Inventory, Node, Queue, Taint
+from .model import ASCEND_OPERATOR, ASCEND_PLUGIN, BLOCKING_EFFECTS, VOLCANO, Inventory, Node, Queue, Taint
+from .replies import MAX_COUNT, ClusterDataError, Reply, shown, whole
 
-#: node annotations the Ascend plugin reads besides ``huawei.com/*`` (none kept: baseDeviceInfos carries addresses)
-DEVICE_ANNOTATION_PREFIX = NPU_RESOURCE_PREFIX
+#: the longest node label key Kubernetes allows (a 253-character prefix, "/", a 63-character name)
+MAX_LABEL_KEY = 317
+#: Volcano's queue states
+QUEUE_STATES = ("Open", "Closed", "Closing", "Unknown")
 #: Deployment (or container) names that say which component an image is, and the component it is
 _COMPONENT_NAMES = (("volcano-scheduler", VOLCANO), ("vc-scheduler", VOLCANO), ("ascend-operator", ASCEND_OPERATOR))
 #: the image name parts of the Ascend plugin built into the scheduler image (MindCluster's build names it so)
@@ -22,58 +25,70 @@ _PLUGIN_IMAGE_PARTS = ("volcano-npu", "ascend-for-volcano", "ascend-volcano")
 
 def nodes_from(nodes: Iterable[Mapping[str, Any]], pods: Iterable[Mapping[str, Any]]) -> Tuple[Node, ...]:
     """Every node with its NPUs: allocatable, and used by the ``pods`` bound there (give the pods that have not
-    ended), with who holds them."""
+    ended), with who holds them.  A value of the wrong type or out of range is a :class:`~.replies.ClusterDataError`."""
     used: Dict[str, Dict[str, int]] = {}
     holders: Dict[str, Dict[str, int]] = {}
     for pod in pods:
-        bound = str((pod.get("spec") or {}).get("nodeName") or "")
-        if not bound or str((pod.get("status") or {}).get("phase") or "") in ("Succeeded", "Failed"):
+        reply = Reply(pod, "Pod")
+        bound = reply.text("spec", "nodeName")
+        if not bound or reply.text("status", "phase") in ("Succeeded", "Failed"):
             continue
-        for resource, count in pod_of(pod).npus_by_resource().items():
+        holder = _holder(reply)
+        for resource, count in pod_npus(reply).items():
             used.setdefault(bound, {})[resource] = used.get(bound, {}).get(resource, 0) + count
-            holder = _holder(pod)
             holders.setdefault(bound, {})[holder] = holders.get(bound, {}).get(holder, 0) + count
-    out = [node_of(node, used.get(name, {}), holders.get(name, {}))
-           for node in nodes for name in [str((node.get("metadata") or {}).get("name", ""))]]
+    out = [node_of(reply, used.get(reply.name, {}), holders.get(reply.name, {}))
+           for reply in (Reply(node, "Node") for node in nodes)]
     return tuple(sorted(out, key=lambda n: n.name))
 
 
-def node_of(node: Mapping[str, Any], used: Dict[str, int], holders: Dict[str, int]) -> Node:
-    meta, spec, status = node.get("metadata") or {}, node.get("spec") or {}, node.get("status") or {}
-    alloc = {str(k): as_count(v) for k, v in (status.get("allocatable") or {}).items()
-             if str(k).startswith(NPU_RESOURCE_PREFIX)}
-    ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or []
-                if isinstance(c, dict))
-    annotations = {str(k): str(v) for k, v in (meta.get("annotations") or {}).items()
-                   if str(k).startswith(DEVICE_ANNOTATION_PREFIX)}
-    taints = tuple(Taint(str(t.get("key") or ""), str(t.get("value") or ""), str(t.get("effect") or ""))
-                   for t in spec.get("taints") or [] if isinstance(t, dict))
-    return Node(str(meta.get("name", "")), {str(k): str(v) for k, v in (meta.get("labels") or {}).items()}, alloc,
-                dict(used), ready, bool(spec.get("unschedulable")), dict(holders), annotations, taints)
+def pod_npus(reply: Reply) -> Dict[str, int]:
+    """The NPUs a pod requests, by resource, as the manifest model reads them; a count below 0 or beyond what the API
+    server holds is a :class:`~.replies.ClusterDataError`."""
+    found = pod_of(reply.data).npus_by_resource()
+    for resource, count in found.items():
+        if whole(count) is None:
+            raise reply.fail(("spec", "containers"), f"asks for {shown(count)} {resource}, not a whole number "
+                             f"from 0 to {MAX_COUNT}")
+    return found
 
 
-def _holder(pod: Mapping[str, Any]) -> str:
-    meta = pod.get("metadata") or {}
-    owner = next((r for r in meta.get("ownerReferences") or [] if isinstance(r, dict) and r.get("controller")), None)
-    return f"{meta.get('namespace', '')}/{(owner or {}).get('name') or meta.get('name', '')}"
+def node_of(reply: Reply, used: Dict[str, int], holders: Dict[str, int]) -> Node:
+    """The node of a node object (its NPU resources, Ready condition, labels, cordon and the taints that keep pods
+    off: ``NoSchedule`` and ``NoExecute``, the only ones the checks read)."""
+    alloc = {key: int(reply.count("status", "allocatable", key) or 0)
+             for key in reply.mapping("status", "allocatable") if key.startswith(NPU_RESOURCE_PREFIX)}
+    ready = any(c.text("type") == "Ready" and c.text("status") == "True" for c in reply.objects("status", "conditions"))
+    taints = tuple(Taint(t.text("key"), t.text("value"), effect) for t in reply.objects("spec", "taints")
+                   for effect in [t.text("effect")] if effect in BLOCKING_EFFECTS)
+    return Node(reply.name, dict(reply.texts("metadata", "labels")), alloc, dict(used), ready,
+                reply.flag("spec", "unschedulable"), dict(holders), taints)
+
+
+def _holder(reply: Reply) -> str:
+    owner = next((r for r in reply.objects("metadata", "ownerReferences") if r.flag("controller")), None)
+    return f"{reply.namespace}/{(owner.text('name') if owner is not None else '') or reply.name}"
 
 
 def queue_of(queue: Mapping[str, Any]) -> Queue:
-    spec, status = queue.get("spec") or {}, queue.get("status") or {}
-    return Queue(str((queue.get("metadata") or {}).get("name", "")), str(status.get("state") or spec.get("state") or "Open"),
-                 {str(k): str(v) for k, v in (spec.get("capability") or {}).items()},
-                 {str(k): str(v) for k, v in (status.get("allocated") or {}).items()})
+    """A Volcano queue: its state (one of Volcano's), capability and what it has allocated."""
+    reply = Reply(queue, "Queue")
+    state = reply.text("status", "state") or reply.text("spec", "state") or "Open"
+    if state not in QUEUE_STATES:
+        where = ("status", "state") if reply.text("status", "state") else ("spec", "state")
+        raise reply.fail(where, f"{shown(state)} is not a queue state ({', '.join(QUEUE_STATES)})")
+    return Queue(reply.name, state, dict(reply.texts("spec", "capability")), dict(reply.texts("status", "allocated")))
 
 
-def names_by_namespace(objects: Iterable[Mapping[str, Any]], namespaces: Sequence[str] = ()) -> Dict[str, FrozenSet[str]]:
+def names_by_namespace(objects: Iterable[Mapping[str, Any]], namespaces: Sequence[str] = (), kind: str = "object"
+                       ) -> Dict[str, FrozenSet[str]]:
     """namespace -> the names of ``objects`` there: every namespace of ``namespaces`` (maybe empty) and no other;
     with no ``namespaces``, those the objects are in."""
     out: Dict[str, Set[str]] = {ns: set() for ns in namespaces}
     for obj in objects:
-        meta = obj.get("metadata") or {}
-        space = str(meta.get("namespace") or "")
-        if space in out or not namespaces:
-            out.setdefault(space, set()).add(str(meta.get("name") or ""))
+        reply = Reply(obj, kind)
+        if reply.namespace in out or not namespaces:
+            out.setdefault(reply.namespace, set()).add(reply.name)
     return {ns: frozenset(names) for ns, names in sorted(out.items())}
 
 
@@ -81,19 +96,19 @@ def versions_from(deployments: Iterable[Mapping[str, Any]]) -> Dict[str, str]:
     """component -> the tag of its image, from the Deployments that run Volcano's scheduler, the Ascend plugin
     (an image of the scheduler built with it) and ascend-operator."""
     out: Dict[str, str] = {}
-    for deployment in deployments:
-        name = str((deployment.get("metadata") or {}).get("name") or "")
-        template = ((deployment.get("spec") or {}).get("template") or {}).get("spec") or {}
-        for container in template.get("containers") or []:
-            if not isinstance(container, dict):
-                continue
-            image = str(container.get("image") or "")
-            component = _component(name, str(container.get("name") or ""), image)
+    for reply in (Reply(d, "Deployment") for d in deployments):
+        for container in _containers(reply):
+            image = container.text("image")
+            component = _component(reply.name, container.text("name"), image)
             if component is not None and component not in out:
                 out[component] = image_tag(image)
             if component == VOLCANO and any(part in image for part in _PLUGIN_IMAGE_PARTS):
                 out.setdefault(ASCEND_PLUGIN, image_tag(image))
     return dict(sorted(out.items()))
+
+
+def _containers(reply: Reply) -> List[Reply]:
+    return list(reply.objects("spec", "template", "spec", "containers"))
 
 
 def _component(deployment: str, container: str, image: str) -> Optional[str]:
@@ -117,8 +132,8 @@ def plugin_version_from_config(config_maps: Iterable[Mapping[str, Any]]) -> str:
 
     pattern = re.compile(r"volcano-npu[_-](v?[0-9][0-9A-Za-z.\-]*)")
     for cm in config_maps:
-        for value in (cm.get("data") or {}).values():
-            found = pattern.search(str(value))
+        for value in Reply(cm, "ConfigMap").texts("data").values():
+            found = pattern.search(value)
             if found:
                 return found.group(1)
     return ""
@@ -135,15 +150,14 @@ def scheduler_settings(config_maps: Iterable[Mapping[str, Any]]) -> Optional[Dic
     when no ConfigMap holds one."""
     import yaml
 
-    found = sorted(config_maps, key=lambda cm: (str((cm.get("metadata") or {}).get("namespace") or ""),
-                                                str((cm.get("metadata") or {}).get("name") or "")))
+    found = sorted((Reply(cm, "ConfigMap") for cm in config_maps), key=lambda cm: (cm.namespace, cm.name))
     for cm in found:
-        for text in (cm.get("data") or {}).values():
-            if "volcano-npu" not in str(text):
+        for text in cm.texts("data").values():
+            if "volcano-npu" not in text:
                 continue
             try:
-                conf = yaml.safe_load(str(text))
-            except yaml.YAMLError:
+                conf = yaml.safe_load(text)
+            except (yaml.YAMLError, RecursionError, ValueError):
                 continue
             if not isinstance(conf, dict) or not _loads_plugin(conf):
                 continue
@@ -177,7 +191,7 @@ def resource_levels_from(settings: Optional[Mapping[str, Any]]) -> Optional[Dict
         return None
     try:
         config = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     if not isinstance(config, dict) or not all(isinstance(tree, dict) and all(_readable(level) for level in tree.values())
                                                for tree in config.values()):
@@ -187,6 +201,11 @@ def resource_levels_from(settings: Optional[Mapping[str, Any]]) -> Optional[Dict
         levels = [tree.get(f"{LEVEL_PREFIX}{i}") for i in range(1, len(tree) + 1)]
         if all(isinstance(level, dict) for level in levels):  # else a gap: the plugin skips the tree
             out[str(name)] = tuple(_field(level, "label") or "" for level in levels)
+            longest = max(out[str(name)], key=len, default="")
+            if len(longest) > MAX_LABEL_KEY:
+                raise ClusterDataError("the Volcano scheduler configuration", (INIT_PARAMS, RESOURCE_LEVEL_CONFIG, name),
+                                       f"a level's label {shown(longest)} is longer than {MAX_LABEL_KEY} characters, "
+                                       "which no node label is")
     return dict(sorted(out.items()))
 
 
@@ -208,26 +227,10 @@ def _readable(level: Any) -> bool:
 def scheduler_namespaces(deployments: Iterable[Mapping[str, Any]]) -> List[str]:
     """The namespaces of the Deployments that run Volcano's scheduler (where its configuration lives)."""
     out = set()
-    for deployment in deployments:
-        meta = deployment.get("metadata") or {}
-        template = ((deployment.get("spec") or {}).get("template") or {}).get("spec") or {}
-        for container in template.get("containers") or []:
-            if isinstance(container, dict) and _component(str(meta.get("name") or ""), str(container.get("name") or ""),
-                                                          str(container.get("image") or "")) == VOLCANO:
-                out.add(str(meta.get("namespace") or ""))
+    for reply in (Reply(d, "Deployment") for d in deployments):
+        if any(_component(reply.name, c.text("name"), c.text("image")) == VOLCANO for c in _containers(reply)):
+            out.add(reply.namespace)
     return sorted(out)
-
-
-def as_count(value: Any) -> int:
-    """A count as the API writes it: an int, or a quantity string such as "8" (NPUs are whole)."""
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    try:
-        return int(float(str(value)))
-    except ValueError:
-        return 0
 
 
 def inventory_from(nodes: Optional[List[Mapping[str, Any]]], pods: Iterable[Mapping[str, Any]],
@@ -242,14 +245,13 @@ def inventory_from(nodes: Optional[List[Mapping[str, Any]]], pods: Iterable[Mapp
     versions = versions_from(deployments)
     settings_in = list(config_maps or []) + list(scheduler_config_maps)
     if ASCEND_PLUGIN not in versions and settings_in:
-        plugin = plugin_version_from_config(cm for cm in settings_in if "scheduler" in
-                                            str((cm.get("metadata") or {}).get("name") or ""))
+        plugin = plugin_version_from_config(cm for cm in settings_in if "scheduler" in Reply(cm, "ConfigMap").name)
         if plugin:
             versions[ASCEND_PLUGIN] = plugin
     return Inventory(
         nodes=None if nodes is None else nodes_from(nodes, pods),
         queues=None if queues is None else {q.name: q for q in sorted(map(queue_of, queues), key=lambda q: q.name)},
-        claims=None if claims is None else names_by_namespace(claims, namespaces),
-        config_maps=None if config_maps is None else names_by_namespace(config_maps, namespaces),
+        claims=None if claims is None else names_by_namespace(claims, namespaces, "PersistentVolumeClaim"),
+        config_maps=None if config_maps is None else names_by_namespace(config_maps, namespaces, "ConfigMap"),
         versions=dict(sorted(versions.items())), name=name, default_namespace=default_namespace,
         resource_levels=resource_levels_from(scheduler_settings(settings_in)))

@@ -14,7 +14,7 @@ from typing import Any, Dict, FrozenSet, List, Optional
 from ..catalogue import CLUSTER_SNAPSHOT_INVALID
 from ..errors import InputError
 from ..findings import ERROR, Finding
-from .model import Inventory, Node, Queue, Taint
+from .model import BLOCKING_EFFECTS, Inventory, Node, Queue, Taint
 
 API_VERSION = "ascend-compile.io/v1alpha1"
 KIND = "ClusterSnapshot"
@@ -47,8 +47,6 @@ def _node(node: Node) -> Dict[str, Any]:
         out["unschedulable"] = True
     if node.labels:
         out["labels"] = dict(sorted(node.labels.items()))
-    if node.annotations:
-        out["annotations"] = dict(sorted(node.annotations.items()))
     if node.taints:
         out["taints"] = [{"key": t.key, **({"value": t.value} if t.value else {}), "effect": t.effect}
                          for t in node.taints]
@@ -138,8 +136,9 @@ def _read_node(node: Dict[str, Any]) -> Node:
     npus = node.get("npus") or {}
     return Node(node["name"], dict(node.get("labels") or {}), {r: v["allocatable"] for r, v in npus.items()},
                 {r: v.get("allocated", 0) for r, v in npus.items()}, bool(node["ready"]),
-                bool(node.get("unschedulable")), {}, dict(node.get("annotations") or {}),
-                tuple(Taint(t["key"], t.get("value", ""), t["effect"]) for t in node.get("taints") or []))
+                bool(node.get("unschedulable")), {},
+                tuple(Taint(t["key"], t.get("value", ""), t["effect"]) for t in node.get("taints") or []
+                      if t["effect"] in BLOCKING_EFFECTS))
 
 
 def _names(namespaces: Optional[List[Dict[str, Any]]], key: str) -> Optional[Dict[str, FrozenSet[str]]]:

@@ -31,6 +31,7 @@ from ..catalogue import CLUSTER_ERROR
 from ..errors import AscendCompileError
 from ..findings import ERROR, Finding
 from ..vocabulary import ASCEND_JOB, CONFIG_MAP, CORE_API_VERSION, NAMESPACE, ranktable_configmap_name
+from .clientread import ClientReader, ReplyError, body_of
 from .jobs import JobState, JobType, find_job_type, job_state, job_type_of
 from .lifecycle import MANAGER
 
@@ -204,10 +205,13 @@ class Cluster:
     # ------------------------------------------------------------------ plumbing
 
     def _call(self, operation: str, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``func``'s reply, read as JSON (or text) up to the byte cap of every reply (:func:`.clientread.body_of`)."""
         if self.request_timeout is not None:
             kwargs.setdefault("_request_timeout", self.request_timeout)
         try:
-            return func(*args, **kwargs)
+            return body_of(func(*args, _preload_content=False, **kwargs))  # type: ignore[no-any-return]
+        except ReplyError as exc:
+            raise ClusterError(str(exc), operation=operation) from None
         except self._api_exception as exc:
             raise _error_from(exc, operation) from None
         except (OSError, ValueError) as exc:
@@ -348,12 +352,9 @@ class Cluster:
                 raise
         return deleted
 
-
     # ------------------------------------------------------------------ the lifecycle (shared job-state model)
 
-    def _reader(self) -> Any:
-        from .clientread import ClientReader
-
+    def _reader(self) -> ClientReader:
         return ClientReader(self, ClusterError)
 
     def why(self, name: str, kind: str = ASCEND_JOB, namespace: Optional[str] = None, *, lint: bool = True,

@@ -6,11 +6,13 @@ type the cluster does not have (Volcano not installed) reads as nothing, as on t
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Dict, List, Optional, Tuple, Type
 
 from ..vocabulary import PODGROUP_PLURAL, QUEUE_PLURAL, VOLCANO_SCHEDULING_API_GROUP, VOLCANO_SCHEDULING_VERSION
 from .jobs import BY_RESOURCE
 from .jobview import EVENT_RESOURCE, NODE_RESOURCE, POD_RESOURCE, PODGROUP_RESOURCE, QUEUE_RESOURCE
+from .process import MAX_CAPTURE
 
 #: custom resource -> (group, version, plural, namespaced)
 _CUSTOM: Dict[str, Tuple[str, str, str, bool]] = {
@@ -18,6 +20,46 @@ _CUSTOM: Dict[str, Tuple[str, str, str, bool]] = {
     PODGROUP_RESOURCE: (VOLCANO_SCHEDULING_API_GROUP, VOLCANO_SCHEDULING_VERSION, PODGROUP_PLURAL, True),
     QUEUE_RESOURCE: (VOLCANO_SCHEDULING_API_GROUP, VOLCANO_SCHEDULING_VERSION, QUEUE_PLURAL, False),
 }
+
+
+_CHUNK = 1024 * 1024
+
+
+class ReplyError(Exception):
+    """A reply the client could not take: larger than the cap, or not the JSON it says it is."""
+
+
+def body_of(response: Any) -> Any:
+    """What a call made with ``_preload_content=False`` answered: its body read in chunks, refused once it passes
+    :data:`~.process.MAX_CAPTURE` (the cap on kubectl's output too: one cap for every reply, so a hostile server cannot
+    fill our memory), then parsed as JSON unless it is text (a log).  Anything that is not a response (a fake, a
+    value) is returned as it is."""
+    read = getattr(response, "read", None)
+    if not callable(read):
+        return response
+    chunks: List[bytes] = []
+    size = 0
+    try:
+        while True:
+            chunk = read(_CHUNK)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_CAPTURE:
+                raise ReplyError(f"the API server's reply is larger than {MAX_CAPTURE} bytes; stopped reading it")
+            chunks.append(chunk)
+    finally:
+        getattr(response, "release_conn", lambda: None)()
+    body = b"".join(chunks)
+    headers = getattr(response, "headers", None) or {}
+    if "json" not in str(headers.get("Content-Type", "application/json")):
+        return body.decode("utf-8", "replace")
+    try:
+        return json.loads(body) if body.strip() else {}
+    except (ValueError, RecursionError):
+        raise ReplyError("the API server's reply is not JSON") from None
+    except MemoryError:
+        raise ReplyError("the API server's reply is too large to read in the memory available") from None
 
 
 class ClientReader:

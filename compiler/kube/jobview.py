@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Type
 
 from ..inventory.model import Node
-from ..inventory.objects import as_count, nodes_from, queue_of
+from ..inventory.objects import nodes_from, pod_npus, queue_of
+from ..inventory.replies import MIN_INT32, Reply
 from ..manifest.job import Manifest
-from ..manifest.pods import PodSet, Term, pod_of
+from ..manifest.pods import PodSet, Term
 from ..manifest.values import as_dict, as_list
 from ..vocabulary import (ASCEND_910, ASCEND310_RESOURCE, ASCEND310P_RESOURCE, ASCEND_JOB, ASCEND_JOB_NAME_LABEL,
                           NPU_RESOURCE, PODGROUP_PLURAL, QUEUE_PLURAL, REPLICA_TYPE_LABEL,
@@ -190,13 +191,14 @@ def find_job(reader: Reader, types: Sequence[JobType], name: str, namespace: Opt
 def gather(reader: Reader, job: Mapping[str, Any], *, nodes: bool = True, events: bool = True) -> JobView:
     """Everything that explains one job's state: PodGroup, queue, pods, events and (if asked) nodes."""
     obj = dict(job)
-    meta = obj.get("metadata") or {}
-    namespace = str(meta.get("namespace") or "")
+    reply = Reply(obj, str(obj.get("kind") or "job"))
+    namespace = reply.namespace
+    reply.objects("status", "conditions"), reply.mapping("status", "state")  # what job_state reads: checked
     manifest = Manifest(obj)
     view = JobView(job_state(obj), obj, manifest, replicas_of(manifest), manifest.min_available(), manifest.queue())
-    uid = str(meta.get("uid") or "")
+    uid = reply.text("metadata", "uid")
     pgs = _optional(reader, view, "PodGroups", lambda: reader.list(PODGROUP_RESOURCE, namespace)) or []
-    view.podgroups = [podgroup_view(pg) for pg in pgs if _owned_by(pg, uid)]
+    view.podgroups = [podgroup_view(pg) for pg in map(lambda pg: Reply(pg, "PodGroup"), pgs) if _owned_by(pg, uid)]
     if view.podgroups and view.podgroups[0].queue:
         view.queue_name = view.podgroups[0].queue
     failed = len(view.notes)
@@ -204,7 +206,7 @@ def gather(reader: Reader, job: Mapping[str, Any], *, nodes: bool = True, events
                       lambda: reader.get(QUEUE_RESOURCE, view.queue_name, None))
     view.queue = queue_view(queue, view.queue_name) if len(view.notes) == failed else None
     label = ASCEND_JOB_NAME_LABEL if obj.get("kind") == ASCEND_JOB else VOLCANO_JOB_NAME_LABEL
-    pods = reader.list(POD_RESOURCE, namespace, labels=f"{label}={meta.get('name', '')}")
+    pods = [Reply(p, "Pod") for p in reader.list(POD_RESOURCE, namespace, labels=f"{label}={reply.name}")]
     view.pods = sorted((pod_view(p) for p in pods if _owned_by(p, uid)), key=lambda p: (p.replica, p.index, p.name))
     if events:
         view.events = job_events(reader, view, namespace)
@@ -216,11 +218,9 @@ def gather(reader: Reader, job: Mapping[str, Any], *, nodes: bool = True, events
 def job_events(reader: Reader, view: JobView, namespace: str) -> List[EventView]:
     """The events of the job, its PodGroup(s) and its pods, oldest first."""
     listed = _optional(reader, view, "events", lambda: reader.list(EVENT_RESOURCE, namespace)) or []
-    meta = view.obj.get("metadata") or {}
-    names = {(str(view.obj.get("kind")), str(meta.get("name")))}
+    names = {(str(view.obj.get("kind")), view.state.name)}
     names |= {("PodGroup", pg.name) for pg in view.podgroups} | {("Pod", p.name) for p in view.pods}
-    out = [event_view(e) for e in listed
-           if ((e.get("involvedObject") or {}).get("kind"), (e.get("involvedObject") or {}).get("name")) in names]
+    out = [event for event in map(event_view, listed) if (event.kind, event.name) in names]
     return sorted(out, key=lambda e: e.time)
 
 
@@ -232,9 +232,8 @@ def _optional(reader: Reader, view: JobView, what: str, read: Any) -> Any:
         return None
 
 
-def _owned_by(obj: Mapping[str, Any], uid: str) -> bool:
-    refs = (obj.get("metadata") or {}).get("ownerReferences") or []
-    return not uid or any(isinstance(r, dict) and r.get("uid") == uid for r in refs)
+def _owned_by(reply: Reply, uid: str) -> bool:
+    return not uid or any(r.text("uid") == uid for r in reply.objects("metadata", "ownerReferences"))
 
 
 def read_nodes(reader: Reader) -> Tuple[Node, ...]:
@@ -273,23 +272,21 @@ def _role(job: Manifest, pod_set: PodSet) -> Dict[str, Any]:
 
 def _one_per_node(pod_spec: Mapping[str, Any], job_name: str) -> bool:
     """A required anti-affinity, topology hostname, whose selector names the job: no two of its pods share a node."""
-    anti = ((pod_spec.get("affinity") or {}).get("podAntiAffinity") or {})
-    for term in anti.get("requiredDuringSchedulingIgnoredDuringExecution") or []:
+    anti = as_dict(as_dict(pod_spec.get("affinity")).get("podAntiAffinity"))
+    for term in as_list(anti.get("requiredDuringSchedulingIgnoredDuringExecution")):
         if not isinstance(term, dict) or term.get("topologyKey") != HOSTNAME_LABEL:
             continue
-        selector = term.get("labelSelector") or {}
-        values = [str(v) for e in selector.get("matchExpressions") or [] for v in e.get("values") or []]
-        if job_name in values or job_name in (selector.get("matchLabels") or {}).values():
+        selector = as_dict(term.get("labelSelector"))
+        values = [v for e in as_list(selector.get("matchExpressions")) for v in as_list(as_dict(e).get("values"))]
+        if job_name in values or job_name in as_dict(selector.get("matchLabels")).values():
             return True
     return False
 
 
-def podgroup_view(pg: Mapping[str, Any]) -> PodGroupView:
-    spec, status = pg.get("spec") or {}, pg.get("status") or {}
-    return PodGroupView(str((pg.get("metadata") or {}).get("name", "")), str(status.get("phase") or "Pending"),
-                        as_count(spec.get("minMember", 0)), str(spec.get("queue") or ""),
-                        tuple(c for c in status.get("conditions") or [] if isinstance(c, dict)),
-                        dict(spec.get("minResources") or {}))
+def podgroup_view(pg: Reply) -> PodGroupView:
+    return PodGroupView(pg.name, pg.text("status", "phase") or "Pending", int(pg.count("spec", "minMember") or 0),
+                        pg.text("spec", "queue"), tuple(c.data for c in pg.objects("status", "conditions")),
+                        dict(pg.mapping("spec", "minResources")))
 
 
 def queue_view(queue: Optional[Mapping[str, Any]], name: str) -> QueueView:
@@ -299,51 +296,46 @@ def queue_view(queue: Optional[Mapping[str, Any]], name: str) -> QueueView:
     return QueueView(name, True, found.state, dict(found.capability), dict(found.allocated))
 
 
-def pod_view(pod: Mapping[str, Any]) -> PodView:
-    meta, status = pod.get("metadata") or {}, pod.get("status") or {}
-    labels, annotations = meta.get("labels") or {}, meta.get("annotations") or {}
-    replica = str(labels.get(REPLICA_TYPE_LABEL) or annotations.get(VOLCANO_TASK_ANNOTATION) or "")
-    index = str(labels.get(REPLICA_INDEX_LABEL, ""))
-    containers = [container_state(c, True) for c in status.get("initContainerStatuses") or []]
-    containers += [container_state(c, False) for c in status.get("containerStatuses") or []]
-    unschedulable = next((str(c.get("message") or c.get("reason") or "") for c in status.get("conditions") or []
-                          if c.get("type") == "PodScheduled" and c.get("status") == "False"), "")
+def pod_view(pod: Reply) -> PodView:
+    labels, annotations = pod.texts("metadata", "labels"), pod.texts("metadata", "annotations")
+    replica = labels.get(REPLICA_TYPE_LABEL) or annotations.get(VOLCANO_TASK_ANNOTATION) or ""
+    containers = [container_state(c, True) for c in pod.objects("status", "initContainerStatuses")]
+    containers += [container_state(c, False) for c in pod.objects("status", "containerStatuses")]
+    unschedulable = next((c.text("message") or c.text("reason") for c in pod.objects("status", "conditions")
+                          if c.text("type") == "PodScheduled" and c.text("status") == "False"), "")
     resource, npus = _npu_request(pod)
-    return PodView(str(meta.get("name", "")), str(meta.get("namespace", "")), str(status.get("phase") or "Pending"),
-                   str((pod.get("spec") or {}).get("nodeName") or ""), replica, index, tuple(containers),
-                   unschedulable, str(status.get("startTime") or ""), bool(meta.get("deletionTimestamp")),
-                   str(meta.get("uid") or ""), resource, npus, bool(resource and annotations.get(resource)))
+    return PodView(pod.name, pod.namespace, pod.text("status", "phase") or "Pending", pod.text("spec", "nodeName"),
+                   replica, labels.get(REPLICA_INDEX_LABEL, ""), tuple(containers), unschedulable,
+                   pod.text("status", "startTime"), bool(pod.text("metadata", "deletionTimestamp")),
+                   pod.text("metadata", "uid"), resource, npus, bool(resource and annotations.get(resource)))
 
 
-def _npu_request(pod: Mapping[str, Any]) -> Tuple[str, int]:
+def _npu_request(pod: Reply) -> Tuple[str, int]:
     """(the whole-NPU resource the Ascend plugin assigns that the pod asks for, how many), as the manifest model
     reads a pod; ("", 0) without one (HAMi's and virtual devices are annotated by others)."""
-    for resource, count in pod_of(pod).npus_by_resource().items():
+    for resource, count in pod_npus(pod).items():
         if count > 0 and resource in ANNOTATED_NPU_RESOURCES:
             return resource, count
     return "", 0
 
 
-def container_state(status: Mapping[str, Any], init: bool) -> ContainerState:
-    state = status.get("state") or {}
+def container_state(status: Reply, init: bool) -> ContainerState:
+    state = status.mapping("state")
     which = next((k for k in ("waiting", "terminated", "running") if k in state), "")
-    detail = state.get(which) or {}
-    last = (status.get("lastState") or {}).get("terminated") or {}
-    code = detail.get("exitCode")
-    return ContainerState(str(status.get("name", "")), which, str(detail.get("reason") or ""),
-                          str(detail.get("message") or ""), as_count(code) if code is not None else None,
-                          as_count(status.get("restartCount", 0)),
-                          as_count(last["exitCode"]) if last.get("exitCode") is not None else None, init)
+    return ContainerState(status.text("name"), which, status.text("state", which, "reason") if which else "",
+                          status.text("state", which, "message") if which else "",
+                          status.count("state", which, "exitCode", default=None, low=MIN_INT32) if which else None,
+                          int(status.count("restartCount") or 0),
+                          status.count("lastState", "terminated", "exitCode", default=None, low=MIN_INT32), init)
 
 
 def event_view(event: Mapping[str, Any]) -> EventView:
-    involved = event.get("involvedObject") or {}
-    series = event.get("series") or {}
-    when = (event.get("lastTimestamp") or series.get("lastObservedTime") or event.get("eventTime")
-            or (event.get("metadata") or {}).get("creationTimestamp") or "")
-    return EventView(str(involved.get("kind", "")), str(involved.get("name", "")), str(event.get("type") or ""),
-                     str(event.get("reason") or ""), str(event.get("message") or "").strip(),
-                     as_count(event.get("count") or series.get("count") or 1), _utc(str(when)))
+    reply = Reply(event, "Event", named=False)  # only its involved object matters
+    when = (reply.text("lastTimestamp") or reply.text("series", "lastObservedTime") or reply.text("eventTime")
+            or reply.text("metadata", "creationTimestamp"))
+    count = reply.count("count", default=None) or reply.count("series", "count", default=None) or 1
+    return EventView(reply.text("involvedObject", "kind"), reply.text("involvedObject", "name"), reply.text("type"),
+                     reply.text("reason"), reply.text("message").strip(), count, _utc(when))
 
 
 def _utc(when: str) -> str:

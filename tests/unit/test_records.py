@@ -24,7 +24,7 @@ SAMPLES = {
     Profile: ProfileRegistry().all()[:3],
     Taint: [Taint("npu", "bad", "NoSchedule")],
     Node: [Node("n1", {"a": "b"}, {"huawei.com/npu": 8}, {}, True, False),
-           Node("n2", {}, {}, {}, False, True, {"ns/j": 8}, {"x": "y"}, (Taint("k", "", "NoExecute"),))],
+           Node("n2", {}, {}, {}, False, True, {"ns/j": 8}, (Taint("k", "", "NoExecute"),))],
     Queue: [Queue("default", "Open"), Queue("q", "Closed", {"cpu": "1"}, {"cpu": "0"})],
     Inventory: [Inventory(), Inventory((), {}, {"ns": frozenset({"c"})}, None, {"volcano": "v1.12.0"}, "f.yaml", "c")],
 }

@@ -6,10 +6,10 @@ worked out once per run (``run.cluster_memo``): a run of a thousand jobs asks th
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 from ...findings import Path
-from ...inventory.model import BLOCKING_EFFECTS, Inventory, Node
+from ...inventory.model import BLOCKING_EFFECTS, Inventory, Node, NodeIndex
 from ...manifest.pods import Term
 from ...manifest.values import as_dict, as_int, as_list
 from ...records import NamedTuple
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 #: how many names a message lists at most
 SHOWN = 5
+T = TypeVar("T")
 
 
 def inventory(run: "RunContext") -> Optional[Inventory]:
@@ -44,24 +45,49 @@ def _memo(run: "RunContext", key: Tuple[Any, ...], compute: Any) -> Any:
         return found
 
 
-def selected(run: "RunContext", selector: Tuple[Tuple[str, str], ...], affinity: Optional[Tuple[Term, ...]] = None
-             ) -> List[Node]:
-    """The schedulable nodes that carry every selected label and meet the required node affinity (taints aside)."""
-    inv = inventory(run)
-    nodes = inv.schedulable_nodes() if inv is not None else []
-    found: List[Node] = _memo(run, ("selected", selector, affinity),
-                              lambda: [n for n in nodes if n.selected_by(dict(selector), affinity)])
+class Nodes(List[Node]):
+    """Nodes :func:`selected` or :func:`usable` found (once per run), with what the rules work out over them (sums,
+    maxima, messages: :func:`once`), so that many jobs that may use the same nodes cost one pass over them."""
+
+    def __init__(self, nodes: Iterable[Node]):
+        super().__init__(nodes)
+        self.memo: Dict[Tuple[Any, ...], Any] = {}
+
+
+def once(nodes: Sequence[Node], key: Tuple[Any, ...], compute: Callable[[], T]) -> T:
+    """``compute()``, a function of ``nodes`` and ``key``: worked out once for nodes the run found (:class:`Nodes`)."""
+    if not isinstance(nodes, Nodes):
+        return compute()
+    try:
+        found: T = nodes.memo[key]
+    except KeyError:
+        found = nodes.memo[key] = compute()
     return found
 
 
-def usable(run: "RunContext", pod_set: "PodSet") -> List[Node]:
+def selected(run: "RunContext", selector: Tuple[Tuple[str, str], ...], affinity: Optional[Tuple[Term, ...]] = None
+             ) -> Nodes:
+    """The schedulable nodes that carry every selected label and meet the required node affinity (taints aside)."""
+    found: Nodes = _memo(run, ("selected", selector, affinity),
+                         lambda: Nodes(node_index(run).select(dict(selector), affinity)))
+    return found
+
+
+def node_index(run: "RunContext") -> NodeIndex:
+    """The run's schedulable nodes, indexed once (:class:`~ascend_compile.inventory.model.NodeIndex`)."""
+    inv = inventory(run)
+    index: NodeIndex = _memo(run, ("index",), lambda: NodeIndex(inv.nodes or () if inv is not None else ()))
+    return index
+
+
+def usable(run: "RunContext", pod_set: "PodSet") -> Nodes:
     """The schedulable nodes a pod of the set may be placed on: every selected label, the required node affinity
     met, every blocking taint tolerated."""
     selector, tolerations, affinity = selector_of(pod_set), tolerations_of(pod_set), pod_set.node_affinity
     key = ("usable", selector, affinity, repr(tolerations))
-    found: List[Node] = _memo(run, key, lambda: [
+    found: Nodes = _memo(run, key, lambda: Nodes(
         n for n in selected(run, selector, affinity)
-        if all(t.tolerated_by(tolerations) for t in n.taints if t.effect in BLOCKING_EFFECTS)])
+        if all(t.tolerated_by(tolerations) for t in n.taints if t.effect in BLOCKING_EFFECTS)))
     return found
 
 
@@ -96,7 +122,19 @@ def pods_room(nodes: Sequence[Node], resource: str, npus: int, free: bool) -> in
     """How many pods of ``npus`` NPUs of ``resource`` the nodes take (now: ``free``; idle: not ``free``)."""
     if npus <= 0:
         return 0
-    return sum(max(n.free(resource) if free else n.allocatable.get(resource, 0), 0) // npus for n in nodes)
+    return once(nodes, ("room", resource, npus, free), lambda: sum(
+        max(n.free(resource) if free else n.allocatable.get(resource, 0), 0) // npus for n in nodes))
+
+
+def most(nodes: Sequence[Node], resource: str, free: bool = False) -> int:
+    """The most NPUs of ``resource`` one of the nodes has (free now: ``free``); 0 without nodes."""
+    return once(nodes, ("most", resource, free), lambda: max(
+        (n.free(resource) if free else n.allocatable.get(resource, 0) for n in nodes), default=0))
+
+
+def free_npus(nodes: Sequence[Node], resource: str) -> int:
+    """The free NPUs of ``resource`` on all the nodes."""
+    return once(nodes, ("free", resource), lambda: sum(max(n.free(resource), 0) for n in nodes))
 
 
 def nodes_summary(nodes: Sequence[Node], pod_set: "PodSet", resource: str) -> str:
@@ -106,9 +144,7 @@ def nodes_summary(nodes: Sequence[Node], pod_set: "PodSet", resource: str) -> st
     text = f"nodes with {labels_text(selector_of(pod_set))}{affinity}: {len(nodes)}"
     if not nodes or not resource:
         return text
-    largest = max(n.allocatable.get(resource, 0) for n in nodes)
-    most_free = max(n.free(resource) for n in nodes)
-    return text + f", the largest {largest} {resource}, the most free {max(most_free, 0)}"
+    return text + f", the largest {most(nodes, resource)} {resource}, the most free {max(most(nodes, resource, True), 0)}"
 
 
 class Gang(NamedTuple):
@@ -167,7 +203,7 @@ def gang_need(run: "RunContext", obj: Any) -> Optional[GangNeed]:
     out = []
     for (_, _, _, resource, npus), members in groups.items():
         nodes = usable(run, members[0][0])
-        if nodes and npus <= max(n.allocatable.get(resource, 0) for n in nodes):
+        if nodes and npus <= most(nodes, resource):
             out.append(Gang(members[0][0], "+".join(p.role for p, _ in members), resource, npus,
                             sum(p.replicas for p, _ in members), sum(m for _, m in members), nodes))
     return GangNeed(sum(p.replicas for p in pod_sets), least, out, others, len(out) == len(groups), path)

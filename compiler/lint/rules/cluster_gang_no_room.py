@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ..rule import Problem
-from ._cluster import gang_need, gang_text, nodes_summary, placeable, pods_room
+from ._cluster import free_npus, gang_need, gang_text, nodes_summary, placeable, pods_room
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -44,7 +44,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         room = pods_room(gang.nodes, gang.resource, gang.npus, free=True)
         if room < gang.least:
             short = True
-            free = sum(max(n.free(gang.resource), 0) for n in gang.nodes)
+            free = free_npus(gang.nodes, gang.resource)
             yield Problem(gang.pod_set.role_path, f"the job starts {gang.least} pods of {gang.npus} {gang.resource} "
                           f"together, but the nodes they may run on have room for {room} now ({free} free in all; "
                           f"{nodes_summary(gang.nodes, gang.pod_set, gang.resource)}): it waits until "

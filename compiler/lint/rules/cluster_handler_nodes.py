@@ -30,15 +30,16 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
 
 from ...findings import WARNING
 from ...hardware.targeting import handler_family, handler_node_limit
 from ...vocabulary import SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
-from ._cluster import inventory, nodes_summary, usable
+from ._cluster import inventory, nodes_summary, once, usable
 
 if TYPE_CHECKING:
+    from ...inventory.model import Node
     from ..context import ObjectContext, RunContext
 
 
@@ -54,12 +55,12 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     limit = handler_node_limit(family)
     for pod_set in obj.npu_pod_sets():
         resource, npus = pod_set.npu_resource() or "", pod_set.npus()
-        nodes = [n for n in usable(run, pod_set) if n.allocatable.get(resource, 0) >= npus > 0]
-        if not nodes or any(npus <= n.free(resource) <= limit for n in nodes):
-            continue  # no nodes (another rule says so), or one the handler takes
-        if all(n.free(resource) < npus for n in nodes):
-            continue  # no room now: cluster-gang-no-room
-        idle = all(n.free(resource) == n.allocatable.get(resource, 0) for n in nodes)
+        usable_nodes = usable(run, pod_set)
+        refused = once(usable_nodes, ("handler", resource, npus, limit), lambda: _refused(usable_nodes, resource, npus,
+                                                                                           limit))
+        if refused is None:
+            continue
+        nodes, idle = refused
         served = ", ".join(p.name for p in family)
         text = (f"{pod_set.role}: schedule_policy {policy} picks the handler for {served}, which refuses a node with "
                 f"more than {limit} free NPUs; {nodes_summary(nodes, pod_set, resource)}")
@@ -68,3 +69,13 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                       text + (": every one is idle, so the pods are never placed" if idle else
                               ": none qualifies now (one may, once other jobs hold some of its NPUs)"),
                       severity=None if idle else WARNING)
+
+
+def _refused(usable_nodes: List[Node], resource: str, npus: int, limit: int) -> Optional[Tuple[List[Node], bool]]:
+    """(the nodes with room for a pod, whether every one is idle) when the handler refuses them all although some have
+    room now; None when there are no such nodes (another rule says so), one the handler takes, or no room now
+    (cluster-gang-no-room)."""
+    nodes = [n for n in usable_nodes if n.allocatable.get(resource, 0) >= npus > 0]
+    if not nodes or any(npus <= n.free(resource) <= limit for n in nodes) or all(n.free(resource) < npus for n in nodes):
+        return None
+    return nodes, all(n.free(resource) == n.allocatable.get(resource, 0) for n in nodes)

@@ -40,13 +40,13 @@ Passing::
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Dict, Iterator, List, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Tuple
 
 from ...hardware import arithmetic
 from ...inventory.objects import RESOURCE_LEVEL_CONFIG
 from ...vocabulary import AFFINITY_CONFIG_ANNOTATION, MULTILEVEL_POLICY
 from ..rule import Problem
-from ._cluster import counted, inventory, labels_text, usable
+from ._cluster import counted, inventory, labels_text, once, usable
 
 if TYPE_CHECKING:
     from ...inventory.model import Node
@@ -79,12 +79,14 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         return
     if inv.nodes is None:
         return
-    groups: Dict[Tuple[str, ...], List[PodSet]] = {}  # pod sets that may use the same nodes: one finding
+    groups: Dict[FrozenSet[str], List[PodSet]] = {}  # pod sets that may use the same nodes: one finding
     for pod_set in obj.npu_pod_sets():
-        groups.setdefault(tuple(n.name for n in usable(run, pod_set)), []).append(pod_set)
+        allowed = usable(run, pod_set)
+        groups.setdefault(once(allowed, ("names",), lambda: frozenset(n.name for n in allowed)), []).append(pod_set)
+    in_tree = tuple(sorted(deep.items()))
     for names, pod_sets in groups.items():
         nodes = usable(run, pod_sets[0])
-        if not names or any(_in_tree(n, deep) for n in nodes):
+        if not names or once(nodes, ("in-tree", in_tree), lambda: any(_in_tree(n, deep) for n in nodes)):
             continue  # no nodes at all: cluster-node-selector
         first = pod_sets[0]
         yield Problem(first.spec_path + (("nodeSelector",) if "nodeSelector" in first.spec else ()),

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Iterator, List, Tuple
 
 from ...manifest.pods import NODE_AFFINITY_PATH
 from ..rule import Problem
-from ._cluster import affinity_text, counted, inventory, labels_text, names, selected, selector_of, usable
+from ._cluster import affinity_text, counted, inventory, labels_text, names, once, selected, selector_of, usable
 
 if TYPE_CHECKING:
     from ...inventory.model import Node
@@ -58,15 +58,16 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                 yield Problem(pod_set.spec_path + NODE_AFFINITY_PATH,
                               f"{pod_set.role}: no schedulable node with {labels_text(selector)} ({len(matching)}) "
                               f"meets the pods' required node affinity ({affinity_text(affinity)}); "
-                              f"{_affinity_have(matching, affinity)}: the pods are never placed")
+                              f"{once(matching, ('affinity', affinity), lambda: _affinity_have(matching, affinity))}: the pods are "
+                              "never placed")
                 continue
             matching = selected(run, selector, affinity)
         if matching:
-            taints = Counter(f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
-                             for n in matching for t in n.taints)
+            taints = once(matching, ("taints",), lambda: counted(Counter(
+                f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}" for n in matching for t in n.taints)))
             yield Problem(pod_set.spec_path + (("tolerations",) if "tolerations" in pod_set.spec else ()),
                           f"{pod_set.role}: every node with {labels_text(selector)} ({len(matching)}) has a taint the "
-                          f"pods do not tolerate ({counted(taints)}): they are never placed")
+                          f"pods do not tolerate ({taints}): they are never placed")
             continue
         label, text = _missing(run, selector)
         path = pod_set.spec_path + (("nodeSelector", label) if label else ())
@@ -91,9 +92,9 @@ def _missing(run: RunContext, selector: Tuple[Tuple[str, str], ...]) -> Tuple[st
     for i, (key, value) in enumerate(selector):
         rest = selector[:i] + selector[i + 1:]
         others = selected(run, rest)
-        values = Counter(n.labels.get(key, "") for n in others)
+        values = once(others, ("values", key), lambda: counted(Counter(n.labels.get(key, "") for n in others)))
         have = f"nodes with {labels_text(rest)}: {len(others)}" if rest else f"schedulable nodes: {len(others)}"
-        notes.append((-len(others), key, f"{have}, their {key}: {counted(values) if others else 'none'}"))
+        notes.append((-len(others), key, f"{have}, their {key}: {values if others else 'none'}"))
     notes.sort()
     _, key, text = notes[0]
     return key, text

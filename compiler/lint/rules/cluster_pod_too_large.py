@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ..rule import Problem
-from ._cluster import inventory, nodes_summary, usable
+from ._cluster import inventory, most, nodes_summary, usable
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -45,8 +45,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         nodes = usable(run, pod_set)
         if pod_set.replicas == 0 or not resource or npus <= 0 or not nodes:
             continue  # no nodes at all: cluster-node-selector says so
-        largest = max(n.allocatable.get(resource, 0) for n in nodes)
-        if npus <= largest:
+        if npus <= most(nodes, resource):
             continue
         container = next((c for c in pod_set.containers() if c.npu_request()[0] == resource), None)
         section = "limits" if container is not None and resource in container.npu_amounts("limits") else "requests"
