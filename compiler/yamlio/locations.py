@@ -187,10 +187,10 @@ def _walk(node: yaml.Node, path: Sequence[PathElement]) -> Tuple[yaml.Node, Opti
     return found, key_node, len(path)
 
 
-def child(node: yaml.Node, element: PathElement) -> Tuple[Optional[yaml.Node], Optional[yaml.Node]]:
+def child(node: Optional[yaml.Node], element: PathElement) -> Tuple[Any, Any]:
     """(the value node, the key node) of ``element`` in a mapping node (the last key whose text is the
     element's, as loading keeps it: an integer matches its decimal text), or (the item, None) of a sequence
-    node; (None, None) when there is none."""
+    node; (None, None) when there is none (or ``node`` is None)."""
     import yaml
 
     if isinstance(node, yaml.MappingNode):
@@ -213,17 +213,18 @@ def child(node: yaml.Node, element: PathElement) -> Tuple[Optional[yaml.Node], O
 #: a mapping of at least this many entries is looked up through an index, made on its first lookup (a scan
 #: per lookup made a finding per key cost findings x keys; a small mapping is scanned, as cheaply)
 _INDEXED_FROM = 16
-_INDEXES: WeakKeyDictionary[yaml.MappingNode, Tuple[int, Dict[str, Tuple[yaml.Node, yaml.Node]]]] = WeakKeyDictionary()
+_INDEXES: WeakKeyDictionary[yaml.MappingNode, Tuple[int, Dict[str, Tuple[Any, Any]]]] = WeakKeyDictionary()
 
 
-def _index(node: yaml.MappingNode) -> Dict[str, Tuple[yaml.Node, yaml.Node]]:
+def _index(node: yaml.MappingNode) -> Dict[str, Tuple[Any, Any]]:
     """Key text -> (key node, value node) of a mapping node's scalar keys, the last of each text (made again
     if the mapping's entries were added to or taken from since)."""
     import yaml
 
     made = _INDEXES.get(node)
-    if made is None or made[0] != len(node.value):
-        index = {key_node.value: (key_node, value_node) for key_node, value_node in node.value
-                 if isinstance(key_node, yaml.ScalarNode)}
-        made = _INDEXES[node] = (len(node.value), index)
-    return made[1]
+    if made is not None and made[0] == len(node.value):
+        return made[1]
+    index: Dict[str, Tuple[Any, Any]] = {key_node.value: (key_node, value_node) for key_node, value_node in node.value
+                                         if isinstance(key_node, yaml.ScalarNode)}
+    _INDEXES[node] = (len(node.value), index)
+    return index
