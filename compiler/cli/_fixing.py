@@ -130,7 +130,8 @@ def sarif(findings: Sequence[Finding], rules: Optional[Dict[str, Any]], plan: Pl
 
     ordered = sort_findings(findings)
     document = _sarif.as_dict(ordered, rules, __version__)
-    by_finding = {id(fix.finding): (fix, text) for text, mine in plan.values() for fix in mine}
+    lines = {path: autofix.Lines(text) for path, (text, _mine) in plan.items()}
+    by_finding = {id(fix.finding): (fix, lines[path]) for path, (_text, mine) in plan.items() for fix in mine}
     for finding, result in zip(ordered, document["runs"][0]["results"]):
         made = by_finding.get(id(finding))
         if made is not None:

@@ -19,7 +19,7 @@ from ..records import record
 from ..vocabulary import (ASCEND_JOB, DEFAULT_PORT, PORT_NAME, POD_IP_ENV, TASKD_PORT, TASKD_PORT_NAME, TTP_PORT,
                           TTP_PORT_ENV, TTP_PORT_NAME)
 from ..yamlio.locations import Document
-from ..yamlio.locations import _child
+from ..yamlio.locations import child
 from . import generated, replicas, resilience, shapes, steps, volcano
 from .model import Port, Replica, Resilience, Spec, Volume
 
@@ -138,10 +138,10 @@ def as_written(data: Any, node: Any = None) -> Any:
         text = getattr(node, "value", None)
         return text if isinstance(text, str) else data.isoformat()
     if isinstance(data, dict):
-        return {key: as_written(value, _child(node, key)[0] if node is not None else None)
+        return {key: as_written(value, child(node, key)[0] if node is not None else None)
                 for key, value in data.items()}
     if isinstance(data, list):
-        return [as_written(value, _child(node, i)[0] if node is not None else None) for i, value in enumerate(data)]
+        return [as_written(value, child(node, i)[0] if node is not None else None) for i, value in enumerate(data)]
     return data
 
 

@@ -13,12 +13,13 @@ The same fixes are offered in SARIF (``fixes``), for viewers that apply them.
 """
 from __future__ import annotations
 
+import bisect
 from typing import Any, Dict, List, Sequence, Tuple
 
 from .autofix_rules import FIXERS, Change, Fix
 from ..findings import Finding
 
-__all__ = ["apply", "plan", "sarif_fix"]
+__all__ = ["Lines", "apply", "plan", "sarif_fix"]
 
 
 def _fixes_for(path: str, text: str, mine: Sequence[Finding]) -> List[Fix]:
@@ -28,29 +29,42 @@ def _fixes_for(path: str, text: str, mine: Sequence[Finding]) -> List[Fix]:
     before = _read(text)
     candidates = [fix for fix in (FIXERS[finding.rule](finding, text, docs) for finding in mine) if fix is not None]
     # Most often every fix is right: one check of them all reads the file twice, not twice per fix
-    # (a file with hundreds of findings took minutes).  Otherwise each is checked alone, as the
-    # first of two overlapping ones is kept.
+    # (a file with hundreds of findings took minutes).  Otherwise they are checked by halves; of two
+    # overlapping ones the first is kept.
     apart = _apart(candidates)
-    if apart and _only_the_changes(text, apart, before):
-        return apart
-    found: List[Fix] = []
-    for fix in candidates:
-        if not any(_overlap(fix, other) for other in found) and _only_the_changes(text, [fix], before):
-            found.append(fix)
+    found = _each_right(text, apart, before)
+    if len(found) == len(apart):
+        return found  # checked together
     return found if found and _only_the_changes(text, found, before) else []
 
 
 def _apart(fixes: Sequence[Fix]) -> List[Fix]:
-    """``fixes`` less each one that overlaps an earlier one."""
+    """``fixes`` less each one that overlaps an earlier one kept (the kept ones, apart, are kept in order of
+    their starts, so each fix is checked against its neighbours there only: against every one kept cost
+    fixes x fixes)."""
     kept: List[Fix] = []
+    spans: List[Tuple[int, int]] = []  # the kept ones' (start, end), sorted
     for fix in fixes:
-        if not any(_overlap(fix, other) for other in kept):
-            kept.append(fix)
+        at = bisect.bisect_right(spans, fix.end, key=lambda span: span[0])
+        if at and spans[at - 1][1] >= fix.start:  # the last kept one starting by this one's end reaches it
+            continue
+        spans.insert(at, (fix.start, fix.end))
+        kept.append(fix)
     return kept
 
 
-def _overlap(a: Fix, b: Fix) -> bool:
-    return a.start <= b.end and b.start <= a.end
+def _each_right(text: str, fixes: Sequence[Fix], before: List[Any]) -> List[Fix]:
+    """The fixes (apart) that each read back as their changes alone, found by halves: a group that reads
+    back right is kept whole, so a file with a few wrong fixes among thousands is read again a few times
+    per wrong one, not once per fix."""
+    if not fixes:
+        return []
+    if _only_the_changes(text, fixes, before):
+        return list(fixes)
+    if len(fixes) == 1:
+        return []
+    half = len(fixes) // 2
+    return _each_right(text, fixes[:half], before) + _each_right(text, fixes[half:], before)
 
 
 def plan(findings: Sequence[Finding], read: Any) -> Dict[str, List[Fix]]:
@@ -79,9 +93,13 @@ def apply(text: str, fixes: Sequence[Fix]) -> str:
 
 
 def _read(text: str) -> List[Any]:
+    """The data of every document (libyaml's loader when there is one: only the data is compared, so
+    the pure-Python one, which the edits need for its marks, would only be slower)."""
     import yaml
 
-    return list(yaml.load_all(text, Loader=yaml.SafeLoader))
+    from ..yamlio.common import BaseLoader
+
+    return list(yaml.load_all(text, Loader=BaseLoader))
 
 
 def _only_the_changes(text: str, fixes: Sequence[Fix], before: List[Any]) -> bool:
@@ -117,15 +135,26 @@ def _set(data: Any, path: Sequence[Any], value: Any) -> bool:
     return True
 
 
-def _position(text: str, index: int) -> Tuple[int, int]:
-    """1-based line and column of a character offset."""
-    line_start = text.rfind("\n", 0, index) + 1
-    return text.count("\n", 0, index) + 1, index - line_start + 1
+class Lines:
+    """Where each line of a text starts: character offsets to lines and columns, made once per file (counting
+    the line ends before each fix cost fixes x characters)."""
+
+    def __init__(self, text: str):
+        self._starts = [0]
+        end = text.find("\n")
+        while end >= 0:
+            self._starts.append(end + 1)
+            end = text.find("\n", end + 1)
+
+    def position(self, index: int) -> Tuple[int, int]:
+        """1-based line and column of a character offset."""
+        line = bisect.bisect_right(self._starts, index)
+        return line, index - self._starts[line - 1] + 1
 
 
-def sarif_fix(fix: Fix, location: Dict[str, Any], text: str) -> Dict[str, Any]:
-    """A SARIF fix of the file at ``location`` (its result's artifactLocation)."""
-    (line, column), (end_line, end_column) = _position(text, fix.start), _position(text, fix.end)
+def sarif_fix(fix: Fix, location: Dict[str, Any], lines: Lines) -> Dict[str, Any]:
+    """A SARIF fix of the file at ``location`` (its result's artifactLocation), whose lines are ``lines``."""
+    (line, column), (end_line, end_column) = lines.position(fix.start), lines.position(fix.end)
     return {"description": {"text": fix.description},
             "artifactChanges": [{"artifactLocation": dict(location), "replacements": [{
                 "deletedRegion": {"startLine": line, "startColumn": column, "endLine": end_line,

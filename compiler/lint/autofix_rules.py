@@ -18,8 +18,9 @@
 """
 from __future__ import annotations
 
+import bisect
 import json
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import yaml
 
@@ -27,6 +28,7 @@ from . import yamledit
 from ..findings import FIX_VALUE, Finding, Path
 from ..records import NamedTuple
 from ..vocabulary import DEFAULT_PORT, PORT_NAME, RING_LABEL
+from ..yamlio.locations import child
 
 
 class Change(NamedTuple):
@@ -54,14 +56,24 @@ _WANTS_STRING = "expected a string"
 def _locate(finding: Finding, docs: Sequence[Any]) -> Optional[Tuple[int, Any]]:
     """The document and the node of the finding: the one at the finding's line and column (value or key)."""
     where = (finding.line, finding.column)
-    for index, doc in enumerate(docs):
-        node = yamledit.walk(doc, finding.path)
-        if node is None:
-            continue
-        key = yamledit.key_node(yamledit.walk(doc, finding.path[:-1]), finding.path[-1]) if finding.path else None
+    for index in _around(docs, finding.line - 1):
+        if finding.path:
+            node, key = child(yamledit.walk(docs[index], finding.path[:-1]), finding.path[-1])
+        else:
+            node, key = docs[index], None
         if any(n is not None and (n.start_mark.line + 1, n.start_mark.column + 1) == where for n in (node, key)):
             return index, node
     return None
+
+
+def _around(docs: Sequence[Any], line: int) -> List[int]:
+    """The indices of the documents whose text spans ``line`` (0-based), in order: found by halving, as a
+    stream of thousands of documents with a finding each cost documents x findings."""
+    last = bisect.bisect_right(docs, line, key=lambda doc: int(doc.start_mark.line)) - 1
+    first = last
+    while first > 0 and docs[first - 1].end_mark.line >= line:  # documents end in order, as they start
+        first -= 1
+    return list(range(first, last + 1)) if last >= 0 else []
 
 
 def _value(finding: Finding) -> Optional[str]:
@@ -88,12 +100,12 @@ def _npu_limit(finding: Finding, text: str, docs: Sequence[Any]) -> Optional[Fix
     doc, node = found
     name, resources_path = finding.path[-1], finding.path[:-2]
     resources = yamledit.walk(docs[doc], resources_path)
-    requests = yamledit.child(resources, "requests")
-    amount, key = yamledit.written(text, node), yamledit.written(text, yamledit.key_node(requests, name))
+    requests = child(resources, "requests")[0]
+    amount, key = yamledit.written(text, node), yamledit.written(text, child(requests, name)[1])
     if amount is None or key is None:
         return None
-    limits = yamledit.child(resources, "limits")
-    if limits is None and yamledit.key_node(resources, "limits") is None:
+    limits, limits_key = child(resources, "limits")
+    if limits is None and limits_key is None:
         edit = yamledit.insert_entry(text, resources, "limits", [(key, amount)], flow_value=requests.flow_style)
     else:
         edit = yamledit.insert_entry(text, limits, key, amount)
@@ -108,7 +120,7 @@ def _port(finding: Finding, text: str, docs: Sequence[Any]) -> Optional[Fix]:
     if found is None or not isinstance(found[1], yaml.SequenceNode):
         return None
     doc, ports = found
-    if any(isinstance(port, yaml.MappingNode) and getattr(yamledit.child(port, "containerPort"), "value", None)
+    if any(isinstance(port, yaml.MappingNode) and getattr(child(port, "containerPort")[0], "value", None)
            == str(DEFAULT_PORT) for port in ports.value):
         return None  # a port already uses it: renaming that one is the fix, not mechanical
     edit = yamledit.append_item(text, ports, [("name", PORT_NAME), ("containerPort", str(DEFAULT_PORT))])
@@ -139,8 +151,8 @@ def _ring_label(finding: Finding, text: str, docs: Sequence[Any]) -> Optional[Fi
     doc = found[0]
     job_path = finding.path[:finding.path.index("spec")]
     metadata = yamledit.walk(docs[doc], job_path + ("metadata",))
-    labels = yamledit.child(metadata, "labels")
-    if labels is None and yamledit.key_node(metadata, "labels") is None:
+    labels, labels_key = child(metadata, "labels")
+    if labels is None and labels_key is None:
         edit = yamledit.insert_entry(text, metadata, "labels", [(RING_LABEL, wanted)])
     else:
         edit = yamledit.insert_entry(text, labels, RING_LABEL, wanted)

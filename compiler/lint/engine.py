@@ -27,12 +27,12 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Opti
 from .. import catalogue
 from ..catalogue import BAD_SUPPRESSION
 from ..errors import InputError
-from ..findings import ERROR, FIX_VALUE, INTERNAL, Finding, sort_key
+from ..findings import FIX_VALUE, INTERNAL, Finding, sort_key
 from . import registry as _registry
 from . import suppress
 from .context import ObjectContext, RunContext
 from .index import CrossRun, ObjectRef
-from .locate import locate, locate_later
+from .locate import locate, locate_all, locate_later
 from .results import Fact, FileResult, SpecCheck
 from .rule import Problem, Rule
 
@@ -161,28 +161,31 @@ class Linter:
 
     def _check_object(self, obj: ObjectContext, facts: List[Fact], ref_index: int) -> List[Tuple[Finding, Any]]:
         run = self._run
-        out: List[Tuple[Finding, Any]] = []
+        problems: List[Tuple[Rule, Problem, bool]] = []  # placed together below: one walk of the document
         checks, facts_of = self._units(obj.kind)
         for rule, check in checks:
-            before = len(out)
+            before = len(problems)
             try:
                 for problem in check(obj, run):
-                    out.append((self._finding(rule, obj, problem), obj))
+                    problems.append((rule, problem, False))
             except InputError:
                 raise  # the input or config cannot be read: not a finding about this object
             except Exception as exc:  # noqa: BLE001 - a rule bug must not hide every other finding
-                del out[before:]  # what it yielded before it broke is not trusted either
-                out.append((self._finding(rule, obj, _crash(rule, exc), internal=True), obj))
+                del problems[before:]  # what it yielded before it broke is not trusted either
+                problems.append((rule, rule.crashed(exc), True))
         for rule, facts_from in facts_of:
             try:
                 fact = facts_from(obj)
             except InputError:
                 raise
             except Exception as exc:  # noqa: BLE001 - see above
-                out.append((self._finding(rule, obj, _crash(rule, exc), internal=True), obj))
+                problems.append((rule, rule.crashed(exc), True))
                 continue
             if fact is not None:
                 facts.append((rule.id, ref_index, fact))
+        places = locate_all(obj.doc, [(obj.prefix + tuple(problem.path), problem.key) for _, problem, _ in problems])
+        out: List[Tuple[Finding, Any]] = [(self._finding(rule, obj, problem, where, internal), obj)
+                                          for (rule, problem, internal), where in zip(problems, places)]
         out.extend((f, obj) for f in self._annotation_problems(obj))
         return out
 
@@ -198,10 +201,10 @@ class Linter:
             check.validate_object(data, source=source, **options)
         return [(finding, _owner(finding.path, objs)) for finding in found]
 
-    def _finding(self, rule: Rule, obj: Any, problem: Problem, where: Optional[Tuple[str, int, int]] = None,
+    def _finding(self, rule: Rule, obj: Any, problem: Problem, where: Tuple[str, int, int],
                  internal: bool = False) -> Finding:
         path = obj.prefix + tuple(problem.path)
-        file, line, column = where if where is not None else locate(obj.doc, path, problem.key)
+        file, line, column = where
         rule_id = problem.rule or rule.id
         severity = problem.severity or (rule.severity if rule_id == rule.id else
                                         catalogue.severity(rule_id, rule.severity))
@@ -223,7 +226,7 @@ class Linter:
             except InputError:
                 raise
             except Exception as exc:  # noqa: BLE001 - see _check_object
-                problems, crashed = [_crash(rule, exc)], True
+                problems, crashed = [rule.crashed(exc)], True
             for problem in problems:
                 pending.append((result, rule, ref, problem, crashed))
         places = locate_later([(result, ref, ref.prefix + tuple(problem.path), problem.key)
@@ -337,13 +340,6 @@ def _with_severity(finding: Finding, severity: str) -> Finding:
     from dataclasses import replace
 
     return replace(finding, severity=severity)
-
-
-def _crash(rule: Rule, exc: Exception) -> Problem:
-    """The problem that says a rule raised: our bug (exit code 3), reported so the other findings still show."""
-    return Problem((), f"internal error in rule {rule.id} ({type(exc).__name__}: {exc}); "
-                       "this is a bug in ascend-compile, please report it with the manifest",
-                   hint="disable the rule with --disable until it is fixed", severity=ERROR)
 
 
 def _ref(obj: ObjectContext, entry: int, order: Any) -> ObjectRef:

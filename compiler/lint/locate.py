@@ -17,14 +17,25 @@ Place = Tuple[str, int, int]
 
 def locate(doc: Any, path: Path, key: bool) -> Place:
     """Line and column of ``path``; a missing field points at the key of its deepest existing parent."""
-    if doc is None or not getattr(doc, "located", False):
-        return (getattr(doc, "source", "") if doc is not None else ""), 0, 0
-    existing = _existing(doc.data, path) if doc.data is not None else doc.existing(path)
-    if existing == len(path):
-        where = doc.locate(path, key=key)
+    return locate_all(doc, [(path, key)])[0]
+
+
+def locate_all(doc: Any, requests: Sequence[Tuple[Path, bool]]) -> List[Place]:
+    """:func:`locate` of each (path, key) request, placed in one walk of the document (two when it was rebuilt
+    without its data), not one walk each: a finding per key of a mapping cost findings x keys."""
+    if doc is None or not getattr(doc, "located", False) or not requests:
+        return [((getattr(doc, "source", "") if doc is not None else ""), 0, 0)] * len(requests)
+    if doc.data is not None:
+        existing = [_existing(doc.data, path) for path, _key in requests]
     else:
-        where = doc.locate(path[:existing], key=True)
-    return where.file, where.line, where.column
+        existing = [found.depth for found in doc.find_all([path for path, _key in requests])]
+    wanted = [path if depth == len(path) else path[:depth] for (path, _key), depth in zip(requests, existing)]
+    found = doc.find_all(wanted)
+    out = []
+    for (path, key), depth, place in zip(requests, existing, found):
+        where = place.where(key if depth == len(path) else True)
+        out.append((where.file, where.line, where.column))
+    return out
 
 
 def _existing(data: Any, path: Path) -> int:
@@ -100,13 +111,23 @@ def _parsed(text: str, source: str) -> List[Any]:
 
 def locate_later(requests: Sequence[Tuple[Any, Any, Path, bool]],
                  docs_of: Optional[Callable[[Any], Optional[List[Any]]]], locator: Optional[Locator]) -> List[Place]:
-    """Places of (result, ref, path, key) requests, in order; ("", 0, 0) where the document is not at hand."""
-    out: List[Place] = []
-    for result, ref, path, key in requests:
+    """Places of (result, ref, path, key) requests, in order; ("", 0, 0) where the document is not at hand.
+
+    The requests of one document are placed together (:func:`locate_all`), documents in the order of their
+    first request (the locator keeps one file's text at a time)."""
+    out: List[Place] = [("", 0, 0)] * len(requests)
+    by_doc: Dict[Tuple[int, int], List[int]] = {}
+    for number, (result, ref, _path, _key) in enumerate(requests):
+        by_doc.setdefault((id(result), ref.entry), []).append(number)
+    for numbers in by_doc.values():
+        result, ref = requests[numbers[0]][0], requests[numbers[0]][1]
         docs = docs_of(result) if docs_of is not None else None
         if docs is not None:
             doc = docs[ref.entry] if 0 <= ref.entry < len(docs) else None
         else:
             doc = locator.document(result.source, result.digest, ref.entry, ref.origin) if locator else None
-        out.append(locate(doc, path, key) if doc is not None else ("", 0, 0))
+        if doc is None:
+            continue
+        for number, place in zip(numbers, locate_all(doc, [requests[n][2:] for n in numbers])):
+            out[number] = place
     return out

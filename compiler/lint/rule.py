@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Optional, Tuple
 
 from ..catalogue import Entry
-from ..findings import Path
+from ..findings import ERROR, Path
 from ..records import NamedTuple
 
 
@@ -88,3 +88,9 @@ class Rule(NamedTuple):
     def cross(self) -> bool:
         """Whether the rule looks at other objects of the run (it has ``facts`` and ``judge``)."""
         return self.judge is not None
+
+    def crashed(self, exc: Exception) -> Problem:
+        """The problem that says the rule raised: our bug (exit code 3), reported so the other findings still show."""
+        return Problem((), f"internal error in rule {self.id} ({type(exc).__name__}: {exc}); "
+                           "this is a bug in ascend-compile, please report it with the manifest",
+                       hint="disable the rule with --disable until it is fixed", severity=ERROR)

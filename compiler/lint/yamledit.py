@@ -16,6 +16,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 import yaml
 
 from ..records import NamedTuple
+from ..yamlio.locations import child
 
 #: an entry to insert: a scalar as YAML text, or a mapping as (key text, scalar text) pairs
 Value = Union[str, Sequence[Tuple[str, str]]]
@@ -32,25 +33,10 @@ def compose(text: str) -> List[Any]:
     return list(yaml.compose_all(text, Loader=yaml.SafeLoader))
 
 
-def child(node: Any, part: Any) -> Any:
-    """The value node of key ``part`` of a mapping node, or item ``part`` of a sequence node (None if absent)."""
-    if isinstance(node, yaml.MappingNode):
-        return next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == part), None)
-    if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
-        return node.value[part]
-    return None
-
-
-def key_node(node: Any, part: Any) -> Any:
-    """The key node of ``part`` in a mapping node (None if absent)."""
-    if isinstance(node, yaml.MappingNode):
-        return next((k for k, _ in node.value if isinstance(k, yaml.ScalarNode) and k.value == part), None)
-    return None
-
-
 def walk(node: Any, path: Sequence[Any]) -> Any:
+    """The node at ``path`` (None if absent), found as a finding's location is (:func:`~ascend_compile.yamlio.locations.child`)."""
     for part in path:
-        node = child(node, part)
+        node = child(node, part)[0]
         if node is None:
             return None
     return node

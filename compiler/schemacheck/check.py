@@ -133,33 +133,17 @@ def validate_object(obj: Any, strict: bool = True, volcano_version: Optional[str
             for rule, sev, path, message, hint, _at_key, who in problems]
 
 
-def _scalar_text(doc: Any, path: Path) -> Optional[str]:
-    """The source text of the scalar at ``path`` (``yes`` rather than ``true``)."""
-    from ..yamlio.locations import _child  # the node walk Document.locate uses
-
-    node = getattr(doc, "node", None)
-    for element in path:
-        if node is None:
-            return None
-        node, _key = _child(node, element)
-    value = getattr(node, "value", None)
-    return value if isinstance(value, str) else None
-
-
 def validate_document(doc: Any, strict: bool = True, volcano_version: Optional[str] = None,
                       strict_kinds: bool = False, reg: Optional[Registry] = None) -> List[Finding]:
     """Check one parsed :class:`~ascend_compile.yamlio.locations.Document`; Findings point at YAML nodes."""
     problems = _check(doc.data, (), strict, strict_kinds, volcano_version, reg or registry())
+    # every problem placed in one walk of the document (one per problem cost problems x keys)
+    places = doc.find_all([path[:-1] if rule == MISSING_REQUIRED else path for rule, _, path, *_rest in problems])
     findings = []
-    for rule, sev, path, message, hint, at_key, who in problems:
-        if rule == MISSING_REQUIRED:
-            where = doc.locate(path[:-1])
-        elif rule == UNKNOWN_KIND:
-            where = doc.locate(path, key=False)
-        else:
-            where = doc.locate(path, key=at_key)
+    for (rule, sev, path, message, hint, at_key, who), place in zip(problems, places):
+        where = place.where(at_key and rule not in (MISSING_REQUIRED, UNKNOWN_KIND))
         if rule == WRONG_TYPE and hint.startswith("quote it:"):
-            source = _scalar_text(doc, path)
+            source = place.text  # as written: ``yes`` rather than ``true``
             match = re.search(r" as (an? \w+|null)\)$", hint)
             if source is not None and match:
                 hint = f'quote it: "{source}" (YAML reads unquoted {source} as {match.group(1)})'

@@ -6,10 +6,12 @@ without findings never pay for them.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from weakref import WeakKeyDictionary
 
 from ..findings import PathElement
 from ..records import NamedTuple
+from .eventwalk import Placed, key_text
 
 if TYPE_CHECKING:  # PyYAML is imported when a document is first located (see .common)
     import yaml
@@ -51,61 +53,16 @@ class Origin(NamedTuple):
             _move_marks(node, self.line)
         return node
 
-    def find(self, path: Sequence[PathElement]) -> Tuple[Tuple[int, int], Optional[Tuple[int, int]], int]:
-        """((line, column) of the deepest node on ``path``, that of its key or None, how many elements of
-        ``path`` were found), 0-based, from the document's parse events: no node tree is built, and only the
-        events up to that node are read (a finding about a 16 MB list's root composed 4 million nodes)."""
-        from yaml.events import (AliasEvent, CollectionStartEvent, MappingEndEvent, MappingStartEvent,
-                                 ScalarEvent, SequenceEndEvent, SequenceStartEvent)
-
+    def find_all(self, paths: Sequence[Sequence[PathElement]]) -> List[Placed]:
+        """Where each of ``paths`` leads (see :data:`~.eventwalk.Placed`), from the document's parse events in
+        one pass: no node tree is built, and only the events up to the last node asked for are read (a finding
+        about a 16 MB list's root composed 4 million nodes; a finding per key read the events once each)."""
         from .common import BaseLoader
+        from .eventwalk import EventWalk
 
         loader = BaseLoader(self.text[self.offset:self.end])
-        shift = self.line
-
-        def at(event: Any) -> Tuple[int, int]:
-            return event.start_mark.line + shift, event.start_mark.column
-
-        def skip(event: Any) -> None:  # the rest of the node ``event`` starts
-            depth = 1 if isinstance(event, CollectionStartEvent) else 0
-            while depth:
-                following = loader.get_event()
-                if isinstance(following, CollectionStartEvent):
-                    depth += 1
-                elif isinstance(following, (MappingEndEvent, SequenceEndEvent)):
-                    depth -= 1
-
         try:
-            event = loader.get_event()
-            while not isinstance(event, (ScalarEvent, AliasEvent, CollectionStartEvent)):
-                event = loader.get_event()  # the stream's and the document's start
-            found, key = at(event), None
-            for depth, element in enumerate(path):
-                child = key_at = None
-                if isinstance(event, MappingStartEvent):
-                    while child is None:
-                        key_event = loader.get_event()
-                        if isinstance(key_event, MappingEndEvent):
-                            break
-                        if isinstance(key_event, ScalarEvent) and _text_matches(key_event.value, element):
-                            key_at, child = at(key_event), loader.get_event()
-                        else:
-                            skip(key_event)
-                            skip(loader.get_event())
-                elif isinstance(event, SequenceStartEvent) and isinstance(element, int) \
-                        and not isinstance(element, bool) and element >= 0:
-                    for number in range(element + 1):
-                        item = loader.get_event()
-                        if isinstance(item, SequenceEndEvent):
-                            break
-                        if number == element:
-                            child = item
-                        else:
-                            skip(item)
-                if child is None:
-                    return found, None, depth
-                event, found, key = child, at(child), key_at
-            return found, key, len(path)
+            return EventWalk(loader, self.line, paths).run()
         finally:
             loader.dispose()
 
@@ -171,24 +128,47 @@ class Document:
         A path that runs past the document stops at the deepest node that
         exists, so a "missing field" finding points at the object lacking it.
         """
-        if self._node is None and self._origin is not None:  # read by a fast path: its events say where
-            found_at, key_at, _depth = self._origin.find(path)
-            line, column = key_at if (key and key_at is not None) else found_at
-            return Location(self.source, line + 1, column + 1)
-        node = self.node
-        if node is None:  # built from Python values: no source position
-            return Location(self.source, 0, 0)
-        found, key_node, _depth = _walk(node, path)
-        target = key_node if (key and key_node is not None) else found
-        mark = target.start_mark
-        return Location(self.source, mark.line + 1, mark.column + 1)
+        return self.find_all((path,))[0].where(key)
 
     def existing(self, path: Sequence[PathElement]) -> int:
         """How many leading elements of ``path`` exist in the document (read from its nodes, or its events)."""
-        if self._node is None and self._origin is not None:
-            return self._origin.find(path)[2]
+        return self.find_all((path,))[0].depth
+
+    def find_all(self, paths: Sequence[Sequence[PathElement]]) -> List[Found]:
+        """Where each of ``paths`` leads, in order: a document of the fast path reads its events once for all of
+        them, any other walks its nodes (each mapping looked up through its index), so placing every finding
+        of a document costs about one reading of it, however many there are."""
+        if not paths:
+            return []  # nothing to place: PyYAML is not even imported
+        if self._node is None and self._origin is not None:  # read by a fast path: its events say where
+            return [Found(Location(self.source, line + 1, column + 1),
+                          None if key_at is None else Location(self.source, key_at[0] + 1, key_at[1] + 1), depth, text)
+                    for (line, column), key_at, depth, text in self._origin.find_all(paths)]
         node = self.node
-        return 0 if node is None else _walk(node, path)[2]
+        if node is None:  # built from Python values: no source position
+            return [Found(Location(self.source, 0, 0), None, 0, None) for _path in paths]
+        out = []
+        for path in paths:
+            found, key_node, depth = _walk(node, path)
+            text = found.value if depth == len(path) and isinstance(found.value, str) else None
+            out.append(Found(self._at(found), None if key_node is None else self._at(key_node), depth, text))
+        return out
+
+    def _at(self, node: yaml.Node) -> Location:
+        return Location(self.source, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class Found(NamedTuple):
+    """Where a field path leads in a document."""
+
+    node: Location  # the deepest node on the path that exists
+    key: Optional[Location]  # that node's key (None for the root, a list item, or when the path ran past)
+    depth: int  # how many elements of the path exist
+    text: Optional[str]  # the node's source text when the whole path exists and ends at a scalar (``yes``)
+
+    def where(self, key: bool = False) -> Location:
+        """The node's location, or its key's when ``key`` and it has one."""
+        return self.key if key and self.key is not None else self.node
 
 
 def located_again(source: str, index: int, origin: Origin) -> Document:
@@ -200,32 +180,51 @@ def _walk(node: yaml.Node, path: Sequence[PathElement]) -> Tuple[yaml.Node, Opti
     """(the deepest node on ``path``, its key node, how many elements of ``path`` were found)."""
     found, key_node = node, None
     for depth, element in enumerate(path):
-        child, child_key = _child(found, element)
-        if child is None:
+        value, key = child(found, element)
+        if value is None:
             return found, None, depth
-        found, key_node = child, child_key
+        found, key_node = value, key
     return found, key_node, len(path)
 
 
-def _child(node: yaml.Node, element: PathElement) -> Tuple[Optional[yaml.Node], Optional[yaml.Node]]:
+def child(node: Optional[yaml.Node], element: PathElement) -> Tuple[Any, Any]:
+    """(the value node, the key node) of ``element`` in a mapping node (the last key whose text is the
+    element's, as loading keeps it: an integer matches its decimal text), or (the item, None) of a sequence
+    node; (None, None) when there is none (or ``node`` is None)."""
     import yaml
 
     if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in reversed(node.value):  # last one wins, as when loading
-            if isinstance(key_node, yaml.ScalarNode) and _scalar_matches(key_node, element):
-                return value_node, key_node
-        return None, None
+        text = key_text(element)
+        if text is None:
+            return None, None
+        if len(node.value) < _INDEXED_FROM:
+            for key_node, value_node in reversed(node.value):  # last one wins, as when loading
+                if isinstance(key_node, yaml.ScalarNode) and key_node.value == text:
+                    return value_node, key_node
+            return None, None
+        key_node, value_node = _index(node).get(text, (None, None))
+        return value_node, key_node
     if isinstance(node, yaml.SequenceNode) and isinstance(element, int):
         if 0 <= element < len(node.value):
             return node.value[element], None
     return None, None
 
 
-def _scalar_matches(key_node: yaml.ScalarNode, element: PathElement) -> bool:
-    return _text_matches(key_node.value, element)
+#: a mapping of at least this many entries is looked up through an index, made on its first lookup (a scan
+#: per lookup made a finding per key cost findings x keys; a small mapping is scanned, as cheaply)
+_INDEXED_FROM = 16
+_INDEXES: WeakKeyDictionary[yaml.MappingNode, Tuple[int, Dict[str, Tuple[Any, Any]]]] = WeakKeyDictionary()
 
 
-def _text_matches(text: str, element: PathElement) -> bool:
-    if isinstance(element, int) and not isinstance(element, bool):
-        return bool(text == str(element))
-    return bool(text == element)
+def _index(node: yaml.MappingNode) -> Dict[str, Tuple[Any, Any]]:
+    """Key text -> (key node, value node) of a mapping node's scalar keys, the last of each text (made again
+    if the mapping's entries were added to or taken from since)."""
+    import yaml
+
+    made = _INDEXES.get(node)
+    if made is not None and made[0] == len(node.value):
+        return made[1]
+    index: Dict[str, Tuple[Any, Any]] = {key_node.value: (key_node, value_node) for key_node, value_node in node.value
+                                         if isinstance(key_node, yaml.ScalarNode)}
+    _INDEXES[node] = (len(node.value), index)
+    return index
