@@ -31,6 +31,7 @@ from ..catalogue import CLUSTER_ERROR
 from ..errors import AscendCompileError
 from ..findings import ERROR, Finding
 from ..vocabulary import ASCEND_JOB, CONFIG_MAP, CORE_API_VERSION, NAMESPACE, ranktable_configmap_name
+from ..yamlio.plain import plain
 from .jobs import JobState, JobType, find_job_type, job_state, job_type_of
 from .lifecycle import MANAGER
 
@@ -251,8 +252,8 @@ class Cluster:
         """
         default_ns = namespace or self.namespace
         plan: List[Tuple[int, Dict[str, Any]]] = []
-        for obj in objects:
-            data = json.loads(json.dumps(obj))  # a private, plain copy
+        for index, obj in enumerate(objects):
+            data = plain(obj, f"objects[{index}]")  # a private, plain copy (a cycle: the caller's ArgumentError)
             kind, api_version = data.get("kind"), data.get("apiVersion")
             meta = data.setdefault("metadata", {})
             if (api_version, kind) == (CORE_API_VERSION, NAMESPACE):
