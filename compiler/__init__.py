@@ -74,7 +74,7 @@ _WHERE: Dict[str, str] = {
     "InternalError": ".errors",
     "ProfileNotFoundError": ".hardware.profiles",
     "Cluster": ".kube.client",
-    "ClusterError": ".kube.client",
+    "ClusterError": ".kube.clienterror",
     "JobState": ".kube.jobs",
 }
 
@@ -85,7 +85,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ lo
     from .config import ProjectConfig
     from .errors import AscendCompileError, CompileError, InputError, InternalError
     from .findings import Finding
-    from .kube.client import Cluster, ClusterError
+    from .kube.client import Cluster
+    from .kube.clienterror import ClusterError
     from .kube.jobs import JobState
     from .compiling.pipeline import CompiledJob
     from .hardware.profiles import Profile, ProfileNotFoundError

@@ -3,8 +3,9 @@
 The public names are re-exported from :mod:`compiler` (see ``__all__`` there);
 import them from there (``from ascend_compile import compile_spec``), not from here.
 
-Every function here is a thin layer over the pipeline the CLI uses: a spec
-given as Python values is wrapped in a :class:`~ascend_compile.yamlio.locations.Document`
+Every function here is a thin layer over the pipeline the CLI uses: Python values are first made the plain
+data a YAML file gives (:func:`~ascend_compile.yamlio.plain.plain`: what no file can give, a cycle or a
+set, is the caller's :class:`~ascend_compile.errors.ArgumentError`), and a spec is wrapped in a :class:`~ascend_compile.yamlio.locations.Document`
 (:func:`spec_document`) and goes through the same schema, the same profile
 rules and the same error messages as a spec file given to
 ``ascend-compile compile``.  Problems are raised as :class:`~ascend_compile.errors.CompileError`
@@ -27,8 +28,9 @@ from .findings import Finding
 from .compiling.pipeline import CompiledJob, compile_specs
 from .hardware.profiles import Profile, ProfileNotFoundError, ProfileRegistry
 from .jobspec.model import API_VERSION, KIND
-from .yamlio.common import DEFAULT_MAX_BYTES, MAX_INT_CHARS
+from .yamlio.common import DEFAULT_MAX_BYTES
 from .yamlio.locations import Document
+from .yamlio.plain import plain
 
 
 #: A path as the API accepts it.
@@ -53,35 +55,6 @@ def spec_document(data: Dict[str, Any], source: str = "<python>") -> Document:
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
-
-
-def plain(value: Any, where: str = "") -> Any:
-    """Python values as the plain JSON-like data a YAML file would give.
-
-    Mappings become dicts and tuples (any non-string sequence) become lists,
-    so the schema check and the YAML writer see exactly what a file gives.
-    A value no YAML file can give (a set, bytes, an object, an integer longer
-    than the reader accepts) is the caller's :class:`ArgumentError`, naming
-    where it is (``where``: the field path so far).
-    """
-    if isinstance(value, Mapping):
-        return {k: plain(v, f"{where}.{k}" if where else str(k)) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
-    if value is None or isinstance(value, (str, bool, float)):
-        return value
-    if isinstance(value, int):
-        if abs(value) >= _INT_LIMIT:
-            raise ArgumentError(f"{where or 'a value'}: an integer of more than {MAX_INT_CHARS} digits, which no "
-                                "YAML file read gives", "give a number Kubernetes can hold (a 64-bit integer)")
-        return value
-    raise ArgumentError(f"{where or 'a value'}: a {type(value).__name__} is not a value a YAML file gives",
-                        "give str, int, float, bool, None, a list (or tuple) or a dict"
-                        + (" (a list for a set)" if isinstance(value, (set, frozenset)) else ""))
-
-
-#: the smallest integer a YAML file cannot give (the reader refuses longer integer literals)
-_INT_LIMIT = 10 ** MAX_INT_CHARS
 
 
 @dataclass(kw_only=True)
@@ -170,9 +143,9 @@ class JobSpec:
         for attr, key in self.spec_fields().items():
             value = getattr(self, attr)
             if value is not None:
-                spec[key] = plain(value, f"spec.{key}")
-        spec.update(plain(self.extra, "spec"))
-        return {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}
+                spec[key] = plain(value, f"spec.{key}", depth=3)
+        spec.update(plain(self.extra, "spec", depth=2))
+        return {"apiVersion": API_VERSION, "kind": KIND, "metadata": plain(metadata, "metadata", depth=2), "spec": spec}
 
 
 SpecArg = Union[JobSpec, Mapping[str, Any]]

@@ -3,7 +3,7 @@
 Library code raises :class:`CompileError` (bad spec, impossible request) or
 :class:`InputError` (unreadable file, YAML that cannot be parsed); the CLI turns
 both into reports and exit codes.  Neither ever reaches the user as a traceback.
-The Python client's :class:`~ascend_compile.kube.client.ClusterError` (the API server
+The Python client's :class:`~ascend_compile.kube.clienterror.ClusterError` (the API server
 refused a request or was not reached, rule AC017) is one too: catching
 :class:`AscendCompileError` catches every error ascend-compile raises on purpose
 (:class:`InternalError`, a bug, is not one).

@@ -4,11 +4,11 @@ Loaded only when one of the two options is given, so a plain ``lint`` pays nothi
 """
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..findings import Finding
+from ..safeio.text import printable_json
 
 
 class BaselineUsage(Exception):
@@ -65,15 +65,13 @@ def report(path: str, findings: Sequence[Finding], fmt: str, rules: Optional[Dic
         for finding, result in zip(both, run["results"]):
             result["baselineState"] = "unchanged" if id(finding) in known else "new"
         run["properties"] = {"baseline": {"file": path, "baselined": len(part.baselined), "stale": part.stale}}
-        json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(printable_json(document) + "\n")
     elif fmt == "json":
         from ..report import _json
 
         document = _json.as_dict(sort_findings(part.new), rules, files, _version())
         document["summary"].update({"baselined": len(part.baselined), "staleBaselineEntries": part.stale})
-        json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(printable_json(document) + "\n")
     else:
         render(part.new, fmt, rules=rules, stream=sys.stdout, files_checked=files, quiet=quiet)
     sys.stderr.write(summary + "\n")

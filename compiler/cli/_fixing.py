@@ -3,13 +3,13 @@ finding)."""
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import stat
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..findings import Finding
+from ..safeio.text import printable_json
 
 
 def read(path: str) -> str:
@@ -137,5 +137,4 @@ def sarif(findings: Sequence[Finding], rules: Optional[Dict[str, Any]], plan: Pl
         if made is not None:
             where = result["locations"][0]["physicalLocation"]["artifactLocation"]
             result["fixes"] = [autofix.sarif_fix(made[0], where, made[1])]
-    json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    sys.stdout.write(printable_json(document) + "\n")

@@ -14,6 +14,7 @@ manifest beside the specs.
 from __future__ import annotations
 
 import copy
+import datetime
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..catalogue import IMPORT_REFUSED, SPEC_INVALID
@@ -158,6 +159,7 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
                 profile: Optional[str], exact: bool) -> Tuple[Imported, List[int]]:
     from . import search
 
+    _check_values(doc)
     job = Manifest(doc.data)
     namespace = (job.namespace or None) if exact else implied_namespace(job, others)
     related = _related(job, namespace, others)
@@ -192,6 +194,57 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
 
 
 _LINT_IT = "fix what 'ascend-compile lint' reports ('lint --fix' makes the mechanical fixes), then import it"
+
+
+def _check_values(doc: Document) -> None:
+    """Refuse, at the field, a job whose manifest has a value of the wrong type (what ``lint`` reports in it:
+    ``replicas: 2001-12-14`` or ``true``; compile would refuse a spec that wrote it) or a value a spec cannot
+    carry as written (a date in a string field, a key that is not a string: Kubernetes reads each as the text
+    it spells, the spec would write it back as something else). An explicit null is left to the patch step,
+    which says why no spec carries it."""
+    from dataclasses import replace
+
+    from ..schemacheck.check import validate_document
+
+    wrong = [f for f in validate_document(doc) if f.severity == ERROR and _value_at(doc.data, f.path) is not None]
+    if wrong:
+        raise ImportRefused([replace(f, message=f"import refuses the job: as written it is not valid: {f.message}",
+                                     hint=f"{f.hint}, then import it ('lint --fix' makes the mechanical fixes)" if f.hint
+                                     else _LINT_IT) for f in wrong])
+    odd = _unspelled(doc.data, ())
+    if odd is not None:
+        path, what = odd
+        raise ImportRefused([_refuse(doc, f"{format_path(path) or 'the job'}: {what}, which a spec cannot carry as "
+                                          "written", "quote it: Kubernetes reads it as the string it spells", path)])
+
+
+def _value_at(data: Any, path: Sequence[Any]) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return ()  # not there (a missing field): not a null
+    return data
+
+
+def _unspelled(value: Any, path: Tuple[Any, ...]) -> Optional[Tuple[Tuple[Any, ...], str]]:
+    """The first value YAML reads as something JSON has not (a date or time), or a mapping with a key that is
+    not a string, and what it is."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):  # said at the mapping: a path names keys by their text
+                return path, f"its key {key!r} is not a string"
+            found = _unspelled(item, path + (key,))
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _unspelled(item, path + (index,))
+            if found is not None:
+                return found
+    elif isinstance(value, (datetime.date, datetime.time)):
+        return path, f"YAML reads {value.isoformat()} as a date or time"
+    return None
 
 
 def _does_not_compile(doc: Document, finding: Finding) -> Finding:

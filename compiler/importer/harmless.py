@@ -100,6 +100,8 @@ def _volumes(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes)
     if mine is None or theirs is None:
         return
     pod, their_pod = _pod(made), _pod(had)
+    if not (_appendable(their_pod, "volumes") and _appendable(theirs, "volumeMounts")):
+        return
     volumes, their_volumes = _by_name(pod.get("volumes")), _by_name(their_pod.get("volumes"))
     mounts, their_mounts = _by_name(mine.get("volumeMounts")), _by_name(theirs.get("volumeMounts"))
     taken = {m.get("mountPath") for m in their_mounts.values()}
@@ -121,9 +123,15 @@ def _volumes(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes)
                              "directory)")
 
 
+def _appendable(holder: Dict[str, Any], key: str) -> bool:
+    """``holder[key]`` is a list or absent, so an item can be added: an explicit null (or a value of another type)
+    stays as it is, for the patch step to refuse (no spec carries it) or the schema check to report."""
+    return isinstance(holder.get(key, []), list)
+
+
 def _env(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
     mine, theirs = _first_container(made), _first_container(had)
-    if mine is None or theirs is None:
+    if mine is None or theirs is None or not _appendable(theirs, "env"):
         return
     their_env = _by_name(theirs.get("env"))
     for name, item in _by_name(mine.get("env")).items():
@@ -167,7 +175,8 @@ def _taskd_port(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Not
     """TaskD's port, declared: a container port is information only (it opens and binds nothing)."""
     mine, theirs = _first_container(made), _first_container(had)
     port = _by_name((mine or {}).get("ports")).get(TASKD_PORT_NAME)
-    if theirs is None or port is None or TASKD_PORT_NAME in _by_name(theirs.get("ports")) \
+    if theirs is None or port is None or not _appendable(theirs, "ports") \
+            or TASKD_PORT_NAME in _by_name(theirs.get("ports")) \
             or port.get("containerPort") in {p.get("containerPort") for p in _list(theirs.get("ports"))
                                              if isinstance(p, dict)}:
         return
@@ -181,7 +190,7 @@ def _operator_port(made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> N
     mine, theirs = _first_container(made), _first_container(had)
     port = _by_name((mine or {}).get("ports")).get(PORT_NAME)
     if theirs is None or port is None or port.get("containerPort") != DEFAULT_PORT \
-            or PORT_NAME in _by_name(theirs.get("ports")):
+            or not _appendable(theirs, "ports") or PORT_NAME in _by_name(theirs.get("ports")):
         return
     theirs.setdefault("ports", []).append(copy.deepcopy(port))
     notes.append(f"the port {PORT_NAME} ({DEFAULT_PORT}) is written out (the operator adds it to every replica "

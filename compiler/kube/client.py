@@ -24,13 +24,11 @@ Job kinds and states are the ones ``ascend-compile status`` reports: :class:`Job
 """
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
 
-from ..catalogue import CLUSTER_ERROR
-from ..errors import AscendCompileError
-from ..findings import ERROR, Finding
 from ..vocabulary import ASCEND_JOB, CONFIG_MAP, CORE_API_VERSION, NAMESPACE, ranktable_configmap_name
+from ..yamlio.plain import plain
+from .clienterror import ClusterError, error_from
 from .clientread import ClientReader, ReplyError, body_of
 from .jobs import JobState, JobType, find_job_type, job_state, job_type_of
 from .lifecycle import MANAGER
@@ -40,7 +38,7 @@ if TYPE_CHECKING:
     from .lifecycle import Waited
     from .why import Why
 
-__all__ = ["Cluster", "ClusterError", "INSTALL_K8S_HELP"]
+__all__ = ["Cluster", "INSTALL_K8S_HELP"]
 
 INSTALL_K8S_HELP = (
     "the kubernetes Python client is not installed; install the k8s extra where you install ascend-compile "
@@ -54,46 +52,6 @@ DEFAULT_REQUEST_TIMEOUT = 60.0
 
 T = TypeVar("T")
 
-
-class ClusterError(AscendCompileError):
-    """The API server refused a request, or could not be reached: an AscendCompileError whose one finding (AC017)
-    says what was being done, the server's message and a hint.  ``message`` is the server's own message (of its
-    Status reply); ``status`` the HTTP status (None when the server was not reached); ``reason`` the Status
-    reason (``NotFound``, ``AlreadyExists``, ``Invalid``, ``Forbidden``...); ``operation`` what was being done."""
-
-    def __init__(self, message: str, *, status: Optional[int] = None, reason: str = "", operation: str = "",
-                 body: Optional[Dict[str, Any]] = None):
-        self.message = message
-        self.status = status
-        self.reason = reason
-        self.operation = operation
-        self.body: Dict[str, Any] = body or {}
-        super().__init__([Finding(CLUSTER_ERROR, ERROR, f"{operation}: {message}" if operation else message,
-                                  hint=_cluster_hint(status, reason), file="<cluster>")])
-
-    @property
-    def not_found(self) -> bool:
-        return self.status == 404
-
-    @property
-    def already_exists(self) -> bool:
-        return self.status == 409 and self.reason == "AlreadyExists"
-
-
-def _cluster_hint(status: Optional[int], reason: str) -> str:
-    """What to do about a refusal, by the server's status (the message itself names the object)."""
-    if status is None:
-        return ("check that the kubeconfig (and its context) names an API server that answers, or give a larger "
-                "request_timeout")
-    if status in (401, 403):
-        return "give the kubeconfig's user the rights (RBAC) this request needs"
-    if status == 404:
-        return "check the name, kind and namespace (ensure_namespace creates a missing namespace)"
-    if status == 409 and reason == "AlreadyExists":
-        return "delete the existing object first, or give the job another name"
-    if status == 422:
-        return "correct the field the server's message names (lint_manifests finds most such mistakes first)"
-    return ""
 
 def _kubernetes() -> Any:
     """The ``kubernetes`` package, or an ImportError that says how to install it."""
@@ -109,29 +67,6 @@ def _job_type(kind: str) -> JobType:
     if found is None:
         raise ValueError(f"unknown job kind {kind!r}: use AscendJob or VolcanoJob (Job)")
     return found
-
-
-def _error_from(exc: BaseException, operation: str) -> ClusterError:
-    """One ClusterError for whatever the client raised."""
-    status = getattr(exc, "status", None)
-    body_text = getattr(exc, "body", None)
-    if isinstance(status, int) and status > 0:  # an ApiException: the server answered
-        body: Dict[str, Any] = {}
-        if isinstance(body_text, (bytes, bytearray)):
-            body_text = body_text.decode("utf-8", "replace")
-        if isinstance(body_text, str) and body_text.strip():
-            try:
-                parsed = json.loads(body_text)
-                body = parsed if isinstance(parsed, dict) else {}
-            except ValueError:
-                body = {}
-        message = str(body.get("message") or (body_text if isinstance(body_text, str) and body_text.strip()
-                                              else "") or getattr(exc, "reason", "") or f"HTTP {status}").strip()
-        reason = str(body.get("reason") or getattr(exc, "reason", "") or "")
-        return ClusterError(message, status=status, reason=reason, operation=operation, body=body)
-    # not an answer from the server: connection refused, TLS, timeouts, bad kubeconfig
-    detail = getattr(exc, "reason", None) or exc
-    return ClusterError(f"cannot reach the API server: {detail}", operation=operation)
 
 
 class Cluster:
@@ -213,12 +148,12 @@ class Cluster:
         except ReplyError as exc:
             raise ClusterError(str(exc), operation=operation) from None
         except self._api_exception as exc:
-            raise _error_from(exc, operation) from None
+            raise error_from(exc, operation) from None
         except (OSError, ValueError) as exc:
-            raise _error_from(exc, operation) from None
+            raise error_from(exc, operation) from None
         except Exception as exc:  # noqa: BLE001 - urllib3 errors (MaxRetryError...) have no common base we import
             if type(exc).__module__.startswith(("urllib3", "ssl", "http")):
-                raise _error_from(exc, operation) from None
+                raise error_from(exc, operation) from None
             raise
 
     def _plain(self, value: Any) -> Dict[str, Any]:
@@ -255,8 +190,8 @@ class Cluster:
         """
         default_ns = namespace or self.namespace
         plan: List[Tuple[int, Dict[str, Any]]] = []
-        for obj in objects:
-            data = json.loads(json.dumps(obj))  # a private, plain copy
+        for index, obj in enumerate(objects):
+            data = plain(obj, f"objects[{index}]")  # a private, plain copy (a cycle: the caller's ArgumentError)
             kind, api_version = data.get("kind"), data.get("apiVersion")
             meta = data.setdefault("metadata", {})
             if (api_version, kind) == (CORE_API_VERSION, NAMESPACE):

@@ -1,7 +1,7 @@
 """The job-state model's reader in the Python client: the same reads as kubectl's, as plain JSON objects.
 
 :class:`~ascend_compile.kube.client.Cluster` builds one for ``why``, ``wait``, ``list``, ``logs`` and
-``events``; errors are the client's :class:`~ascend_compile.kube.client.ClusterError`, and a resource
+``events``; errors are the client's :class:`~ascend_compile.kube.clienterror.ClusterError`, and a resource
 type the cluster does not have (Volcano not installed) reads as nothing, as on the kubectl path.
 """
 from __future__ import annotations

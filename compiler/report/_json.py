@@ -22,17 +22,19 @@
       ]
     }
 
-Findings are sorted by file, line, column and rule.  ``filesChecked`` is
+Findings are sorted by file, line, column and rule.  Text is kept as it is but for the characters that
+are not printable (controls, line and paragraph separators, bidirectional marks), which are written as
+``\\uXXXX`` escapes: the same strings once parsed, and none reaches a terminal raw.  ``filesChecked`` is
 ``null`` when the caller did not count files; ``filesNotChecked`` counts the files left out because a
 kustomization merges them into objects (AC014).
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List, Mapping, Optional, TextIO
 
 from ..catalogue import KUSTOMIZE_PART_NOT_CHECKED
 from ..findings import ERROR, INFO, WARNING, Finding
+from ..safeio.text import printable_json
 from . import TOOL_NAME, RuleInfo, count, merged_rules
 
 SCHEMA_VERSION = 1
@@ -71,5 +73,4 @@ def as_dict(findings: List[Finding], rules: Optional[Mapping[str, RuleInfo]] = N
 def render(findings: List[Finding], *, stream: TextIO, rules: Optional[Mapping[str, RuleInfo]] = None,
            files_checked: Optional[int] = None, color: Optional[bool] = None, quiet: bool = False,
            tool_version: str = "") -> None:
-    json.dump(as_dict(findings, rules, files_checked, tool_version), stream, indent=2, ensure_ascii=False)
-    stream.write("\n")
+    stream.write(printable_json(as_dict(findings, rules, files_checked, tool_version)) + "\n")

@@ -13,12 +13,12 @@ path, so a finding keeps its identity when lines move.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from typing import Any, Dict, List, Mapping, Optional, TextIO
 from urllib.parse import quote
 
 from ..findings import ERROR, INFO, WARNING, Finding
+from ..safeio.text import printable_json
 from . import INFORMATION_URI, TOOL_NAME, RuleInfo, merged_rules
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -127,5 +127,4 @@ def as_dict(findings: List[Finding], rules: Optional[Mapping[str, RuleInfo]] = N
 def render(findings: List[Finding], *, stream: TextIO, rules: Optional[Mapping[str, RuleInfo]] = None,
            files_checked: Optional[int] = None, color: Optional[bool] = None, quiet: bool = False,
            tool_version: str = "") -> None:
-    json.dump(as_dict(findings, rules, tool_version), stream, indent=2, ensure_ascii=False)
-    stream.write("\n")
+    stream.write(printable_json(as_dict(findings, rules, tool_version)) + "\n")  # no control character raw

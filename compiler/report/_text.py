@@ -6,7 +6,7 @@ from typing import List, Mapping, Optional, TextIO
 
 from ..catalogue import KUSTOMIZE_PART_NOT_CHECKED, OUTPUT_ERROR
 from ..findings import ERROR, INFO, WARNING, Finding
-from ..safeio.text import printable, printable_lines
+from ..safeio.text import printable
 from . import RuleInfo, count
 
 _COLORS = {ERROR: "\033[1;31m", WARNING: "\033[1;33m", INFO: "\033[1;34m"}
@@ -69,13 +69,15 @@ def render(findings: List[Finding], *, stream: TextIO, rules: Optional[Mapping[s
         if previous is not None and finding.file != previous:
             lines.append("")
         previous = finding.file
-        # file names and messages quote the user's input: control characters in them are escaped so
-        # they can neither break the report's lines nor drive the terminal
+        # file names, messages, field paths, object names and hints quote the input (YAML keys and values,
+        # names from a cluster's reply): line breaks and control characters in them are escaped, so they can
+        # neither start a line of their own (a forged summary) nor drive the terminal. No message is
+        # written on several lines.
         where = printable(finding.file) if finding.file else "ascend-compile"
         if finding.line:
             where += f":{finding.line}:{finding.column}"
         severity = c(_COLORS.get(finding.severity, ""), finding.severity)
-        message = printable_lines(finding.message)
+        message = printable(finding.message)
         lines.append(f"{c(_BOLD, where)}: {severity}: {message} {c(_DIM, '[' + finding.rule + ']')}")
         if finding.path:
             at = printable(finding.field_path) + (f"  ({printable(finding.obj)})" if finding.obj else "")
@@ -83,7 +85,7 @@ def render(findings: List[Finding], *, stream: TextIO, rules: Optional[Mapping[s
         elif finding.obj:
             lines.append(f"    in: {printable(finding.obj)}")
         if finding.hint:
-            lines.append(f"    hint: {printable_lines(finding.hint)}")
+            lines.append(f"    hint: {printable(finding.hint)}")
     if not quiet:
         if lines:
             lines.append("")

@@ -24,6 +24,7 @@ The parts: :mod:`.reading` (text in), :mod:`.guards` (depth and alias limits),
 :mod:`.parsing` (the safe loader, a stream into documents; plain block YAML is read by
 :mod:`.blockload`, other ordinary streams by :mod:`.fastload`), :mod:`.locations`
 (:class:`Document` and field paths to line and column), :mod:`.dump` (text out:
-reading commands never import it), :mod:`.common` (the limits).  Import each name from the module
+reading commands never import it), :mod:`.common` (the limits), :mod:`.plain` (Python values a caller
+gives in place of a file, made the data a file gives, within the same limits).  Import each name from the module
 that defines it: this package hands none on.
 """

@@ -166,7 +166,9 @@ def test_github_workflow_commands_and_escaping():
                        "check the path"
     odd = lines[4]
     assert odd.startswith("::notice file=we%2Cird%3Aname.yaml,line=1,col=1,title=X900 X900::")
-    assert odd.endswith("::a note, 100%25 odd: with, commas%0Aand a newline")
+    # the message's own line break is the input's (no message spans lines): written as an escape, so the
+    # annotation's only line breaks (%0A) are the ones before its "at:" and "hint:"
+    assert odd.endswith("::a note, 100%25 odd: with, commas\\nand a newline")
     assert lines[-1].startswith("3 errors, 1 warning")
     assert len(rendered("github", quiet=True).splitlines()) == len(FINDINGS)
 
