@@ -56,6 +56,35 @@ FACTS: Dict[str, Fact] = _facts(
          (("v6.0.0", "v7.0.RC1", False), ("v7.3.2", "v26.1.0", True)),
          "component/ascend-for-volcano/internal/rescheduling: the pod-phase test in reschedule.go "
          "(getTaskHealthStateByPod) up to v7.0.RC1, isFailedTask in job.go from v7.3.2"),
+    Fact("fault-retry-times-on-pods",
+         "the plugin reads fault-retry-times from the job's pod labels too, not only from its PodGroup (the job's "
+         "own labels)",
+         (("v6.0.0", "v7.0.RC1", False), ("v7.3.2", "v26.1.0", True)),
+         "component/ascend-for-volcano/internal/rescheduling/job.go: faultRetryTimeOfJob reads "
+         "job.PodGroup.Labels up to v7.0.RC1; from v7.3.2 the fault job's labels are the PodGroup's with its pods' "
+         "(fJob.Labels = npuJob.Label)"),
+    Fact("refused-ascendjob-failed",
+         "an AscendJob ascend-operator's validation refuses is marked Failed (condition reason JobValidFailed); "
+         "before that release it gets only a Warning event and sits with no pods and no status",
+         (("v6.0.0", "v7.3.2", False), ("v26.0.1", "v26.1.0", True)),
+         "component/ascend-operator/pkg/controllers/v1/ascendjob_controller.go: Reconcile after validateJob "
+         "(event only up to v7.3.2; the Failed condition with jobValidFailedReason, consts.go, from v26.0.1)"),
+    Fact("operator-checks-scaling-labels",
+         "ascend-operator refuses an AscendJob labelled mind-cluster/scaling-rule without mind-cluster/group-name "
+         "or jobID",
+         (("v6.0.0", "v7.0.RC1", False), ("v7.3.2", "v26.1.0", True)),
+         "component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go: no scaling check up to v7.0.RC1; "
+         "validateJob calls the scaling controller's ValidJob (pkg/controllers/scaling/controller.go) from v7.3.2"),
+    Fact("operator-checks-scaleout-type",
+         "ascend-operator refuses an AscendJob whose scaleout-type label is not ROCE or UBOE",
+         (("v6.0.0", "v7.3.2", False), ("v26.0.1", "v26.1.0", True)),
+         "component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go: no scaleout-type check up to v7.3.2; "
+         "pkg/utils/job_v2.go CheckAcJobScaleOutTypeLabel from v26.0.1"),
+    Fact("operator-checks-replica-range",
+         "ascend-operator refuses a replica count below 0 or above its maximum (20000)",
+         (("v6.0.0", "v7.0.RC1", False), ("v7.3.2", "v26.1.0", True)),
+         "component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go: validateReplicas has no range check "
+         "up to v7.0.RC1 (v6.0.0 refuses 0 only); the negative and maxReplicas (consts.go) checks from v7.3.2"),
     # ------------------------------------------------------------------ handlers, policies, NPU counts
 )
 

@@ -12,13 +12,20 @@ from __future__ import annotations
 
 from typing import Dict, NamedTuple, Tuple
 
+from ..releases import RELEASES
+
 #: the pinned upstream sources (tests/simcluster/sources.py and ../shared/upstream/SOURCES.md)
 MC = "mind-cluster 22bb3d98"
 VC = "Volcano v1.12.0"
 K8S = "Kubernetes v1.32.4"
 MD = "mindcluster-deploy b9331e14 (samples)"
 NONE = ""
-SOURCES = (MC, VC, K8S, MD, NONE)
+#: each supported release's archive (../shared/upstream/src/releases/): where a rule's claim differs by release, the
+#: file of the release it names
+AT = {release: f"mind-cluster {release}" for release in RELEASES}
+#: the Volcano of MindCluster v6.0.0-v26.0.1's plugin (../shared/upstream/src/releases/volcano-v1.9.0.tar.gz)
+VC19 = "Volcano v1.9.0"
+SOURCES = (MC, VC, K8S, MD, NONE, *AT.values(), VC19)
 
 _OP = "component/ascend-operator/pkg/controllers/v1/"
 _VAL = _OP + "ascendjob_validate.go"
@@ -135,9 +142,14 @@ CITATIONS: Dict[str, Citation] = {
                       Place("addProcessRecoverEnv", _OP + "env.go", MC),
                       Place("addSubHealthyEnv", _OP + "env.go", MC),
                       Place("setFaultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", MC))),
-    "AC312": _c("isFailedTask", _PL + "internal/rescheduling/job.go", MC,
-                also=(Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (restartPolicy)", MC),
-                      Place("setFaultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", MC))),
+    "AC312": _c("getTaskHealthStateByPod", _PL + "internal/rescheduling/reschedule.go", AT["v7.0.RC1"],
+                also=(Place("getTaskHealthStateByPod", _PL + "internal/rescheduling/reschedule.go", AT["v6.0.0"]),
+                      Place("faultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", AT["v7.0.RC1"]),
+                      Place("isFailedTask", _PL + "internal/rescheduling/job.go", AT["v7.3.2"]),
+                      Place("setFaultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", AT["v7.3.2"]),
+                      Place("isFailedTask", _PL + "internal/rescheduling/job.go", AT["v26.1.0"]),
+                      Place("setRestartPolicy", _OP + "pod.go", AT["v26.1.0"]),
+                      Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (restartPolicy)", MC))),
     "AC313": _c("setFaultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", MC,
                 also=(Place("setJobSubHealthyStrategy", _PL + "plugin/job.go", MC),
                       Place("addEnvByStrategy", _OP + "env.go", MC),

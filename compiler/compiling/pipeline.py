@@ -117,7 +117,7 @@ def _patch_origin(obj: Any, path: Sequence[Any], patch: Any, where: Tuple[Any, .
     return where
 
 
-def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectConfig) -> CompiledJob:
+def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectConfig, target: Any = None) -> CompiledJob:
     from ..emit import emit
     from ..emit.patch import PatchError
 
@@ -135,7 +135,7 @@ def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectCo
             f"ascend-compile reads {API_VERSION}", ("apiVersion",),
             f"write apiVersion: {API_VERSION}, or use the ascend-compile release that reads this version",
             loc.file, loc.line, loc.column)])
-    spec = resolve(doc, registry, config)
+    spec = resolve(doc, registry, config, target)
     try:
         objects = emit(spec)
     except PatchError as exc:
@@ -241,7 +241,7 @@ def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] 
     """
     config = config or ProjectConfig()
     registry = registry or ProfileRegistry(config.profile_dirs)
-    outcomes = _compile_documents(docs, registry, config)
+    outcomes = _compile_documents(docs, registry, config, target)
     refused = [f for o in outcomes for f in o.findings]
     if refused:
         raise CompileError(refused)
@@ -254,13 +254,13 @@ def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] 
 
 
 def _compile_documents(docs: Iterable[Document], registry: ProfileRegistry,
-                       config: ProjectConfig) -> List[_Outcome]:
+                       config: ProjectConfig, target: Any = None) -> List[_Outcome]:
     """Resolve, emit and self-check each document; a second job of the same namespace and name is refused."""
     outcomes: List[_Outcome] = []
     seen: Dict[Tuple[Optional[str], str], CompiledJob] = {}
     for doc in docs:
         try:
-            job = compile_document(doc, registry, config)
+            job = compile_document(doc, registry, config, target)
         except CompileError as exc:
             outcomes.append(_Outcome(doc, None, list(exc.findings)))
             continue
