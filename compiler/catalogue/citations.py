@@ -233,10 +233,21 @@ CITATIONS: Dict[str, Citation] = {
                 also=(Place("", "samples/train/basic-training/ranktable/utils.sh and rank_table.sh", MD),)),
     "AC321": _c("getTaskStatus", "pkg/scheduler/api/helpers.go", VC),
     "AC603": _c("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (HCCL_IF_IP)", MC,
-                also=(Place("", _OP + "env.go", MC),
-                      Place("", "samples/train/**/train_start.sh (export HCCL_IF_IP)", MD))),
-    "AC604": _c("", "samples/train/basic-training/ranktable/train_start.sh", MD,
-                also=(Place("GetJobFramework", "component/ascend-operator/pkg/api/v1/defaults.go", MC),)),
+                also=(Place("", _OP + "env.go (sets no HCCL_IF_IP or HCCL_SOCKET_IFNAME)", AT["v6.0.0"]),
+                      Place("", _OP + "env.go (sets no HCCL_IF_IP or HCCL_SOCKET_IFNAME)", AT["v26.1.0"]),
+                      Place("", "samples/train/basic-training/ranktable/train_start.sh (get_env_for_pytorch_multi_node_job "
+                                "exports HCCL_IF_IP=${XDL_IP}; blob 73b10192, branch_v6.0.0 to branch_v26.0.0)", MD),
+                      Place("", "samples/train/basic-training/without-ranktable/*/train_start.sh (sets neither)", MD))),
+    "AC604": _c("", "samples/train/basic-training/ranktable/train_start.sh (framework null check and the case-sensitive "
+                    "comparisons; every revision 2023-06 to 2026-05, blob 73b10192 on branch_v6.0.0 to branch_v26.0.0)",
+                MD,
+                also=(Place("", "samples/train/resumable-training/fault-rescheduling/withRanktable/pytorch/*/"
+                                "train_start.sh (reads framework)", MD),
+                      Place("", "samples/train/resumable-training/fault-rescheduling/withRanktable/mindspore/*/"
+                                "train_start.sh (does not read framework)", MD),
+                      Place("", "samples/train/resumable-training/fault-tolerance/ranktable/mindspore/*/"
+                                "train_start.sh (does not read framework)", MD),
+                      Place("GetJobFramework", "component/ascend-operator/pkg/api/v1/defaults.go", MC))),
     "AC701": _c("validateResourceRequirements", _K8V, K8S, "must be equal to %s limit of %s",
                 also=(Place("ValidateResourceQuantityValue", _K8V, K8S),
                       Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (resources)", MC),
