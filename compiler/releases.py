@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import namedtuple
-from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 #: the supported MindCluster releases, oldest first (each built and run on the simulated cluster)
 RELEASES: Tuple[str, ...] = ("v6.0.0", "v7.0.RC1", "v7.3.2", "v26.0.1", "v26.1.0")
@@ -110,7 +110,7 @@ def releases_where(name: str, test: Callable[[Any], bool]) -> Tuple[str, ...]:
 def span_text(releases: Iterable[str]) -> str:
     """``v7.3.2-v26.1.0`` for consecutive releases, ``v6.0.0, v26.1.0`` otherwise; "" for none."""
     chosen = sorted(set(releases), key=_ORDER.__getitem__)
-    runs: list = []
+    runs: List[List[str]] = []
     for release in chosen:
         if runs and _ORDER[runs[-1][-1]] + 1 == _ORDER[release]:
             runs[-1].append(release)

@@ -37,16 +37,21 @@ def where_fact(name: str, test: Callable[[object], bool] = bool) -> Tuple[str, .
     return releases_where(name, test)
 
 
-def operator_refusal(run: RunContext) -> str:
+def operator_refusal(run: RunContext, where: Iterable[str] = RELEASES) -> str:
     """What ascend-operator's refusal of an AscendJob looks like on the run's target: from v26.0.1 the job is marked
-    Failed, before that it only gets a Warning event; with no target given, both."""
+    Failed, before that it only gets a Warning event; with no target given, each on those of the releases ``where``
+    (those that refuse it) it holds for."""
     failed = where_fact("refused-ascendjob-failed")
-    older = tuple(release for release in RELEASES if release not in failed)
     marked = "the operator refuses the job and marks it Failed (JobValidFailed)"
     silent = "the operator refuses the job with a Warning event only: the job shows no status and never gets pods"
     if run.target.given:
         return marked if run.target.release in failed else silent
-    return (f"the operator refuses the job (MindCluster {span_text(failed)}: marked Failed, JobValidFailed; "
+    chosen = set(where)
+    newer = [release for release in failed if release in chosen]
+    older = [release for release in RELEASES if release in chosen and release not in failed]
+    if not older or not newer:
+        return marked if newer else silent
+    return (f"the operator refuses the job (MindCluster {span_text(newer)}: marked Failed, JobValidFailed; "
             f"{span_text(older)}: a Warning event only, the job never gets pods)")
 
 
