@@ -12,13 +12,20 @@ from __future__ import annotations
 
 from typing import Dict, NamedTuple, Tuple
 
+from ..releases import RELEASES
+
 #: the pinned upstream sources (tests/simcluster/sources.py and ../shared/upstream/SOURCES.md)
 MC = "mind-cluster 22bb3d98"
 VC = "Volcano v1.12.0"
 K8S = "Kubernetes v1.32.4"
 MD = "mindcluster-deploy b9331e14 (samples)"
 NONE = ""
-SOURCES = (MC, VC, K8S, MD, NONE)
+#: each supported release's archive (../shared/upstream/src/releases/): where a rule's claim differs by release, the
+#: file of the release it names
+AT = {release: f"mind-cluster {release}" for release in RELEASES}
+#: the Volcano of MindCluster v6.0.0-v26.0.1's plugin (../shared/upstream/src/releases/volcano-v1.9.0.tar.gz)
+VC19 = "Volcano v1.9.0"
+SOURCES = (MC, VC, K8S, MD, NONE, *AT.values(), VC19)
 
 _OP = "component/ascend-operator/pkg/controllers/v1/"
 _VAL = _OP + "ascendjob_validate.go"
@@ -61,25 +68,42 @@ def _c(function: str, path: str, source: str, message: str = "", also: Tuple[Pla
     return Citation(function, path, source, message, also)
 
 
+def _in_every_release(function: str, path: str) -> Tuple[Place, ...]:
+    """The same function in the file of each supported release (a claim that holds on every release)."""
+    return tuple(Place(function, path, source) for source in AT.values())
+
+
+#: how a refused AscendJob ends, per release: a Warning event only (up to v7.3.2), marked Failed (from v26.0.1)
+_REFUSED = (Place("Reconcile", _OP + "ascendjob_controller.go", AT["v7.3.2"]),
+            Place("Reconcile", _OP + "ascendjob_controller.go", AT["v26.0.1"]))
+#: MindCluster's own Volcano install: scheduler and controllers, no admission webhook
+_NO_WEBHOOK = (Place("", _PL + "build/volcano-v1.9.0.yaml (no vc-webhook-manager)", AT["v26.0.1"]),
+               Place("", _PL + "build/volcano-v1.12.0.yaml (no vc-webhook-manager)", AT["v26.1.0"]))
+
+
 CITATIONS: Dict[str, Citation] = {
     "AC201": _c("ValidJob", "component/ascend-operator/pkg/controllers/scaling/controller.go", MC,
-                "job %s has no group name, please set label of mind-cluster/group-name=..."),
+                "job %s has no group name, please set label of mind-cluster/group-name=...",
+                also=(*_REFUSED, Place("validateJob", _VAL, AT["v7.3.2"]), Place("", _VAL + " (no scaling check)", AT["v7.0.RC1"]),)),
     "AC202": _c("CheckAcJobScaleOutTypeLabel", "component/ascend-operator/pkg/utils/job_v2.go", MC,
-                "the value of label scaleout-type is invalid, which should be ROCE or UBOE"),
+                "the value of label scaleout-type is invalid, which should be ROCE or UBOE",
+                also=(*_REFUSED, Place("CheckAcJobScaleOutTypeLabel", "component/ascend-operator/pkg/utils/job_v2.go", AT["v26.0.1"]), Place("", _VAL + " (no scaleout-type check)", AT["v7.3.2"]),)),
     "AC203": _c("checkReplicaSpecs", _VAL, MC, "%s replicaSpec is not set, please modify your job",
-                also=(Place("validateBasicInfo", _VAL, MC),)),
+                also=(*_REFUSED, Place("validateBasicInfo", _VAL, MC),)),
     "AC204": _c("validateBasicInfo", _VAL, MC, "job success policy is invalid, it must be one of <\"\", AllWorkers>",
                 also=(Place("", "component/ascend-operator/pkg/api/v1/common.go", MC),)),
-    "AC205": _c("validateBasicInfo", _VAL, MC, "check queue<%s> failed, err: %v, maybe it is not create"),
+    "AC205": _c("validateBasicInfo", _VAL, MC, "check queue<%s> failed, err: %v, maybe it is not create",
+                also=(*_REFUSED,)),
     "AC206": _c("GetJobFramework", "component/ascend-operator/pkg/api/v1/defaults.go", MC,
-                "framework label is not set, please set label framework as one of <pytorch,mindspore,tensorflow>"),
+                "framework label is not set, please set label framework as one of <pytorch,mindspore,tensorflow>",
+                also=(*_REFUSED,)),
     "AC207": _c("getValidReplicaType", _VAL, MC, "replicaType is %v but must be one of %v",
                 also=(Place("", "component/ascend-operator/pkg/api/v1/common.go", MC),)),
     "AC208": _c("validateReplicas", _VAL, MC, "%s replicaSpec is not valid: replicas can not be negative num, but got %d",
-                also=(Place("", _OP + "consts.go (maxReplicas)", MC),)),
+                also=(*_REFUSED, Place("validateReplicas", _VAL, AT["v7.3.2"]), Place("", _VAL + " (no range check)", AT["v7.0.RC1"]), Place("", _OP + "consts.go (maxReplicas)", MC),)),
     "AC209": _c("validateLeader", _VAL, MC, "%s replicaSpec is not valid, the replicas must be only 1"),
     "AC210": _c("validateContainer", _VAL, MC, "... There is no container named ascend",
-                also=(Place("validContainerNum", _VAL, MC),
+                also=(*_REFUSED, Place("validContainerNum", _VAL, MC),
                       Place("", "component/ascend-common/api/default_name.go", MC))),
     "AC211": _c("checkReplicaSpecs", _VAL, MC, "replicaType is not valid: there need 1 leader replicaType"),
     "AC212": _c("jobTotalRequest", _VAL, MC, "replicaSpec is not valid: when scheduler not found, the req num must be 1",
@@ -135,11 +159,16 @@ CITATIONS: Dict[str, Citation] = {
                       Place("addProcessRecoverEnv", _OP + "env.go", MC),
                       Place("addSubHealthyEnv", _OP + "env.go", MC),
                       Place("setFaultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", MC))),
-    "AC312": _c("isFailedTask", _PL + "internal/rescheduling/job.go", MC,
-                also=(Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (restartPolicy)", MC),
-                      Place("setFaultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", MC))),
+    "AC312": _c("getTaskHealthStateByPod", _PL + "internal/rescheduling/reschedule.go", AT["v7.0.RC1"],
+                also=(Place("getTaskHealthStateByPod", _PL + "internal/rescheduling/reschedule.go", AT["v6.0.0"]),
+                      Place("faultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", AT["v7.0.RC1"]),
+                      Place("isFailedTask", _PL + "internal/rescheduling/job.go", AT["v7.3.2"]),
+                      Place("setFaultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", AT["v7.3.2"]),
+                      Place("isFailedTask", _PL + "internal/rescheduling/job.go", AT["v26.1.0"]),
+                      Place("setRestartPolicy", _OP + "pod.go", AT["v26.1.0"]),
+                      Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (restartPolicy)", MC))),
     "AC313": _c("setFaultRetryTimeOfJob", _PL + "internal/rescheduling/job.go", MC,
-                also=(Place("setJobSubHealthyStrategy", _PL + "plugin/job.go", MC),
+                also=(Place("setFaultRetryTimesToBackoffLimits", _OP + "ascendjob_controller.go", AT["v6.0.0"]), Place("onOwnerCreateFunc", _OP + "ascendjob_controller.go", AT["v26.1.0"]), Place("setFaultRetryTimesToBackoffLimits", _OP + "ascendjob_controller.go", AT["v26.1.0"]), Place("setJobSubHealthyStrategy", _PL + "plugin/job.go", MC),
                       Place("addEnvByStrategy", _OP + "env.go", MC),
                       Place("getJobLabelFromVcJob", _PL + "plugin/job.go", MC),
                       Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (value ranges)", MC))),
@@ -175,12 +204,14 @@ CITATIONS: Dict[str, Citation] = {
                       Place("createOrUpdatePodGroup", "pkg/controllers/job/job_controller_actions.go", VC),
                       Place("", "pkg/controllers/podgroup/pg_controller_handler.go", VC),
                       Place("createPodGroup", _OP + "job.go", MC))),
-    "AC401": _c("validateJobCreate", _VCJ, VC, "job 'minAvailable' should not be greater than total replicas in tasks;"),
-    "AC402": _c("validateJobCreate", _VCJ, VC, "'maxRetry' cannot be less than zero."),
+    "AC401": _c("validateJobCreate", _VCJ, VC, "job 'minAvailable' should not be greater than total replicas in tasks;",
+                also=(*_NO_WEBHOOK, Place("validateJobCreate", _VCJ, VC19), Place("", "pkg/controllers/job/job_controller_actions.go (PodGroup minMember)", VC19),)),
+    "AC402": _c("validateJobCreate", _VCJ, VC, "'maxRetry' cannot be less than zero.",
+                also=(*_NO_WEBHOOK, Place("validateJobCreate", _VCJ, VC19), Place("Execute", "pkg/controllers/job/state/restarting.go", VC19), Place("Execute", "pkg/controllers/job/state/restarting.go", VC), Place("timeLeft", "pkg/controllers/garbagecollector/garbagecollector.go", VC19),)),
     "AC403": _c("validateJobCreate", _VCJ, VC, "No task specified in job spec"),
     "AC404": _c("validateJobCreate", _VCJ, VC, "'replicas' < 0 in task: %s, job: %s;"),
     "AC405": _c("validateJobCreate", _VCJ, VC, "duplicated task name %s;",
-                also=(Place("topoSort", "pkg/webhooks/admission/jobs/validate/util.go", VC),
+                also=(*_NO_WEBHOOK, Place("", "pkg/controllers/job/helpers/helpers.go (PodNameFmt)", VC19), Place("topoSort", "pkg/webhooks/admission/jobs/validate/util.go", VC),
                       Place("makeGraph", "pkg/webhooks/admission/jobs/validate/util.go", VC))),
     "AC406": _c("validatePolicies", "pkg/webhooks/admission/jobs/validate/util.go", VC,
                 "duplicate event %v  across different policy",
@@ -203,7 +234,10 @@ CITATIONS: Dict[str, Citation] = {
     "AC502": _c("", "samples/train/basic-training/ranktable/yaml (rings-config ConfigMaps)", MD,
                 also=(Place("", _OP + "consts.go (configmapKey)", MC),)),
     "AC503": _c("saveRankTableConfigmap", _OP + "pod.go", MC,
-                also=(Place("", "samples/train/basic-training/ranktable/rank_table.sh", MD),)),
+                also=(*_in_every_release("writeRanktableToCm", _OP + "ascendjob_controller.go"),
+                      Place("", _OP + "consts.go (configmapPrefix, every release)", AT["v26.1.0"]),
+                      Place("", "samples/train/basic-training/ranktable/rank_table.sh (check_hccl_status: 60 tries "
+                                "5 s apart, then exit 1; every revision since 2023-06-01)", MD))),
     "AC504": _c("GenRankTableDir", "component/ascend-operator/pkg/ranktable/utils/util.go", MC,
                 also=(Place("GenResetDirName", "component/ascend-device-plugin/pkg/common/file_manager.go", MC),)),
     "AC505": _c("updateResetConfigMap", _PL + "plugin/job.go", MC, "get reset cm err by reset.json is not exist",
@@ -221,10 +255,21 @@ CITATIONS: Dict[str, Citation] = {
                 also=(Place("", "samples/train/basic-training/ranktable/utils.sh and rank_table.sh", MD),)),
     "AC321": _c("getTaskStatus", "pkg/scheduler/api/helpers.go", VC),
     "AC603": _c("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (HCCL_IF_IP)", MC,
-                also=(Place("", _OP + "env.go", MC),
-                      Place("", "samples/train/**/train_start.sh (export HCCL_IF_IP)", MD))),
-    "AC604": _c("", "samples/train/basic-training/ranktable/train_start.sh", MD,
-                also=(Place("GetJobFramework", "component/ascend-operator/pkg/api/v1/defaults.go", MC),)),
+                also=(Place("", _OP + "env.go (sets no HCCL_IF_IP or HCCL_SOCKET_IFNAME)", AT["v6.0.0"]),
+                      Place("", _OP + "env.go (sets no HCCL_IF_IP or HCCL_SOCKET_IFNAME)", AT["v26.1.0"]),
+                      Place("", "samples/train/basic-training/ranktable/train_start.sh (get_env_for_pytorch_multi_node_job "
+                                "exports HCCL_IF_IP=${XDL_IP}; blob 73b10192, branch_v6.0.0 to branch_v26.0.0)", MD),
+                      Place("", "samples/train/basic-training/without-ranktable/*/train_start.sh (sets neither)", MD))),
+    "AC604": _c("", "samples/train/basic-training/ranktable/train_start.sh (framework null check and the case-sensitive "
+                    "comparisons; every revision 2023-06 to 2026-05, blob 73b10192 on branch_v6.0.0 to branch_v26.0.0)",
+                MD,
+                also=(Place("", "samples/train/resumable-training/fault-rescheduling/withRanktable/pytorch/*/"
+                                "train_start.sh (reads framework)", MD),
+                      Place("", "samples/train/resumable-training/fault-rescheduling/withRanktable/mindspore/*/"
+                                "train_start.sh (does not read framework)", MD),
+                      Place("", "samples/train/resumable-training/fault-tolerance/ranktable/mindspore/*/"
+                                "train_start.sh (does not read framework)", MD),
+                      Place("GetJobFramework", "component/ascend-operator/pkg/api/v1/defaults.go", MC))),
     "AC701": _c("validateResourceRequirements", _K8V, K8S, "must be equal to %s limit of %s",
                 also=(Place("ValidateResourceQuantityValue", _K8V, K8S),
                       Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (resources)", MC),

@@ -35,10 +35,8 @@ def lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any =
 
 
 def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any) -> int:
-    from ..findings import exit_code
     from ..lint import paths as lint_run
     from ..datacache import bypassed, default_root
-    from ..report import catalogue_rules, render
     from ._context import load_context
 
     ctx = load_context(options)
@@ -52,6 +50,7 @@ def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any)
         return _refused(exc)
     if volcano_version is None and inventory is not None:
         volcano_version = inventory.bundled_volcano()
+    target = run_target(options, ctx.config, inventory)
 
     def run() -> Any:
         del left_out[:]
@@ -61,7 +60,7 @@ def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any)
             strict_kinds=bool(options.get("strict_kinds")),
             volcano_version=volcano_version, disable=disabled, left_out=left_out,
             cache_dir=None if bypassed() else default_root(), specs=compiled_specs(ctx),
-            inventory=inventory)
+            inventory=inventory, target=target)
 
     findings, files = run()
     if files == 0 and not findings and not left_out:  # nothing read: an input error, no "No problems found"
@@ -77,6 +76,15 @@ def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any)
             return _refused(exc)
         if fixed is not None:
             findings, files = fixed  # what is left
+    return _report_lint(paths, options, ctx, findings, files, left_out)
+
+
+def _report_lint(paths: Sequence[str], options: Mapping[str, Any], ctx: Any, findings: List[Any], files: int,
+                 left_out: Sequence[Any]) -> int:
+    """lint's findings reported (against the baseline, if any, or written to it); the exit code."""
+    from ..findings import exit_code
+    from ..report import catalogue_rules, render
+
     threshold = options.get("fail_on") or ctx.config.lint.fail_on or "error"
     # Only SARIF lists every rule; the other formats describe the rules of the findings (from the catalogue).
     rules = catalogue_rules() if ctx.fmt == "sarif" else None
@@ -134,6 +142,21 @@ def cluster_inventory(options: Mapping[str, Any], live_inventory: Any = None) ->
 
         return load(snapshot)
     return live_inventory if live else None
+
+
+def run_target(options: Mapping[str, Any], config: Any, inventory: Any = None) -> Any:
+    """The :class:`~ascend_compile.releases.Target` this run judges for: ``--mindcluster`` and
+    ``--[no-]volcano-webhook``, else the config's ``cluster``, else the versions the cluster inventory records, else
+    the default.  A release that is not supported is a usage error."""
+    from ..config import target_of
+    from ..releases import RELEASES, release_of
+
+    flag = options.get("mindcluster")
+    if flag is not None and release_of(flag) is None:
+        raise Usage(f"--mindcluster: {flag!r} is not a supported MindCluster release (one of {', '.join(RELEASES)})")
+    snapshot = options.get("cluster_snapshot")
+    source = f"--cluster-snapshot {snapshot}" if snapshot else "the live cluster (--cluster)"
+    return target_of(config, flag, options.get("volcano_webhook"), getattr(inventory, "versions", None), source)
 
 
 def compiled_specs(ctx: Any) -> Any:

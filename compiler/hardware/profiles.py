@@ -234,7 +234,7 @@ PROFILE_CODE = ("_version.py", "datacache.py", "safeio/__init__.py", "safeio/rea
                 "schemacheck/validator.py", "schemacheck/keywords.py", "schemacheck/messages.py", "resources.py",
                 "yamlio/__init__.py", "yamlio/common.py", "yamlio/fastload.py", "yamlio/parsing.py",
                 "yamlio/reading.py", "yamlio/locations.py", "yamlio/guards.py", "yamlio/blockload.py",
-                "yamlio/scalars.py", "yamlio/loader.py")
+                "yamlio/scalars.py", "yamlio/loader.py", "yamlio/eventwalk.py")
 
 
 def _profile_cache() -> Any:

@@ -8,8 +8,10 @@ at the pinned commit, the code wins):
 * the Volcano plugin's rescheduling runs only for jobs labelled ``fault-scheduling`` grace or force
   (``ascend-for-volcano/internal/rescheduling/reschedule.go`` updateNewFaultJobAttr): without it
   ``fault-retry-times``, ``pod-rescheduling`` and ``subHealthyStrategy`` do nothing;
-* ``fault-retry-times`` retries only pods that fail, so pods must not restart in place (``restartPolicy:
-  Never``; ``rescheduling/job.go`` isFailedTask);
+* ``fault-retry-times`` retries only tasks the plugin counts as failed: up to MindCluster v7.0.RC1 only pods in
+  phase Failed, so there pods must not restart in place (``restartPolicy: Never``); from v7.3.2 also a container
+  restarted after a non-zero exit (``rescheduling/job.go`` isFailedTask; fact ``exit-code-fails-task`` of
+  :mod:`ascend_compile.releases`);
 * process-level recovery (annotation ``recover-strategy``) is the operator's (``ascend-operator/pkg/
   controllers/v1/job.go`` addPgProcessRecoverLabel, ``env.go`` addProcessRecoverEnv): AscendJob only, and it
   raises business-plane faults, so it needs ``fault-retry-times``.
@@ -26,14 +28,16 @@ from ..catalogue import FAULT_RETRY_RESTART_POLICY, RESILIENCE_PREREQUISITES, SP
 from ..findings import PathElement
 from ..vocabulary import (ASCEND_JOB, FAULT_SCHEDULING_FORCE, FAULT_SCHEDULING_GRACE, FAULT_SCHEDULING_OFF,
                           MINDSPORE, PYTORCH, SUB_HEALTHY_GRACE_EXIT, SUB_HEALTHY_HOT_SWITCH, VOLCANO_JOB)
+from ..releases import DEFAULT_RELEASE, releases_where, span_text, value
 from .model import Resilience
 
-#: what a restartPolicy must be for fault-retry-times to see failed pods
-NEVER = "Never"
+#: the restartPolicy values with which the kubelet restarts a failed container in place (ExitCode gives Never)
+IN_PLACE = ("OnFailure", "Always")
 
 
-def resilience(fields: Any, target: str, framework: str, namespace: Optional[str], problems: Any) -> Resilience:
-    """The spec's fault tolerance, checked, with its defaults."""
+def resilience(fields: Any, target: str, framework: str, namespace: Optional[str], problems: Any,
+               release: str = DEFAULT_RELEASE) -> Resilience:
+    """The spec's fault tolerance, checked for MindCluster ``release``, with its defaults."""
     spec = fields.spec
     recovery: Mapping[str, Any] = spec.get("processRecovery") or {}
     strategies = tuple(recovery.get("strategies") or ())
@@ -58,7 +62,7 @@ def resilience(fields: Any, target: str, framework: str, namespace: Optional[str
         _check_process_recovery(fields, target, bool(retry), problems)
     if sub_healthy == SUB_HEALTHY_HOT_SWITCH:
         _check_hot_switch(target, framework, problems)
-    _check_restart_policies(fields, retry, problems)
+    _check_restart_policies(fields, retry, release, problems)
     reset = _reset_config(spec, strategies, pod_rescheduling, sub_healthy, namespace, problems)
     return Resilience(
         fault_scheduling=scheduling, fault_retry_times=retry, pod_rescheduling=pod_rescheduling,
@@ -87,21 +91,23 @@ def _check_hot_switch(target: str, framework: str, problems: Any) -> None:
                      "use target: AscendJob, or another strategy")
 
 
-def _check_restart_policies(fields: Any, retry: Optional[int], problems: Any) -> None:
-    """With fault-retry-times no replica may restart in place: the pod must fail for the retry to start."""
-    if not retry:
+def _check_restart_policies(fields: Any, retry: Optional[int], release: str, problems: Any) -> None:
+    """With fault-retry-times no replica may restart in place where the plugin counts only Failed pods: the pod must
+    fail for the retry to start (lint's AC312 for the same release)."""
+    if not retry or value("exit-code-fails-task", release):
         return
     places: List[Tuple[Tuple[PathElement, ...], Any]] = [(("spec", "restartPolicy"), fields.spec.get("restartPolicy"))]
     for rtype, settings in (fields.spec.get("replicaTypes") or {}).items():
         places.append((("spec", "replicaTypes", rtype, "restartPolicy"), (settings or {}).get("restartPolicy")))
+    counted = span_text(releases_where("exit-code-fails-task", bool))
     for path, policy in places:
-        if policy not in (None, NEVER):
+        if policy in IN_PLACE:
             problems.add(FAULT_RETRY_RESTART_POLICY, path,
                          f"restartPolicy {policy} with faultRetryTimes: the kubelet restarts a failed container "
-                         "in place, so before MindCluster 26.0 the pod never fails and the job is never retried, "
-                         "and from 26.0 the whole job restarts on top of it (upstream's YAML reference requires "
-                         "Never)",
-                         "remove restartPolicy (the compiler sets Never), or remove faultRetryTimes")
+                         f"in place, so the pod never reaches Failed, the only failure the scheduler of MindCluster "
+                         f"{release} counts, and the job is never retried (upstream's YAML reference asks for Never)",
+                         f"remove restartPolicy (the compiler sets Never), or remove faultRetryTimes; on MindCluster "
+                         f"{counted} the pairing retries the job")
 
 
 def _reset_config(spec: Mapping[str, Any], strategies: Tuple[str, ...], pod_rescheduling: bool,

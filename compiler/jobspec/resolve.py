@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from ..config import ProjectConfig
+from ..config import ProjectConfig, target_of
 from ..errors import CompileError
 from ..catalogue import WRONG_TYPE
 from ..findings import ERROR, Finding
@@ -45,8 +45,10 @@ class _Parts:
     names: Tuple[str, str]  # (task, container)
 
 
-def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectConfig] = None) -> Spec:
-    """Check one TrainingJob document and resolve it into a :class:`Spec`.
+def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectConfig] = None,
+            target: Any = None) -> Spec:
+    """Check one TrainingJob document and resolve it into a :class:`Spec`, for the MindCluster release of ``target``
+    (a :class:`~ascend_compile.releases.Target`; default: the config's).
 
     Raises :class:`CompileError` with every problem found, each located.
     """
@@ -62,7 +64,7 @@ def resolve(doc: Document, registry: ProfileRegistry, config: Optional[ProjectCo
     profile = steps.profile(registry, fields, problems)
     if profile is None:
         raise CompileError(problems.findings)
-    parts = _parts(doc, fields, profile, registry, problems)
+    parts = _parts(doc, fields, profile, registry, problems, (target or target_of(config)).release)
     if problems.findings:
         raise CompileError(problems.findings)
     return _with_defaults(doc, fields, profile, parts)
@@ -89,12 +91,12 @@ def _env_hint(finding: Finding, data: Any) -> Finding:
 
 
 def _parts(doc: Document, fields: steps.Fields, profile: Profile, registry: ProfileRegistry,
-           problems: steps.Problems) -> _Parts:
+           problems: steps.Problems, release: str) -> _Parts:
     spec = fields.spec
     choices = steps.support(profile, fields, doc.data["metadata"], registry, problems)
     layout = steps.npu_layout(profile, spec, problems)
     framework, target = spec["framework"], choices.target
-    resolved = resilience.resilience(fields, target, framework, choices.namespace, problems)
+    resolved = resilience.resilience(fields, target, framework, choices.namespace, problems, release)
     holds = shapes.scheduler_holds_npus(spec, framework, target, layout[0], problems)
     generated_env = ((POD_IP_ENV,) if resolved.taskd else ()) + ((TTP_PORT_ENV,) if resolved.mindio_ttp else ())
     generated_ports = _generated_ports(target, resolved)

@@ -16,7 +16,7 @@ from typing import Any, Dict, List
 import pytest
 
 from ascend_compile.inventory.model import Inventory, Node, NodeIndex, Queue, Taint
-from ascend_compile.lint.engine import lint_objects
+from ascend_compile.lint.oneshot import lint_objects
 
 NPU = "huawei.com/Ascend910"
 NODES, JOBS, POOLS = 20_000, 400, 500

@@ -20,13 +20,33 @@ if ROOT not in sys.path:
 
 #: a case that checks a cluster-aware rule names its cluster snapshot (in tests/lint/clusters/) on a line of its own
 CLUSTER_MARK = "# cluster-snapshot: "
+#: a case judged for a MindCluster release names it on a line of its own (as --mindcluster), and whether Volcano's
+#: admission webhook is installed (as --[no-]volcano-webhook: true or false); without them the run's default target
+TARGET_MARKS = ("# mindcluster: ", "# volcano-webhook: ")
+
+
+def _marked(text: str, mark: str) -> List[str]:
+    return [line[len(mark):].strip() for line in text.splitlines() if line.startswith(mark)]
+
+
+def case_target(text: str):
+    """The target a case's marks name (None: the default target)."""
+    from ascend_compile.releases import choose
+
+    release, webhook = (next(iter(_marked(text, mark)), None) for mark in TARGET_MARKS)
+    if release is None and webhook is None:
+        return None
+    return choose(release, volcano_webhook=None if webhook is None else webhook == "true")
 
 
 def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
-    from ascend_compile.lint.engine import lint_documents
+    from ascend_compile.lint.oneshot import lint_documents
     from ascend_compile.yamlio.parsing import load_documents
 
-    marked = [line[len(CLUSTER_MARK):].strip() for line in text.splitlines() if line.startswith(CLUSTER_MARK)]
+    marked = _marked(text, CLUSTER_MARK)
+    target = case_target(text)
+    if target is not None and "target" not in kwargs:
+        kwargs["target"] = target
     if marked and "inventory" not in kwargs:
         from ascend_compile.inventory.snapshot import load
 

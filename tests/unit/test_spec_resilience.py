@@ -109,9 +109,6 @@ def test_grace_period_reaches_every_pod():
      ("AC311", ("spec", "processRecovery"))),
     ({"faultScheduling": "off", "podRescheduling": True}, ("AC311", ("spec", "faultScheduling"))),
     ({"framework": "tensorflow", "subHealthyStrategy": "hotSwitch"}, ("AC311", ("spec", "subHealthyStrategy"))),
-    ({"faultRetryTimes": 3, "restartPolicy": "OnFailure"}, ("AC312", ("spec", "restartPolicy"))),
-    ({"faultRetryTimes": 3, "replicaTypes": {"Worker": {"restartPolicy": "ExitCode"}}},
-     ("AC312", ("spec", "replicaTypes", "Worker", "restartPolicy"))),
     ({"target": "VolcanoJob", "restartPolicy": "ExitCode"}, ("AC020", ("spec", "restartPolicy"))),
     ({"podRescheduling": True, "env": {"POD_IP": "1.2.3.4"}}, ("AC020", ("spec", "env", "POD_IP"))),
     ({"podRescheduling": True, "ports": [{"name": "taskd-port", "containerPort": 9000}]},
@@ -122,6 +119,44 @@ def test_grace_period_reaches_every_pod():
 ])
 def test_inconsistent_fault_tolerance_is_refused(fields, expected):
     assert expected in _refused(_spec(**fields))
+
+
+def _for(release: str):
+    from ascend_compile.config import ClusterSettings, ProjectConfig
+
+    return ProjectConfig(cluster=ClusterSettings(release, None))
+
+
+@pytest.mark.parametrize("release", ["v6.0.0", "v7.0.RC1"])
+@pytest.mark.parametrize("fields,path", [
+    ({"faultRetryTimes": 3, "restartPolicy": "OnFailure"}, ("spec", "restartPolicy")),
+    ({"faultRetryTimes": 3, "replicaTypes": {"Worker": {"restartPolicy": "Always"}}},
+     ("spec", "replicaTypes", "Worker", "restartPolicy")),
+])
+def test_a_retry_lost_to_in_place_restarts_is_refused_where_the_plugin_counts_only_failed_pods(release, fields, path):
+    """Up to v7.0.RC1 the plugin counts only Failed pods: lint warns (AC312) and compile refuses the same spec."""
+    with pytest.raises(CompileError) as caught:
+        compile_spec(_spec(**fields), config=_for(release))
+    assert ("AC312", path) in [(f.rule, f.path) for f in caught.value.findings]
+    assert release in next(f.message for f in caught.value.findings if f.rule == "AC312")
+
+
+@pytest.mark.parametrize("release", [None, "v7.3.2", "v26.0.1", "v26.1.0"])
+@pytest.mark.parametrize("policy", ["OnFailure", "Always", "ExitCode"])
+def test_in_place_restarts_keep_the_retry_from_v7_3_2_and_exit_code_is_never_in_place(release, policy):
+    """From v7.3.2 a container restarted after a non-zero exit counts as failed, so the pairing retries the job (lint
+    says nothing there either); ExitCode gives the pods Never on every release."""
+    config = _for(release) if release else None
+    fields = {"faultRetryTimes": 3, "replicaTypes": {"Worker": {"restartPolicy": policy}}}
+    objects = compile_spec(_spec(**fields), config=config)
+    job = _job(objects)
+    assert job["spec"]["replicaSpecs"]["Worker"]["restartPolicy"] == policy
+    assert not [f for f in lint_manifests(objects, config=config) if f.rule == "AC312" and f.severity != "info"]
+
+
+def test_exit_code_is_not_refused_even_where_only_failed_pods_count():
+    compile_spec(_spec(faultRetryTimes=3, replicaTypes={"Worker": {"restartPolicy": "ExitCode"}}),
+                 config=_for("v7.0.RC1"))
 
 
 def test_reset_config_on_the_node_needs_a_namespace():

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...vocabulary import CONTAINER_NAME
 from ..rule import Problem
+from ._release import operator_refusal
 from ._util import ascend_container
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             names = ", ".join(repr(c.name) for c in containers)
             yield Problem(containers[0].path + ("name",),
                           f"{pod_set.role} replicaSpec has no container named {CONTAINER_NAME} "
-                          f"(found {names}); the operator refuses the job")
+                          f"(found {names}): {operator_refusal(run)}")
             continue
         image = container.data.get("image")
         if not isinstance(image, str) or not image.strip():

@@ -1,34 +1,38 @@
-"""A job with ``fault-retry-times`` whose pods restart in place, so the retry never starts.
+"""A job with ``fault-retry-times`` whose pods restart in place, on a release whose retry then never starts.
 
-**What.** When a job is labelled ``fault-retry-times`` (more than 0), every
-AscendJob replica's ``restartPolicy`` (or, where the replica has none, its pod
-template's) and every Volcano Job pod template's ``restartPolicy`` must be
-``Never``.
-
-A job that carries ``huawei.com/schedule_policy`` is not reported: that
-annotation is read from MindCluster 26.1 only, and there the pairing works (see
-below); upstream's MindIE server samples for 26.x pair ``restartPolicy: Always``
-with ``fault-retry-times``.
+**What.** When a job asks the scheduler to retry it (``fault-retry-times``
+more than 0, with ``fault-scheduling`` grace or force), every AscendJob
+replica's ``restartPolicy`` and every Volcano Job pod template's
+``restartPolicy`` should be ``Never`` on MindCluster v6.0.0-v7.0.RC1
+(|severity|). An AscendJob replica's ``ExitCode`` is not reported: the
+operator gives its pods ``Never``.
 
 **Why.** The retry is the Ascend plugin's: it restarts the job when it sees a
-failed task. What it counts as failed depends on the release:
+failed task, and what it counts as failed depends on the release:
 
-- before MindCluster 26.0 (up to 7.x), a pod in phase Failed only, which with
-  ``OnFailure`` or ``Always`` never comes (the kubelet restarts the container in
-  place), so the job is never retried;
-- from 26.0, also a container whose last run ended with a non-zero exit code: the
-  plugin restarts the whole job, on top of the kubelet's restart of that
-  container.
+- up to v7.0.RC1, only a pod in phase Failed, which with ``OnFailure`` or
+  ``Always`` never comes (the kubelet restarts the container in place), so the
+  job is never retried; those releases also read ``fault-retry-times`` from the
+  job's own labels only (a pod template's is not seen, and then there is no
+  retry to lose);
+- from v7.3.2, also a pod whose container's last run ended with a non-zero
+  exit code: the kubelet restarts that container in place and the plugin then
+  restarts the job (deletes its pods) while retries remain. That is the retry
+  the label asks for, and upstream's own 26.x MindIE samples pair ``Always``
+  with ``fault-retry-times``: not reported there.
 
-Upstream's YAML reference requires ``Never`` with ``fault-retry-times`` (its
-``restartPolicy`` rows). The job runs on every release; before 26.0 its failures
-are not retried, from 26.0 a failed container is restarted twice over (in place,
-then with the whole job): |severity|.
+On the older releases the job runs but its failures are never retried, which
+the label says is not intended: |severity|. With no release named, lint judges
+for the newest, where nothing is wrong, and says at info what holds on the
+older ones. Upstream's YAML reference asks for ``Never`` with
+``fault-retry-times`` (its ``restartPolicy`` rows).
 
-**How to fix.** Set ``restartPolicy: Never`` (an AscendJob replica's default).
+**How to fix.** Set ``restartPolicy: Never`` (an AscendJob replica's default),
+or name your release if it is v7.3.2 or newer.
 
 Failing::
 
+    # lint --mindcluster v7.0.RC1
     metadata:
       labels: {fault-scheduling: force, fault-retry-times: "3"}
     spec:
@@ -51,9 +55,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Tuple
 
-from ...vocabulary import ASCEND_JOB
+from ...releases import RELEASES, span_text
+from ...vocabulary import ASCEND_JOB, FAULT_RETRY_TIMES_LABEL
 from ..rule import Problem
-from ._resilience import retry_times
+from ._release import on_releases, where_fact
+from ._resilience import rescheduling_on, retry_times
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -62,6 +68,8 @@ if TYPE_CHECKING:
 NEVER = "Never"
 #: Kubernetes' default for a pod template without restartPolicy
 POD_DEFAULT = "Always"
+#: the policies with which the kubelet restarts a failed container in place (an AscendJob's ExitCode gives Never)
+IN_PLACE = ("OnFailure", "Always")
 
 
 def _policies(obj: ObjectContext) -> Iterator[Tuple[Path, Any, bool]]:
@@ -79,13 +87,36 @@ def _policies(obj: ObjectContext) -> Iterator[Tuple[Path, Any, bool]]:
             yield pod_set.spec_path, POD_DEFAULT, False
 
 
+def retried_where(obj: ObjectContext) -> Tuple[str, ...]:
+    """The supported releases on which the plugin would retry the job: fault-scheduling grace or force and a
+    fault-retry-times above 0 where that release reads it (its pods' labels only from the releases that read them)."""
+    if retry_times(obj) <= 0 or not rescheduling_on(obj):
+        return ()
+    if FAULT_RETRY_TIMES_LABEL in obj.labels:
+        return RELEASES
+    return where_fact("fault-retry-times-on-pods")
+
+
+def lost_where(obj: ObjectContext) -> Tuple[str, ...]:
+    """The releases on which restarting in place loses the job's retry: it is retried there, and a container's
+    non-zero exit does not count as a failure."""
+    counted = where_fact("exit-code-fails-task")
+    return tuple(release for release in retried_where(obj) if release not in counted)
+
+
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    if retry_times(obj) <= 0 or obj.schedule_policy:  # a 26.1+ job: the plugin restarts the whole job there
+    lost = lost_where(obj)
+    said = on_releases(run, lost)
+    if said is None:
         return
+    severity, before, after = said
+    whose = "their plugin" if before else \
+        f"the plugin of MindCluster {run.target.release if run.target.given else span_text(lost)}"
     for where, policy, written in _policies(obj):
-        if policy != NEVER:
-            yield Problem(where, f"restartPolicy {policy} with fault-retry-times: the kubelet restarts a failed "
-                                 "container in place, so before MindCluster 26.0 the pod never fails and the job is "
-                                 "never retried; from 26.0 the plugin also restarts the whole job on top of it"
-                                 + ("" if written else " (Kubernetes' default for a pod template)"),
-                          key=not written)
+        if policy not in IN_PLACE:
+            continue
+        default = "" if written else " (Kubernetes' default for a pod template)"
+        yield Problem(where, f"{before}restartPolicy {policy}{default} with fault-retry-times: the kubelet restarts "
+                             f"a failed container in place, so the pod never reaches Failed, the only failure {whose} "
+                             f"counts, and the job is never retried{after}",
+                      key=not written, severity=severity)

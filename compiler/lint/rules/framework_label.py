@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...vocabulary import FRAMEWORK_LABEL, FRAMEWORKS
 from ..rule import Problem
+from ._release import operator_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -38,11 +39,12 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     labels = obj.labels
     if FRAMEWORK_LABEL not in labels:
         path = ("metadata", "labels") if "labels" in obj.metadata else ("metadata",)
-        yield Problem(path, "the framework label is not set: the operator refuses the job", key=True)
+        yield Problem(path, f"the framework label is not set: {operator_refusal(run)}", key=True)
         return
     value = labels.get(FRAMEWORK_LABEL)
     if value not in FRAMEWORKS:
         lower = value.lower() if isinstance(value, str) else ""
         hint = f"write it in lower case: framework: {lower}" if lower in FRAMEWORKS else None
         yield Problem(("metadata", "labels", FRAMEWORK_LABEL),
-                      f"framework label {value!r} is not one of {', '.join(FRAMEWORKS)}", hint=hint)
+                      f"framework label {value!r} is not one of {', '.join(FRAMEWORKS)}: {operator_refusal(run)}",
+                      hint=hint)

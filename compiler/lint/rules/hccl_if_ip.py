@@ -6,17 +6,16 @@ which host interface to use: env ``HCCL_IF_IP`` from fieldRef
 ``status.hostIP`` (or ``HCCL_SOCKET_IFNAME``, the interface by name), or set
 one of them in its command. This is |severity|.
 
-Not reported: a job of one NPU pod (HCCL does not leave the server), and a
-container known to get the variable from the start script it runs: upstream's
-ranktable start script ``train_start.sh`` (in its basic-training samples, and
-its fault-rescheduling copies) exports ``HCCL_IF_IP=${XDL_IP}`` in its PyTorch
-branch for more than one device. Lint knows that branch runs when the container
-sets env ``framework`` to ``PyTorch``, defines ``XDL_IP`` (the value the script
-copies) and its pod mounts a ranktable volume (the script waits for
-``hccl.json`` before it gets there). Every other script is reported: upstream's
-start scripts without a ranktable and the MindSpore branch of the ranktable one
-set neither variable, and lint cannot read a script of your own: if yours sets
-one, suppress the finding there with the reason.
+Not reported: a job of one NPU pod (HCCL does not leave the server). Lint reads
+the manifest only: a script the container runs may set the variable, and the
+manifest names a script by its file name only, not which script or revision it
+is. One shape is a note (info) rather than a warning: a container that runs a
+``train_start.sh`` with env ``framework`` ``PyTorch``, env ``XDL_IP`` and a
+ranktable volume, the inputs with which upstream's basic-training ranktable
+``train_start.sh`` (and its PyTorch resumable-training copies) exports
+``HCCL_IF_IP`` from ``XDL_IP`` to the training processes it starts on more than
+one device; the note says so conditionally. A script of your own that sets one:
+suppress the finding there with the reason.
 
 **Why.** The MindCluster YAML reference asks for ``HCCL_IF_IP`` with host
 networking (its ``hostNetwork`` row); ascend-operator does not set it (it adds
@@ -54,6 +53,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional
 
+from ...findings import INFO
 from ...vocabulary import (FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, HCCL_IF_IP_ENV, HCCL_SOCKET_IFNAME_ENV, PYTORCH,
                            START_SCRIPT, XDL_IP_ENV)
 from ..rule import Problem
@@ -73,8 +73,8 @@ def _script(command: str) -> Optional[str]:
     return None
 
 
-def _upstream_script_sets_it(obj: ObjectContext, pod_set: PodSet, container: Container, command: str) -> bool:
-    """Whether the container runs upstream's ranktable ``train_start.sh`` down the branch that exports
+def _maybe_upstream_pytorch_branch(obj: ObjectContext, pod_set: PodSet, container: Container, command: str) -> bool:
+    """Whether the manifest gives a ``train_start.sh`` what upstream's basic-training ranktable script needs to export
     ``HCCL_IF_IP=${XDL_IP}``: env framework ``PyTorch``, ``XDL_IP`` defined, a ranktable volume in the pod."""
     if START_SCRIPT not in command or container.env_named(XDL_IP_ENV) is None:
         return False
@@ -96,21 +96,17 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         if container.env_named(HCCL_IF_IP_ENV) is not None or container.env_named(HCCL_SOCKET_IFNAME_ENV) is not None:
             continue
         command = command_text(container)
-        if HCCL_IF_IP_ENV in command or HCCL_SOCKET_IFNAME_ENV in command \
-                or _upstream_script_sets_it(obj, pod_set, container, command):
+        if HCCL_IF_IP_ENV in command or HCCL_SOCKET_IFNAME_ENV in command:
             continue
         where = container.path + ("env",) if "env" in container.data else container.path + ("name",)
-        yield Problem(where, f"{pod_set.role} uses hostNetwork in a job that spans servers, but its ascend "
-                             f"container sets neither HCCL_IF_IP nor HCCL_SOCKET_IFNAME ({_where_looked(command)}): "
-                             "HCCL picks a host interface by its own order, which may not reach the other servers",
-                      key="env" in container.data)
-
-
-def _where_looked(command: str) -> str:
-    script = _script(command)
-    if script is None:
-        return "env or command"
-    if START_SCRIPT in script:
-        return (f"env or command; upstream's {START_SCRIPT} exports HCCL_IF_IP only with env framework "
-                f"{FRAMEWORK_ENV_VALUES[PYTORCH]}, env {XDL_IP_ENV} and a ranktable volume")
-    return f"env or command; lint cannot read the script it runs, {script}"
+        message = (f"{pod_set.role} uses hostNetwork in a job that spans servers, but its ascend container sets "
+                   f"neither HCCL_IF_IP nor HCCL_SOCKET_IFNAME in its env or command: HCCL picks a host interface by "
+                   f"its own order, which may not reach the other servers")
+        script = _script(command)
+        if _maybe_upstream_pytorch_branch(obj, pod_set, container, command):
+            yield Problem(where, message + f"; if {script} is upstream's basic-training ranktable {START_SCRIPT}, it "
+                                           f"exports HCCL_IF_IP from {XDL_IP_ENV} to the PyTorch processes it starts",
+                          key="env" in container.data, severity=INFO)
+            continue
+        seen = f" (lint cannot see what {script} sets; if it sets one, suppress this with the reason)" if script else ""
+        yield Problem(where, message + seen, key="env" in container.data)

@@ -5,7 +5,10 @@
 gang starts only when every pod fits.)
 
 **Why.** Volcano's admission webhook rejects the job when ``minAvailable`` is
-negative or greater than the sum of the tasks' replicas.
+negative or greater than the sum of the tasks' replicas. Without the webhook
+(MindCluster's own install has none) a job asking for more pods than it has is
+admitted, and its PodGroup never gathers them: it stays Pending forever. Either
+way the job never runs.
 
 **How to fix.** Set ``minAvailable`` to the number of pods of the job.
 
@@ -30,7 +33,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ...manifest.values import as_int
+from ...findings import ERROR
 from ..rule import Problem
+from ._release import webhook_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -49,5 +54,6 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         return  # AC403
     total = sum(max(task.replicas, 0) for task in tasks)
     if value > total:
-        yield Problem(path, f"job minAvailable {value} is greater than the {total} replicas of its tasks: "
-                            "Volcano rejects the job")
+        what, _ = webhook_refusal(run, "the job is admitted and its PodGroup can never gather that many pods: it "
+                                       "stays Pending forever", ERROR)
+        yield Problem(path, f"job minAvailable {value} is greater than the {total} replicas of its tasks: {what}")

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ..rule import Problem
+from ._release import operator_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -40,7 +41,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         return  # the schema reports a missing or mistyped spec
     specs = spec.get("replicaSpecs")
     if specs is None:
-        yield Problem(("spec", "replicaSpecs"), "replicaSpecs is not set: the operator refuses the job")
+        yield Problem(("spec", "replicaSpecs"), f"replicaSpecs is not set: {operator_refusal(run)}")
         return
     if isinstance(specs, dict):
         if not specs:

@@ -19,7 +19,12 @@ its inference docs use 10000; the code takes any int32, so only what it cannot
 use is reported.) (``external-force``/``external-grace`` are for inference
 workloads, not jobs.) The plugin and the operator read these keys from the job's
 (and its pods') labels only, never from annotations. The job runs without the
-fault tolerance its author meant.
+fault tolerance its author meant (|severity|). One case is worse, an error in every
+release: an AscendJob whose own ``fault-retry-times`` label is not an integer and
+that sets no ``runPolicy.backoffLimit``. ascend-operator reads the label as the
+job's backoff limit when the job is created, and when it cannot, it ignores the
+creation: the job gets no pods, no status and no refusal, until something updates
+the object.
 
 **How to fix.** Use one of the listed values.
 
@@ -35,10 +40,13 @@ Passing::
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ...vocabulary import (FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_OFF, FAULT_SCHEDULING_ON,
-                           POD_RESCHEDULING_LABEL, PROCESS_RECOVER_LABEL, RECOVER_STRATEGIES,
+from ...findings import ERROR
+from ...manifest.values import as_dict
+from ...vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_OFF,
+                           FAULT_SCHEDULING_ON, POD_RESCHEDULING_LABEL, PROCESS_RECOVER_LABEL, RECOVER_STRATEGIES,
                            RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_LABEL, SUB_HEALTHY_STRATEGIES,
                            WAIT_RESCHEDULE_TIMEOUT_ANNOTATION)
 from ..rule import Problem
@@ -64,6 +72,21 @@ def _integer_in(value: Any, low: int, high: int) -> bool:
     return low <= number <= high
 
 
+#: what Go's strconv.Atoi takes: an optional sign and decimal digits (in range)
+_GO_INT = re.compile(r"[+-]?[0-9]+")
+INT64_MAX = 2 ** 63 - 1
+
+
+def _dropped_by_operator(obj: ObjectContext) -> bool:
+    """Whether ascend-operator drops the AscendJob's creation event: a non-empty fault-retry-times on the job's own
+    labels that Go's Atoi cannot read, and no runPolicy.backoffLimit (which it would read instead)."""
+    value = obj.labels.get(FAULT_RETRY_TIMES_LABEL)
+    if obj.kind != ASCEND_JOB or value in (None, "") or as_dict(obj.spec.get("runPolicy")).get("backoffLimit") is not None:
+        return False
+    text = str(value)
+    return not (_GO_INT.fullmatch(text) and -INT64_MAX - 1 <= int(text) <= INT64_MAX)
+
+
 #: the labels above and fault-retry-times: labels upstream reads, never annotations
 LABEL_KEYS = tuple(key for key, _ in LABELS) + (FAULT_RETRY_TIMES_LABEL,)
 
@@ -77,7 +100,12 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         if value is not None and value not in allowed:
             yield Problem(where, f"{key} {value!r} is not one of {', '.join(allowed)}: upstream takes it as off")
     value, where = job_label(obj, FAULT_RETRY_TIMES_LABEL)
-    if value is not None and not _integer_in(value, 0, INT32_MAX):
+    if _dropped_by_operator(obj):
+        yield Problem(where, f"{FAULT_RETRY_TIMES_LABEL} {value!r} is not an integer and the job sets no "
+                             "runPolicy.backoffLimit: ascend-operator cannot take it as the job's backoff limit and "
+                             "ignores the job's creation, so the job gets no pods (until something updates it)",
+                      severity=ERROR)
+    elif value is not None and not _integer_in(value, 0, INT32_MAX):
         yield Problem(where, f"{FAULT_RETRY_TIMES_LABEL} {value!r} is not a whole number of 0 or more: the "
                              "scheduler makes no retries")
     strategies = obj.annotations.get(RECOVER_STRATEGY_ANNOTATION)

@@ -3,8 +3,11 @@
 **What.** If the label ``scaleout-type`` is set (non-empty), its upper-cased
 value must be ``ROCE`` or ``UBOE``.
 
-**Why.** ascend-operator refuses any value but ``ROCE`` or ``UBOE`` (reason
-``InvalidScaleOutConfig``).
+**Why.** From MindCluster v26.0.1 ascend-operator refuses any value but ``ROCE``
+or ``UBOE`` (reason ``InvalidScaleOutConfig``), and marks the job Failed (reason
+``JobValidFailed``); up to v7.3.2 it does not read the label. With no release
+named, the finding names the releases it holds for; on a named older release it
+is not reported.
 
 **How to fix.** Use ``ROCE`` or ``UBOE``, or remove the label.
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ..rule import Problem
+from ._release import on_releases, operator_refusal, where_fact
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -36,6 +40,10 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     value = obj.labels.get("scaleout-type")
     if value in (None, ""):
         return
-    if not isinstance(value, str) or value.upper() not in ALLOWED:
+    where = where_fact("operator-checks-scaleout-type")
+    said = on_releases(run, where)
+    if said is not None and (not isinstance(value, str) or value.upper() not in ALLOWED):
+        severity, before, after = said
         yield Problem(("metadata", "labels", "scaleout-type"),
-                      f"label scaleout-type is {value!r}; the operator accepts only ROCE or UBOE")
+                      f"{before}label scaleout-type is {value!r}, not ROCE or UBOE: {operator_refusal(run, where)}"
+                      f"{after}", severity=severity)

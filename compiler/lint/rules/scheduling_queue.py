@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...manifest.values import as_dict
 from ..rule import Problem
+from ._release import operator_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -48,5 +49,5 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not isinstance(queue, str) or not queue.strip():
         path = ("spec", "runPolicy", "schedulingPolicy", "queue") if "queue" in as_dict(policy) \
             else ("spec", "runPolicy", "schedulingPolicy")
-        yield Problem(path, "schedulingPolicy has no queue: the operator refuses the job (InvalidQueue)",
+        yield Problem(path, f"schedulingPolicy has no queue: {operator_refusal(run)}",
                       key="queue" not in as_dict(policy))

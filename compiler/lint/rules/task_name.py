@@ -7,7 +7,10 @@ the job, each once, and the dependencies must not go round in a circle.
 
 **Why.** Volcano's admission webhook rejects a job whose task names repeat or
 are not DNS-1123 labels; the name becomes part of pod names and (with the
-``svc`` plugin) host names. For ``dependsOn`` it sorts the tasks by their
+``svc`` plugin) host names. Without the webhook (MindCluster's own install has
+none) the job is admitted, but its pods, named ``<job>-<task>-<index>``, are not:
+the API server refuses an invalid pod name, and a repeated task name repeats its
+pods' names. Either way the task never runs. For ``dependsOn`` it sorts the tasks by their
 dependencies, counting one for every name listed; a task that depends on a name
 no task has (a typo), on itself, on a name twice, or on a circle of tasks is
 never reached, and the webhook refuses the job: "job has dependencies between
@@ -32,7 +35,9 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Set
 
 from ...manifest.values import as_list
 from ...vocabulary import DNS1123_LABEL
+from ...findings import ERROR
 from ..rule import Problem
+from ._release import webhook_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -40,7 +45,7 @@ if TYPE_CHECKING:
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     tasks = as_list(obj.spec.get("tasks"))
-    yield from _names(tasks)
+    yield from _names(tasks, run)
     if any(isinstance(task, dict) and task.get("dependsOn") is not None for task in tasks):
         names = [task.get("name") if isinstance(task, dict) else None for task in tasks]
         listed = [as_list((task.get("dependsOn") or {}).get("name")) if isinstance(task, dict)
@@ -78,7 +83,7 @@ def _depends_on(names: List[Any], listed: List[List[Any]]) -> Iterator[Problem]:
                                                          "form a directed acyclic graph and Volcano rejects the job")
 
 
-def _names(tasks: List[Any]) -> Iterator[Problem]:
+def _names(tasks: List[Any], run: RunContext) -> Iterator[Problem]:
     seen: Dict[str, int] = {}
     for i, task in enumerate(tasks):
         if not isinstance(task, dict) or "name" not in task:
@@ -88,8 +93,17 @@ def _names(tasks: List[Any]) -> Iterator[Problem]:
         if not isinstance(name, str):
             continue
         if name in seen:
-            yield Problem(path, f"duplicated task name {name!r} (also task {seen[name]})")
+            yield Problem(path, f"duplicated task name {name!r} (also task {seen[name]}): {_refused(run, TWICE)}")
             continue
         seen[name] = i
         if len(name) > 63 or not DNS1123_LABEL.match(name):
-            yield Problem(path, f"task name {name!r} is not a valid DNS-1123 label")
+            yield Problem(path, f"task name {name!r} is not a valid DNS-1123 label: {_refused(run, INVALID)}")
+
+
+#: what becomes of such a job without Volcano's admission webhook (pods are named <job>-<task>-<index>)
+TWICE = "the job is admitted, and the second task's pods are never created: their names are taken"
+INVALID = "the job is admitted, and the API server refuses every pod of the task (a pod name is a DNS subdomain)"
+
+
+def _refused(run: RunContext, without: str) -> str:
+    return webhook_refusal(run, without, ERROR)[0]
