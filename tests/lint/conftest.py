@@ -20,6 +20,8 @@ if ROOT not in sys.path:
 
 #: a case that checks a cluster-aware rule names its cluster snapshot (in tests/lint/clusters/) on a line of its own
 CLUSTER_MARK = "# cluster-snapshot: "
+#: a case judged for one MindCluster release (as ``--mindcluster`` names it) says so on a line of its own
+RELEASE_MARK = "# mindcluster: "
 
 
 def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
@@ -31,6 +33,11 @@ def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
         from ascend_compile.inventory.snapshot import load
 
         kwargs["inventory"] = load(os.path.join(os.path.dirname(CASES), "clusters", marked[0]))
+    release = [line[len(RELEASE_MARK):].split()[0] for line in text.splitlines() if line.startswith(RELEASE_MARK)]
+    if release and "target" not in kwargs:
+        from ascend_compile import releases
+
+        kwargs["target"] = releases.Target(release[0], True, f"--mindcluster {release[0]}")
     return lint_documents(load_documents(text, name), texts={name: text}, **kwargs)
 
 
