@@ -58,7 +58,7 @@ FACTS: Dict[str, Fact] = _facts(
          "(getTaskHealthStateByPod) up to v7.0.RC1, isFailedTask in job.go from v7.3.2"),
     # ------------------------------------------------------------------ handlers, policies, NPU counts
     Fact("schedule-policies",
-         "the huawei.com/schedule_policy values the plugin's policy map holds: such a value picks the handler of a "
+         "the schedule_policy annotation values the plugin's policy map holds: such a value picks the handler of a "
          "huawei.com/Ascend910 (or huawei.com/npu) job before sp-block and accelerator-type; none: the annotation is "
          "not read at all, the job falls through to sp-block, accelerator-type or the default handler",
          (("v6.0.0", "v7.0.RC1", ()),
@@ -82,13 +82,13 @@ FACTS: Dict[str, Fact] = _facts(
          "module910x8 handler in v7.3.2; chip4-node8/chip4-node16 -> chip4nodex (4p-8, 4p-16), chip1-node8/16 -> "
          "1p-8/1p-16, chip2-node8 -> module-a3-16 from v26.0.1"),
     Fact("pod-annotations-read",
-         "job annotations the plugin takes from the job's first pod when its PodGroup lacks them (none: the "
-         "PodGroup's only, a pod template's annotation is never read)",
+         "job annotations the plugin takes from the job's first pod when its PodGroup lacks them, named without "
+         "their huawei.com/ prefix (none: the PodGroup's only, a pod template's annotation is never read)",
          (("v6.0.0", "v7.0.RC1", ()),
-          ("v7.3.2", "v7.3.2", ("sp-block", "huawei.com/schedule_policy", "sp-fit", "huawei.com/schedule_minAvailable",
-                                "huawei.com/recover_policy_path")),
-          ("v26.0.1", "v26.1.0", ("sp-block", "huawei.com/schedule_policy", "sp-fit",
-                                  "huawei.com/schedule_minAvailable", "huawei.com/recover_policy_path", "ra-block"))),
+          ("v7.3.2", "v7.3.2", ("sp-block", "schedule_policy", "sp-fit", "schedule_minAvailable",
+                                "recover_policy_path")),
+          ("v26.0.1", "v26.1.0", ("sp-block", "schedule_policy", "sp-fit", "schedule_minAvailable",
+                                  "recover_policy_path", "ra-block"))),
          "component/ascend-for-volcano/plugin/job.go: Annotation = PodGroup.Annotations up to v7.0.RC1; "
          "getJobAnnotationFromJobInfo with plugin/type.go annotationKeysForPodGroup from v7.3.2 (+ra-block from v26.0.1)"),
     Fact("handlers-absent",
@@ -132,8 +132,8 @@ FACTS: Dict[str, Fact] = _facts(
          "component/ascend-for-volcano/internal/npu/base/frame.go ValidNPUJob: ReqNPUNum / NPUTaskNum in v7.0.RC1 "
          "(internal/ascend910/ascend910b/job.go in v6.0.0); per task from v7.3.2"),
     Fact("ring-controller-910b-required",
-         "profiles whose handler refuses a job not labelled ring-controller.atlas: ascend-910b (\"label:... not "
-         "right(ascend-910b)\", \"job need label(ring-controller.atlas: ascend-910b)\")",
+         "profiles whose handler refuses a job whose ring-controller label is not ascend-910b (\"label:... not "
+         "right(ascend-910b)\", \"job need label(...: ascend-910b)\")",
          (("v6.0.0", "v6.0.0", ("card-910b-2", "card-910b-infer", "module-910b-16", "module-910b-8",
                                 "module-a3-16-super-pod")),
           ("v7.0.RC1", "v26.1.0", ())),

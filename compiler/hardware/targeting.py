@@ -196,8 +196,9 @@ def handler_node_limit(family: Sequence[Profile], release: str = releases.DEFAUL
     the largest server it serves, or for the card handler its ``MaxNodeNPUNum`` (``card-handler-max``: 2 up to
     v7.0.RC1); each handler refuses a node with more free NPUs than that (``GetUsableTopFromNode``)."""
     largest = max(p.npus_per_node for p in family)
-    most = releases.value("card-handler-max", release)
-    if most < releases.value("card-handler-max", releases.DEFAULT_RELEASE) and all(handler_key(p) == CARD_ACCELERATOR_MARK and p.resource == ASCEND_910 for p in family):
+    most: int = releases.value("card-handler-max", release)
+    if most < releases.value("card-handler-max", releases.DEFAULT_RELEASE) \
+            and all(handler_key(p) == CARD_ACCELERATOR_MARK and p.resource == ASCEND_910 for p in family):
         return min(largest, most)
     return largest
 

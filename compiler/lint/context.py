@@ -111,7 +111,7 @@ class RunContext:
             return found
         read = releases.value("pod-annotations-read", self.release)
         unread = [key for key in (SCHEDULE_POLICY_ANNOTATION, SP_BLOCK_ANNOTATION)
-                  if key not in read and (obj.job_annotation(key) or (None, ("metadata",)))[1][0] != "metadata"]
+                  if key.rpartition("/")[2] not in read and (obj.job_annotation(key) or (None, ("metadata",)))[1][0] != "metadata"]
         if not unread:
             return found
         return found._replace(schedule_policy=None if SCHEDULE_POLICY_ANNOTATION in unread else found.schedule_policy,
