@@ -86,6 +86,94 @@ FACTS: Dict[str, Fact] = _facts(
          "component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go: validateReplicas has no range check "
          "up to v7.0.RC1 (v6.0.0 refuses 0 only); the negative and maxReplicas (consts.go) checks from v7.3.2"),
     # ------------------------------------------------------------------ handlers, policies, NPU counts
+    Fact("schedule-policies",
+         "the schedule_policy annotation values the plugin's policy map holds: such a value picks the handler of a "
+         "huawei.com/Ascend910 (or huawei.com/npu) job before sp-block and accelerator-type; none: the annotation is "
+         "not read at all, the job falls through to sp-block, accelerator-type or the default handler",
+         (("v6.0.0", "v7.0.RC1", ()),
+          ("v7.3.2", "v7.3.2", ("chip1-node2", "chip2-node16", "chip2-node16-sp", "chip4-node4", "chip4-node8",
+                                "chip8-node16", "chip8-node8", "module-a3-16")),
+          ("v26.0.1", "v26.1.0", ("chip1-node16", "chip1-node2", "chip1-node8", "chip1-softShareDev", "chip2-node16",
+                                  "chip2-node16-sp", "chip2-node8", "chip2-node8-sp", "chip4-node16", "chip4-node4",
+                                  "chip4-node8", "chip8-node16", "chip8-node8", "chip8-node8-ra64-sp", "chip8-node8-sp",
+                                  "module-a3-16", "multilevel"))),
+         "component/ascend-for-volcano: no schedule_policy constant up to v7.0.RC1; internal/npu/factory.go "
+         "policy910HandlerMap (8 keys) in v7.3.2, (17 keys) from v26.0.1"),
+    Fact("policy-handler-profiles",
+         "schedule policies whose handler is not that of the profiles naming them: the profiles whose rules it "
+         "applies (none: a handler no profile describes). The Ascend 350 handlers chip4-node8, chip4-node16, "
+         "chip1-node8 and chip1-node16 pick from v26.0.1 are not modelled: no profile describes them, and such a "
+         "job is judged by its node selectors, as a policy no profile names",
+         (("v6.0.0", "v7.0.RC1", {}),
+          ("v7.3.2", "v7.3.2", {"chip4-node8": ("module-910",)}),
+          ("v26.0.1", "v26.1.0", {"chip2-node8": ("module-a3-16",)})),
+         "component/ascend-for-volcano/internal/npu/factory.go policy910HandlerMap: chip4-node8 -> the Atlas 800 "
+         "module910x8 handler in v7.3.2; chip4-node8/chip4-node16 -> chip4nodex (4p-8, 4p-16), chip1-node8/16 -> "
+         "1p-8/1p-16, chip2-node8 -> module-a3-16 from v26.0.1"),
+    Fact("pod-annotations-read",
+         "job annotations the plugin takes from the job's first pod when its PodGroup lacks them, named without "
+         "their huawei.com/ prefix (none: the PodGroup's only, a pod template's annotation is never read)",
+         (("v6.0.0", "v7.0.RC1", ()),
+          ("v7.3.2", "v7.3.2", ("sp-block", "schedule_policy", "sp-fit", "schedule_minAvailable",
+                                "recover_policy_path")),
+          ("v26.0.1", "v26.1.0", ("sp-block", "schedule_policy", "sp-fit", "schedule_minAvailable",
+                                  "recover_policy_path", "ra-block"))),
+         "component/ascend-for-volcano/plugin/job.go: Annotation = PodGroup.Annotations up to v7.0.RC1; "
+         "getJobAnnotationFromJobInfo with plugin/type.go annotationKeysForPodGroup from v7.3.2 (+ra-block from v26.0.1)"),
+    Fact("handlers-absent",
+         "built-in profiles whose handler the plugin does not have: a job naming their accelerator-type gets no "
+         "handler (with sp-block, the default super-pod one)",
+         (("v6.0.0", "v6.0.0", ("850-super-pod", "950-super-pod", "module-a3-16", "module-a3-8-super-pod")),
+          ("v7.0.RC1", "v7.3.2", ("850-super-pod", "950-super-pod", "module-a3-8-super-pod")),
+          ("v26.0.1", "v26.1.0", ())),
+         "component/ascend-for-volcano: internal/ascend910/frame.go handler list (no A3 server handler) in v6.0.0; "
+         "internal/npu/factory.go from v7.0.RC1 (module-a3-8-super-pod and the huawei.com/npu handlers from v26.0.1)"),
+    Fact("super-pod-by-sp-block-only",
+         "the A3 super-pod handler is reached only through the sp-block annotation (an accelerator-type "
+         "module-a3-16-super-pod alone names no handler)",
+         (("v6.0.0", "v7.0.RC1", True), ("v7.3.2", "v26.1.0", False)),
+         "component/ascend-for-volcano: internal/ascend910/frame.go InitMyJobPlugin (v6.0.0), internal/npu/factory.go "
+         "and the super-pod handler named huawei.com/Ascend910super-pod (v7.0.RC1); handler named "
+         "...module-a3-16-super-pod from v7.3.2 (ascend910a3/superpod/type.go)"),
+    Fact("module-handler-refuses-typed-nodes",
+         "the default handler of huawei.com/Ascend910 jobs (huawei.com/Ascend910module, the Atlas 800 rules) refuses "
+         "every node whose accelerator-type label is set to anything but module (\"check Node ... label "
+         "[accelerator-type] Failed\")",
+         (("v6.0.0", "v26.0.1", True), ("v26.1.0", "v26.1.0", False)),
+         "component/ascend-for-volcano: checkNodeLabelOK in internal/ascend910/asend910old/module910x8/node.go "
+         "(v6.0.0), internal/npu/ascend910/ascend910old/module910x8/node.go (v7.0.RC1-v26.0.1); gone in v26.1.0"),
+    Fact("card-handler-max",
+         "the most NPUs per pod the handler of accelerator-types containing card takes, and the most free NPUs a "
+         "node it takes may have (MaxNodeNPUNum)",
+         (("v6.0.0", "v7.0.RC1", 2), ("v7.3.2", "v26.1.0", 8)),
+         "component/ascend-for-volcano: card910x2, card910bx2, card910bx2infer type.go (v6.0.0); "
+         "internal/npu/factory.go initCard910ByBaseHandler MaxNodeNPUNum 2 (v7.0.RC1), 8 from v7.3.2"),
+    Fact("module-a3-16-distributed-per-pod",
+         "the NPUs each pod of a distributed module-a3-16 job must request (None: any even number up to 16, the "
+         "profile's list; v6.0.0 has no such handler, see handlers-absent)",
+         (("v6.0.0", "v7.0.RC1", (16,)), ("v7.3.2", "v26.1.0", None)),
+         "component/ascend-for-volcano/internal/npu/ascend910/ascend910a3/module910a3x16/frame.go: every NPU task "
+         "== 16 in v7.0.RC1, even and <= 16 from v7.3.2"),
+    Fact("average-per-pod",
+         "the handlers check the job's average NPUs per pod (total / NPU pods, integer division), not each pod "
+         "(v6.0.0's old Atlas 800 handlers check the first NPU pod only; modelled as the average)",
+         (("v6.0.0", "v7.0.RC1", True), ("v7.3.2", "v26.1.0", False)),
+         "component/ascend-for-volcano/internal/npu/base/frame.go ValidNPUJob: ReqNPUNum / NPUTaskNum in v7.0.RC1 "
+         "(internal/ascend910/ascend910b/job.go in v6.0.0); per task from v7.3.2"),
+    Fact("ring-controller-910b-required",
+         "profiles whose handler refuses a job whose ring-controller label is not ascend-910b (\"label:... not "
+         "right(ascend-910b)\", \"job need label(...: ascend-910b)\")",
+         (("v6.0.0", "v6.0.0", ("card-910b-2", "card-910b-infer", "module-910b-16", "module-910b-8",
+                                "module-a3-16-super-pod")),
+          ("v7.0.RC1", "v26.1.0", ())),
+         "component/ascend-for-volcano/internal/ascend910/ascend910b/job.go and ascend910b/superpod/frame.go "
+         "(v6.0.0); from v7.0.RC1 the label is read only for dynamic vNPU (common/util/job.go)"),
+    Fact("no-handler-refused",
+         "a job the plugin finds no handler for is refused (NotSupportPolicy, \"no policy handler registered\"); "
+         "before, it passes with no NPU checks at all (no per-pod rules, no node checks, no NPU annotation)",
+         (("v6.0.0", "v26.0.1", False), ("v26.1.0", "v26.1.0", True)),
+         "component/ascend-for-volcano: internal/ascend910/frame.go handle == nil (v6.0.0), internal/controller.go "
+         "ValidNPUJob over an empty handler list (v7.0.RC1-v26.0.1); NotSupportPolicyReason in v26.1.0"),
 )
 
 

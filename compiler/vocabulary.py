@@ -192,15 +192,6 @@ SOFT_SHARE_POLICIES: Tuple[str, ...] = ("fixed-share", "elastic", "best-effort")
 JOB_LABELS: Tuple[str, ...] = (FAULT_SCHEDULING_LABEL, FAULT_RETRY_TIMES_LABEL, POD_RESCHEDULING_LABEL,
                                SUB_HEALTHY_LABEL, ELASTIC_SCHEDULING_LABEL, TOR_AFFINITY_LABEL,
                                SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL)
-#: every schedule policy the plugin maps to a handler: the keys of ``policy910HandlerMap`` in
-#: ``ascend-for-volcano/internal/npu/factory.go`` (mind-cluster 22bb3d98; tests/lint/test_policy_table.py reads
-#: them from the source archive). The plugin ignores any other value and falls back to the node selectors
-#: (``huawei.com/npu`` jobs, which have no node-selector handler, then get none).
-PLUGIN_SCHEDULE_POLICIES: Tuple[str, ...] = (
-    "chip1-node16", "chip1-node2", "chip1-node8", "chip1-softShareDev", "chip2-node16", "chip2-node16-sp",
-    "chip2-node8", "chip2-node8-sp", "chip4-node16", "chip4-node4", "chip4-node8", "chip8-node16", "chip8-node8",
-    "chip8-node8-ra64-sp", "chip8-node8-sp", "module-a3-16", "multilevel",
-)
 
 # --------------------------------------------------------------------------- node labels
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
+from .. import releases
 from ..catalogue import MULTI_LEVEL, NOT_FULL_NODE, NPU_COUNT, NPU_TOTAL, SUPER_POD_BLOCK
 from .profiles import Profile
+from .targeting import handler_key
 from ..records import NamedTuple
-from ..vocabulary import LEVEL_PREFIX, RA_BLOCK_ANNOTATION
+from ..vocabulary import ASCEND_910, CARD_ACCELERATOR_MARK, LEVEL_PREFIX, RA_BLOCK_ANNOTATION
 
 #: ascend-operator refuses more replicas than this (maxReplicas); the scheduler never sees such a job
 MAX_PODS = 20000
@@ -65,9 +67,27 @@ def _fmt(values: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
-def check_pods(profile: Profile, layout: NpuLayout) -> List[Violation]:
-    """Check the per-pod NPU counts of one job against what its profile allows."""
-    allowed = profile.allowed_per_pod(layout.pods)
+#: the profile whose distributed pods ``module-a3-16-distributed-per-pod`` is about
+_A3_SERVER = "module-a3-16"
+
+
+def allowed_per_pod(profile: Profile, pods: int, release: str = releases.DEFAULT_RELEASE) -> Tuple[int, ...]:
+    """The per-pod NPU counts the handler of ``profile`` takes in a job of ``pods`` NPU pods on ``release``: the
+    profile's lists (the newest release's rules), narrowed where an older plugin took fewer (the card handler's
+    ``card-handler-max``, the A3 server's ``module-a3-16-distributed-per-pod``)."""
+    allowed = profile.allowed_per_pod(pods)
+    most = releases.value("card-handler-max", release)
+    if most < releases.value("card-handler-max", releases.DEFAULT_RELEASE) \
+            and handler_key(profile) == CARD_ACCELERATOR_MARK and profile.resource == ASCEND_910:
+        allowed = tuple(n for n in allowed if n <= most)
+    if profile.name == _A3_SERVER and pods > 1:
+        allowed = releases.value("module-a3-16-distributed-per-pod", release) or allowed
+    return allowed
+
+
+def check_pods(profile: Profile, layout: NpuLayout, release: str = releases.DEFAULT_RELEASE) -> List[Violation]:
+    """Check the per-pod NPU counts of one job against what its profile allows on ``release``."""
+    allowed = allowed_per_pod(profile, layout.pods, release)
     out: List[Violation] = []
     for count in layout.counts:
         if count not in allowed:

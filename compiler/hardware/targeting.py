@@ -23,11 +23,17 @@ policy (``chip1-node2`` is both ``card-910`` and ``card-910b-2``), and a check t
 candidate holds whatever the job's servers really are.  An empty answer means the scheduler has no
 handler for the job.  The compiler asks the same question about the jobs it writes, so a profile whose
 data would send its own jobs to another handler is refused at compile time.
+
+All of this is release-dependent (``release``, a :data:`~ascend_compile.releases.RELEASES` name, the newest by
+default): which policies the plugin reads (none up to v7.0.RC1), where a policy sends a job
+(``policy-handler-profiles``), which handlers exist (``handlers-absent``), whether the super-pod handler is reached
+without sp-block: the facts of :mod:`ascend_compile.releases` ("handlers, policies, NPU counts").
 """
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
+from .. import releases
 from .profiles import NO_ACCELERATOR_TYPE, NO_HARDWARE_NAMED, NODE_SELECTOR, SP_BLOCK, Profile
 from ..records import NamedTuple
 from ..vocabulary import ASCEND_910, CARD_ACCELERATOR_MARK, MULTILEVEL_POLICY, NPU_RESOURCE, SOFT_SHARE_POLICY
@@ -58,17 +64,43 @@ class HardwareSignals(NamedTuple):
 POLICY_RESOURCES = (ASCEND_910, NPU_RESOURCE)
 
 
-def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) -> Tuple[Profile, ...]:
-    """Every profile whose handler the scheduler could give a job that says ``signals`` (in ``profiles`` order)."""
+def known_policies(profiles: Iterable[Profile], release: str = releases.DEFAULT_RELEASE) -> FrozenSet[str]:
+    """The schedule policies the plugin of ``release`` reads: its policy map (``schedule-policies``), and where it
+    reads the annotation at all, a project profile's own policy (one no release's map holds)."""
+    read = releases.value("schedule-policies", release)
+    if not read:
+        return frozenset()
+    everywhere = {name for _, _, names in releases.fact("schedule-policies").spans for name in names}
+    return frozenset(read) | {p.schedule_policy for p in profiles
+                              if p.schedule_policy and p.schedule_policy not in everywhere}
+
+
+def policy_picks_handler(profiles: Iterable[Profile], signals: HardwareSignals,
+                         release: str = releases.DEFAULT_RELEASE) -> bool:
+    """Whether the job's schedule policy picks its handler on ``release`` (else sp-block, the accelerator-type or
+    the default handler do)."""
+    return bool(signals.schedule_policy) and signals.resource in POLICY_RESOURCES \
+        and signals.schedule_policy in known_policies(profiles, release)
+
+
+def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals,
+                       release: str = releases.DEFAULT_RELEASE) -> Tuple[Profile, ...]:
+    """Every profile whose handler the scheduler of ``release`` could give a job that says ``signals`` (in
+    ``profiles`` order)."""
     if signals.resource is None:
         return ()
-    every = tuple(profiles)
-    if signals.schedule_policy == SOFT_SHARE_POLICY:
+    absent = releases.value("handlers-absent", release)
+    every = tuple(p for p in profiles if p.name not in absent)
+    policy = signals.schedule_policy if signals.schedule_policy in known_policies(every, release) else None
+    if policy == SOFT_SHARE_POLICY:
         return ()
-    if signals.schedule_policy == MULTILEVEL_POLICY:  # the hardware is what the node selectors name, if anything
+    if policy == MULTILEVEL_POLICY:  # the hardware is what the node selectors name, if anything
         return tuple(selected_profiles(every, signals))
-    if signals.schedule_policy and signals.resource in POLICY_RESOURCES:
-        by_policy = [p for p in every if p.schedule_policy == signals.schedule_policy]
+    if policy and signals.resource in POLICY_RESOURCES:
+        rerouted = releases.value("policy-handler-profiles", release).get(policy)
+        if rerouted is not None and not rerouted:
+            return ()  # a handler no profile describes
+        by_policy = [p for p in every if (p.name in rerouted if rerouted is not None else p.schedule_policy == policy)]
         if by_policy:  # the policy map is shared by the 910 and npu resources
             named = [p for p in by_policy if p.accelerator_type == signals.accelerator_type and not signals.mixed]
             # the policy picks the handler, the node selectors the nodes: when they name another profile's
@@ -81,7 +113,8 @@ def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) ->
         if super_pods:  # a joined selector never equals a profile's accelerator-type
             named = [p for p in super_pods if p.accelerator_type == signals.accelerator_type and not signals.mixed]
             return tuple(named or [p for p in super_pods if p.fallback == SP_BLOCK])
-    typed = [p for p in mine if p.accelerator_type]
+    by_sp_block_only = releases.value("super-pod-by-sp-block-only", release)
+    typed = [p for p in mine if p.accelerator_type and not (by_sp_block_only and p.super_pod is not None)]
     if signals.mixed and typed:
         if any(CARD_ACCELERATOR_MARK in value for value in signals.selected_types()):
             return tuple(p for p in typed if handler_key(p) == CARD_ACCELERATOR_MARK)
@@ -90,6 +123,20 @@ def candidate_profiles(profiles: Iterable[Profile], signals: HardwareSignals) ->
         return tuple(p for p in typed if p.accelerator_type == signals.accelerator_type)
     fallback = [p for p in mine if p.fallback == NO_ACCELERATOR_TYPE]
     return tuple(fallback or [p for p in mine if not p.accelerator_type])
+
+
+def handler_absent(profiles: Iterable[Profile], value: Optional[str], resource: Optional[str],
+                   release: str = releases.DEFAULT_RELEASE, sp_block: bool = False) -> Optional[Profile]:
+    """The profile whose nodes accelerator-type ``value`` names when the plugin of ``release`` has no handler for
+    it reached that way (``handlers-absent``; a super-pod profile without sp-block where only sp-block reaches the
+    super-pod handler); None when it has one, or the value names no profile."""
+    found = node_profile(profiles, resource, value)
+    if found is None or sp_block and found.super_pod is not None:
+        return None
+    if found.name in releases.value("handlers-absent", release):
+        return found
+    by_sp_block_only = releases.value("super-pod-by-sp-block-only", release)
+    return found if by_sp_block_only and found.super_pod is not None else None
 
 
 def hardware_unnamed(candidates: Sequence[Profile], signals: HardwareSignals) -> bool:
@@ -144,11 +191,16 @@ def per_pod_rules(every: Sequence[Profile], candidates: Sequence[Profile], signa
     return tuple(candidates), False
 
 
-def handler_node_limit(family: Sequence[Profile]) -> int:
-    """The most NPUs a node may have for the handler that serves ``family`` (:func:`handler_family`): the largest
-    server it serves (each handler refuses a node with more free NPUs than its ``MaxNodeNPUNum``,
-    ``GetUsableTopFromNode``)."""
-    return max(p.npus_per_node for p in family)
+def handler_node_limit(family: Sequence[Profile], release: str = releases.DEFAULT_RELEASE) -> int:
+    """The most NPUs a node may have for the handler that serves ``family`` (:func:`handler_family`) on ``release``:
+    the largest server it serves, or for the card handler its ``MaxNodeNPUNum`` (``card-handler-max``: 2 up to
+    v7.0.RC1); each handler refuses a node with more free NPUs than that (``GetUsableTopFromNode``)."""
+    largest = max(p.npus_per_node for p in family)
+    most: int = releases.value("card-handler-max", release)
+    if most < releases.value("card-handler-max", releases.DEFAULT_RELEASE) \
+            and all(handler_key(p) == CARD_ACCELERATOR_MARK and p.resource == ASCEND_910 for p in family):
+        return min(largest, most)
+    return largest
 
 
 def selected_profiles(profiles: Iterable[Profile], signals: HardwareSignals) -> List[Profile]:

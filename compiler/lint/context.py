@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from .. import releases
 from ..findings import Path, describe_object
 from ..manifest.job import Manifest
 from ..manifest.values import T, once
 from ..hardware.targeting import HardwareSignals, candidate_profiles
+from ..vocabulary import SCHEDULE_POLICY_ANNOTATION, SP_BLOCK_ANNOTATION
 
 #: what a rule lists in KINDS to see every object
 ALL = ("*",)
@@ -96,12 +98,28 @@ class RunContext:
 
     exists_beside = find_any = find
 
+    @property
+    def release(self) -> str:
+        """The MindCluster release the run judges for (the target's; the newest when there is none)."""
+        return self.target.release if self.target is not None else releases.DEFAULT_RELEASE
+
     def signals(self, obj: ObjectContext) -> HardwareSignals:
-        """What ``obj`` tells the scheduler about the hardware it wants."""
-        return obj.signals()
+        """What ``obj`` tells the scheduler of the target release about the hardware it wants: a schedule policy
+        or sp-block on a pod template only counts where the plugin reads the first pod's (``pod-annotations-read``)."""
+        found = obj.signals()
+        if not (found.schedule_policy or found.sp_block):
+            return found
+        read = releases.value("pod-annotations-read", self.release)
+        unread = [key for key in (SCHEDULE_POLICY_ANNOTATION, SP_BLOCK_ANNOTATION)
+                  if key.rpartition("/")[2] not in read and (obj.job_annotation(key) or (None, ("metadata",)))[1][0] != "metadata"]
+        if not unread:
+            return found
+        return found._replace(schedule_policy=None if SCHEDULE_POLICY_ANNOTATION in unread else found.schedule_policy,
+                              sp_block=found.sp_block and SP_BLOCK_ANNOTATION not in unread)
 
     def candidate_profiles(self, obj: ObjectContext) -> Tuple[Any, ...]:
-        """Every profile whose handler the scheduler could give ``obj`` (empty: no handler, or no NPUs).
+        """Every profile whose handler the scheduler of the target release could give ``obj`` (empty: no handler,
+        a handler no profile describes, or no NPUs).
 
         A check that holds for every candidate holds whatever the job's servers really are; see
         :mod:`ascend_compile.hardware.targeting`.
@@ -113,7 +131,7 @@ class RunContext:
                 signals = self.signals(obj)
                 found = self._by_signals.get(signals)
                 if found is None:
-                    found = self._by_signals[signals] = candidate_profiles(self.profiles.all(), signals)
+                    found = self._by_signals[signals] = candidate_profiles(self.profiles.all(), signals, self.release)
                 obj._candidates = found
         return obj._candidates
 
@@ -121,8 +139,3 @@ class RunContext:
         """The first candidate profile (None if the scheduler has no handler for ``obj``)."""
         candidates = self.candidate_profiles(obj)
         return candidates[0] if candidates else None
-
-    def knows_policy(self, policy: Optional[str]) -> bool:
-        """Whether a profile names ``policy`` (the scheduler ignores other policies)."""
-        return bool(policy) and self.profiles is not None and any(
-            p.schedule_policy == policy for p in self.profiles.all())

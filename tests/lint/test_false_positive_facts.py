@@ -53,10 +53,16 @@ def test_missing_ascendjob_port_is_not_a_finding():
 
 def test_old_atlas_800_job_without_accelerator_type_is_not_a_finding():
     """factory.go get910CardHandlerName: no accelerator-type -> the default 910 module handler, right for Atlas 800
-    (upstream's a800 samples are written so): an ascend-910 job gets no finding at all, not even a note."""
+    (upstream's a800 samples are written so): an ascend-910 job gets no warning or error; judged for v26.1.0 no
+    finding at all, and without a target only the note that v6.0.0-v26.0.1 place it on Atlas 800 nodes only."""
+    from ascend_compile import releases
+
     findings = lint_text(ACJOB, "fp.yaml")
     assert _loud(findings) == []
-    assert [f for f in findings if f.rule == "AC305"] == []
+    assert [(f.rule, f.severity) for f in findings if f.rule == "AC305"] == [("AC305", "info")]
+    assert "on MindCluster v6.0.0-v26.0.1 " in [f for f in findings if f.rule == "AC305"][0].message
+    named = lint_text(ACJOB, "fp.yaml", target=releases.Target("v26.1.0", True, "test"))
+    assert [f for f in named if f.rule == "AC305"] == []
 
 
 def _profile_dir(tmp_path, allowed, accelerator_type="other-card"):

@@ -78,7 +78,8 @@ def test_following_the_hint_fixes_the_job(case):
     fixed = apply(broken, finding.hint or "")
     assert fixed != broken
     yaml.safe_load(fixed)
-    assert [f for f in lint_text(fixed, "hint.yaml") if f.rule == rule] == []
+    # (a run without a target may note what older releases do: info, not what the hint is about)
+    assert [f for f in lint_text(fixed, "hint.yaml") if f.rule == rule and f.severity != "info"] == []
     assert _errors(fixed) == []
 
 

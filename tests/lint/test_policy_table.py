@@ -35,20 +35,55 @@ def _plugin_policies():
     return {values[name] for name in names}
 
 
+RELEASE_ARCHIVES = os.path.join(SHARED, "upstream", "src", "releases")
+
+
+def _policies_of(archive: str):
+    """The keys of the factory's policy map in one source archive; None when the tree has no such map."""
+    try:
+        factory, constants = _read(archive, FACTORY), _read(archive, CONSTANTS)
+    except StopIteration:
+        return None
+    found = re.search(r"var policy910HandlerMap = map\[string\]string\{(.*?)\n\}", factory, re.S)
+    if not found:
+        return None
+    values = dict(re.findall(r'^\s*(\w+)\s*=\s*"([^"]*)"', constants, re.M))
+    return {values[name] for name in re.findall(r"^\s*util\.(\w+)\s*:", found.group(1), re.M)}
+
+
 def test_the_policy_table_is_the_plugins():
-    from ascend_compile.vocabulary import PLUGIN_SCHEDULE_POLICIES
+    from ascend_compile import releases
 
     policies = _plugin_policies()
     assert len(policies) == 17  # at the pinned commit, incl. multilevel, chip1-softShareDev, chip2-node8
-    assert set(PLUGIN_SCHEDULE_POLICIES) == policies
+    assert set(releases.value("schedule-policies", releases.DEFAULT_RELEASE)) == policies
+
+
+@pytest.mark.parametrize("release", ["v6.0.0", "v7.0.RC1", "v7.3.2", "v26.0.1", "v26.1.0"])
+def test_each_releases_policy_table_is_its_plugins(release):
+    """schedule-policies per release: read from that release's own source archive (no map: the annotation is not
+    read at all, and the tree has no literal of it)."""
+    from ascend_compile import releases
+
+    archive = os.path.join(RELEASE_ARCHIVES, f"mind-cluster-{release}.tar.gz")
+    if not os.path.exists(archive):
+        pytest.skip(f"{archive} is not available (the shared research folder is not checked out)")
+    found = _policies_of(archive)
+    assert set(releases.value("schedule-policies", release)) == (found or set())
+    if not found:
+        with tarfile.open(archive) as tar:
+            texts = (tar.extractfile(m).read() for m in tar.getmembers()
+                     if "ascend-for-volcano" in m.name and m.name.endswith(".go") and m.isfile())
+            assert not any(b'"huawei.com/schedule_policy"' in text for text in texts)
 
 
 def test_every_profile_policy_is_one_the_plugin_knows():
+    from ascend_compile import releases
     from ascend_compile.hardware.profiles import ProfileRegistry
-    from ascend_compile.vocabulary import PLUGIN_SCHEDULE_POLICIES
 
+    known = releases.value("schedule-policies", releases.DEFAULT_RELEASE)
     for profile in ProfileRegistry().all():
-        assert profile.schedule_policy is None or profile.schedule_policy in PLUGIN_SCHEDULE_POLICIES, profile.name
+        assert profile.schedule_policy is None or profile.schedule_policy in known, profile.name
 
 
 @pytest.mark.parametrize("policy", ["chip2-node8", "chip1-node16", "module-a3-16", "multilevel"])

@@ -64,3 +64,12 @@ def command_text(container: Container) -> str:
         if isinstance(value, list):
             words += [str(item) for item in value]
     return " ".join(words)
+
+
+def on_other_releases(where: Iterable[str], text: str) -> str:
+    """A finding about releases other than the one judged, for a run that named none: ``on MindCluster
+    v6.0.0-v26.0.1 <text>; set cluster.mindcluster ...``."""
+    from ...releases import span_text
+
+    return (f"on MindCluster {span_text(where)} {text}; set cluster.mindcluster in .ascend-compile.yaml or "
+            "--mindcluster to judge for your release")

@@ -50,13 +50,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, FrozenSet, Iterator, List, Optional, Tuple
 
-from ...vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_910, RING_LABEL, SCHEDULE_POLICY_ANNOTATION,
-                           SP_BLOCK_ANNOTATION)
+from ... import releases
+from ...findings import ERROR, INFO
+from ...hardware.targeting import hardware_unnamed, known_policies
+from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, RING_LABEL, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
+from ._util import on_other_releases
 
 if TYPE_CHECKING:
     from ...hardware.profiles import Profile
     from ..context import ObjectContext, RunContext
+
+#: the one accelerator-type the default handler takes where it checks the node's label
+MODULE = "module"
+_REFUSES = "module-handler-refuses-typed-nodes"
 
 
 def _rings(profiles: List[Profile]) -> FrozenSet[str]:
@@ -77,21 +84,47 @@ def _other_servers(obj: ObjectContext, run: RunContext) -> Optional[Tuple[str, T
     return None
 
 
+def _refusal(types: Tuple[str, ...]) -> str:
+    named = f" (the {', '.join(types)} nodes the label names among them)" if types else ""
+    return (f"its default Atlas 800 handler refuses every node whose {ACCELERATOR_TYPE_LABEL} label is not "
+            f"{MODULE}{named} (\"check Node ... label [{ACCELERATOR_TYPE_LABEL}] Failed\"): the job runs only on "
+            f"Atlas 800 (910) nodes labelled {MODULE} or not at all, and waits forever on a cluster without them")
+
+
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    if obj.accelerator_type() or obj.npu_resource() != ASCEND_910 or obj.schedule_policy \
-            or obj.block(SP_BLOCK_ANNOTATION)[0] or run.profiles is None:
+    if obj.npu_resource() != ASCEND_910 or run.profiles is None:
         return
+    candidates, policy = run.candidate_profiles(obj), obj.schedule_policy
+    if not hardware_unnamed(candidates, run.signals(obj)):
+        return  # the job names its hardware (accelerator-type, a policy the release reads, sp-block)
+    read = known_policies(run.profiles.all(), run.release)
+    if policy and read and policy not in read:
+        return  # an unknown policy: schedule-policy says so
     placed = [pod_set for pod_set in obj.npu_pod_sets() or obj.pod_sets() if obj.volcano_places(pod_set)]
     if not placed:
         return
-    other = _other_servers(obj, run)
-    if other is None:
-        return
-    value, types = other
     where = placed[0].spec_path + ("nodeSelector",)
-    yield Problem(where, f"the job is labelled {RING_LABEL}={value} but names no {ACCELERATOR_TYPE_LABEL} or "
-                         f"{SCHEDULE_POLICY_ANNOTATION}: the scheduler gives it its default Atlas 800 (910) handler "
-                         "(1, 2, 4 or 8 NPUs per pod) and may place its pods on any node with "
-                         f"{ASCEND_910}, not only the servers the label names",
-                  hint=f"add nodeSelector {ACCELERATOR_TYPE_LABEL}: <{' | '.join(types)}> to every pod template, or "
-                       f"the job annotation {SCHEDULE_POLICY_ANNOTATION}" if types else None, key=True)
+    other = _other_servers(obj, run)
+    types = other[1] if other else ()
+    hint = (f"add nodeSelector {ACCELERATOR_TYPE_LABEL}: <{' | '.join(types or (MODULE,))}> to every pod template, or "
+            f"the job annotation {SCHEDULE_POLICY_ANNOTATION}")
+    said = (f"the job is labelled {RING_LABEL}={other[0]} but " if other else "the job ") + \
+        f"names no {ACCELERATOR_TYPE_LABEL} or {SCHEDULE_POLICY_ANNOTATION}"
+    if policy and not read:
+        said += f" the plugin of MindCluster {run.release} reads (it ignores {SCHEDULE_POLICY_ANNOTATION}={policy})"
+    elif policy:
+        said += f" but {policy}, which MindCluster {run.release} gives the default handler too"
+    if releases.value(_REFUSES, run.release):
+        yield Problem(where, f"{said}: on MindCluster {run.release} {_refusal(types)}", hint=hint, key=True,
+                      severity=ERROR if other else INFO)
+        return
+    older = releases.releases_where(_REFUSES, bool)
+    if other is not None:
+        later = "" if run.target is None or run.target.given else \
+            f"; {on_other_releases(older, 'the scheduler ' + _refusal(types).replace('its default', 'gives it the default', 1))}"
+        yield Problem(where, f"{said}: the scheduler gives it its default Atlas 800 (910) handler "
+                             "(1, 2, 4 or 8 NPUs per pod) and may place its pods on any node with "
+                             f"{ASCEND_910}, not only the servers the label names{later}", hint=hint, key=True)
+    elif run.target is not None and not run.target.given:
+        yield Problem(where, f"{said}: " + on_other_releases(older, _refusal(types)), hint=hint, key=True,
+                      severity=INFO)

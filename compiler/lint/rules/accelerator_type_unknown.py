@@ -34,9 +34,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, FrozenSet, Iterator, List, Optional, Sequence
 
-from ...vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_910, CARD_ACCELERATOR_MARK,
-                            PLUGIN_SCHEDULE_POLICIES, SELECTOR_JOIN, SP_BLOCK_ANNOTATION)
+from ... import releases
+from ...findings import INFO, WARNING
+from ...hardware.targeting import handler_absent, policy_picks_handler
+from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, CARD_ACCELERATOR_MARK, SELECTOR_JOIN
 from ..rule import Problem
+from ._util import on_other_releases
 
 if TYPE_CHECKING:
     from ...hardware.profiles import Profile
@@ -56,8 +59,14 @@ def _close(word: str, options: Sequence[str], n: int = 1) -> List[str]:
 def _handler_by_selector(obj: ObjectContext, run: RunContext) -> bool:
     """Whether the plugin picks the job's handler by its accelerator-type (else a value no node carries only
     leaves the pods without nodes)."""
-    return obj.npu_resource() == ASCEND_910 and not obj.block(SP_BLOCK_ANNOTATION)[0] \
-        and obj.schedule_policy not in PLUGIN_SCHEDULE_POLICIES
+    signals = run.signals(obj)
+    return obj.npu_resource() == ASCEND_910 and not signals.sp_block \
+        and not policy_picks_handler(run.profiles.all(), signals, run.release)
+
+
+#: what the plugin does with a job it finds no handler for, on the releases where it does not refuse it
+_UNCHECKED = "passes it with no NPU checks (no per-pod rules, no node checks, no NPU annotation)"
+_REFUSED = "no-handler-refused"
 
 
 def _joined(obj: ObjectContext, known: Sequence[str]) -> Optional[PodSet]:
@@ -81,26 +90,69 @@ def _known_set(profiles: List[Profile]) -> FrozenSet[str]:
     return frozenset(_known(profiles))
 
 
+def _joined_problem(obj: ObjectContext, run: RunContext, joined: PodSet) -> Problem:
+    said = (f"the pod templates select {ACCELERATOR_TYPE_LABEL} {SELECTOR_JOIN.join(obj.accelerator_types())}: the "
+            "scheduler joins them into one job selector that names no handler")
+    path, hint = joined.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL), "select the same accelerator-type in every pod template"
+    if not releases.value(_REFUSED, run.release):
+        return Problem(path, f"{said}; MindCluster {run.release} {_UNCHECKED}", hint=hint, severity=WARNING)
+    older = [r for r in releases.RELEASES if not releases.value(_REFUSED, r)]
+    later = "" if run.target is None or run.target.given else f" ({on_other_releases(older, _UNCHECKED)})"
+    return Problem(path, f"{said}, and refuses the job (NotSupportPolicy){later}", hint=hint)
+
+
+def _absent(obj: ObjectContext, run: RunContext, pod_set: PodSet) -> Optional[Problem]:
+    """The pod set's accelerator-type names a profile whose handler the target's plugin lacks (a warning: the job
+    runs unchecked), or, judged for the default, lacks on older releases (a note)."""
+    value, resource, sp_block = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL), obj.npu_resource(), \
+        run.signals(obj).sp_block
+    if not _handler_by_selector(obj, run) and not (resource == ASCEND_910 and not sp_block):
+        return None
+    every = run.profiles.all()
+    path = pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL)
+    found = handler_absent(every, value, resource, run.release, sp_block)
+    if found is not None:
+        return Problem(path, f"{ACCELERATOR_TYPE_LABEL} {value!r} ({found.name}) names no handler of MindCluster "
+                             f"{run.release}: it {_UNCHECKED}", severity=WARNING,
+                       hint="name the target release your cluster runs, or use a handler it has (sp-block for a "
+                            "super-pod)")
+    if run.target is None or run.target.given:
+        return None
+    # judged for the default: a note where a release has the servers' handler but not reached this way (a
+    # super-pod without sp-block); a release without any handler for the servers predates them
+    older = [r for r in releases.RELEASES if handler_absent(every, value, resource, r, sp_block) is not None
+             and value not in [p.accelerator_type for p in every if p.name in releases.value("handlers-absent", r)]]
+    if not older:
+        return None
+    return Problem(path, f"{ACCELERATOR_TYPE_LABEL} {value!r} without sp-block: " + on_other_releases(
+        older, f"the plugin has no handler for it and {_UNCHECKED}"), severity=INFO)
+
+
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not obj.npu_resource() or run.profiles is None:
         return
     known = run.from_profiles(_known)
     joined = _joined(obj, known) if len(obj.accelerator_types()) > 1 and _handler_by_selector(obj, run) else None
     if joined is not None:
-        yield Problem(joined.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
-                      f"the pod templates select {ACCELERATOR_TYPE_LABEL} "
-                      f"{SELECTOR_JOIN.join(obj.accelerator_types())}: the scheduler joins them into one job "
-                      "selector that names no handler, and refuses the job (policyHandler is nil)",
-                      hint="select the same accelerator-type in every pod template")
+        yield _joined_problem(obj, run, joined)
     known_set = run.from_profiles(_known_set)
     for pod_set in obj.pod_sets():
         value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
-        if not isinstance(value, str) or not value or value in known_set or CARD_ACCELERATOR_MARK in value:
+        if not isinstance(value, str) or not value or CARD_ACCELERATOR_MARK in value:
+            continue
+        if value in known_set:
+            absent = _absent(obj, run, pod_set)
+            if absent is not None:
+                yield absent
             continue
         close = _close(value, known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
-        why = "matches no scheduler handler: the job is refused (policyHandler is nil)" \
-            if _handler_by_selector(obj, run) else \
-            "is no value MindCluster nodes are labelled with: the pods never fit"
+        if not _handler_by_selector(obj, run):
+            why = "is no value MindCluster nodes are labelled with: the pods never fit"
+        elif releases.value(_REFUSED, run.release):
+            why = "matches no scheduler handler: the job is refused (NotSupportPolicy)"
+        else:
+            why = (f"matches no scheduler handler (MindCluster {run.release} {_UNCHECKED}) and is no value "
+                   "MindCluster nodes are labelled with: the pods never fit")
         yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
                       f"{ACCELERATOR_TYPE_LABEL} {value!r} {why}", hint=hint)

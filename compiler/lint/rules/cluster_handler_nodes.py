@@ -52,7 +52,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not chosen:
         return  # the policy does not pick the handler (unknown, or another resource)
     family = handler_family(run.profiles.all(), chosen)
-    limit = handler_node_limit(family)
+    limit = handler_node_limit(family, run.release)
     for pod_set in obj.npu_pod_sets():
         resource, npus = pod_set.npu_resource() or "", pod_set.npus()
         usable_nodes = usable(run, pod_set)

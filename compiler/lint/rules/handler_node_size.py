@@ -36,8 +36,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ...hardware.targeting import handler_family, handler_node_limit, node_profile
-from ...vocabulary import ACCELERATOR_TYPE_LABEL
+from ...hardware.targeting import handler_family, handler_key, handler_node_limit, node_profile
+from ...vocabulary import ACCELERATOR_TYPE_LABEL, CARD_ACCELERATOR_MARK
 from ..rule import Problem
 
 if TYPE_CHECKING:
@@ -45,15 +45,18 @@ if TYPE_CHECKING:
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    policy = obj.schedule_policy
-    if policy is None or run.profiles is None:
+    policy = run.signals(obj).schedule_policy
+    if run.profiles is None:
         return
-    chosen = [p for p in run.candidate_profiles(obj) if p.schedule_policy == policy]
+    chosen = [p for p in run.candidate_profiles(obj) if policy and p.schedule_policy == policy]
+    if not chosen:  # the policy is not what picks the handler: an older card handler's node limit may still bite
+        chosen = [p for p in run.candidate_profiles(obj) if handler_key(p) == CARD_ACCELERATOR_MARK]
+        policy = None
     if not chosen:
-        return  # the policy is not what picks the handler (unknown, or another resource)
+        return
     every = run.profiles.all()
     family = handler_family(every, chosen)
-    limit = handler_node_limit(family)
+    limit = handler_node_limit(family, run.release)
     resource = obj.npu_resource()
     for pod_set in obj.npu_pod_sets():
         value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
@@ -61,7 +64,8 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         if nodes is None or nodes.npus_per_node <= limit:
             continue
         served = ", ".join(p.name for p in family)
+        picked = f"schedule_policy {policy} picks" if policy else f"on MindCluster {run.release} the card handler is"
         yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
-                      f"{pod_set.role}: schedule_policy {policy} picks the scheduler's handler for {served}, which "
+                      f"{pod_set.role}: {picked} the scheduler's handler for {served}, which "
                       f"refuses a node with more than {limit} free NPUs; {ACCELERATOR_TYPE_LABEL}={value} selects "
                       f"{nodes.name} nodes with {nodes.npus_per_node}: an idle one never takes the pods")

@@ -74,7 +74,8 @@ from typing import FrozenSet, Iterator, List, Optional, TYPE_CHECKING, Tuple
 
 from ...catalogue import NPU_COUNT
 from ...findings import Path
-from ...hardware.arithmetic import NpuLayout, Violation, check_pods
+from ... import releases
+from ...hardware.arithmetic import NpuLayout, Violation, allowed_per_pod, check_pods
 from ...hardware.profiles import Profile
 from ...hardware.targeting import node_profile, per_pod_rules
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, JOBS, SCHEDULER_TASK_SPEC,
@@ -138,8 +139,8 @@ def _node_violation(obj: ObjectContext, run: RunContext, pod_set: PodSet, npus: 
         f"request at most {own.npus_per_node} NPUs per pod, or select the nodes the pod is meant for")
 
 
-def _handler_violation(profiles: Tuple[Profile, ...], pods: int, npus: int) -> Violation:
-    allowed = sorted({n for p in profiles for n in p.allowed_per_pod(pods)})
+def _handler_violation(profiles: Tuple[Profile, ...], pods: int, npus: int, release: str) -> Violation:
+    allowed = sorted({n for p in profiles for n in allowed_per_pod(p, pods, release)})
     kind = "a single-pod job" if pods <= 1 else "a job with several pods"
     names = ", ".join(p.name for p in profiles)
     return Violation(
@@ -160,7 +161,7 @@ def pod_set_violations(obj: ObjectContext, run: RunContext, rule: str) -> Iterat
         return
     for pod_set, npus, (every, refused) in _checked_pod_sets(obj, run):
         if rule in refused and own_nodes and rule == NPU_COUNT:
-            yield pod_set, _handler_violation(profiles, obj.npu_layout().pods, npus)
+            yield pod_set, _handler_violation(profiles, obj.npu_layout().pods, npus, run.release)
         elif rule in refused:
             for violation in every[0]:
                 if violation.rule == rule:
@@ -176,14 +177,26 @@ def _checked_pod_sets(obj: ObjectContext, run: RunContext) -> List[Tuple[PodSet,
     read them (npu-count, not-full-node)."""
     found: Optional[List[Tuple[PodSet, int, _Violations]]] = obj.shared.get("npu_count.checked")
     if found is None:
-        pods, labels = obj.npu_layout().pods, _labels(obj, run)
+        layout, labels = obj.npu_layout(), _labels(obj, run)
         found = []
         for pod_set in obj.pod_sets():
             npus = pod_set.npus()
             if npus > 0 and pod_set.replicas > 0 and obj.volcano_places(pod_set):
-                found.append((pod_set, npus, run.by_signals(_violations, obj, npus, pods, labels)))
+                found.append((pod_set, npus, run.by_signals(_violations, obj, npus, layout.pods, labels)))
+        average = _average(obj, run)
+        if found and average is not None:
+            found = [(found[0][0], average, run.by_signals(_violations, obj, average, layout.pods, labels))]
         obj.shared["npu_count.checked"] = found
     return found
+
+
+def _average(obj: ObjectContext, run: RunContext) -> Optional[int]:
+    """The job's average NPUs per NPU pod when the target's plugin checks only that (``average-per-pod``: up to
+    v7.0.RC1, total / pods in Go's integer division) and the pods differ; None when each pod is checked."""
+    layout = obj.npu_layout()
+    if len(layout.counts) < 2 or not releases.value("average-per-pod", run.release):
+        return None
+    return layout.total // layout.pods
 
 
 def _violations(run: RunContext, obj: ObjectContext, npus: int, pods: int,
@@ -192,7 +205,7 @@ def _violations(run: RunContext, obj: ObjectContext, npus: int, pods: int,
     pods of ``npus`` NPUs in a job of ``pods`` pods (``labels``, which :func:`handler_rules` works out again, key
     the cache: the signals do not carry them)."""
     layout = NpuLayout((npus,), pods, npus * pods)
-    every = [check_pods(profile, layout) for profile in handler_rules(obj, run)[0]]
+    every = [check_pods(profile, layout, run.release) for profile in handler_rules(obj, run)[0]]
     broken = [{violation.rule for violation in violations} for violations in every]
     return every, frozenset(set.intersection(*broken)) if broken else frozenset()
 
@@ -203,9 +216,9 @@ def _safe_hint(obj: ObjectContext, run: RunContext, pod_set: PodSet, hint: str) 
     if len(candidates) < 2 or handler_rules(obj, run)[1]:
         return hint
     pods = obj.npu_layout().pods
-    common = set(candidates[0].allowed_per_pod(pods))
+    common = set(allowed_per_pod(candidates[0], pods, run.release))
     for profile in candidates[1:]:
-        common &= set(profile.allowed_per_pod(pods))
+        common &= set(allowed_per_pod(profile, pods, run.release))
     names = ", ".join(p.name for p in candidates)
     if not common:
         return f"no count is allowed on every profile the job could target ({names}): name the server type"
@@ -266,6 +279,11 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         yield Problem(npu_request_path(pod_set), f"{pod_set.role}: asks for 0 {pod_set.npu_resource()}; the "
                       "scheduler refuses a task that names an NPU resource but requests none (InvalidResourceRequest)",
                       hint="request at least 1 NPU, or remove the NPU resource from the pod")
+    average = _average(obj, run)
+    layout = obj.npu_layout()
+    said = "" if average is None else (
+        f"the job's {layout.total} NPUs over {layout.pods} NPU pods average {average} per pod, which the plugin of "
+        f"MindCluster {run.release} checks instead of each pod: ")
     for pod_set, violation in pod_set_violations(obj, run, NPU_COUNT):
-        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {violation.message}",
+        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {said}{violation.message}",
                       hint=_safe_hint(obj, run, pod_set, violation.hint), severity=violation.severity)

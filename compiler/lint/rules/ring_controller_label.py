@@ -39,8 +39,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional
 
+from ... import releases
+from ...manifest.job import joined_label
 from ...manifest.values import as_dict
-from ...findings import WARNING
+from ...findings import ERROR, WARNING
 from ...hardware.targeting import hardware_unnamed
 from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_CONTROLLER_VALUES, RING_LABEL,
                            VOLCANO_JOB)
@@ -68,6 +70,30 @@ def _unlabelled_ranktable_volume(obj: ObjectContext) -> Optional[Path]:
     return found
 
 
+#: the value the 910B and super-pod handlers of the releases in ``ring-controller-910b-required`` demand
+_910B = "ascend-910b"
+
+
+def _required(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
+    """The target's handlers that refuse a job not labelled ring-controller.atlas: ascend-910b (v6.0.0's 910B and
+    super-pod handlers), as the plugin joins the job's and the pods' labels."""
+    required = releases.value("ring-controller-910b-required", run.release)
+    candidates = run.candidate_profiles(obj)
+    if not required or not candidates or not all(p.name in required for p in candidates):
+        return
+    values = obj.label_values(RING_LABEL)
+    value = joined_label(values)
+    if value == _910B:
+        return
+    names = ", ".join(p.name for p in candidates)
+    said = "has no label" if value is None else f"is labelled {value}"
+    yield Problem(values[0][0] if values else ("metadata",),
+                  f"the job {said} {RING_LABEL}={_910B}: the handler of MindCluster {run.release} for {names} refuses "
+                  "it (\"label ... not right(ascend-910b)\"); it stays Pending",
+                  hint=f"label the job and its pod templates {RING_LABEL}: {_910B}", severity=ERROR,
+                  key=value is None)
+
+
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     unlabelled = _unlabelled_ranktable_volume(obj)
     if unlabelled:
@@ -77,6 +103,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                                   "ascend-operator writes no ranktable for it", severity=WARNING,
                       hint=f"label the job and its pod templates {RING_LABEL}="
                            f"{value or '<the value of your hardware profile>'}", fix=value)
+    yield from _required(obj, run)
     job_value = obj.labels.get(RING_LABEL)
     if job_value is None:
         return  # nothing to compare the pod templates' labels or the hardware with

@@ -54,11 +54,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
 
-from ...findings import WARNING, Path
+from ... import releases
+from ...findings import INFO, WARNING, Path
+from ...hardware.targeting import candidate_profiles, known_policies
 from ...manifest.job import joined_label
-from ...vocabulary import (ASCEND310_RESOURCE, ASCEND310P_RESOURCE, DUO_LABEL, NPU_RESOURCE, PLUGIN_SCHEDULE_POLICIES,
+from ...vocabulary import (ASCEND310_RESOURCE, ASCEND_910, ASCEND310P_RESOURCE, DUO_LABEL, NPU_RESOURCE,
                             SCHEDULE_POLICY_ANNOTATION, STRATEGIES_310, STRATEGY_310)
 from ..rule import Problem
+from ._util import on_other_releases
 
 if TYPE_CHECKING:
     from ...hardware.profiles import Profile
@@ -87,9 +90,46 @@ def _misspelt_key(obj: ObjectContext) -> Optional[Tuple[str, Path]]:
     return None
 
 
+#: what the plugin does with a huawei.com/npu job it has no handler for, where it does not refuse it
+_UNCHECKED = "passes it with no NPU checks (no per-pod rules, no node checks, no NPU annotation)"
+
+
+def _no_handler(run: RunContext) -> Tuple[str, Optional[str]]:
+    """(what the target's plugin does with an NPU job it has no handler for, the severity: None for the rule's)."""
+    if not releases.value("no-handler-refused", run.release):
+        return f"MindCluster {run.release} {_UNCHECKED}", WARNING
+    older = [r for r in releases.RELEASES if not releases.value("no-handler-refused", r)]
+    later = "" if run.target is None or run.target.given else f" ({on_other_releases(older, _UNCHECKED)})"
+    return f"it is refused (NotSupportPolicy){later}", None
+
+
+def _ignored(obj: ObjectContext, run: RunContext, policy: str, where: Path) -> Iterator[Problem]:
+    """A policy the default release reads that the target's plugin ignores (not read up to v7.0.RC1, not in v7.3.2's
+    map): a warning when judged for such a release; without a target, a note for a job without a node selector
+    where ignoring it changes the handler (the older plugins give it their default Atlas 800 handler)."""
+    every, signals = run.profiles.all(), obj.signals()
+    ignoring = [r for r in releases.RELEASES if policy not in known_policies(every, r)]
+    if run.release in ignoring:
+        said = f"does not read {SCHEDULE_POLICY_ANNOTATION}" if not releases.value("schedule-policies", run.release) \
+            else f"has no {policy!r} in its policy map"
+        yield Problem(where, f"MindCluster {run.release} {said}: the scheduler ignores {policy!r} and picks the handler "
+                             "by sp-block, the accelerator-type node selector, or its default (Atlas 800) handler",
+                      hint="select the servers with the accelerator-type node selector too", severity=WARNING)
+        return
+    if run.target is None or run.target.given or signals.selected_types():
+        return  # with a node selector the older plugins' handler is the one the selector names: noted only without
+    mine = candidate_profiles(every, signals, run.release)
+    changed = [r for r in ignoring if candidate_profiles(every, signals, r) != mine]
+    if changed:
+        yield Problem(where, f"schedule_policy {policy!r}: " + on_other_releases(
+            changed, "the plugin ignores it and picks another handler (by sp-block, the accelerator-type node "
+                     "selector, or the default Atlas 800 one)"), severity=INFO)
+
+
 def _known(profiles: List[Profile]) -> List[str]:
-    """The plugin's own policy map, and any a (project) profile adds, sorted."""
-    return sorted({p.schedule_policy for p in profiles if p.schedule_policy} | set(PLUGIN_SCHEDULE_POLICIES))
+    """Every policy some supported release's plugin reads, and any a (project) profile adds, sorted."""
+    return sorted({p.schedule_policy for p in profiles if p.schedule_policy}
+                  | {name for _, _, names in releases.fact("schedule-policies").spans for name in names})
 
 
 def _strategy_310(obj: ObjectContext, resource: str) -> Iterator[Problem]:
@@ -158,17 +198,26 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             if misspelt is not None:
                 path = misspelt[1]
                 hint = f"rename {misspelt[0]!r} to {SCHEDULE_POLICY_ANNOTATION!r}: the scheduler reads that key only"
+            said, severity = _no_handler(run)
             yield Problem(path, f"the job requests {NPU_RESOURCE} but has no {SCHEDULE_POLICY_ANNOTATION} "
-                                "annotation: the scheduler has no handler for it", key=True, hint=hint)
+                                f"annotation: the scheduler has no handler for it; {said}", key=True, hint=hint,
+                          severity=severity)
         return
     policy, where = found
-    if policy in known:
+    if policy not in known:
+        close = _close(str(policy), known, n=1)
+        hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
+        if resource == NPU_RESOURCE:
+            said, severity = _no_handler(run)
+            yield Problem(where, f"schedule_policy {policy!r} is unknown: the scheduler has no handler for this "
+                                 f"{NPU_RESOURCE} job; {said}", hint=hint, severity=severity)
+        else:
+            yield Problem(where, f"schedule_policy {policy!r} is unknown; the scheduler ignores it and falls back "
+                          "to the node selectors", hint=hint, severity=WARNING)
         return
-    close = _close(str(policy), known, n=1)
-    hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
-    if resource == NPU_RESOURCE:
-        yield Problem(where, f"schedule_policy {policy!r} is unknown: the scheduler has no handler for this "
-                             f"{NPU_RESOURCE} job", hint=hint)
-    else:
-        yield Problem(where, f"schedule_policy {policy!r} is unknown; the scheduler ignores it and falls back "
-                      "to the node selectors", hint=hint, severity=WARNING)
+    if resource == NPU_RESOURCE and policy not in known_policies(run.profiles.all(), run.release):
+        said, severity = _no_handler(run)
+        yield Problem(where, f"MindCluster {run.release} has no handler for {NPU_RESOURCE} with schedule_policy "
+                             f"{policy!r}; {said}", severity=severity)
+    elif isinstance(policy, str) and resource == ASCEND_910:
+        yield from _ignored(obj, run, policy, where)
