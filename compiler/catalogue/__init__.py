@@ -44,7 +44,7 @@ from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAI
 
 #: the IDs that code reports by name: the reader, the loaders, the writer, ``compile``, the schema check and the
 #: lint engine (the other IDs are reported by their lint units, under the ID of their entry below)
-INPUT_ERROR = "AC001"  # unreadable: missing, directory, binary, not UTF-8, reached through a link out of the repository
+INPUT_ERROR = "AC001"  # unreadable: missing, directory, binary, not UTF-8, through a link out of the repository
 INPUT_TOO_LARGE = "AC002"
 YAML_SYNTAX = "AC003"  # syntax errors and unsafe tags
 YAML_DUPLICATE_KEY = "AC004"

@@ -19,9 +19,9 @@ DOCS: Dict[str, str] = {
 **What.** A path on the command line does not exist, is not a regular file (a directory given where a
 file is read, a device, a socket), or its bytes are not UTF-8 text (a binary file, or text saved as
 UTF-16 or GBK).  The same holds for a file a setting names (a profile in ``profileDirs``, the project
-config), and for any of them reached through a symbolic link, at the file or at a folder above it, that leads outside
-the repository the link sits in (``k8s/x.yaml -> ~/.kube/config``): the error names the link and where it
-leads, and nothing there is read.
+config), and for any of them reached through a symbolic link, at the file or at a folder above it, that
+leads outside the repository the link sits in (``k8s/x.yaml -> ~/.kube/config``): the error names the
+link and where it leads, and nothing there is read.
 
 **Why.** Kubernetes manifests and specs are UTF-8 YAML; anything else cannot be checked, and
 checking half of it would report a clean result for a file nobody read.  A link committed in a pull

@@ -20,9 +20,10 @@
   ``docs/`` naming ``../manifests/job.yaml``, cannot hide a manifest.
 * A walk does not follow a linked folder (a symlink to a directory): what it holds may be outside the
   paths given (``manifests/ext -> ../../outside``), and ``--fix`` must not reach there.  A note (AC015,
-  info) names each; name the folder (or its target) to read it.  Nor does it follow a linked file that leads
-  out of the repository the link sits in (``k8s/x.yaml -> ~/.kube/config``: its text would reach findings and
-  diffs): the same note names it; a linked file that stays inside is read.
+  info) names each; name its target (or the folder, when the link stays inside the repository) to read it.
+  Nor does it follow a linked file that leads out of the repository the link sits in (``k8s/x.yaml ->
+  ~/.kube/config``: its text would reach findings and diffs): the same note names it; a linked file that stays
+  inside is read.
 * A path named on the command line that reaches through a link, at any component, leading out of the
   repository the link sits in is refused (AC001, exit code 2; :func:`~ascend_compile.safeio.inside.check_inside`),
   naming the link.  The rule is about links: a path outside any repository, named as it is, is read.

@@ -57,10 +57,9 @@ def files_digest(paths: Iterable[str]) -> str:
     from ..yamlio.common import DEFAULT_MAX_BYTES
 
     parts = []
-    for path in paths:  # read as the profile registry reads them: a link to /dev/zero, a FIFO or out of the
-        # repository is not read
-        data, why = (None, "outside") if outside_link(path) else read_regular_bytes(path, DEFAULT_MAX_BYTES,
-                                                                                    follow=True)
+    for path in paths:  # read as the profile registry reads them: no link to /dev/zero, a FIFO or out of the repository
+        outside = outside_link(path) is not None
+        data, why = (None, "outside") if outside else read_regular_bytes(path, DEFAULT_MAX_BYTES, follow=True)
         parts.append(path + ":" + (digest(data) if data is not None else "missing" if not why else "unreadable"))
     return _digest(parts)
 
