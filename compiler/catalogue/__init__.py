@@ -45,7 +45,7 @@ from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAI
 
 #: the IDs that code reports by name: the reader, the loaders, the writer, ``compile``, the schema check and the
 #: lint engine (the other IDs are reported by their lint units, under the ID of their entry below)
-INPUT_ERROR = "AC001"  # unreadable: missing, directory, binary, not UTF-8
+INPUT_ERROR = "AC001"  # unreadable: missing, directory, binary, not UTF-8, through a link out of the repository
 INPUT_TOO_LARGE = "AC002"
 YAML_SYNTAX = "AC003"  # syntax errors and unsafe tags
 YAML_DUPLICATE_KEY = "AC004"
@@ -59,7 +59,7 @@ CONFIG_INVALID = "AC011"
 BAD_SUPPRESSION = "AC012"
 OUTPUT_ERROR = "AC013"
 KUSTOMIZE_PART_NOT_CHECKED = "AC014"  # a file a kustomization merges into objects was not checked (a warning)
-LINKED_FOLDER_SKIPPED = "AC015"  # a walk did not follow a symlinked folder (a note)
+LINKED_FOLDER_SKIPPED = "AC015"  # a walk did not follow a linked folder, or a linked file out of the repository
 CLUSTER_SNAPSHOT_INVALID = "AC016"  # --cluster-snapshot FILE cannot be read or breaks its schema
 CLUSTER_ERROR = "AC017"  # the Python client's ClusterError: the API server refused a request, or was not reached
 SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
@@ -211,7 +211,8 @@ Passing::
 
 _ENTRIES: Tuple[Entry, ...] = (
     _meta(INPUT_ERROR, "unreadable-input", INPUT,
-          "The file cannot be read as UTF-8 text (missing, a directory, binary, bad encoding)."),
+          "The file cannot be read as UTF-8 text (missing, a directory, binary, bad encoding, or reached through "
+          "a link out of the repository)."),
     _meta(INPUT_TOO_LARGE, "input-too-large", INPUT, "The input is larger than the size limit (--max-bytes)."),
     _meta(YAML_SYNTAX, "yaml-syntax", INPUT, "The YAML cannot be parsed, or uses a tag other than plain YAML types."),
     _meta(YAML_DUPLICATE_KEY, "yaml-duplicate-key", INPUT, "A mapping repeats a key; YAML and Kubernetes reject this."),
@@ -238,7 +239,8 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(KUSTOMIZE_PART_NOT_CHECKED, "kustomize-part-not-checked", DISCOVERY,
           "A file was not checked: a kustomization in its folder or above merges it into objects (a patch).", WARNING),
     _meta(LINKED_FOLDER_SKIPPED, "linked-folder-skipped", DISCOVERY,
-          "A directory walk met a symlinked folder and did not follow it.", INFO),
+          "A directory walk met a symlinked folder, or a link to a file outside the repository, and did not follow "
+          "it.", INFO),
     _meta(SPEC_INVALID, "spec-invalid", SPEC,
           "A job spec breaks a rule of the spec format that its schema cannot express.", kinds=SPEC_KINDS),
     _meta(PROFILE_UNKNOWN, "profile-unknown", SPEC, "A job spec names a hardware profile that does not exist.",

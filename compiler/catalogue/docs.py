@@ -20,13 +20,18 @@ DOCS: Dict[str, str] = {
     "AC001": """\
 **What.** A path on the command line does not exist, is not a regular file (a directory given where a
 file is read, a device, a socket), or its bytes are not UTF-8 text (a binary file, or text saved as
-UTF-16 or GBK).
+UTF-16 or GBK).  The same holds for a file a setting names (a profile in ``profileDirs``, the project
+config), and for any of them reached through a symbolic link, at the file or at a folder above it, that
+leads outside the repository the link sits in (``k8s/x.yaml -> ~/.kube/config``): the error names the
+link and where it leads, and nothing there is read.
 
 **Why.** Kubernetes manifests and specs are UTF-8 YAML; anything else cannot be checked, and
-checking half of it would report a clean result for a file nobody read.
+checking half of it would report a clean result for a file nobody read.  A link committed in a pull
+request must not make a CI run read a runner's file and print it in findings or a diff.
 
 **How to fix.** Check the path (the message names it), or save the file as UTF-8. To skip files in
-a directory, use ``--exclude GLOB``.
+a directory, use ``--exclude GLOB``.  Replace a link out of the repository with the file itself, or
+name the file where it really is (a path outside any repository, named as it is, is read).
 
 Example::
 
@@ -169,13 +174,17 @@ are refused (a usage or config error, exit code 2), no comment or annotation rea
 since a repository's own config could otherwise make a run that checked nothing say "No problems found".""",
     "AC015": """\
 **What.** A directory walk met a symlink to a folder and did not follow it: nothing in that folder was
-read. The note names the link and its target. A folder named on the command line is read, link or not.
+read. Nor does a walk read a symlinked file that leads outside the repository the link sits in. The note
+names the link and its target. A folder named on the command line is read, link or not, unless the link
+leads outside the repository (then it is an input error, AC001); a linked file that stays inside is read.
 
 **Why.** A linked folder may lead outside the paths given (``manifests/ext -> ../../outside``): a
 repository must not make ``lint --fix manifests/`` rewrite files elsewhere, nor make a run check files
-it was not given. It may also lead back into the tree, which would read files twice.
+it was not given. It may also lead back into the tree, which would read files twice. A linked file out of
+the repository (``k8s/x.yaml -> ~/.kube/config``) would put a runner's file in findings and diffs.
 
-**How to fix.** To check what the folder holds, name it (or its target) on the command line. To drop the
+**How to fix.** To check what the folder holds, name its target on the command line (or the link, when it
+stays inside the repository); put a file that should be checked in the repository itself. To drop the
 note, ``--exclude`` the link, or silence every such note with ``--disable AC015`` (or
 ``lint.disable``).""",
     "AC016": """\

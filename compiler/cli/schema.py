@@ -35,8 +35,8 @@ def local_schema(spec_path: str) -> Optional[str]:
 
     Searched as config discovery searches: up to the repository root, never above it (without one, the spec's
     folder only); each candidate read only as a regular file no larger than the schema (a link to ``/dev/zero``
-    or a FIFO is passed over, not read)."""
-    from ..safeio.inside import repository_root
+    or a FIFO, or out of the repository, is passed over, not read)."""
+    from ..safeio.inside import outside_link, repository_root
     from ..safeio.read import read_regular_bytes
 
     wanted = builtin_schema()
@@ -45,7 +45,7 @@ def local_schema(spec_path: str) -> Optional[str]:
     here = folder
     while True:
         candidate = os.path.join(here, "schemas", SPEC_SCHEMA)
-        if read_regular_bytes(candidate, len(wanted), follow=True)[0] == wanted:
+        if not outside_link(candidate) and read_regular_bytes(candidate, len(wanted), follow=True)[0] == wanted:
             return os.path.relpath(candidate, folder).replace(os.sep, "/")
         if root is None or here == root or os.path.dirname(here) == here:
             return None

@@ -20,7 +20,13 @@
   ``docs/`` naming ``../manifests/job.yaml``, cannot hide a manifest.
 * A walk does not follow a linked folder (a symlink to a directory): what it holds may be outside the
   paths given (``manifests/ext -> ../../outside``), and ``--fix`` must not reach there.  A note (AC015,
-  info) names each; name the folder (or its target) to read it.
+  info) names each; name its target (or the folder, when the link stays inside the repository) to read it.
+  Nor does it follow a linked file that leads out of the repository the link sits in (``k8s/x.yaml ->
+  ~/.kube/config``: its text would reach findings and diffs): the same note names it; a linked file that stays
+  inside is read.
+* A path named on the command line that reaches through a link, at any component, leading out of the
+  repository the link sits in is refused (AC001, exit code 2; :func:`~ascend_compile.safeio.inside.check_inside`),
+  naming the link.  The rule is about links: a path outside any repository, named as it is, is read.
 * ``-`` means standard input (at most once).
 * Missing paths, unreadable directories, broken symlinks and symlink loops
   become input-error Findings (rule AC001, exit code 2); the other inputs are
@@ -34,14 +40,14 @@ directory.  A file reached twice (e.g. through two arguments) is read once.
 from __future__ import annotations
 
 import fnmatch
-import errno
 import os
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..catalogue import (HELM_CHART_SKIPPED, INPUT_ERROR, KUSTOMIZE_PART_NOT_CHECKED, KUSTOMIZE_PART_SKIPPED,
-                         LINKED_FOLDER_SKIPPED, NOT_A_MANIFEST)
+                         NOT_A_MANIFEST)
 from ..findings import ERROR, INFO, WARNING, Finding
 from .kustomize import KUSTOMIZATION_FILES, Kustomizations
+from .links import add_link, link_problem, linked_folder, reaches_out
 
 STDIN = "-"
 DEFAULT_INCLUDE: Tuple[str, ...] = ("*.yaml", "*.yml")
@@ -119,8 +125,10 @@ def discover(args: Iterable[str], include: Sequence[str] = (), exclude: Sequence
             add(STDIN)
             result.named.add(STDIN)
             continue
+        if reaches_out(arg, result.findings):
+            continue
         if os.path.islink(arg) and not os.path.exists(arg):
-            result.findings.append(_error(arg, _link_problem(arg), "fix or remove the symlink"))
+            result.findings.append(_error(arg, link_problem(arg), "fix or remove the symlink"))
             continue
         if not os.path.exists(arg):
             result.findings.append(_error(arg, "no such file or directory", "check the path"))
@@ -239,27 +247,6 @@ def for_command(note: Finding, command: str) -> Finding:
     return replace(note, hint=f"{command}{note.hint[4:-len(_LINT_PIPE)]}| ascend-compile {command} -")
 
 
-def _linked_folder(path: str) -> Finding:
-    """The note of a symlinked folder a walk did not follow."""
-    try:
-        target = f" ({os.readlink(path)})"
-    except OSError:
-        target = ""
-    return Finding(rule=LINKED_FOLDER_SKIPPED, severity=INFO, file=path,
-                   message=f"is a symlink to a folder{target}, which a walk does not follow (it may lead outside the paths given), so nothing in it "
-                           "was read", hint="to check what it holds, name the folder it points to; to drop this "
-                           "note, --exclude it (or --disable AC015: every such note)")
-
-
-def _link_problem(path: str) -> str:
-    try:
-        os.stat(path)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "is a symlink loop"
-    return "is a broken symlink (its target does not exist)"
-
-
 def _relative(path: str, root: str, prefix: str) -> str:
     """``os.path.relpath(path, root)`` with ``/``: for a path the walk made (``prefix`` and names), the rest of it."""
     if path.startswith(prefix):
@@ -326,13 +313,13 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add: Callab
                 is_dir = False
             if entry.is_symlink() and not os.path.exists(path):  # broken: an error if the walk would read its file
                 if _wanted(entry.name, relative, include, exclude):
-                    findings.append(_error(path, _link_problem(path), "fix or remove the symlink, or exclude it"))
+                    findings.append(_error(path, link_problem(path), "fix or remove the symlink, or exclude it"))
                 continue
             if is_dir:
                 if entry.name.startswith(".") or _matches(entry.name, relative, exclude):
                     continue
                 if entry.is_symlink():
-                    findings.append(_linked_folder(path))
+                    findings.append(linked_folder(path))
                     continue
                 here = here or os.path.realpath(directory)
                 real = os.path.join(here, entry.name)
@@ -346,7 +333,7 @@ def _walk(root: str, include: Sequence[str], exclude: Sequence[str], add: Callab
                     kustomizations.walked_files.append(path)
             elif _wanted(entry.name, relative, include, exclude):
                 if entry.is_symlink():
-                    add(path)
+                    add_link(path, add, findings)
                 else:  # the real path of a file that is no link: its directory's, and its name
                     here = here or os.path.realpath(directory)
                     add(path, os.path.join(here, entry.name))

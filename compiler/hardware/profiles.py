@@ -228,7 +228,8 @@ def _default_dialects(spec: Dict[str, Any]) -> Tuple[str, ...]:
 
 #: the modules that read and check a profile file, and the schema: the key of the start-up cache of checked
 #: profile data (tests/unit/test_datacache.py checks that it names every module loading a profile uses)
-PROFILE_CODE = ("_version.py", "datacache.py", "safeio/__init__.py", "safeio/read.py", "hardware/__init__.py",
+PROFILE_CODE = ("_version.py", "datacache.py", "safeio/__init__.py", "safeio/inside.py", "safeio/read.py",
+                "safeio/text.py", "hardware/__init__.py",
                 "hardware/profiles.py", "records.py", "findings.py", "catalogue/__init__.py", "vocabulary.py",
                 "errors.py", "schemacheck/__init__.py", "schemacheck/check.py", "schemacheck/registry.py",
                 "schemacheck/validator.py", "schemacheck/keywords.py", "schemacheck/messages.py", "resources.py",

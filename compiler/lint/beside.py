@@ -11,7 +11,8 @@ a folder of 2,000 seventeen times slower than the file alone; here a lookup read
 
 A file of the run itself is never read again (compared by what the path resolves to: a symlink to a
 linted file is the linted file).  Files that cannot be read or parsed are skipped: they are not part
-of the run, so their problems are not this run's to report.
+of the run, so their problems are not this run's to report; a file linked out of its repository
+(``cm.yaml -> ~/.kube/config``) is not read at all.
 """
 from __future__ import annotations
 
@@ -101,10 +102,12 @@ def _load(path: str, max_bytes: int) -> List[Dict[str, Any]]:
 
 def _read_bytes(path: str, max_bytes: int) -> Optional[bytes]:
     """The file's bytes (None when it is no regular file, unreadable or over the limit: a file beside a linted one
-    linked to ``/dev/stdin`` or a FIFO is skipped, not read)."""
+    linked to ``/dev/stdin`` or a FIFO is skipped, not read; so is one linked out of its repository, as
+    :func:`_load` finds it refused)."""
+    from ..safeio.inside import outside_link
     from ..safeio.read import read_regular_bytes
 
-    return read_regular_bytes(path, max_bytes, follow=True)[0]
+    return None if outside_link(path) else read_regular_bytes(path, max_bytes, follow=True)[0]
 
 
 def _is_file(entry: os.DirEntry) -> bool:  # type: ignore[type-arg]

@@ -52,12 +52,14 @@ def _files_below(root: str) -> List[str]:
 
 def files_digest(paths: Iterable[str]) -> str:
     """The content of files (a missing one counts as missing)."""
+    from ..safeio.inside import outside_link
     from ..safeio.read import read_regular_bytes
     from ..yamlio.common import DEFAULT_MAX_BYTES
 
     parts = []
-    for path in paths:  # read as the profile registry reads them: a link to /dev/zero or a FIFO is not read
-        data, why = read_regular_bytes(path, DEFAULT_MAX_BYTES, follow=True)
+    for path in paths:  # read as the profile registry reads them: no link to /dev/zero, a FIFO or out of the repository
+        outside = outside_link(path) is not None
+        data, why = (None, "outside") if outside else read_regular_bytes(path, DEFAULT_MAX_BYTES, follow=True)
         parts.append(path + ":" + (digest(data) if data is not None else "missing" if not why else "unreadable"))
     return _digest(parts)
 

@@ -1,6 +1,7 @@
-"""Whether a path named on the command line is really inside the repository it sits in: the one answer every
-reader and writer of a named path asks (``compile -o``/``--check``, ``lint --fix``/``--diff``, ``schema --write``,
-``import -o``, ``init``, ``--baseline``/``--write-baseline``).
+"""Whether a path is really inside the repository it sits in: the one answer every reader and writer of a named
+path asks (``compile -o``/``--check``, ``lint --fix``/``--diff``, ``schema --write``, ``import -o``, ``init``,
+``--baseline``/``--write-baseline``), and every reader of a file from a repository or a setting (a named or walked
+manifest or spec, a profile, the project config, a kustomization, a snapshot, a file beside a linted one).
 
 A pull request may commit a link at any folder of a path the runner names (``manifests -> ../../.kube``,
 ``deploy -> /etc`` above ``deploy/manifests``).  Opening the last component without following a link is not
@@ -8,9 +9,11 @@ enough: the kernel follows every folder above it.  So the path is resolved here 
 kernel would, and each link met is judged where it sits: its target (every link of it followed) must be inside
 the repository holding the link (:func:`repository_root` of the folder it is in; with none, the working
 directory's repository, or the working directory, when the link is in that tree).  A link that stays inside may
-be followed; one that leads out is refused (AC013), naming the link, before anything through it is read or
-written.  A link in no repository (``/tmp -> /private/tmp`` above everything) is the machine's, not the
-project's, and is followed.
+be followed; one that leads out is refused (AC013; AC001 for an input the reader refuses), naming the link,
+before anything through it is read or written (a directory walk that meets one, ``k8s/x.yaml ->
+~/.kube/config``, leaves the file out with a note, AC015, as it leaves out a linked folder: :func:`leading_out`).
+A link in no repository (``/tmp -> /private/tmp`` above everything) is the machine's, not the project's, and is
+followed.
 """
 from __future__ import annotations
 
@@ -30,9 +33,9 @@ ROOT_MARKER = ".ascend-compile-root"
 _ROOT_ENTRIES = (".git", ROOT_MARKER)
 
 
-def refusal(path: str, message: str, hint: str = "") -> InputError:
-    """The error of a file that is not read or written as asked: AC013, exit code 2."""
-    return InputError([Finding(OUTPUT_ERROR, ERROR, message, hint=hint, file=path, input_error=True)])
+def refusal(path: str, message: str, hint: str = "", rule: str = OUTPUT_ERROR) -> InputError:
+    """The error of a file that is not read or written as asked: AC013 (or ``rule``), exit code 2."""
+    return InputError([Finding(rule, ERROR, message, hint=hint, file=path, input_error=True)])
 
 
 def repository_root(start: str, home: Optional[str] = None) -> Optional[str]:
@@ -51,13 +54,14 @@ def repository_root(start: str, home: Optional[str] = None) -> Optional[str]:
         directory = parent
 
 
-def check_inside(path: str, roots: Sequence[str] = (), hint: str = "") -> None:
+def check_inside(path: str, roots: Sequence[str] = (), hint: str = "", rule: str = OUTPUT_ERROR) -> None:
     """Refuse (AC013, :class:`~ascend_compile.errors.InputError`) a ``path`` that reaches through a link leading
     outside the repository the link sits in, naming the link; with ``roots`` (the paths a command was given,
     each checked the same way), also a ``path`` whose real path is not one of them or below one.  ``hint``: how
-    to name a path that is inside, for the second refusal."""
+    to name a path that is inside, for the second refusal.  ``rule``: the ID of the first refusal, AC013 for a
+    path to write or compare with (an output folder, a baseline), AC001 for an input the reader refuses."""
     for named in (*roots, path):
-        _check_links(named)
+        _check_links(named, rule)
     if not roots:
         return
     real = os.path.realpath(path)
@@ -66,20 +70,30 @@ def check_inside(path: str, roots: Sequence[str] = (), hint: str = "") -> None:
                             "so it is not changed", hint)
 
 
-def _check_links(path: str) -> None:
-    found = outside_link(path)
+def _check_links(path: str, rule: str) -> None:
+    found = leading_out(path)
     if found is None:
         return
+    link, what = found
+    raise refusal(link, f"{what}: {printable(path)} reaches through it, so nothing there is read or written",
+                  "replace the link with the folder or file itself, or name a path inside the repository", rule)
+
+
+def leading_out(path: str) -> Optional[Tuple[str, str]]:
+    """The first link on ``path`` that leads outside the repository it sits in (see :func:`outside_link`) and what
+    it is, for a message (``is a symbolic link to TARGET, outside the repository ROOT``); None when there is none."""
+    found = outside_link(path)
+    if found is None:
+        return None
     link, target, root = found
-    raise refusal(link, f"is a symbolic link to {printable(target)}{_kind(target)}, outside the repository "
-                        f"{printable(root)}: {printable(path)} reaches through it, so nothing there is read or written",
-                  "replace the link with the folder or file itself, or name a path inside the repository")
+    return link, f"is a symbolic link to {printable(target)}{_kind(link)}, outside the repository {printable(root)}"
 
 
-def _kind(target: str) -> str:
-    """`` (a FIFO, not a regular file)`` for a target that is no file and no folder (a stat, nothing opened)."""
+def _kind(link: str) -> str:
+    """`` (a FIFO, not a regular file)`` for a link to what is no file and no folder (a stat through the link,
+    nothing opened: ``/dev/stdin``'s real path, ``/proc/self/fd/pipe:[...]``, is no path to stat)."""
     try:
-        mode = os.stat(target).st_mode
+        mode = os.stat(link).st_mode
     except OSError:
         return ""
     why = "" if stat.S_ISDIR(mode) else not_regular(mode)  # "is a FIFO, not a regular file"
@@ -95,18 +109,18 @@ def outside_link(path: str) -> Optional[Tuple[str, str, str]]:
     """
     parts = path.split(os.sep) if not os.altsep else path.replace(os.altsep, os.sep).split(os.sep)
     if os.path.isabs(path):
-        real, spelled = os.path.abspath(os.sep), os.sep
+        real, spelled = os.path.abspath(os.sep), [os.sep]
     else:
-        real, spelled = os.getcwd(), ""
-    trees = _Trees()
+        real, spelled = os.getcwd(), []
+    trees: Optional[_Trees] = None  # made at the first link: most paths (every file a walk reads) have none
     for part in parts:
         if part in ("", os.curdir):
             continue
-        spelled = os.path.join(spelled, part)
+        spelled.append(part)
         if part == os.pardir:
             real = os.path.dirname(real)
             continue
-        here = os.path.join(real, part)
+        here = (real if real.endswith(os.sep) else real + os.sep) + part  # os.path.join, at a fraction of the cost
         try:
             info = os.lstat(here)
         except OSError:  # missing (made later as a folder below ``real``), or no folder: nothing to follow
@@ -115,9 +129,10 @@ def outside_link(path: str) -> Optional[Tuple[str, str, str]]:
             real = here
             continue
         target = os.path.realpath(here)
+        trees = trees or _Trees()
         root = trees.holding(real)
         if root is not None and not _below(target, root):
-            return spelled, target, root
+            return os.path.join(*spelled), target, root
         real = target
     return None
 
@@ -144,4 +159,4 @@ def _below(real: str, base: str) -> bool:
     return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
-__all__ = ["ROOT_MARKER", "check_inside", "outside_link", "refusal", "repository_root"]
+__all__ = ["ROOT_MARKER", "check_inside", "leading_out", "outside_link", "refusal", "repository_root"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 import stat
 import sys
 
-from ..catalogue import INPUT_TOO_LARGE
+from ..catalogue import INPUT_ERROR, INPUT_TOO_LARGE
 from ..errors import InputError
+from ..safeio.inside import check_inside
 from ..safeio.read import PERMISSION_DENIED, not_regular, read_regular_bytes, too_large
 from .common import DEFAULT_MAX_BYTES, STDIN, STDIN_NAME, input_error as _input_error
 
@@ -20,7 +21,10 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     Every path but ``-`` is read through :func:`~ascend_compile.safeio.read.read_regular_bytes`: a regular file
     once links are followed, never more than ``max_bytes``.  A FIFO, a device or a socket is refused before
     anything is read, whoever named it (a walked ``job.yaml -> /dev/stdin``, a profile linked to ``/dev/zero``, a
-    committed ``baseline.json`` linked to a FIFO): only ``-`` reads standard input.
+    committed ``baseline.json`` linked to a FIFO): only ``-`` reads standard input.  Nor is a path read that reaches
+    through a link, at any component, leading outside the repository the link sits in (``k8s/x.yaml ->
+    ~/.kube/config``, a ``profileDirs`` folder linked to ``/etc``): the error (AC001) names the link
+    (:func:`~ascend_compile.safeio.inside.check_inside`), and nothing there is read.
     """
     name = display_name(path)
     if path == STDIN:
@@ -29,6 +33,7 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
         except OSError as exc:
             raise _input_error(name, f"cannot read: {exc.strerror or exc}") from None
         return decode(data, name, max_bytes)
+    check_inside(path, rule=INPUT_ERROR)
     data, why = read_regular_bytes(path, max_bytes, follow=True)
     if data is None:
         raise _not_read(name, why, max_bytes)

@@ -47,8 +47,12 @@ def test_a_walk_does_not_follow_a_linked_folder_and_fix_leaves_the_outside_alone
     checked = cli("lint", "--no-cache", "--format", "json", "manifests", cwd=repo)
     assert_clean(checked, (0,))
     assert _rules(checked) == [("ext", "AC015")]
-    # named, the folder is read (the user asked for it): the note is about walks only
-    named = cli("lint", "--no-cache", "manifests/ext", cwd=repo)
+    # named through the link, it is not read either: the link leads out of the repository (issue 43: CI names
+    # manifests/, the pull request makes it a link); named as it is, the outside folder is read
+    through = cli("lint", "--no-cache", "manifests/ext", cwd=repo)
+    assert_clean(through, (2,), "manifests/ext", "outside the repository", "[AC001]")
+    assert "bogus" not in output(through)
+    named = cli("lint", "--no-cache", str(tmp_path / "outside"), cwd=repo)
     assert_clean(named, (1,), "bogus")
 
 
