@@ -76,9 +76,9 @@ def _untouched(a: Sequence[str], b: Sequence[str], spans: Sequence[Span]) -> Ite
             moved += spans[k][2] - (spans[k][1] - spans[k][0])
             k += 1
         if k == len(spans) or spans[k][0] >= end:  # no edit inside the line
-            j = b_at.get(start + moved)
-            if j is not None and len(b[j]) == len(line):
-                yield i, j
+            same = b_at.get(start + moved)
+            if same is not None and len(b[same]) == len(line):
+                yield i, same
         start = end
 
 
