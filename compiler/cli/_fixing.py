@@ -2,7 +2,7 @@
 finding)."""
 from __future__ import annotations
 
-import difflib
+import json
 import os
 import stat
 import sys
@@ -51,12 +51,12 @@ def diff(plan: Plan, fix_given: bool = False) -> int:
     """``--diff``: the changes ``--fix`` would make, as a unified diff, writing nothing (also with ``--fix``:
     ``fix_given``, as ruff's ``--fix --diff``); 1 when there are any."""
     from ..lint import autofix
+    from ..textdiff import of_edits
 
     for path, (before, mine) in plan.items():
-        after = autofix.apply(before, mine)
         old, new = (path, path) if os.path.isabs(path) else (f"a/{path}", f"b/{path}")
-        sys.stdout.writelines(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                                   fromfile=old, tofile=new))
+        spans = [(fix.start, fix.end, len(fix.text)) for fix in mine]  # sorted by start (autofix.plan)
+        sys.stdout.write(of_edits(before, autofix.apply(before, mine), spans, old, new))
     count = sum(len(m) for _text, m in plan.values())
     how = "--diff changed nothing; run without --diff to make the changes" if fix_given else "--fix makes the changes"
     sys.stderr.write(f"{count} finding(s) in {len(plan)} file(s) can be fixed; {how} (a fix at a "

@@ -12,7 +12,6 @@ changes, 1 changes, 2 any other error.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from typing import Any, Dict, Optional, Set, Tuple
@@ -106,12 +105,12 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
 
 
 def _new_object_diff(obj: Dict[str, Any]) -> str:
+    from ..textdiff import of_texts
     from ..yamlio.dump import dump_document
 
     meta = obj.get("metadata") or {}
     label = f"{obj.get('apiVersion', '').replace('/', '.')}.{obj.get('kind')}.{meta.get('namespace')}.{meta.get('name')}"
-    lines = dump_document(obj).splitlines(keepends=True)
-    return "".join(difflib.unified_diff([], lines, fromfile=f"LIVE/{label}", tofile=f"MERGED/{label}"))
+    return of_texts("", dump_document(obj), f"LIVE/{label}", f"MERGED/{label}")
 
 
 @click.command(

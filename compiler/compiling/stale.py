@@ -14,7 +14,6 @@ another name.  Other files in DIR are not ours.
 """
 from __future__ import annotations
 
-import difflib
 import os
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -22,6 +21,7 @@ from .pipeline import CompiledJob
 from ..safeio.inside import check_inside
 from ..safeio.read import read_regular_bytes
 from ..safeio.text import printable
+from ..textdiff import of_texts
 from .writer import HEADER_PREFIX, HEADER_SUFFIX, planned
 
 
@@ -76,9 +76,7 @@ def check_outputs(jobs: Sequence[CompiledJob], output_dir: str, max_bytes: int) 
         else:
             report.stale.append(path)
             fromfile = f"{path} (on disk)" if current is not None else f"{path} (on disk {why}; not read)"
-        diff = difflib.unified_diff((current or "").splitlines(keepends=True), text.splitlines(keepends=True),
-                                    fromfile=printable(fromfile), tofile=printable(f"{path} (compiled)"))
-        report.diffs.append("".join(diff))
+        report.diffs.append(of_texts(current or "", text, printable(fromfile), printable(f"{path} (compiled)")))
     report.orphans = orphans(output_dir, {os.path.basename(path) for path, _ in plan}, [j.source for j in jobs])
     return report
 

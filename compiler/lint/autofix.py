@@ -85,11 +85,14 @@ def plan(findings: Sequence[Finding], read: Any) -> Dict[str, List[Fix]]:
 
 
 def apply(text: str, fixes: Sequence[Fix]) -> str:
-    """``text`` with the fixes made (they never overlap)."""
-    out = text
-    for fix in sorted(fixes, key=lambda f: f.start, reverse=True):
-        out = out[:fix.start] + fix.text + out[fix.end:]
-    return out
+    """``text`` with the fixes made (they never overlap), in one pass (a copy of the text per fix cost fixes x
+    characters)."""
+    pieces, at = [], 0
+    for fix in sorted(fixes, key=lambda f: f.start):
+        pieces += [text[at:fix.start], fix.text]
+        at = fix.end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _read(text: str) -> List[Any]:

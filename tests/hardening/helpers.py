@@ -7,7 +7,7 @@ import shutil
 import stat
 import subprocess
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Optional
+from typing import Callable, Iterable, Iterator, Mapping, Optional, Tuple
 
 import pytest
 
@@ -57,6 +57,15 @@ def cli(*args: str, cwd: Optional[Path] = None, input: Optional[bytes] = None,
     proc.stdout_text = proc.stdout.decode("utf-8", "replace")  # type: ignore[attr-defined]
     proc.stderr_text = proc.stderr.decode("utf-8", "replace")  # type: ignore[attr-defined]
     return proc
+
+
+def cpu_timed(*args: str, cwd: Optional[Path] = None, timeout: float = TIMEOUT) -> Tuple[subprocess.CompletedProcess, float]:
+    """``cli(*args)`` and the CPU seconds it took (not wall time: the test machine is shared, and a loaded one
+    stretches the wall clock, not the work)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = cli(*args, cwd=cwd, timeout=timeout)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return proc, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def output(proc: subprocess.CompletedProcess) -> str:

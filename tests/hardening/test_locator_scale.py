@@ -14,11 +14,9 @@ exceeded by far.  Every run is under the helpers' address-space cap.
 from __future__ import annotations
 
 import json
-import resource
 from pathlib import Path
-from typing import Tuple
 
-from tests.hardening.helpers import assert_clean, cli, output, write
+from tests.hardening.helpers import assert_clean, cpu_timed, output, write
 
 FINDINGS = 20_000
 LINT_CPU = 2.0  # seconds
@@ -36,16 +34,9 @@ def _value_column(key: str) -> int:
     return len("  ") + len(key) + len(": ") + 1
 
 
-def _timed(*args: str, timeout: float = 60) -> Tuple[object, float]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = cli(*args, timeout=timeout)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return proc, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
 def test_20000_schema_findings_in_one_mapping_are_linted_in_under_2_seconds(tmp_path: Path) -> None:
     path = write(tmp_path / "cm.yaml", _configmap("{n}"))
-    proc, cpu = _timed("lint", "--no-cache", str(path))
+    proc, cpu = cpu_timed("lint", "--no-cache", str(path))
     assert_clean(proc, (1,), f"{FINDINGS} errors in 1 file")
     text = output(proc)
     assert text.count("[AC102]") == FINDINGS
@@ -60,7 +51,7 @@ def test_20000_schema_findings_in_one_mapping_are_linted_in_under_2_seconds(tmp_
 def test_20000_rule_findings_in_one_mapping_are_linted_in_under_2_seconds(tmp_path: Path) -> None:
     # AC801 (a rule unit, not the schema): the engine places an object's problems, read by the fast path
     path = write(tmp_path / "cm.yaml", _configmap("secretvalue{n}").replace("  key", "  API_TOKEN_"))
-    proc, cpu = _timed("lint", "--no-cache", str(path))
+    proc, cpu = cpu_timed("lint", "--no-cache", str(path))
     assert_clean(proc, (0, 1), f"{FINDINGS} warnings in 1 file")
     text = output(proc)
     assert text.count("[AC801]") == FINDINGS
@@ -72,7 +63,7 @@ def test_20000_rule_findings_in_one_mapping_are_linted_in_under_2_seconds(tmp_pa
 def test_diff_of_20000_fixes_is_linear(tmp_path: Path) -> None:
     path = write(tmp_path / "cm.yaml", _configmap("{n}"))
     before = path.read_bytes()
-    proc, cpu = _timed("lint", "--no-cache", "--diff", str(path), timeout=SLOW_TIMEOUT)
+    proc, cpu = cpu_timed("lint", "--no-cache", "--diff", str(path), timeout=SLOW_TIMEOUT)
     assert_clean(proc, (1,), f"{FINDINGS} finding(s) in 1 file(s) can be fixed")
     assert proc.stdout_text.count('\n+  key') == FINDINGS  # type: ignore[attr-defined]
     assert f'+  key{FINDINGS - 1}: "{FINDINGS - 1}"' in proc.stdout_text  # type: ignore[attr-defined]
@@ -82,7 +73,7 @@ def test_diff_of_20000_fixes_is_linear(tmp_path: Path) -> None:
 
 def test_fix_of_20000_findings_is_linear(tmp_path: Path) -> None:
     path = write(tmp_path / "cm.yaml", _configmap("{n}"))
-    proc, cpu = _timed("lint", "--no-cache", "--fix", str(path), timeout=SLOW_TIMEOUT)
+    proc, cpu = cpu_timed("lint", "--no-cache", "--fix", str(path), timeout=SLOW_TIMEOUT)
     assert_clean(proc, (0,), f"fixed {FINDINGS} finding(s) in 1 file(s)")
     assert path.read_text(encoding="utf-8") == _configmap('"{n}"')
     assert cpu < FIXING_CPU, f"{cpu:.1f} s of CPU for {FINDINGS} fixes"
@@ -90,7 +81,7 @@ def test_fix_of_20000_findings_is_linear(tmp_path: Path) -> None:
 
 def test_sarif_of_20000_fixable_findings_is_linear(tmp_path: Path) -> None:
     path = write(tmp_path / "cm.yaml", _configmap("{n}"))
-    proc, cpu = _timed("lint", "--no-cache", "--format", "sarif", str(path), timeout=SLOW_TIMEOUT)
+    proc, cpu = cpu_timed("lint", "--no-cache", "--format", "sarif", str(path), timeout=SLOW_TIMEOUT)
     assert_clean(proc, (1,))
     results = json.loads(proc.stdout_text)["runs"][0]["results"]  # type: ignore[attr-defined]
     assert len(results) == FINDINGS
