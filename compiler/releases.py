@@ -242,13 +242,14 @@ class Target(namedtuple("Target", "release given source volcano_webhook",
                 f"{webhook[self.volcano_webhook]}: {self.source}")
 
 
-_VERSION = re.compile(r"v?(\d+)\.(\d+)\.(\d+|RC\d+)", re.IGNORECASE)
+#: a version inside a longer text (bounded runs of digits: a search stays linear on any input)
+_VERSION = re.compile(r"v?(\d{1,4})\.(\d{1,4})\.(\d{1,4}|RC\d{1,3})", re.IGNORECASE)
 
 
 def release_of(text: str) -> Optional[str]:
     """The supported release a version text names (``7.3.2``, ``v7.3.2``, an image tag ``v7.3.2-arm64``, a plugin
     name ``volcano-npu_v7.3.2``); None when it names none of :data:`RELEASES`."""
-    match = _VERSION.search(text or "")
+    match = _VERSION.search((text or "")[:256])
     if not match:
         return None
     major, minor, patch = match.groups()
