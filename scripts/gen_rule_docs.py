@@ -109,7 +109,34 @@ def render() -> str:
         parts += [meta, "", _markdown(documentation(rule))]
         if rule.hint:
             parts += ["", f"Fix hint: {rule.hint}"]
-    return "\n".join(parts).rstrip() + "\n"
+    return "\n".join(parts + _release_facts()).rstrip() + "\n"
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value)) if value else "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{key} → {', '.join(found)}" for key, found in value.items()) if value else "none"
+    return "any" if value is None else str(value)
+
+
+def _release_facts() -> list:
+    """The table of compiler/releases.py's facts: what differs between the supported MindCluster releases."""
+    from ascend_compile.releases import DEFAULT_RELEASE, FACTS, RELEASES
+
+    parts = ["", "## Release-dependent facts", "",
+             f"The rules above judge a job for one MindCluster release (`--mindcluster`, `cluster.mindcluster` in "
+             f"`.ascend-compile.yaml`, a cluster snapshot's recorded plugin version; default {DEFAULT_RELEASE}; see "
+             f"docs/releases.md). Supported: {', '.join(RELEASES)}. What differs between them, from "
+             "`compiler/releases.py` (each fact's source files are in its entry there):", "",
+             "| fact | value per release | what it is |", "|---|---|---|"]
+    for fact in FACTS.values():
+        spans = "<br>".join(f"{first if first == last else first + '–' + last}: {_value(value)}"
+                            for first, last, value in fact.spans)
+        parts.append(f"| `{fact.name}` | {spans} | {fact.about.replace('|', '/')} |")
+    return parts
 
 
 def main(argv: list) -> int:
