@@ -86,7 +86,7 @@ RING_LABEL = "ring-controller.atlas"
 RING_CONTROLLER_VALUES: Tuple[str, ...] = ("ascend-910", "ascend-910b", "ascend-310", "ascend-310P", "ascend-npu")
 #: AscendJob label the operator reads the framework from (``MC: pkg/api/v1/defaults.go`` GetJobFramework)
 FRAMEWORK_LABEL = "framework"
-#: job annotation naming the scheduler handler (MindCluster 26.1+ dialect)
+#: job annotation naming the scheduler handler (read by the plugin from MindCluster v7.3.2)
 SCHEDULE_POLICY_ANNOTATION = "huawei.com/schedule_policy"
 SP_BLOCK_ANNOTATION = "sp-block"
 RA_BLOCK_ANNOTATION = "ra-block"

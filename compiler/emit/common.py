@@ -81,8 +81,9 @@ def job_annotations(spec: Spec) -> Dict[str, str]:
 
 
 def node_selector(spec: Spec) -> Dict[str, str]:
-    """Node selectors: ``accelerator-type`` in the MindCluster <= 26.0 dialect (26.1 uses the annotation);
-    ``host-arch`` whenever the spec resolved one (always in that dialect, only when asked for in 26.1's)."""
+    """Node selectors: ``accelerator-type`` in the node-selector dialect (the schedulePolicy dialect names the
+    handler with the annotation instead); ``host-arch`` whenever the spec resolved one (always in the node-selector
+    dialect, only when asked for in the annotation dialect)."""
     selector: Dict[str, str] = {}
     if spec.host_arch:
         selector[HOST_ARCH_LABEL] = spec.host_arch

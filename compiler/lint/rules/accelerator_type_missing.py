@@ -4,7 +4,7 @@
 label names servers other than Atlas 800 (910) (``ascend-910b``: the 910B and A3
 profiles) should say which servers it is for: the ``accelerator-type`` node
 selector (MindCluster ≤ 26.0 dialect), the ``huawei.com/schedule_policy``
-annotation (26.1+ dialect), or ``sp-block`` (A3 super-pod). This is |severity|.
+annotation (read from MindCluster v7.3.2), or ``sp-block`` (A3 super-pod). This is |severity|.
 
 A job without any of them that is labelled ``ascend-910`` (or not labelled) is
 not reported: the default handler is the Atlas 800 (910) one, and upstream's own
