@@ -119,12 +119,13 @@ def kustomize(request: pytest.FixtureRequest) -> str:
         return given
     from tests.integration import controlplane
     from tests.simcluster import build
+    from tests.simcluster.gotool import go_version
 
     reason = controlplane.go_unavailable_reason()
     if reason:
         pytest.skip(f"kustomize is built from sigs.k8s.io/kustomize/kustomize/v5@{build.KUSTOMIZE_VERSION} and "
                     f"{reason} (or set KUSTOMIZE to a kustomize v5 binary)")
-    cached = build.component_dir(build.COMPONENTS["kustomize"], build.go_version()) / "kustomize"
+    cached = build.component_dir(build.COMPONENTS["kustomize"], go_version()) / "kustomize"
     if cached.is_file():
         return str(cached)
     with on_terminal(request.config):
@@ -188,13 +189,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     if skip_reason():
         return  # the fixtures skip with the reason
-    work = {}
+    work, release_of, seen = {}, {}, set()
     for item in wanted:
         module = getattr(item, "module", None)
-        if "judged_early" in item.fixturenames and module is not None and module.__name__ not in work:
-            # the module's batch, made here (in the main thread: it may read the environment), judged there
-            work[module.__name__] = getattr(module, WORK_ATTRIBUTE)()
-    _session_cluster = SessionCluster(work, keep=any("sim" in item.fixturenames for item in wanted))
+        if "judged_early" in item.fixturenames and module is not None and module.__name__ not in seen:
+            seen.add(module.__name__)
+            # the module's batch, made here (in the main thread: it may read the environment), judged there; a
+            # {release: batch} is judged on each release's own cluster
+            batch = getattr(module, WORK_ATTRIBUTE)()
+            if isinstance(batch, dict):
+                for release, each in batch.items():
+                    work[f"{module.__name__}@{release}"] = each
+                    release_of[f"{module.__name__}@{release}"] = release
+            else:
+                work[module.__name__] = batch
+    _session_cluster = SessionCluster(work, keep=any("sim" in item.fixturenames for item in wanted),
+                                      release_of=release_of)
     note = _session_cluster.begin()
     if note:
         with on_terminal(config):
@@ -259,5 +269,5 @@ def sim(request: pytest.FixtureRequest):
 @pytest.fixture(scope="module")
 def judged_early(request: pytest.FixtureRequest):
     """The result of this module's batch run on the session's cluster (its ``JUDGED_EARLY`` function,
-    tests/simcluster/session.py)."""
-    return _the_session_cluster(request).result(request.module.__name__)
+    tests/simcluster/session.py); ``{release: result}`` for a module whose function returned a batch per release."""
+    return _the_session_cluster(request).module_result(request.module.__name__)
