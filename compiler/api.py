@@ -329,7 +329,7 @@ def lint_manifests(objects_or_paths: InputsArg, *, config: ConfigArg = None, pro
     cross-object rules (a Volcano Job and its ranktable ConfigMap) see them all.
     A job spec in a file is checked as ``ascend-compile compile`` checks it.
     """
-    from .lint.engine import lint_objects
+    from .lint.oneshot import lint_objects
     from .lint.paths import lint_paths
 
     objects, paths = _split_inputs(objects_or_paths)

@@ -19,6 +19,9 @@ defaults, extra profile directories and lint settings::
       severity: {AC303: error}
       failOn: warning
       baseline: .ascend-compile-baseline.json   # lint --baseline by default (relative to this file)
+    cluster:                  # what the jobs are judged for (docs/releases.md)
+      mindcluster: v7.3.2     # the MindCluster release the cluster runs (default: the newest supported)
+      volcanoWebhook: false   # whether Volcano's admission webhook is installed
 
 Precedence, lowest first: built-in defaults < the profile < ``defaults`` here
 < the spec itself.
@@ -53,11 +56,20 @@ class LintSettings:
 
 
 @record(frozen=True)
+class ClusterSettings:
+    """``cluster:``: the target the jobs are judged for (:mod:`ascend_compile.releases`); None where not said."""
+
+    mindcluster: Optional[str] = None
+    volcano_webhook: Optional[bool] = None
+
+
+@record(frozen=True)
 class ProjectConfig:
     path: Optional[str] = None
     defaults: Mapping[str, Any] = field(default_factory=dict)
     profile_dirs: Tuple[str, ...] = ()
     lint: LintSettings = field(default_factory=LintSettings)
+    cluster: ClusterSettings = field(default_factory=ClusterSettings)
 
 
 #: a file that marks a repository root for config discovery where there is no ``.git``
@@ -153,7 +165,8 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
             raise _bad(path, f"unknown key {key!r} in the project config",
                        f"known keys: {', '.join(sorted(_TOP_KEYS))}", *where(key))
     config = ProjectConfig(path=path, defaults=_defaults(data, path, where),
-                           profile_dirs=_profile_dirs(data, path, where), lint=_lint_settings(data, path, where))
+                           profile_dirs=_profile_dirs(data, path, where), lint=_lint_settings(data, path, where),
+                           cluster=_cluster_settings(data, path, where))
     problems = [_problem(path, message, hint, *where(*at, key=at[1] == "severity"))
                 for at, message, hint in _unknown_rules(config.lint)]
     if problems:
@@ -161,7 +174,8 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
     return config
 
 
-_TOP_KEYS = ("defaults", "profileDirs", "lint")
+_TOP_KEYS = ("defaults", "profileDirs", "lint", "cluster")
+_CLUSTER_KEYS = ("mindcluster", "volcanoWebhook")
 _LINT_KEYS = ("disable", "severity", "failOn", "baseline")
 _Where = Callable[..., Tuple[int, int]]
 
@@ -215,6 +229,40 @@ def _lint_settings(data: Dict[str, Any], path: str, where: _Where) -> LintSettin
     if baseline:
         baseline = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), baseline))
     return LintSettings(tuple(disable), dict(severity), fail_on, baseline)
+
+
+def _cluster_settings(data: Dict[str, Any], path: str, where: _Where) -> ClusterSettings:
+    from .releases import RELEASES, release_of
+
+    cluster = data.get("cluster") or {}
+    keys = ", ".join(_CLUSTER_KEYS)
+    if not isinstance(cluster, dict):
+        raise _bad(path, "cluster must be a mapping", f"keys: {keys}", *where("cluster"))
+    for key in cluster:
+        if key not in _CLUSTER_KEYS:
+            raise _bad(path, f"unknown key {key!r} under cluster", f"keys: {keys}", *where("cluster", key))
+    release = cluster.get("mindcluster")
+    if release is not None and (not isinstance(release, str) or release_of(release) is None):
+        raise _bad(path, f"cluster.mindcluster {release!r} is not a supported MindCluster release",
+                   f"one of {', '.join(RELEASES)} (quoted: a YAML number such as 7.3 is not a version)",
+                   *where("cluster", "mindcluster", key=False))
+    webhook = cluster.get("volcanoWebhook")
+    if webhook is not None and not isinstance(webhook, bool):
+        raise _bad(path, "cluster.volcanoWebhook must be true or false",
+                   "true when Volcano's admission webhook is installed (Volcano's own install), false otherwise "
+                   "(MindCluster's install)", *where("cluster", "volcanoWebhook", key=False))
+    return ClusterSettings(release, webhook)
+
+
+def target_of(config: ProjectConfig, flag: Optional[str] = None, webhook_flag: Optional[bool] = None,
+              cluster_versions: Optional[Mapping[str, str]] = None, cluster_source: str = "") -> Any:
+    """The :class:`~ascend_compile.releases.Target` a run with this config judges for: ``--mindcluster`` (``flag``)
+    over ``cluster.mindcluster`` over the versions a cluster inventory records over the default; likewise
+    ``--[no-]volcano-webhook`` over ``cluster.volcanoWebhook``."""
+    from .releases import choose
+
+    webhook = webhook_flag if webhook_flag is not None else config.cluster.volcano_webhook
+    return choose(flag, config.cluster.mindcluster, config.path, cluster_versions, cluster_source, webhook)
 
 
 def _unknown_rules(lint: LintSettings) -> List[Tuple[Tuple[Any, ...], str, str]]:

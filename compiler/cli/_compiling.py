@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import Any, List, Mapping, Optional, Sequence
 
-from ._plain import Usage, cluster_inventory
+from ._plain import Usage, cluster_inventory, run_target
 
 
 class BadParameter(Usage):
@@ -42,7 +42,8 @@ def compile_specs(specs: Sequence[str], options: Mapping[str, Any], live_invento
         report_and_exit(exc.findings, ctx, stream=sys.stderr)
         return EXIT_INPUT
     jobs = compile_or_exit(specs, ctx, overrides, lint=not options.get("no_lint"), left_out=left_out,
-                           fail_on=options.get("fail_on"), inventory=inventory)
+                           fail_on=options.get("fail_on"), inventory=inventory,
+                           target=run_target(options, ctx.config, inventory))
     if not jobs:
         return nothing_found("compile", "job specs (kind: TrainingJob)", left_out)
     if output_dir is None:
@@ -62,7 +63,7 @@ def compile_specs(specs: Sequence[str], options: Mapping[str, Any], live_invento
 
 def compile_or_exit(specs: Sequence[str], ctx: Any, overrides: Sequence[Any] = (), *, lint: bool = True,
                     left_out: Optional[List[Any]] = None, fail_on: Optional[str] = None,
-                    inventory: Any = None) -> List[Any]:
+                    inventory: Any = None, target: Any = None) -> List[Any]:
     """Read the specs and compile them (:func:`ascend_compile.compiling.pipeline.compile_specs`), every ``--set`` applied
     to every spec: what ``compile``, ``apply``, ``diff`` and the commands that take a SPEC run.
 
@@ -70,7 +71,7 @@ def compile_or_exit(specs: Sequence[str], ctx: Any, overrides: Sequence[Any] = (
     about a --set name it); the output's warnings go to stderr.  ``left_out`` receives the notes of what
     discovery left out on purpose.  ``fail_on`` (``compile --fail-on``; default the config's ``lint.failOn``, else
     error) is the lowest severity of an output finding that refuses its spec; ``inventory`` checks the output against
-    the cluster too (``--cluster-snapshot``, ``--cluster``).
+    the cluster too (``--cluster-snapshot``, ``--cluster``); ``target`` is the release it is judged for.
     """
     from ..compiling import overrides as setting
     from ..files.discovery import read_documents
@@ -84,7 +85,8 @@ def compile_or_exit(specs: Sequence[str], ctx: Any, overrides: Sequence[Any] = (
         docs = read_documents(list(specs), ctx.max_bytes, left_out)
         files = len({doc.source for doc in docs})
         docs = [setting.apply(doc, overrides) if is_spec(doc.data) else doc for doc in docs]
-        jobs = compile_documents(docs, ctx.registry, ctx.config, lint=lint, fail_on=fail_on, inventory=inventory)
+        jobs = compile_documents(docs, ctx.registry, ctx.config, lint=lint, fail_on=fail_on, inventory=inventory,
+                                 target=target)
     except setting.OverrideError as exc:
         raise _bad(exc) from None
     except AscendCompileError as exc:

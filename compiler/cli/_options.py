@@ -85,7 +85,32 @@ def show_config(options: Mapping[str, Any]) -> None:
     settings = {"defaults": dict(config.defaults), "lint": {"disable": list(config.lint.disable),
                                                             "severity": dict(config.lint.severity),
                                                             "failOn": config.lint.fail_on,
-                                                            "baseline": config.lint.baseline}}
+                                                            "baseline": config.lint.baseline},
+                "cluster": {"mindcluster": config.cluster.mindcluster,
+                            "volcanoWebhook": config.cluster.volcano_webhook}}
     click.echo("settings: " + json.dumps(settings, sort_keys=True))
+    click.echo("target: " + _target_line(options, config))
+
+
+def _target_line(options: Mapping[str, Any], config: Any) -> str:
+    """What the command would judge the jobs for, and why (a snapshot named with --cluster-snapshot is read for its
+    versions; the live cluster is not contacted: --show-config reports without running)."""
+    from ..errors import AscendCompileError
+    from ..safeio.text import printable
+    from ._plain import Usage, cluster_inventory, run_target
+
+    inventory = None
+    if options.get("cluster_snapshot"):
+        try:
+            inventory = cluster_inventory({**options, "cluster": False})
+        except AscendCompileError as exc:
+            raise click.UsageError(exc.findings[0].message) from None
+    try:
+        target = run_target(options, config, inventory)
+    except Usage as exc:
+        raise click.UsageError(str(exc)) from None
+    note = "" if options.get("cluster_snapshot") or not options.get("cluster") else \
+        " (the live cluster's versions are read when the command runs)"
+    return printable(target.describe() + note)
 
 

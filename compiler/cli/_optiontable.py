@@ -118,6 +118,14 @@ OPTIONS: Tuple[Option, ...] = (
            helps=(("compile", "Also check the compiled output against this cluster snapshot (ascend-compile "
                               "cluster snapshot): a job the cluster would refuse or never schedule (rules "
                               "AC901-AC911) is refused."),)),
+    Option(("--mindcluster",), "mindcluster", TEXT, ("lint", "compile", "apply"),
+           "The MindCluster release the cluster runs (v6.0.0, v7.0.RC1, v7.3.2, v26.0.1 or v26.1.0): what the jobs "
+           "are judged for (default: cluster.mindcluster in the config, else the version --cluster or "
+           "--cluster-snapshot records, else the newest; --show-config says which and why).", metavar="VERSION"),
+    Option(("--volcano-webhook", "--no-volcano-webhook"), "volcano_webhook", SWITCH, ("lint", "compile", "apply"),
+           "Whether Volcano's admission webhook is installed on the cluster (Volcano's own install has it, "
+           "MindCluster's has none; default: cluster.volcanoWebhook in the config, else not said): some refusals "
+           "exist only with it.", default=None),
     Option(("--cluster",), "cluster", FLAG, ("lint", "compile", "apply"),
            "Also check the jobs against the live cluster (read through kubectl with --kubeconfig, --context, -n, "
            "...), as --cluster-snapshot does against a file.", default=False, fast=False,

@@ -48,6 +48,7 @@ def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any)
         return _refused(exc)
     if volcano_version is None and inventory is not None:
         volcano_version = inventory.bundled_volcano()
+    target = run_target(options, ctx.config, inventory)
 
     def run() -> Any:
         del left_out[:]
@@ -57,7 +58,7 @@ def _lint(paths: Sequence[str], options: Mapping[str, Any], live_inventory: Any)
             strict_kinds=bool(options.get("strict_kinds")),
             volcano_version=volcano_version, disable=disabled, left_out=left_out,
             cache_dir=None if options.get("no_cache") else default_root(), specs=compiled_specs(ctx),
-            inventory=inventory)
+            inventory=inventory, target=target)
 
     findings, files = run()
     if files == 0 and not findings and not left_out:  # nothing read: an input error, no "No problems found"
@@ -121,6 +122,21 @@ def cluster_inventory(options: Mapping[str, Any], live_inventory: Any = None) ->
 
         return load(snapshot)
     return live_inventory if live else None
+
+
+def run_target(options: Mapping[str, Any], config: Any, inventory: Any = None) -> Any:
+    """The :class:`~ascend_compile.releases.Target` this run judges for: ``--mindcluster`` and
+    ``--[no-]volcano-webhook``, else the config's ``cluster``, else the versions the cluster inventory records, else
+    the default.  A release that is not supported is a usage error."""
+    from ..config import target_of
+    from ..releases import RELEASES, release_of
+
+    flag = options.get("mindcluster")
+    if flag is not None and release_of(flag) is None:
+        raise Usage(f"--mindcluster: {flag!r} is not a supported MindCluster release (one of {', '.join(RELEASES)})")
+    snapshot = options.get("cluster_snapshot")
+    source = f"--cluster-snapshot {snapshot}" if snapshot else "the live cluster (--cluster)"
+    return target_of(config, flag, options.get("volcano_webhook"), getattr(inventory, "versions", None), source)
 
 
 def compiled_specs(ctx: Any) -> Any:

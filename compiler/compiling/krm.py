@@ -312,7 +312,7 @@ def lint_documents(docs: Sequence[Document], registry: ProfileRegistry, config: 
     """Lint manifests with the lint engine: schemas plus the operator's and scheduler's rules."""
     if not docs:
         return []
-    from ..lint.engine import lint_documents as engine
+    from ..lint.oneshot import lint_documents as engine
 
     # Items have no source text: no comment directives (annotations still suppress).
     return list(engine(list(docs), registry, config, texts={doc.source: "" for doc in docs}))

@@ -228,7 +228,7 @@ def check_specs(docs: Sequence[Optional[Document]], registry: ProfileRegistry,
 
 def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] = None,
                   config: Optional[ProjectConfig] = None, *, lint: bool = True,
-                  fail_on: Optional[str] = None, inventory: Any = None) -> List[CompiledJob]:
+                  fail_on: Optional[str] = None, inventory: Any = None, target: Any = None) -> List[CompiledJob]:
     """The compile use case, all or nothing: what ``compile``, ``apply``, ``diff``, the Python API run.
 
     Each document is resolved (schema, profile rules, defaults), emitted and self-checked, a job defined
@@ -236,7 +236,8 @@ def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] 
     error raises one CompileError carrying every finding; otherwise each job carries its output's
     warnings (``CompiledJob.warnings``).  ``fail_on`` (``--fail-on``; default the config's
     ``lint.failOn``, else error) is the lowest severity of an output finding that refuses its job.  With an
-    ``inventory`` (:mod:`ascend_compile.inventory`) the output is also checked against that cluster (AC9xx).
+    ``inventory`` (:mod:`ascend_compile.inventory`) the output is also checked against that cluster (AC9xx);
+    ``target`` (:class:`~ascend_compile.releases.Target`) is the release it is judged for (default: the config's).
     """
     config = config or ProjectConfig()
     registry = registry or ProfileRegistry(config.profile_dirs)
@@ -246,7 +247,7 @@ def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] 
         raise CompileError(refused)
     if lint:
         threshold = fail_on or config.lint.fail_on or ERROR
-        findings = _lint_jobs(outcomes, registry, config, threshold, inventory)
+        findings = _lint_jobs(outcomes, registry, config, threshold, inventory, target)
         if any(severity_at_least(f.severity, threshold) for f in findings):
             raise CompileError(findings)
     return [o.job for o in outcomes if o.job is not None]
@@ -276,7 +277,7 @@ def _compile_documents(docs: Iterable[Document], registry: ProfileRegistry,
 
 
 def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: ProjectConfig,
-               threshold: str = ERROR, inventory: Any = None) -> List[Finding]:
+               threshold: str = ERROR, inventory: Any = None, target: Any = None) -> List[Finding]:
     """Lint the compiled objects as one run (errors and warnings, by the project's lint settings).
 
     Compiled output is lint-clean unless a spec passes something through (``podTemplatePatch``,
@@ -288,7 +289,7 @@ def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: 
 
     if not outcomes:
         return []
-    linter = Linter(registry, config, schema=False, inventory=inventory)  # self_check has checked the schemas
+    linter = Linter(registry, config, schema=False, inventory=inventory, target=target)  # schemas: self_check
     found = linter.run(objects=[(obj, f"{o.doc.source} (compiled)") for o in outcomes if o.job is not None
                                 for obj in o.job.objects])
     found = [f for f in found if severity_at_least(f.severity, WARNING) or severity_at_least(f.severity, threshold)]

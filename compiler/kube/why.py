@@ -72,7 +72,7 @@ def lint_job(obj: Mapping[str, Any]) -> List[Any]:
     """Our lint findings (errors) for the job as the cluster stores it (status and server fields left out).  A
     failure of lint is our bug and is raised (the CLI exits 3), never taken for "no findings"."""
     from ..errors import InternalError
-    from ..lint.engine import lint_objects
+    from ..lint.oneshot import lint_objects
 
     meta = obj.get("metadata") or {}
     metadata: Dict[str, Any] = {k: meta[k] for k in ("name", "namespace", "labels") if k in meta}

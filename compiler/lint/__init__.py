@@ -1,7 +1,7 @@
 """The linter: rule units over manifests, plus schema checks, in one run.
 
 ``lint_documents``, ``lint_objects`` and ``lint_paths`` are the entry points
-(:mod:`ascend_compile.lint.engine`, :mod:`ascend_compile.lint.paths`); rules are listed by the rule catalogue (:mod:`ascend_compile.catalogue`),
+(:mod:`ascend_compile.lint.oneshot`, :mod:`ascend_compile.lint.paths`); rules are listed by the rule catalogue (:mod:`ascend_compile.catalogue`),
 their units loaded by :mod:`ascend_compile.lint.registry`.  Importing this package is cheap: the engine and
 the rule units load on first use.
 """
@@ -17,8 +17,12 @@ def __getattr__(name: str) -> Any:
         from . import paths
 
         return paths.lint_paths
-    if name in __all__:
+    if name == "Linter":
         from . import engine
 
-        return getattr(engine, name)
+        return engine.Linter
+    if name in __all__:
+        from . import oneshot
+
+        return getattr(oneshot, name)
     raise AttributeError(f"module 'ascend_compile.lint' has no attribute {name!r}")

@@ -56,9 +56,12 @@ class RunContext:
     """
 
     def __init__(self, profiles: Any, config: Any = None, volcano_version: Optional[str] = None,
-                 inventory: Any = None):
+                 inventory: Any = None, target: Any = None):
         self.profiles = profiles  # ascend_compile.hardware.profiles.ProfileRegistry
         self.config = config
+        #: what the jobs are judged for (:class:`ascend_compile.releases.Target`): the MindCluster release, its
+        #: Volcano, Volcano's admission webhook; a rule whose truth differs between releases asks it
+        self.target = target
         #: the cluster the jobs will run on (:class:`ascend_compile.inventory.model.Inventory`), None without
         #: ``--cluster``/``--cluster-snapshot``: the cluster-aware rules (AC9xx) then say nothing
         self.inventory = inventory

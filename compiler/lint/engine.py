@@ -1,16 +1,8 @@
 """The lint run: read, schema-check, run every rule unit, locate, suppress, configure.
 
-Public entry points (the compiler, the Python API and the CLI call these):
-
-:func:`lint_documents`
-    parsed :class:`~ascend_compile.yamlio.locations.Document` objects in, Findings out; each
-    finding is located at the line and column of its YAML node.
-:func:`lint_objects`
-    plain dicts (e.g. the compiler's own output) in; findings carry field
-    paths but no line numbers.
-:func:`lint_paths` (in :mod:`.paths`)
-    command-line paths in (files, directories, ``-``); input errors become
-    findings and the other files are still checked.
+:class:`Linter` is one configured run; its entry points are :func:`~.oneshot.lint_documents` and
+:func:`~.oneshot.lint_objects` (documents or plain objects, one run) and :func:`~.paths.lint_paths`
+(command-line paths: input errors become findings and the other files are still checked).
 
 A run has two steps.  :meth:`Linter.lint_file` does everything that depends on one
 file alone (schemas, the per-object rules, the ``facts`` of cross-object rules) and gives a
@@ -54,8 +46,9 @@ class Linter:
 
     def __init__(self, profiles: Any = None, config: Any = None, *, strict: bool = True,
                  volcano_version: Optional[str] = None, strict_kinds: bool = False, inventory: Any = None,
-                 disable: Iterable[str] = (), schema: bool = True, specs: Optional[SpecCheck] = None):
-        from ..config import ProjectConfig, check_lint_settings
+                 disable: Iterable[str] = (), schema: bool = True, specs: Optional[SpecCheck] = None,
+                 target: Any = None):
+        from ..config import ProjectConfig, check_lint_settings, target_of
 
         self.config = config or ProjectConfig()
         check_lint_settings(self.config)
@@ -75,7 +68,9 @@ class Linter:
         self.severity = {(catalogue.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
         self._rules: Optional[List[Rule]] = None  # every rule unit, imported when something asks for them all
         self._by_kind: Dict[str, Tuple[List[Tuple[Rule, Any]], List[Tuple[Rule, Any]]]] = {}  # see _units
-        self.inventory, self._run = inventory, RunContext(self.profiles, self.config, volcano_version, inventory)
+        self.inventory = inventory
+        self.target = target or target_of(self.config, cluster_versions=getattr(inventory, "versions", None))
+        self._run = RunContext(self.profiles, self.config, volcano_version, inventory, self.target)
         self._schemas: Any = None  # the schemas module, imported on first use
 
     # ------------------------------------------------------------------ runs
@@ -371,30 +366,3 @@ def _owner(path: Any, objs: List[ObjectContext]) -> Optional[ObjectContext]:
         if tuple(path[:len(obj.prefix)]) == obj.prefix:
             return obj
     return objs[0] if objs else None
-
-
-# ---------------------------------------------------------------------- public API
-
-
-def lint_documents(docs: Iterable[Any], registry: Any = None, config: Any = None, *,
-                   texts: Optional[Mapping[str, str]] = None, strict: bool = True,
-                   volcano_version: Optional[str] = None, disable: Iterable[str] = (),
-                   schema: bool = True, inventory: Any = None) -> List[Finding]:
-    """Lint parsed documents (one run); ``registry`` is a :class:`~ascend_compile.hardware.profiles.ProfileRegistry`.
-
-    ``texts`` maps each document's source to its text, for comment directives;
-    without it the engine reads the source file when it exists; an ``inventory`` turns the AC9xx rules on.
-    """
-    linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable,
-                    schema=schema, inventory=inventory)
-    return linter.run(docs=list(docs), texts=texts)
-
-
-def lint_objects(objs: Iterable[Dict[str, Any]], registry: Any = None, config: Any = None, *,
-                 source: str = "", strict: bool = True, volcano_version: Optional[str] = None,
-                 disable: Iterable[str] = (), schema: bool = True, inventory: Any = None) -> List[Finding]:
-    """Lint plain objects without source text (line and column stay 0); ``inventory`` as for :func:`lint_documents`."""
-    linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable,
-                    schema=schema, inventory=inventory)
-    return linter.run(objects=[(obj, source) for obj in objs])
-

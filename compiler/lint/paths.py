@@ -24,7 +24,7 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
                strict: bool = True, volcano_version: Optional[str] = None, disable: Sequence[str] = (),
                strict_kinds: bool = False, jobs: Optional[int] = None, cache_dir: Optional[str] = None,
                left_out: Optional[List[Finding]] = None, specs: Optional[SpecCheck] = None,
-               inventory: Any = None) -> Tuple[List[Finding], int]:
+               inventory: Any = None, target: Any = None) -> Tuple[List[Finding], int]:
     """Discover, read and lint ``paths``; returns (findings, number of files read).
 
     ``jobs`` sets the number of processes (default: one per core once there are at least 64 files
@@ -33,7 +33,7 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
     ``left_out``, when given,
     receives the notes of what was left out on purpose whatever the settings (see
     :meth:`~ascend_compile.files.discovery.Discovery.left_out`).  ``specs`` checks job specs as compile does (see
-    :class:`~.engine.Linter`).
+    :class:`~.engine.Linter`); ``target`` is the release judged for (:class:`~ascend_compile.releases.Target`).
     """
     from ..files.discovery import discover
     from ..yamlio.common import DEFAULT_MAX_BYTES
@@ -42,7 +42,7 @@ def lint_paths(paths: Sequence[str], registry: Any = None, config: Any = None, *
 
     found = discover(paths, include=include, exclude=exclude)
     linter = Linter(registry, config, strict=strict, volcano_version=volcano_version, disable=disable,
-                    strict_kinds=strict_kinds, specs=specs, inventory=inventory)
+                    strict_kinds=strict_kinds, specs=specs, inventory=inventory, target=target)
     limit = max_bytes or DEFAULT_MAX_BYTES
     reader = _Reader(linter, limit, _open_cache(cache_dir, linter, limit) if cache_dir else None)
     if left_out is not None:
@@ -238,7 +238,7 @@ def _open_cache(root: str, linter: Linter, limit: int) -> Any:
         return None
     parts = [code_digest(), files_digest(linter.profiles.files()), linter.config, sorted(linter.disabled),
              sorted(linter.severity.items()), linter.strict, linter.volcano_version, linter.strict_kinds, linter.schema,
-             linter.specs is not None, limit]
+             linter.specs is not None, limit, tuple(linter.target)]
     if linter.inventory is not None:  # the results depend on the cluster too (a plain run's key is unchanged)
         parts.append(_inventory_digest(linter.inventory))
     key = settings_digest(*parts)

@@ -124,7 +124,7 @@ def lint_findings(objects: List[Dict[str, Any]], inventory: Any = None) -> List[
     if inventory is None:
         found = ascend_compile.lint_manifests(objects)
     else:
-        from ascend_compile.lint.engine import lint_objects
+        from ascend_compile.lint.oneshot import lint_objects
 
         found = lint_objects(objects, inventory=inventory, volcano_version=inventory.bundled_volcano())
     return [LintFinding(f.rule, f.severity, f.message, f.field_path, f.hint) for f in found]

@@ -94,7 +94,7 @@ def test_comment_directives_are_read_from_a_file_of_bounded_size_only(tmp_path: 
     big = write(tmp_path / "big.yaml", text)
     with open(big, "r+b") as handle:
         handle.truncate(3 * 1024 ** 3)
-    script = ("import sys\nfrom ascend_compile.lint.engine import lint_documents\n"
+    script = ("import sys\nfrom ascend_compile.lint.oneshot import lint_documents\n"
               "from ascend_compile.yamlio.parsing import load_documents\n"
               "for source in sys.argv[1:]:\n"
               "    found = lint_documents(load_documents(TEXT, source))\n"

@@ -23,7 +23,7 @@ CLUSTER_MARK = "# cluster-snapshot: "
 
 
 def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:
-    from ascend_compile.lint.engine import lint_documents
+    from ascend_compile.lint.oneshot import lint_documents
     from ascend_compile.yamlio.parsing import load_documents
 
     marked = [line[len(CLUSTER_MARK):].strip() for line in text.splitlines() if line.startswith(CLUSTER_MARK)]

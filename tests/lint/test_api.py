@@ -18,7 +18,7 @@ def _job(npus=8, name="api-job"):
 
 
 def test_lint_objects_clean_and_failing():
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     assert lint_objects([_job(16)]) == []
     findings = lint_objects([_job(9)], source="<compiled>")
@@ -29,7 +29,7 @@ def test_lint_objects_clean_and_failing():
 
 def test_profile_added_as_a_file_is_enforced(tmp_path):
     """A new hardware profile is picked up from --profile-dir data, with no code change."""
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
     from ascend_compile.hardware.profiles import ProfileRegistry
 
     (tmp_path / "x.yaml").write_text("""\

@@ -27,7 +27,7 @@ def test_there_are_examples_to_check():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: os.path.relpath(p, os.path.join(ROOT, "examples")))
 def test_compiled_example_is_lint_clean(path):
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
     from ascend_compile.compiling.pipeline import compile_specs
 
     jobs = compile_specs([doc for doc in load_file(path) if is_spec(doc.data)])

@@ -3,7 +3,7 @@ from typing import Any, Dict, Optional
 
 import pytest
 
-from ascend_compile.lint.engine import lint_objects
+from ascend_compile.lint.oneshot import lint_objects
 
 
 def _job(resource: str, annotations: Optional[Dict[str, str]]) -> Dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from ascend_compile.lint.engine import lint_objects
+from ascend_compile.lint.oneshot import lint_objects
 
 NPU = "huawei.com/Ascend910"
 OFF_ASCEND = "from its ascend container only"

@@ -6,7 +6,7 @@ import copy
 
 import yaml
 
-from ascend_compile.lint.engine import lint_objects
+from ascend_compile.lint.oneshot import lint_objects
 from tests.checkout import ROOT
 
 GOLDEN = ROOT / "golden" / "matrix" / "pytorch-module-910b-8-vcjob.yaml"

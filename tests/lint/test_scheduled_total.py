@@ -16,7 +16,7 @@ SAMPLE = os.path.join(SAMPLES, "tests__st__testcases__multi_pod_schedule__resour
 
 
 def _errors(docs):
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     return [f for f in lint_objects(docs) if f.severity == "error"]
 

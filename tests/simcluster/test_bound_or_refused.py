@@ -82,7 +82,7 @@ JOBS: Dict[str, Docs] = {
 
 
 def _lint(name: str) -> List[tuple]:
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     return sorted({(f.rule, f.severity) for f in lint_objects(copy.deepcopy(JOBS[name]))
                    if f.severity in ("error", "warning")})
@@ -141,7 +141,7 @@ def test_a_910b_job_without_server_type_runs_under_the_default_handler_and_lint_
 
 
 def test_an_atlas_800_job_without_server_type_runs_and_gets_no_finding(sim, submitted):
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     assert [f.rule for f in lint_objects(copy.deepcopy(JOBS["a800-no-accel"])) if f.rule == "AC305"] == []
     assert _lint("a800-no-accel") == []

@@ -27,7 +27,7 @@ def _job(name: str, arch: str):
 
 
 def _warnings(job):
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     return [(f.rule, f.severity) for f in lint_objects([job]) if f.rule == "AC319"]
 

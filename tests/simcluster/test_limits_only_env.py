@@ -32,7 +32,7 @@ def _job(name: str, limits_only: bool) -> List[Dict[str, Any]]:
 
 
 def test_limits_only_pods_run_without_the_rank_env(sim):
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     jobs.create_namespace(sim, NAMESPACE)
     try:

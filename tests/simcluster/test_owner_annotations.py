@@ -45,7 +45,7 @@ def _pod_group_of(sim, owner_uid: str):
 
 
 def test_a_deployments_policy_does_not_reach_the_pod_group(sim):
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     deployment = _deployment()
     found = sorted((f.rule, f.severity) for f in lint_objects([deployment]) if f.rule in ("AC307", "AC318"))

@@ -47,7 +47,7 @@ def _job(name: str, selector: bool):
 
 
 def _lint_errors(docs):
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     return [f"{f.rule} {f.message}" for f in lint_objects(docs) if f.severity == "error"]
 
@@ -85,7 +85,7 @@ def test_a_policy_whose_handler_refuses_the_selected_nodes_stays_pending_on_idle
         docs = _job("big-nodes", selector=True)
         job = next(d for d in docs if d["kind"] == "Job")
         job["spec"]["tasks"][0]["template"]["spec"]["nodeSelector"]["accelerator-type"] = "module-a3-16"
-        from ascend_compile.lint.engine import lint_objects
+        from ascend_compile.lint.oneshot import lint_objects
 
         found = [(f.rule, f.severity) for f in lint_objects(docs) if f.severity in ("error", "warning")]
         assert ("AC317", "warning") in found and not [f for f in found if f[1] == "error"], found

@@ -631,7 +631,7 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
 
 
 def _lint(docs: Docs) -> List[Any]:
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     return lint_objects(docs, source="case.yaml")
 

@@ -29,7 +29,7 @@ def _job(name: str, split: bool) -> List[Dict[str, Any]]:
 
 
 def test_split_npu_pods_get_the_ascend_containers_count(sim):
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     whole, split = _job("whole", False), _job("split", True)
     assert not [f for f in lint_objects(whole) if f.rule == "AC703"]
@@ -66,7 +66,7 @@ def test_a_master_whose_npus_are_all_off_ascend_shares_rank_0_with_worker_0(sim)
     """The Master's NPUs all on a second container: no non-Worker ``ascend`` container asks for NPUs, so the
     operator sizes the job by the Workers alone (getTotalNpuReplicas, getNpuReqInfoPerPod) and ranks Workers from
     0 (createPodSpec): WORLD_SIZE leaves the Master out, and the Master and Worker-0 both get RANK=0."""
-    from ascend_compile.lint.engine import lint_objects
+    from ascend_compile.lint.oneshot import lint_objects
 
     objects = _job("offmaster", False)
     master = jobs.ascend_job(objects)["spec"]["replicaSpecs"]["Master"]["template"]["spec"]["containers"]

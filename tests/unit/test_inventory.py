@@ -79,7 +79,7 @@ def test_where_a_job_without_a_namespace_lands(tmp_path: Path) -> None:
     ``defaultNamespace``) still reads, and then such a job's claims and ConfigMaps are not checked (not known)."""
     from dataclasses import replace
 
-    from ascend_compile.lint.engine import lint_documents
+    from ascend_compile.lint.oneshot import lint_documents
     from ascend_compile.yamlio.parsing import load_documents
 
     path = tmp_path / "c.yaml"

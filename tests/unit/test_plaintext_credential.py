@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_compile.lint.engine import lint_objects
+from ascend_compile.lint.oneshot import lint_objects
 
 VALUES = {
     "a private key": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn...\n",

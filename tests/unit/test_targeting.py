@@ -7,7 +7,7 @@ import pytest
 
 import ascend_compile
 from ascend_compile.errors import CompileError
-from ascend_compile.lint.engine import lint_objects
+from ascend_compile.lint.oneshot import lint_objects
 from ascend_compile.hardware.profiles import ProfileRegistry
 from ascend_compile.hardware.targeting import (HardwareSignals, candidate_profiles, hardware_unnamed, per_pod_rules,
                                                 signals_of_profile)
