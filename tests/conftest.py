@@ -145,10 +145,13 @@ def _needs_cluster(item: pytest.Item) -> bool:
 
 
 def _offloadable(item: pytest.Item) -> bool:
-    """A test that uses the cluster and not the oracle's batch verdicts: it may run on a cluster of its own."""
-    from tests.simcluster.session import WORK_ATTRIBUTE
+    """A test that uses the cluster and not the oracle's batch verdicts on the session's cluster (or only verdicts
+    on clusters of named releases): it may run in a process of its own."""
+    from tests.simcluster.session import RELEASE_WORK_ATTRIBUTE, WORK_ATTRIBUTE
 
     module = getattr(item, "module", None)
+    if hasattr(module, RELEASE_WORK_ATTRIBUTE):
+        return True  # judged on clusters of their releases, started for them: any process may run them
     return "sim" in getattr(item, "fixturenames", ()) and not hasattr(module, WORK_ATTRIBUTE)
 
 
@@ -185,7 +188,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             _start_child(config, None)
         return
     from tests.simcluster.conftest import skip_reason
-    from tests.simcluster.session import WORK_ATTRIBUTE, SessionCluster
+    from tests.simcluster.session import RELEASE_WORK_ATTRIBUTE, WORK_ATTRIBUTE, SessionCluster
 
     if skip_reason():
         return  # the fixtures skip with the reason
@@ -194,15 +197,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         module = getattr(item, "module", None)
         if "judged_early" in item.fixturenames and module is not None and module.__name__ not in seen:
             seen.add(module.__name__)
-            # the module's batch, made here (in the main thread: it may read the environment), judged there; a
-            # {release: batch} is judged on each release's own cluster
-            batch = getattr(module, WORK_ATTRIBUTE)()
-            if isinstance(batch, dict):
-                for release, each in batch.items():
+            # the module's batch, made here (in the main thread: it may read the environment), judged there; the
+            # batches of a {release: batch} are judged each on a cluster of its release
+            if hasattr(module, RELEASE_WORK_ATTRIBUTE):
+                for release, each in getattr(module, RELEASE_WORK_ATTRIBUTE)().items():
                     work[f"{module.__name__}@{release}"] = each
                     release_of[f"{module.__name__}@{release}"] = release
             else:
-                work[module.__name__] = batch
+                work[module.__name__] = getattr(module, WORK_ATTRIBUTE)()
     _session_cluster = SessionCluster(work, keep=any("sim" in item.fixturenames for item in wanted),
                                       release_of=release_of)
     note = _session_cluster.begin()
@@ -269,5 +271,6 @@ def sim(request: pytest.FixtureRequest):
 @pytest.fixture(scope="module")
 def judged_early(request: pytest.FixtureRequest):
     """The result of this module's batch run on the session's cluster (its ``JUDGED_EARLY`` function,
-    tests/simcluster/session.py); ``{release: result}`` for a module whose function returned a batch per release."""
+    tests/simcluster/session.py); ``{release: result}`` for a module that declares batches per release instead
+    (``JUDGED_ON_RELEASES``)."""
     return _the_session_cluster(request).module_result(request.module.__name__)

@@ -75,8 +75,8 @@ def vcjob(name: str, profile: str, npus: int, *, resource: str = "huawei.com/Asc
                          "spec": {"nodeSelector": selector, "restartPolicy": "Never", "containers": [container]}}}]}}
 
 
-def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8) -> Dict[str, Any]:
-    """An AscendJob (PyTorch) of a Master and ``workers`` Workers on module-910b-8 nodes."""
+def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8, masters: int = 1) -> Dict[str, Any]:
+    """An AscendJob (PyTorch) of ``masters`` Masters (one is valid) and ``workers`` Workers on module-910b-8 nodes."""
     def replica(count: int) -> Dict[str, Any]:
         return {"replicas": count, "restartPolicy": "Never", "template": {
             "metadata": {"labels": {"ring-controller.atlas": "ascend-910b"}},
@@ -86,13 +86,13 @@ def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8)
                                      "ports": [{"name": "ascendjob-port", "containerPort": 2222}],
                                      "resources": {"limits": {"huawei.com/Ascend910": npus},
                                                    "requests": {"huawei.com/Ascend910": npus}}}]}}}
-    specs = {"Master": replica(1)}
+    specs = {"Master": replica(masters)}
     if workers:
         specs["Worker"] = replica(workers)
     return {"apiVersion": "mindxdl.gitee.com/v1", "kind": "AscendJob",
             "metadata": {"name": name, "namespace": NAMESPACE,
                          "labels": {"framework": "pytorch", "ring-controller.atlas": "ascend-910b"}},
-            "spec": {"schedulerName": "volcano", "runPolicy": {"schedulingPolicy": {"minAvailable": 1 + workers,
+            "spec": {"schedulerName": "volcano", "runPolicy": {"schedulingPolicy": {"minAvailable": masters + workers,
                                                                                      "queue": queue}},
                      "successPolicy": "AllWorkers", "replicaSpecs": specs}}
 
@@ -105,6 +105,10 @@ _POLICY = (f"v7.3.2.. {PLUGIN}internal/npu/factory.go (policy910HandlerMap, read
            f"v7.0.RC1 {PLUGIN}internal/npu/factory.go (no schedule_policy)")
 _CARD = (f"{PLUGIN}internal/npu/factory.go (card910x2Name: WithMaxNodeNum 2 in v7.0.RC1, 8 from v7.3.2)",)
 _QUEUE = (f"v26.0.1.. {OPERATOR}pkg/controllers/v1/ascendjob_validate.go (check queue<...> failed)",)
+_VALID_FAILED = (f"{OPERATOR}pkg/controllers/v1/ascendjob_validate.go (validateJob: a Warning event, every release; "
+                 "validateLeader: a Master's replicas must be 1)",
+                 f"v26.0.1.. {OPERATOR}pkg/controllers/v1/ascendjob_controller.go (Reconcile: a JobFailed condition, "
+                 "reason JobValidFailed, on a job that fails validation; up to v7.3.2 the event only)")
 
 SHAPES: Tuple[Shape, ...] = (
     Shape("control-910b-8", "control: 1 pod x 8 NPUs with accelerator-type module-910b-8 (placed everywhere)",
@@ -137,6 +141,10 @@ SHAPES: Tuple[Shape, ...] = (
           _per("pending", "placed", "v7.3.2"), (), _CARD),
     Shape("acjob-missing-queue", "an AscendJob whose schedulingPolicy.queue does not exist",
           (acjob("ac-missing-queue", queue="no-such-queue"),), _per("pending", "refused", "v26.0.1"), (), _QUEUE),
+    Shape("acjob-two-masters", "an AscendJob with two Master replicas: every operator refuses it, with a Warning "
+          "event (ReplicaTypeError) only up to v7.3.2 (the job stays without pods), and the Failed condition from "
+          "v26.0.1", (acjob("ac-two-masters", masters=2),), _per("pending", "refused", "v26.0.1"), (),
+          _VALID_FAILED),
     Shape("no-accelerator-type-card-910b-infer", "1 pod x 8 NPUs without accelerator-type on card-910b-infer "
           "nodes", (vcjob("no-acc-card-infer", "card-910b-infer", 8),), _per("pending", "placed", "v26.1.0"), (),
           _LABEL_CHECK),

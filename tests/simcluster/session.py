@@ -7,13 +7,14 @@ needs it, a thread of the pytest process
 1. waits for the programs: when they are not built yet, ``python -m tests.simcluster build`` runs as a
    child process (its output goes to ``build.log`` in :attr:`SessionCluster.folder`, not to the terminal
    the other tests print to);
-2. starts the cluster;
+2. starts the cluster (unless no selected test asks for it and every batch runs on a named release's);
 3. runs the oracle's batch runs that the selected tests declared (:data:`WORK_ATTRIBUTE`), one after the
    other, so that their verdicts are ready when those tests ask for them;
 4. then, for the batches declared for a named MindCluster release (``release_of``: the per-release
    verdicts of tests/simcluster/test_releases.py), one release at a time: starts a cluster of that release
    (:data:`RELEASE_NODES_PER_PROFILE` nodes per profile), runs its batches, stops it.  A release's cluster
-   starts only when a selected test asked for a batch on it.
+   starts only when a selected test asked for a batch on it.  Such modules (:data:`RELEASE_WORK_ATTRIBUTE`)
+   need nothing of the session's cluster, so their tests go to the second pytest process with the others.
 
 A test that asks for ``sim`` itself waits until all of it is done: nothing but the batch runs touches the
 cluster while they judge (a test that holds the scheduler, or fills the nodes, would change their verdicts).
@@ -43,6 +44,10 @@ from tests.simcluster.cluster import SimCluster, SimClusterError
 #: collection (in the main thread) and returns the run: ``(cluster) -> result``, done in the background; the
 #: module's tests get the result from the fixture ``judged_early``
 WORK_ATTRIBUTE = "JUDGED_EARLY"
+#: a module whose batches run each on a cluster of a named MindCluster release names here a function that returns
+#: ``{release: run}``; the fixture ``judged_early`` gives its tests ``{release: result}``.  Those clusters are
+#: started for the batches, so such a module's tests may run in the second pytest process (tests/conftest.py)
+RELEASE_WORK_ATTRIBUTE = "JUDGED_ON_RELEASES"
 #: nodes of each simulated profile: the rule-rejection cases are jobs of two whole module-910b-8 nodes, and 16
 #: run eight at a time (on 4 they ran two at a time, over 20 rounds); the fidelity jobs fit in 4 nodes each
 NODES_PER_PROFILE = 16
@@ -253,6 +258,8 @@ class SessionCluster:
             self._binaries = build.Binaries({name: Path(path) for name, path in paths.items()})
             self.times.append(f"build: {time.monotonic() - started:.0f}s")
             started = time.monotonic()
+        if not self.keep and all(name in self.release_of for name in self.work):
+            return  # only batches on clusters of named releases: the default's cluster is not needed
         self.cluster = SimCluster(nodes_per_profile=self.nodes_per_profile, binaries=self._binaries,
                                   apiserver=self._apiserver, kubectl=self._kubectl)
         self.cluster.start()
