@@ -257,9 +257,11 @@ class SimCluster:
             f"--listen-address=127.0.0.1:{_free_port()}", f"--healthz-address=127.0.0.1:{_free_port()}",
             f"--cache-dump-dir={self.workdir}", "--logtostderr", f"-v={self.scheduler_verbosity}"],
             self.log_dir / "vc-scheduler.log"))
+        # its healthz server (v26.1.0 on) would listen on a fixed port: off, so that clusters can run side by side
+        healthz = ["-enable-healthz=false"] if releases.get(self.release).operator_healthz else []
         self.group.start(Process("ascend-operator", [
             str(binaries.of("ascend-operator", self.release)), f"-logFile={self.log_dir / 'ascend-operator.run.log'}",
-            "-enable-healthz=false", "-enableGangScheduling=true", "-kubeApiQps=800", "-kubeApiBurst=800"],
+            *healthz, "-enableGangScheduling=true", "-kubeApiQps=800", "-kubeApiBurst=800"],
             self.log_dir / "ascend-operator.log", env=self._kubeconfig_env()))
 
     def _start_kwok_and_nodes(self, binaries: build.Binaries) -> None:

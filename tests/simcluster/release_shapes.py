@@ -7,10 +7,11 @@ A verdict is one of :data:`VERDICTS`, read from the oracle's (tests/simcluster/o
 - ``refused``: the operator's Failed condition on the AscendJob;
 - ``rejected``: the API server or an admission webhook refused an object.
 
-``verdicts`` holds the verdict per release and ``observed`` says which of them were seen on that release's
-simulated cluster (tests/simcluster/test_releases.py, ``python -m tests.simcluster oracle --release R``); the
-others are what the cited upstream files predict, and test_releases.py checks every one on the cluster.  Each
-shape has an id, so that lint tests can assert that lint with the target set to a release agrees.
+``verdicts`` holds the verdict per release, as seen on that release's simulated cluster
+(tests/simcluster/test_releases.py asserts every one there, so it fails when a release's behaviour, or its build
+here, changes); ``observed`` names the releases whose verdict was seen (all of them now: the table first held
+predictions read from the cited files, and ``note`` says where an observation differed and why).  Each shape has
+an id, so that lint tests can assert that lint with the target set to a release agrees.
 
 Every job is small (one pod, or two) and held to the nodes of one profile with the simulation's
 ``ascend-compile.io/profile`` node label (never read by the plugin), so the accelerator-type selector and the
@@ -43,6 +44,8 @@ class Shape:
     observed: Tuple[str, ...]
     #: the upstream files the verdicts rest on
     cites: Tuple[str, ...]
+    #: where the observation differed from what the cited files were read to predict, and why
+    note: str = ""
 
     def manifests(self) -> List[Dict[str, Any]]:
         return [copy.deepcopy(dict(o)) for o in self.objects]
@@ -110,50 +113,62 @@ _VALID_FAILED = (f"{OPERATOR}pkg/controllers/v1/ascendjob_validate.go (validateJ
                  f"v26.0.1.. {OPERATOR}pkg/controllers/v1/ascendjob_controller.go (Reconcile: a JobFailed condition, "
                  "reason JobValidFailed, on a job that fails validation; up to v7.3.2 the event only)")
 
+#: every verdict below was seen on its release's cluster (tests/simcluster/test_releases.py; first on 2026-12-07 at
+#: b634a28 and its follow-up, python -m tests.simcluster build of every release, oracle batch per release)
+SEEN: Tuple[str, ...] = SUPPORTED
+
 SHAPES: Tuple[Shape, ...] = (
     Shape("control-910b-8", "control: 1 pod x 8 NPUs with accelerator-type module-910b-8 (placed everywhere)",
           (vcjob("control-910b-8", "module-910b-8", 8, accelerator_type="module-910b-8"),),
-          {r: "placed" for r in SUPPORTED}, (), ()),
+          {r: "placed" for r in SUPPORTED}, SEEN, ()),
     Shape("no-accelerator-type-910b-8", "a Volcano Job without accelerator-type on module-910b-8 nodes (the "
           "public v7.0.RC1 incident: 'check Node ... label [accelerator-type] Failed')",
-          (vcjob("no-acc-910b-8", "module-910b-8", 8),), _per("pending", "placed", "v26.1.0"), (), _LABEL_CHECK),
+          (vcjob("no-acc-910b-8", "module-910b-8", 8),), _per("pending", "placed", "v26.1.0"), SEEN, _LABEL_CHECK),
     Shape("no-accelerator-type-910b-8-x2", "the same, two pods of 8 NPUs",
           (vcjob("no-acc-910b-8-x2", "module-910b-8", 8, replicas=2),), _per("pending", "placed", "v26.1.0"),
-          (), _LABEL_CHECK),
+          SEEN, _LABEL_CHECK),
     Shape("no-accelerator-type-card-910b-2", "1 pod x 2 NPUs without accelerator-type on card-910b-2 nodes",
-          (vcjob("no-acc-card-910b-2", "card-910b-2", 2),), _per("pending", "placed", "v26.1.0"), (), _LABEL_CHECK),
+          (vcjob("no-acc-card-910b-2", "card-910b-2", 2),), _per("pending", "placed", "v26.1.0"), SEEN, _LABEL_CHECK),
     Shape("no-accelerator-type-half-910", "1 pod x 4 NPUs without accelerator-type on half-910 nodes",
           (vcjob("no-acc-half-910", "half-910", 4, ring="ascend-910"),), _per("pending", "placed", "v26.1.0"),
-          (), _LABEL_CHECK),
+          SEEN, _LABEL_CHECK),
     Shape("schedule-policy-chip8-node8", "no accelerator-type, huawei.com/schedule_policy: chip8-node8, on "
           "module-910b-8 nodes", (vcjob("policy-chip8-node8", "module-910b-8", 8,
                                         annotations={"huawei.com/schedule_policy": "chip8-node8"}),),
-          _per("pending", "placed", "v7.3.2"), (), _POLICY + _LABEL_CHECK),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK),
     Shape("schedule-policy-chip1-node2", "no accelerator-type, huawei.com/schedule_policy: chip1-node2, 1 pod x 2 "
           "on card-910b-2 nodes", (vcjob("policy-chip1-node2", "card-910b-2", 2,
                                          annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
-          _per("pending", "placed", "v7.3.2"), (), _POLICY + _LABEL_CHECK),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK),
     Shape("card-910b-infer-x4", "1 pod x 4 NPUs, accelerator-type card-910b-infer (8-NPU card servers)",
           (vcjob("card-infer-x4", "card-910b-infer", 4, accelerator_type="card-910b-infer"),),
-          _per("pending", "placed", "v7.3.2"), (), _CARD),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD),
     Shape("card-910b-infer-x8", "1 pod x 8 NPUs, accelerator-type card-910b-infer",
           (vcjob("card-infer-x8", "card-910b-infer", 8, accelerator_type="card-910b-infer"),),
-          _per("pending", "placed", "v7.3.2"), (), _CARD),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD),
     Shape("acjob-missing-queue", "an AscendJob whose schedulingPolicy.queue does not exist",
-          (acjob("ac-missing-queue", queue="no-such-queue"),), _per("pending", "refused", "v26.0.1"), (), _QUEUE),
+          (acjob("ac-missing-queue", queue="no-such-queue"),), _per("pending", "refused", "v26.0.1"), SEEN, _QUEUE),
     Shape("acjob-two-masters", "an AscendJob with two Master replicas: every operator refuses it, with a Warning "
           "event (ReplicaTypeError) only up to v7.3.2 (the job stays without pods), and the Failed condition from "
-          "v26.0.1", (acjob("ac-two-masters", masters=2),), _per("pending", "refused", "v26.0.1"), (),
+          "v26.0.1", (acjob("ac-two-masters", masters=2),), _per("pending", "refused", "v26.0.1"), SEEN,
           _VALID_FAILED),
     Shape("no-accelerator-type-card-910b-infer", "1 pod x 8 NPUs without accelerator-type on card-910b-infer "
-          "nodes", (vcjob("no-acc-card-infer", "card-910b-infer", 8),), _per("pending", "placed", "v26.1.0"), (),
-          _LABEL_CHECK),
+          "nodes", (vcjob("no-acc-card-infer", "card-910b-infer", 8),), _per("pending", "placed", "v26.1.0"),
+          SEEN, _LABEL_CHECK),
     Shape("schedule-policy-chip4-node8-module-910", "1 pod x 8 NPUs, accelerator-type module, huawei.com/"
           "schedule_policy: chip4-node8, on module-910 nodes (v7.3.2 maps chip4-node8 to the 910 module handler, "
           "v26.0.1 to the Ascend 350 4p-8 one)",
           (vcjob("policy-chip4-node8", "module-910", 8, accelerator_type="module", ring="ascend-910",
                  annotations={"huawei.com/schedule_policy": "chip4-node8"}),),
-          _per("placed", "pending", "v26.0.1"), (), _POLICY),
+          {r: "placed" for r in SUPPORTED}, SEEN,
+          _POLICY + (f"v26.0.1.. {PLUGIN}internal/npu/policy/chip4nodex (New, judgeNodeAndTaskNPU, "
+                     "is4PmeshAffinity)", f"v26.0.1.. {PLUGIN}plugin/plugin.go (GetAnnoName)"),
+          note="predicted pending from v26.0.1 (the 4p-8 handler is the Ascend 350's); observed placed on every "
+               "release. From v26.0.1 chip4-node8 does select the chip4nodex 4p-8 handler, but that handler reads "
+               "the NPUs of the resource the job requests (GetAnnoName gives huawei.com/Ascend910 for a "
+               "huawei.com/Ascend910 request, whatever the handler's own huawei.com/npu), checks no "
+               "accelerator-type label, allows 8 NPUs a node, and 8 NPUs are two whole 4-NPU meshes of a free "
+               "8-NPU node: the job is placed, by another handler than before."),
 )
 
 

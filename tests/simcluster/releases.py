@@ -42,6 +42,8 @@ class Release:
     edits: Tuple[str, ...]
     #: a target: judged in tests and the fidelity run; master is not one
     supported: bool = True
+    #: whether its operator has the healthz flags (``-enable-healthz``; from v26.1.0): an older one exits 2 on it
+    operator_healthz: bool = False
 
     @property
     def volcano_build(self) -> Volcano:
@@ -65,10 +67,10 @@ RELEASES: Dict[str, Release] = {r.name: r for r in (
     Release("v7.3.2", "mind-cluster-v7.3.2", "v1.9.0", "volcano-npu_v7.3.2", _LATE_V19),
     Release("v26.0.1", "mind-cluster-v26.0.1", "v1.9.0", "volcano-npu_v26.0.1", _LATE_V19),
     Release("v26.1.0", "mind-cluster-v26.1.0", "v1.12.0", "volcano-npu_v26.1.0",
-            ("klog-v2", "pending-best-effort", "single-node-scoring")),
+            ("klog-v2", "pending-best-effort", "single-node-scoring"), operator_healthz=True),
     # master's build.sh: no klog or pipeline edit (its sources have both already); DEFAULT_VER v26.1.0
     Release("master", "mind-cluster", "v1.12.0", "volcano-npu_v26.1.0", ("single-node-scoring",),
-            supported=False),
+            supported=False, operator_healthz=True),
 )}
 
 #: the targets, oldest first

@@ -9,8 +9,9 @@
 - **``maxRetry: -1`` without Volcano's admission webhook** (AC402; MindCluster's own install ships no
   webhook): on the release's cluster with its webhook configurations taken away for the case (and put back),
   the job is admitted and runs; a failed pod under a ``PodFailed: RestartJob`` policy then fails the job at
-  once (Volcano's controller fails a restarting job once ``retryCount >= maxRetry``, 0 >= -1), where the
-  default ``maxRetry`` 3 restarts it.  With the webhook the API server refuses it.  Shown on v26.1.0.
+  its first restart (Volcano's controller counts the restart, then fails a restarting job once
+  ``retryCount >= maxRetry``: 1 >= -1), where ``maxRetry`` 3 restarts it.  With the webhook the API server
+  refuses it.  Shown on v26.1.0.
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ RESTART_RELEASES = ("v6.0.0", "v7.0.RC1", "v7.3.2", "v26.1.0")
 WEBHOOK_RELEASE = "v26.1.0"
 #: how long the pod of a release that does not restart the job is watched after its in-place restart (scheduling
 #: sessions are a second apart; the plugin of v7.3.2 restarted the job within a few)
-WATCH_SECONDS = 30.0
+WATCH_SECONDS = 15.0
 
 
 def _retry_job(name: str) -> Dict[str, Any]:
@@ -62,11 +63,14 @@ def restart_in_place(sim: SimCluster) -> Dict[str, Any]:
         jobs.label_pods(sim, NAMESPACE, [pod], 1)
 
         def restarted() -> Optional[Dict[str, Any]]:
-            now = [p for p in jobs.pods_of(sim, NAMESPACE, "Job", name) if p["metadata"]["uid"] == pod["metadata"]["uid"]]
+            now = [p for p in jobs.pods_of(sim, NAMESPACE, "Job", name)
+                   if p["metadata"]["uid"] == pod["metadata"]["uid"]]
             status = (now[0].get("status") or {}).get("containerStatuses") if now else None
             return status[0] if status and status[0].get("restartCount") == 1 else None
 
-        container = jobs.wait_for(restarted, timeout=60, what=f"{name}'s container to restart in place", sim=sim)
+        # often: a plugin that restarts the job deletes the pod at its next session, a second or less later
+        container = jobs.wait_for(restarted, timeout=60, interval=0.1, what=f"{name}'s container to restart in place",
+                                  sim=sim)
         deadline, replaced = time.monotonic() + WATCH_SECONDS, False
         while time.monotonic() < deadline and not replaced:
             uids = {p["metadata"]["uid"] for p in jobs.pods_of(sim, NAMESPACE, "Job", name)
@@ -174,5 +178,6 @@ def test_max_retry_minus_one_is_refused_only_with_the_webhook_and_fails_at_the_f
     seen = _result(judged_early, WEBHOOK_RELEASE, "max-retry")
     assert seen["with-webhook"]["admitted"] is False, seen
     assert "maxRetry" in seen["with-webhook"]["message"], seen
-    assert seen["without-webhook"] == {"admitted": True, "phase": "Failed", "retry_count": 0}, seen
-    assert seen["without-webhook-3"]["admitted"] and seen["without-webhook-3"]["retry_count"] >= 1, seen
+    # the first failure restarts the job (retryCount 1) and the restart fails it: 1 >= -1
+    assert seen["without-webhook"] == {"admitted": True, "phase": "Failed", "retry_count": 1}, seen
+    assert seen["without-webhook-3"]["admitted"] and seen["without-webhook-3"]["phase"] != "Failed", seen
