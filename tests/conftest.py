@@ -122,12 +122,13 @@ def kustomize(request: pytest.FixtureRequest) -> str:
         return given
     from tests.integration import controlplane
     from tests.simcluster import build
+    from tests.simcluster.gotool import go_version
 
     reason = controlplane.go_unavailable_reason()
     if reason:
         pytest.skip(f"kustomize is built from sigs.k8s.io/kustomize/kustomize/v5@{build.KUSTOMIZE_VERSION} and "
                     f"{reason} (or set KUSTOMIZE to a kustomize v5 binary)")
-    cached = build.component_dir(build.COMPONENTS["kustomize"], build.go_version()) / "kustomize"
+    cached = build.component_dir(build.COMPONENTS["kustomize"], go_version()) / "kustomize"
     if cached.is_file():
         return str(cached)
     with on_terminal(request.config):
@@ -147,10 +148,13 @@ def _needs_cluster(item: pytest.Item) -> bool:
 
 
 def _offloadable(item: pytest.Item) -> bool:
-    """A test that uses the cluster and not the oracle's batch verdicts: it may run on a cluster of its own."""
-    from tests.simcluster.session import WORK_ATTRIBUTE
+    """A test that uses the cluster and not the oracle's batch verdicts on the session's cluster (or only verdicts
+    on clusters of named releases): it may run in a process of its own."""
+    from tests.simcluster.session import RELEASE_WORK_ATTRIBUTE, WORK_ATTRIBUTE
 
     module = getattr(item, "module", None)
+    if hasattr(module, RELEASE_WORK_ATTRIBUTE):
+        return True  # judged on clusters of their releases, started for them: any process may run them
     return "sim" in getattr(item, "fixturenames", ()) and not hasattr(module, WORK_ATTRIBUTE)
 
 
@@ -187,17 +191,25 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             _start_child(config, None)
         return
     from tests.simcluster.conftest import skip_reason
-    from tests.simcluster.session import WORK_ATTRIBUTE, SessionCluster
+    from tests.simcluster.session import RELEASE_WORK_ATTRIBUTE, WORK_ATTRIBUTE, SessionCluster
 
     if skip_reason():
         return  # the fixtures skip with the reason
-    work = {}
+    work, release_of, seen = {}, {}, set()
     for item in wanted:
         module = getattr(item, "module", None)
-        if "judged_early" in item.fixturenames and module is not None and module.__name__ not in work:
-            # the module's batch, made here (in the main thread: it may read the environment), judged there
-            work[module.__name__] = getattr(module, WORK_ATTRIBUTE)()
-    _session_cluster = SessionCluster(work, keep=any("sim" in item.fixturenames for item in wanted))
+        if "judged_early" in item.fixturenames and module is not None and module.__name__ not in seen:
+            seen.add(module.__name__)
+            # the module's batch, made here (in the main thread: it may read the environment), judged there; the
+            # batches of a {release: batch} are judged each on a cluster of its release
+            if hasattr(module, RELEASE_WORK_ATTRIBUTE):
+                for release, each in getattr(module, RELEASE_WORK_ATTRIBUTE)().items():
+                    work[f"{module.__name__}@{release}"] = each
+                    release_of[f"{module.__name__}@{release}"] = release
+            else:
+                work[module.__name__] = getattr(module, WORK_ATTRIBUTE)()
+    _session_cluster = SessionCluster(work, keep=any("sim" in item.fixturenames for item in wanted),
+                                      release_of=release_of)
     note = _session_cluster.begin()
     if note:
         with on_terminal(config):
@@ -262,5 +274,6 @@ def sim(request: pytest.FixtureRequest):
 @pytest.fixture(scope="module")
 def judged_early(request: pytest.FixtureRequest):
     """The result of this module's batch run on the session's cluster (its ``JUDGED_EARLY`` function,
-    tests/simcluster/session.py)."""
-    return _the_session_cluster(request).result(request.module.__name__)
+    tests/simcluster/session.py); ``{release: result}`` for a module that declares batches per release instead
+    (``JUDGED_ON_RELEASES``)."""
+    return _the_session_cluster(request).module_result(request.module.__name__)

@@ -3,11 +3,12 @@
 Order of start (each step waits for the one before):
 
 1. kube-apiserver + etcd (``tests/integration/controlplane.py``) with Volcano's
-   and the AscendJob CRDs and the ``default`` Queue;
-2. ``vc-webhook-manager`` with certificates made here, its webhook
-   configurations registered by URL (it fills in their CA bundle itself);
-3. ``vc-controller-manager``, ``vc-scheduler`` (with the Ascend NPU plugin and
-   its scheduler configuration) and ``ascend-operator``;
+   and the release's AscendJob CRDs and the ``default`` Queue;
+2. unless the cluster is made without it (``admission_webhook=False``: MindCluster's
+   own install ships none), ``vc-webhook-manager`` with certificates made here, its
+   webhook configurations registered by URL (it fills in their CA bundle itself);
+3. ``vc-controller-manager``, ``vc-scheduler`` (the release's, with its Ascend NPU
+   plugin and its scheduler configuration) and the release's ``ascend-operator``;
 4. ``kwok`` and the fake nodes with their device-info ConfigMaps; once kwok
    reports the nodes Ready their ``node.kubernetes.io/not-ready`` taint is
    removed (the node lifecycle controller's job in a real cluster);
@@ -34,7 +35,8 @@ from typing import Any, ContextManager, Dict, Iterable, List, Optional, Sequence
 import yaml
 
 from tests.integration import controlplane
-from tests.simcluster import build, manifests, nodes, stages
+from tests.simcluster import build, manifests, nodes, releases, stages
+from tests.simcluster.gotool import BuildError, Progress
 from tests.simcluster.processes import Process, ProcessGroup
 
 TAINT_NOT_READY = "node.kubernetes.io/not-ready"
@@ -65,14 +67,18 @@ def _wait_port(port: int, timeout: float) -> bool:
 class SimCluster:
     """A running simulated Ascend cluster, as a context manager.
 
-    >>> with SimCluster(profiles=["module-910b-8"]) as sim:
+    >>> with SimCluster(profiles=["module-910b-8"], release="v7.3.2") as sim:
     ...     sim.kubectl("get", "nodes")
+
+    ``release``: the MindCluster release whose scheduler plugin and operator run (tests/simcluster/releases.py;
+    the newest by default); ``admission_webhook``: whether Volcano's admission webhooks are registered.
     """
 
     def __init__(self, *, profiles: Optional[Sequence[str]] = None, nodes_per_profile: int = DEFAULT_NODES_PER_PROFILE,
                  keep_dir: bool = False, scheduler_verbosity: int = 3, ready_timeout: float = 180.0,
                  binaries: Optional[build.Binaries] = None, apiserver: Optional[Path] = None,
-                 kubectl: Optional[str] = None):
+                 kubectl: Optional[str] = None, release: str = releases.DEFAULT,
+                 admission_webhook: bool = True):
         """``binaries``, ``apiserver`` and ``kubectl``: the programs' paths, found beforehand (by default they
         are looked up, and built when missing, at :meth:`start`)."""
         self.all_profiles = nodes.load_profiles()
@@ -82,6 +88,11 @@ class SimCluster:
         chosen = [self.all_profiles[n] for n in (profiles or sorted(self.all_profiles))]
         self.profiles = [p for p in chosen if p.simulated]
         self.nodes_per_profile = nodes_per_profile
+        try:
+            self.release = releases.get(release).name
+        except releases.UnknownRelease as exc:
+            raise SimClusterError(str(exc)) from None
+        self.admission_webhook = admission_webhook
         self.keep_dir = keep_dir or bool(os.environ.get("ASCEND_COMPILE_KEEP_SIMCLUSTER"))
         self.scheduler_verbosity = scheduler_verbosity
         self.ready_timeout = ready_timeout
@@ -135,7 +146,8 @@ class SimCluster:
         self.log_dir.mkdir()
         try:
             self._start_control_plane()
-            self._start_webhooks(binaries)
+            if self.admission_webhook:
+                self._start_webhooks(binaries)
             self._start_controllers(binaries)
             self._start_kwok_and_nodes(binaries)
             self._start_service_account_stand_in()
@@ -147,14 +159,13 @@ class SimCluster:
             raise
         return self
 
-    @staticmethod
-    def _built() -> build.Binaries:
-        reason = build.unavailable_reason()
+    def _built(self) -> build.Binaries:
+        reason = build.unavailable_reason((self.release,))
         if reason:
             raise SimClusterError(reason)
         try:
-            return build.build_all(progress=build.Progress())
-        except (build.BuildError, build.sources.SourceError, build.patches.PatchError) as exc:
+            return build.build_all(progress=Progress(), release_names=(self.release,))
+        except (BuildError, build.sources.SourceError, build.patches.PatchError) as exc:
             raise SimClusterError(str(exc)) from exc
 
     def stop(self) -> None:
@@ -171,7 +182,7 @@ class SimCluster:
 
     def _start_control_plane(self) -> None:
         assert self.workdir is not None
-        crds = manifests.write_crds(self.workdir / "crds")
+        crds = manifests.write_crds(self.workdir / "crds", self.release)
         self.control = controlplane.ControlPlane(crds=crds, create_default_queue=True, keep_dir=self.keep_dir,
                                                  binary=self._apiserver, kubectl=self._kubectl)
         self.control.start()
@@ -229,8 +240,10 @@ class SimCluster:
 
     def _start_controllers(self, binaries: build.Binaries) -> None:
         assert self.workdir is not None
-        conf = self.workdir / "volcano-scheduler.conf"
-        conf.write_text(yaml.safe_dump(manifests.scheduler_conf(), sort_keys=False))
+        # alone in its folder: the scheduler reloads it on every write in that folder (BUILDING-RELEASES.md)
+        conf = self.workdir / "scheduler-conf" / "volcano-scheduler.conf"
+        conf.parent.mkdir()
+        conf.write_text(yaml.safe_dump(manifests.scheduler_conf(self.release), sort_keys=False))
         empty_plugins = self.workdir / "scheduler-plugins"
         empty_plugins.mkdir()
         kube = f"--kubeconfig={self.kubeconfig}"
@@ -239,14 +252,16 @@ class SimCluster:
             f"--listen-address=127.0.0.1:{_free_port()}", f"--healthz-address=127.0.0.1:{_free_port()}",
             "--logtostderr", "-v=3"], self.log_dir / "vc-controller-manager.log"))
         self.group.start(Process("vc-scheduler", [
-            str(binaries["vc-scheduler"]), kube, f"--scheduler-conf={conf}", f"--plugins-dir={empty_plugins}",
+            str(binaries.of("vc-scheduler", self.release)), kube, f"--scheduler-conf={conf}", f"--plugins-dir={empty_plugins}",
             "--leader-elect=false", "--schedule-period=1s", "--percentage-nodes-to-find=100",
             f"--listen-address=127.0.0.1:{_free_port()}", f"--healthz-address=127.0.0.1:{_free_port()}",
             f"--cache-dump-dir={self.workdir}", "--logtostderr", f"-v={self.scheduler_verbosity}"],
             self.log_dir / "vc-scheduler.log"))
+        # its healthz server (v26.1.0 on) would listen on a fixed port: off, so that clusters can run side by side
+        healthz = ["-enable-healthz=false"] if releases.get(self.release).operator_healthz else []
         self.group.start(Process("ascend-operator", [
-            str(binaries["ascend-operator"]), f"-logFile={self.log_dir / 'ascend-operator.run.log'}",
-            "-enable-healthz=false", "-enableGangScheduling=true", "-kubeApiQps=800", "-kubeApiBurst=800"],
+            str(binaries.of("ascend-operator", self.release)), f"-logFile={self.log_dir / 'ascend-operator.run.log'}",
+            *healthz, "-enableGangScheduling=true", "-kubeApiQps=800", "-kubeApiBurst=800"],
             self.log_dir / "ascend-operator.log", env=self._kubeconfig_env()))
 
     def _start_kwok_and_nodes(self, binaries: build.Binaries) -> None:

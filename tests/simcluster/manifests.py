@@ -1,11 +1,11 @@
 """What the cluster is configured with, read from the archives at start time (never copied into the repo).
 
-- the CRDs: Volcano's ``installer/helm/chart/volcano/crd/bases/*.yaml`` and
-  ``config/crd/jobflow/bases/*.yaml``, and the AscendJob CRD from the operator's
-  ``build/ascend-operator.yaml``;
-- the scheduler configuration: the ``volcano-scheduler.conf`` of the plugin's
-  ``build/volcano-v1.12.0.yaml`` with two changes: the plugin's tier entry takes
-  the name the plugin is registered under, and ``useClusterInfoManager`` is
+- the CRDs: Volcano v1.12.0's ``installer/helm/chart/volcano/crd/bases/*.yaml`` and
+  ``config/crd/jobflow/bases/*.yaml`` (the controller manager's and webhooks' version, for every
+  release), and the AscendJob CRD from the release's operator ``build/ascend-operator.yaml``;
+- the scheduler configuration: the ``volcano-scheduler.conf`` of the release's plugin's
+  ``build/volcano-<its Volcano version>.yaml`` with two changes: the plugin's tier entry takes
+  the name the plugin is registered under (as the release's build.sh's ``sed`` does), and ``useClusterInfoManager`` is
   ``"false"`` so the plugin reads the per-node ``mindx-dl-deviceinfo-<node>``
   ConfigMaps (there is no ClusterD here);
 - the Volcano admission webhook configurations: the ones the Volcano chart
@@ -20,10 +20,9 @@ from typing import Any, Dict, List
 
 import yaml
 
-from tests.simcluster import patches, sources
+from tests.simcluster import releases, sources
 
-SCHEDULER_YAML = "mind-cluster/component/ascend-for-volcano/build/volcano-v1.12.0.yaml"
-OPERATOR_YAML = "mind-cluster/component/ascend-operator/build/ascend-operator.yaml"
+OPERATOR_YAML = "component/ascend-operator/build/ascend-operator.yaml"
 VOLCANO_CRD_DIRS = ("volcano-v1.12.0/installer/helm/chart/volcano/crd/bases/",
                     "volcano-v1.12.0/config/crd/jobflow/bases/")
 
@@ -46,8 +45,8 @@ def _read_members(archive_key: str, wanted) -> Dict[str, bytes]:
     return out
 
 
-def write_crds(dest: Path) -> List[Path]:
-    """Write every CRD file the cluster installs into ``dest``; returns their paths."""
+def write_crds(dest: Path, release: str) -> List[Path]:
+    """Write every CRD file a cluster of ``release`` installs into ``dest``; returns their paths."""
     dest.mkdir(parents=True, exist_ok=True)
     paths: List[Path] = []
     volcano = _read_members("volcano", lambda n: n.endswith(".yaml") and any(
@@ -56,7 +55,9 @@ def write_crds(dest: Path) -> List[Path]:
         path = dest / Path(name).name
         path.write_bytes(data)
         paths.append(path)
-    operator = _read_members("mind-cluster", lambda n: n == OPERATOR_YAML)[OPERATOR_YAML]
+    archive = releases.get(release).archive
+    member = f"{sources.ARCHIVES[archive].top}/{OPERATOR_YAML}"
+    operator = _read_members(archive, lambda n: n == member)[member]
     for doc in yaml.safe_load_all(operator):
         if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition":
             path = dest / "ascendjobs.mindxdl.gitee.com.yaml"
@@ -67,30 +68,32 @@ def write_crds(dest: Path) -> List[Path]:
     return paths
 
 
-def scheduler_conf() -> Dict[str, Any]:
-    """The plugin's scheduler configuration, adapted as the module docstring says."""
-    text = _read_members("mind-cluster", lambda n: n == SCHEDULER_YAML)[SCHEDULER_YAML]
+def scheduler_conf(release: str) -> Dict[str, Any]:
+    """The scheduler configuration of ``release``'s plugin, adapted as the module docstring says."""
+    chosen = releases.get(release)
+    member = f"{sources.ARCHIVES[chosen.archive].top}/{chosen.scheduler_yaml}"
+    text = _read_members(chosen.archive, lambda n: n == member)[member]
     for doc in yaml.safe_load_all(text):
         if isinstance(doc, dict) and doc.get("kind") == "ConfigMap" and \
                 doc.get("metadata", {}).get("name") == "volcano-scheduler-configmap":
             conf = yaml.safe_load(doc["data"]["volcano-scheduler.conf"])
             break
     else:
-        raise sources.SourceError(f"{SCHEDULER_YAML}: no volcano-scheduler-configmap")
+        raise sources.SourceError(f"{member}: no volcano-scheduler-configmap")
     renamed = 0
     for tier in conf.get("tiers", []):
         for plugin in tier.get("plugins", []):
             if str(plugin.get("name", "")).startswith("volcano-npu"):
-                plugin["name"] = patches.PLUGIN_NAME
+                plugin["name"] = chosen.plugin_name
                 renamed += 1
     if renamed != 1:
-        raise sources.SourceError(f"{SCHEDULER_YAML}: expected one volcano-npu plugin entry, found {renamed}")
+        raise sources.SourceError(f"{member}: expected one volcano-npu plugin entry, found {renamed}")
     for configuration in conf.get("configurations", []):
         if configuration.get("name") == "init-params":
             configuration["arguments"]["useClusterInfoManager"] = "false"
             break
     else:
-        raise sources.SourceError(f"{SCHEDULER_YAML}: no init-params configuration")
+        raise sources.SourceError(f"{member}: no init-params configuration")
     return conf
 
 

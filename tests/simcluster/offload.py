@@ -6,7 +6,8 @@ the tests that use the fixture ``sim`` go to a child ``python -m pytest`` with t
 collection: the child has a session cluster of its own (tests/simcluster/session.py), on which nothing
 else runs, and the tests run there unchanged, fixtures and all, while this process runs the others.  The
 oracle's batch runs (the modules that declare ``JUDGED_EARLY``) stay here, on this process's cluster: a test
-holding the scheduler, or filling the nodes, would change their verdicts.
+holding the scheduler, or filling the nodes, would change their verdicts.  The modules that declare
+``JUDGED_ON_RELEASES`` go to the child too: their batches run on clusters of their own, one per release.
 
 Here each offloaded test is a :class:`ChildTest` in the same place of the run, with the same node ID: it
 waits for the child's reports of that test and replays them (passed; failed or error, with the child's

@@ -35,6 +35,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import yaml
 
+from tests.simcluster import releases
 from tests.simcluster.cluster import SimCluster, SimClusterError
 
 ASCEND_JOB = ("mindxdl.gitee.com", "v1", "ascendjobs")
@@ -426,22 +427,24 @@ def judge(sim: SimCluster, cases: Sequence[Case], *, quiet: float = 12.0, round_
     return [i.verdict for i in items if i.verdict is not None]
 
 
-def judge_files(paths: Sequence[Path], *, timeout: float = 90.0, nodes_per_profile: int = 4) -> List[Verdict]:
-    """Start a cluster, judge every job in the files, stop the cluster."""
+def judge_files(paths: Sequence[Path], *, timeout: float = 90.0, nodes_per_profile: int = 4,
+                release: str = releases.DEFAULT, admission_webhook: bool = True) -> List[Verdict]:
+    """Start a cluster of ``release``, judge every job in the files, stop the cluster."""
     cases = cases_from_files(paths)
     if not cases:
         raise SimClusterError("no AscendJob or Volcano Job in the given files")
-    with SimCluster(nodes_per_profile=nodes_per_profile) as sim:
+    with SimCluster(nodes_per_profile=nodes_per_profile, release=release, admission_webhook=admission_webhook) as sim:
         return judge(sim, cases, round_timeout=timeout)
 
 
 def judge_manifests(manifests: Mapping[str, Sequence[Dict[str, Any]]], sim: Optional[SimCluster] = None,
-                    **options: Any) -> List[Verdict]:
-    """Judge ``{label: [objects...]}``; on ``sim`` when given, else on a cluster started for the purpose."""
+                    release: str = releases.DEFAULT, **options: Any) -> List[Verdict]:
+    """Judge ``{label: [objects...]}``; on ``sim`` when given, else on a cluster of ``release`` started for the
+    purpose."""
     cases: List[Case] = []
     for label, objects in manifests.items():
         cases += cases_from_documents(label, objects)
     if sim is not None:
         return judge(sim, cases, **options)
-    with SimCluster() as own:
+    with SimCluster(release=release) as own:
         return judge(own, cases, **options)

@@ -7,9 +7,14 @@ needs it, a thread of the pytest process
 1. waits for the programs: when they are not built yet, ``python -m tests.simcluster build`` runs as a
    child process (its output goes to ``build.log`` in :attr:`SessionCluster.folder`, not to the terminal
    the other tests print to);
-2. starts the cluster;
+2. starts the cluster (unless no selected test asks for it and every batch runs on a named release's);
 3. runs the oracle's batch runs that the selected tests declared (:data:`WORK_ATTRIBUTE`), one after the
-   other, so that their verdicts are ready when those tests ask for them.
+   other, so that their verdicts are ready when those tests ask for them;
+4. then, for the batches declared for a named MindCluster release (``release_of``: the per-release
+   verdicts of tests/simcluster/test_releases.py), one release at a time: starts a cluster of that release
+   (:data:`RELEASE_NODES_PER_PROFILE` nodes per profile), runs its batches, stops it.  A release's cluster
+   starts only when a selected test asked for a batch on it.  Such modules (:data:`RELEASE_WORK_ATTRIBUTE`)
+   need nothing of the session's cluster, so their tests go to the second pytest process with the others.
 
 A test that asks for ``sim`` itself waits until all of it is done: nothing but the batch runs touches the
 cluster while they judge (a test that holds the scheduler, or fills the nodes, would change their verdicts).
@@ -28,20 +33,26 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from tests.checkout import ROOT
 from tests.integration import controlplane
-from tests.simcluster import build
+from tests.simcluster import build, releases
 from tests.simcluster.cluster import SimCluster, SimClusterError
 
 #: a test module that judges a batch on the session's cluster names here a function that makes the batch at
 #: collection (in the main thread) and returns the run: ``(cluster) -> result``, done in the background; the
 #: module's tests get the result from the fixture ``judged_early``
 WORK_ATTRIBUTE = "JUDGED_EARLY"
+#: a module whose batches run each on a cluster of a named MindCluster release names here a function that returns
+#: ``{release: run}``; the fixture ``judged_early`` gives its tests ``{release: result}``.  Those clusters are
+#: started for the batches, so such a module's tests may run in the second pytest process (tests/conftest.py)
+RELEASE_WORK_ATTRIBUTE = "JUDGED_ON_RELEASES"
 #: nodes of each simulated profile: the rule-rejection cases are jobs of two whole module-910b-8 nodes, and 16
 #: run eight at a time (on 4 they ran two at a time, over 20 rounds); the fidelity jobs fit in 4 nodes each
 NODES_PER_PROFILE = 16
+#: nodes of each simulated profile on a release's own cluster: its batches are jobs of one or two nodes each
+RELEASE_NODES_PER_PROFILE = 4
 
 Work = Callable[[SimCluster], Any]
 
@@ -75,8 +86,11 @@ def start_build(log: Path, command: Sequence[str] = BUILD_COMMAND) -> "subproces
 class SessionCluster:
     """The cluster, the state of its preparation, and the results of the batch runs done on it."""
 
-    def __init__(self, work: Dict[str, Work], nodes_per_profile: int = NODES_PER_PROFILE, keep: bool = True):
+    def __init__(self, work: Dict[str, Work], nodes_per_profile: int = NODES_PER_PROFILE, keep: bool = True,
+                 release_of: Optional[Mapping[str, str]] = None):
         self.work = dict(work)
+        #: batch name -> the release whose own cluster it runs on (absent: the session's cluster, of the default)
+        self.release_of = dict(release_of or {})
         #: whether a test of the run asks for the cluster itself (``sim``); when none does, the cluster stops as
         #: soon as the batch runs are done rather than idle (and take a share of the two cores) to the run's end
         self.keep = keep
@@ -105,7 +119,7 @@ class SessionCluster:
     def begin(self) -> Optional[str]:
         """Start the preparation (call from the main thread: it reads the environment); a line for the terminal
         when the programs are being built."""
-        binaries, apiserver = build.cached_binaries(), controlplane.binary_path()
+        binaries, apiserver = build.cached_binaries(self._releases()), controlplane.binary_path()
         self._kubectl = controlplane.find_kubectl()
         note = None
         if binaries is not None and apiserver.is_file():
@@ -113,7 +127,7 @@ class SessionCluster:
             self.programs_ready.set()
         else:
             log = self.folder / "build.log"
-            self._build = start_build(log)
+            self._build = start_build(log, (*BUILD_COMMAND, *(f"--release={r}" for r in self._releases())))
             note = (f"building the simulated cluster's programs in the background while the other tests run "
                     f"(many minutes the first time, cached after that; the tests yield it the CPU: they run at a "
                     f"lower priority from now to the run's end); progress in {log}")
@@ -134,6 +148,13 @@ class SessionCluster:
         if not ok:
             raise value
         return value
+
+    def module_result(self, module: str) -> Any:
+        """A module's batch result, or ``{release: result}`` when its batches were declared per release."""
+        if module in self.work:
+            return self.result(module)
+        return {release: self.result(name) for name, release in self.release_of.items()
+                if name.startswith(f"{module}@")}
 
     def waiting_for_build(self) -> Optional[Path]:
         """The build log while the programs are still being built, else None."""
@@ -159,6 +180,21 @@ class SessionCluster:
         assert self.cluster is not None
         return self.cluster
 
+    def _releases(self) -> Tuple[str, ...]:
+        """The releases whose programs the run needs: the default's, and those of the batches on a release."""
+        return tuple(r for r in releases.BUILT if r == releases.DEFAULT or r in self.release_of.values())
+
+    def _run(self, name: str, cluster: Callable[[], SimCluster]) -> None:
+        started = time.monotonic()
+        try:
+            if self._stopping.is_set():  # the run ended (or was killed) while the cluster started
+                raise SimClusterError("the test run ended before this batch ran")
+            self.results[name] = (True, self.work[name](cluster()))
+        except BaseException as exc:  # noqa: BLE001 - the test that asks for it reports it
+            self.results[name] = (False, exc)
+        self.times.append(f"{name}: {time.monotonic() - started:.0f}s")
+        self._done[name].set()
+
     def _prepare(self) -> None:
         try:
             self._start()
@@ -166,25 +202,43 @@ class SessionCluster:
             self.error = exc
         finally:
             self._started.set()
-        for name, work in self.work.items():
-            started = time.monotonic()
-            try:
-                if self._stopping.is_set():  # the run ended (or was killed) while the cluster started
-                    raise SimClusterError("the test run ended before this batch ran")
-                self.results[name] = (True, work(self._cluster()))
-            except BaseException as exc:  # noqa: BLE001 - the test that asks for it reports it
-                self.results[name] = (False, exc)
-            self.times.append(f"{name}: {time.monotonic() - started:.0f}s")
-            self._done[name].set()
+        for name in self.work:
+            if name not in self.release_of:
+                self._run(name, self._cluster)
         self._all_done.set()
         if not self.keep and self.cluster is not None:
             self.cluster.stop()
             self._released = True
             self.times.append("stopped after its batch runs")
-            return
+        self._prepare_releases()
         # the cluster's programs die with the thread that started them (their parent-death signal follows
         # the thread on Linux): this one lives until the run ends
         self._stopping.wait()
+
+    def _prepare_releases(self) -> None:
+        """One release at a time: its cluster, its batches, then stop it."""
+        for release in [r for r in releases.SUPPORTED if r in self.release_of.values()]:
+            names = [n for n in self.work if self.release_of.get(n) == release]
+            started = time.monotonic()
+            sim = SimCluster(nodes_per_profile=RELEASE_NODES_PER_PROFILE, binaries=self._binaries,
+                             apiserver=self._apiserver, kubectl=self._kubectl, release=release)
+            failed: Optional[BaseException] = self.error
+            if failed is None and not self._stopping.is_set():
+                try:
+                    sim.start()
+                except BaseException as exc:  # noqa: BLE001 - the tests that ask for its batches report it
+                    failed = exc
+            self.times.append(f"start {release}: {time.monotonic() - started:.0f}s")
+
+            def cluster() -> SimCluster:
+                if failed is not None:
+                    raise SimClusterError(f"the simulated cluster of MindCluster {release} did not start: {failed}")
+                return sim
+            try:
+                for name in names:
+                    self._run(name, cluster)
+            finally:
+                sim.stop()
 
     def _start(self) -> None:
         started = time.monotonic()
@@ -204,6 +258,8 @@ class SessionCluster:
             self._binaries = build.Binaries({name: Path(path) for name, path in paths.items()})
             self.times.append(f"build: {time.monotonic() - started:.0f}s")
             started = time.monotonic()
+        if not self.keep and all(name in self.release_of for name in self.work):
+            return  # only batches on clusters of named releases: the default's cluster is not needed
         self.cluster = SimCluster(nodes_per_profile=self.nodes_per_profile, binaries=self._binaries,
                                   apiserver=self._apiserver, kubectl=self._kubectl)
         self.cluster.start()

@@ -49,6 +49,21 @@ ARCHIVES: Dict[str, Archive] = {a.key: a for a in (
             "60173c0c44d839ab94c24886bc643ea98fb590076a3fedd83779d94b04831d51", "volcano-apis-v1.7.0"),
     Archive("mind-cluster", "mind-cluster-22bb3d987bc0.tar.gz",
             "960e019adc570f12af717ae0d762021b3a8a9c29cd2049f26f5773c4c092cc5f", "mind-cluster"),
+    # the released versions (SOURCES.md, "Released versions"), in the folder releases/
+    Archive("volcano-1.9", "releases/volcano-v1.9.0.tar.gz",
+            "d5342e49549fc3fdae66d8bb9988629a8bb779f83a4aa9bb61b054c72e5c3448", "volcano-v1.9.0"),
+    Archive("volcano-apis-1.9", "releases/volcano-apis-v1.9.0.tar.gz",
+            "e5e754dde95059924352cdb659a2b276f3793d439272b40f07914e47cbeb33dc", "volcano-apis-v1.9.0"),
+    Archive("mind-cluster-v6.0.0", "releases/mind-cluster-v6.0.0.tar.gz",
+            "175d681dd0cee2e78914bdb7f8a9f26830d48e1594ea4a0df70d4ac60bca03fc", "mind-cluster-v6.0.0"),
+    Archive("mind-cluster-v7.0.RC1", "releases/mind-cluster-v7.0.RC1.tar.gz",
+            "9f821bd0bd907bb01eb75bdd8aa9cf02eba543fbe7cb7d1003dae899cdefcd53", "mind-cluster-v7.0.RC1"),
+    Archive("mind-cluster-v7.3.2", "releases/mind-cluster-v7.3.2.tar.gz",
+            "a9018915bbc54ad404e1fa31ef6f9d05a39026aee91ba8f4d6ade15c1feffc8b", "mind-cluster-v7.3.2"),
+    Archive("mind-cluster-v26.0.1", "releases/mind-cluster-v26.0.1.tar.gz",
+            "a16a5340c9b215584423f8aae8d218d611b1bfc827a5f914fb52a0c6d98d36c5", "mind-cluster-v26.0.1"),
+    Archive("mind-cluster-v26.1.0", "releases/mind-cluster-v26.1.0.tar.gz",
+            "5c2f42ed94ba121237b8d889ff0d871562e930d645b46fc245f138e236335a0d", "mind-cluster-v26.1.0"),
 )}
 
 

@@ -11,9 +11,13 @@ kwok's defaults (nodes turn Ready and keep a heartbeat); the pod stages are ours
   for 0 (restart policy Never or OnFailure), ``Failed`` with the code in every
   container's terminated state for any other code (restart policy Never only:
   under OnFailure or Always a kubelet restarts the container and the pod stays
-  Running, so the label then changes nothing).  Set the label on a pod template
-  to make a whole job finish, or on one running pod (``kubectl label pod``) to
-  inject a failure.
+  Running).  Set the label on a pod template to make a whole job finish, or on
+  one running pod (``kubectl label pod``) to inject a failure.
+- ``sim-pod-restart-in-place``: the same label with a non-zero code on a Running
+  pod whose restart policy is OnFailure or Always: the kubelet restarts the
+  container in place, so the pod stays Running and every container's status
+  records the exit: ``lastState.terminated.exitCode`` is the code and
+  ``restartCount`` 1 (once: the restarted container keeps running).
 - ``sim-pod-image-pull``: a bound pod that carries the label
   ``ascend-compile.io/sim-image-pull: fail`` never runs: its containers wait with
   ``ImagePullBackOff``, as a kubelet shows an image it cannot pull.
@@ -99,17 +103,39 @@ phase: Pending
 startTime: {{ $now | Quote }}
 """
 
+#: a Running pod whose containers the kubelet restarted in place once, the last run having exited with the label's code
+_RESTARTED_STATUS = """\
+{{ $now := Now }}
+{{ $code := index .metadata.labels "%(label)s" }}
+containerStatuses:
+{{ range .spec.containers }}
+- image: {{ .image | Quote }}
+  name: {{ .name | Quote }}
+  ready: true
+  restartCount: 1
+  started: true
+  lastState:
+    terminated:
+      exitCode: {{ $code }}
+      finishedAt: {{ $now | Quote }}
+      reason: Error
+      startedAt: {{ $now | Quote }}
+  state: {running: {startedAt: {{ $now | Quote }}}}
+{{ end }}
+phase: Running
+""" % {"label": EXIT_LABEL}
+
 _POD = {"apiGroup": "v1", "kind": "Pod"}
 _ALIVE = {"key": ".metadata.deletionTimestamp", "operator": "DoesNotExist"}
 
 
-def _exit_stage(name: str, conditions: List[Dict[str, Any]]) -> Dict[str, Any]:
+def _exit_stage(name: str, conditions: List[Dict[str, Any]], status: str = _EXIT_STATUS) -> Dict[str, Any]:
     running = {"key": ".status.phase", "operator": "In", "values": ["Running"]}
     return {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": name},
             "spec": {"resourceRef": _POD,
                      "selector": {"matchExpressions": [_ALIVE, running, *conditions]},
                      "delay": {"durationMilliseconds": EXIT_DELAY_MS},
-                     "next": {"statusTemplate": _EXIT_STATUS}}}
+                     "next": {"statusTemplate": status}}}
 
 
 def pod_stages() -> List[Dict[str, Any]]:
@@ -133,6 +159,11 @@ def pod_stages() -> List[Dict[str, Any]]:
         _exit_stage("sim-pod-fail", [{"key": label, "operator": "Exists"},
                                      {"key": label, "operator": "NotIn", "values": ["0"]},
                                      {"key": ".spec.restartPolicy", "operator": "In", "values": ["Never"]}]),
+        _exit_stage("sim-pod-restart-in-place",
+                    [{"key": label, "operator": "Exists"}, {"key": label, "operator": "NotIn", "values": ["0"]},
+                     {"key": ".spec.restartPolicy", "operator": "NotIn", "values": ["Never"]},
+                     {"key": ".status.containerStatuses.[].lastState.terminated.exitCode",
+                      "operator": "DoesNotExist"}], _RESTARTED_STATUS),
         {"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Stage", "metadata": {"name": "sim-pod-delete"},
          "spec": {"resourceRef": pod,
                   "selector": {"matchExpressions": [{"key": ".metadata.deletionTimestamp", "operator": "Exists"}]},

@@ -53,7 +53,7 @@ def scheduler_config(sim: SimCluster) -> Any:
     """The simulated scheduler's own configuration, kept in the cluster as an installation keeps it."""
     sim.kubectl("create", "namespace", CONFIG_NAMESPACE, check=False)
     config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": CONFIG_MAP, "namespace": CONFIG_NAMESPACE},
-              "data": {"volcano-scheduler.conf": yaml.safe_dump(manifests.scheduler_conf(), sort_keys=False)}}
+              "data": {"volcano-scheduler.conf": yaml.safe_dump(manifests.scheduler_conf(sim.release), sort_keys=False)}}
     sim.apply_objects([config])
     yield
     sim.kubectl("delete", "configmap", CONFIG_MAP, "-n", CONFIG_NAMESPACE, "--wait=false", check=False)

@@ -12,7 +12,7 @@ from typing import Any, Dict
 import pytest
 import yaml
 
-from tests.simcluster import manifests, nodes, patches, sources
+from tests.simcluster import manifests, nodes, releases, sources
 
 RECIPES = {"910ax8": "module-910b-8", "910csuperpod": "module-a3-16-super-pod"}
 
@@ -100,13 +100,16 @@ def test_every_profile_node_follows_its_profile():
         assert node["metadata"]["annotations"][nodes.KWOK_NODE_ANNOTATION] == "fake"
 
 
-def test_scheduler_configuration_names_the_registered_plugin():
+@pytest.mark.parametrize("release", list(releases.RELEASES))
+def test_scheduler_configuration_names_the_registered_plugin(release):
+    """The tier entry is the name the build registers the plugin under (``-X PluginName``): were they to differ,
+    Volcano would never call the plugin's predicates, node order or job checks (BUILDING-RELEASES.md)."""
     reason = sources.missing_reason()
     if reason:
         pytest.skip(reason)
-    conf = manifests.scheduler_conf()
+    conf = manifests.scheduler_conf(release)
     names = [p["name"] for tier in conf["tiers"] for p in tier["plugins"]]
-    assert patches.PLUGIN_NAME in names
+    assert [n for n in names if n.startswith("volcano-npu")] == [releases.get(release).plugin_name]
     init = next(c for c in conf["configurations"] if c["name"] == "init-params")["arguments"]
     assert init["useClusterInfoManager"] == "false"
 

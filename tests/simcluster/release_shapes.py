@@ -1,0 +1,181 @@
+"""Job shapes whose verdict differs between MindCluster releases: one manifest per shape, and its verdict per release.
+
+A verdict is one of :data:`VERDICTS`, read from the oracle's (tests/simcluster/oracle.py):
+
+- ``placed``: every pod bound and Running;
+- ``pending``: pending in a cluster where nothing else ran (the oracle's ``never-fits``);
+- ``refused``: the operator's Failed condition on the AscendJob;
+- ``rejected``: the API server or an admission webhook refused an object.
+
+``verdicts`` holds the verdict per release, as seen on that release's simulated cluster
+(tests/simcluster/test_releases.py asserts every one there, so it fails when a release's behaviour, or its build
+here, changes); ``observed`` names the releases whose verdict was seen (all of them now: the table first held
+predictions read from the cited files, and ``note`` says where an observation differed and why).  Each shape has
+an id, so that lint tests can assert that lint with the target set to a release agrees.
+
+Every job is small (one pod, or two) and held to the nodes of one profile with the simulation's
+``ascend-compile.io/profile`` node label (never read by the plugin), so the accelerator-type selector and the
+annotations are the only differences the plugin sees.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+from tests.simcluster.releases import SUPPORTED
+
+VERDICTS = ("placed", "pending", "refused", "rejected")
+PROFILE_LABEL = "ascend-compile.io/profile"
+NAMESPACE = "releases"
+#: the plugin's files the verdicts rest on, as a release names them (each release's own archive)
+PLUGIN = "component/ascend-for-volcano/"
+OPERATOR = "component/ascend-operator/"
+
+
+@dataclass(frozen=True)
+class Shape:
+    id: str
+    what: str
+    objects: Tuple[Mapping[str, Any], ...]
+    #: release -> verdict (every supported release)
+    verdicts: Mapping[str, str]
+    #: the releases whose verdict above was seen on their simulated cluster
+    observed: Tuple[str, ...]
+    #: the upstream files the verdicts rest on
+    cites: Tuple[str, ...]
+    #: where the observation differed from what the cited files were read to predict, and why
+    note: str = ""
+
+    def manifests(self) -> List[Dict[str, Any]]:
+        return [copy.deepcopy(dict(o)) for o in self.objects]
+
+
+def _per(early: str, late: str, first_late: str) -> Dict[str, str]:
+    """``early`` for the releases before ``first_late``, ``late`` from it on."""
+    at = SUPPORTED.index(first_late)
+    return {r: (early if i < at else late) for i, r in enumerate(SUPPORTED)}
+
+
+def vcjob(name: str, profile: str, npus: int, *, resource: str = "huawei.com/Ascend910", replicas: int = 1,
+          accelerator_type: Optional[str] = None, annotations: Optional[Dict[str, str]] = None,
+          ring: str = "ascend-910b") -> Dict[str, Any]:
+    """A Volcano Job of ``replicas`` pods of ``npus`` NPUs, held to ``profile``'s nodes."""
+    selector = {PROFILE_LABEL: profile}
+    if accelerator_type:
+        selector["accelerator-type"] = accelerator_type
+    meta: Dict[str, Any] = {"name": name, "namespace": NAMESPACE, "labels": {"ring-controller.atlas": ring}}
+    pod_meta: Dict[str, Any] = {"labels": {"ring-controller.atlas": ring}}
+    if annotations:
+        meta["annotations"] = dict(annotations)
+        pod_meta["annotations"] = dict(annotations)
+    container = {"name": "ascend", "image": "train:latest", "command": ["/bin/bash", "-c", "sleep infinity"],
+                 "resources": {"limits": {resource: npus}, "requests": {resource: npus}}}
+    return {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "metadata": meta,
+            "spec": {"minAvailable": replicas, "schedulerName": "volcano", "queue": "default", "maxRetry": 3,
+                     "tasks": [{"name": "worker", "replicas": replicas, "template": {
+                         "metadata": pod_meta,
+                         "spec": {"nodeSelector": selector, "restartPolicy": "Never", "containers": [container]}}}]}}
+
+
+def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8, masters: int = 1) -> Dict[str, Any]:
+    """An AscendJob (PyTorch) of ``masters`` Masters (one is valid) and ``workers`` Workers on module-910b-8 nodes."""
+    def replica(count: int) -> Dict[str, Any]:
+        return {"replicas": count, "restartPolicy": "Never", "template": {
+            "metadata": {"labels": {"ring-controller.atlas": "ascend-910b"}},
+            "spec": {"nodeSelector": {"accelerator-type": "module-910b-8", PROFILE_LABEL: "module-910b-8"},
+                     "containers": [{"name": "ascend", "image": "train:latest",
+                                     "command": ["/bin/bash", "-c", "sleep infinity"],
+                                     "ports": [{"name": "ascendjob-port", "containerPort": 2222}],
+                                     "resources": {"limits": {"huawei.com/Ascend910": npus},
+                                                   "requests": {"huawei.com/Ascend910": npus}}}]}}}
+    specs = {"Master": replica(masters)}
+    if workers:
+        specs["Worker"] = replica(workers)
+    return {"apiVersion": "mindxdl.gitee.com/v1", "kind": "AscendJob",
+            "metadata": {"name": name, "namespace": NAMESPACE,
+                         "labels": {"framework": "pytorch", "ring-controller.atlas": "ascend-910b"}},
+            "spec": {"schedulerName": "volcano", "runPolicy": {"schedulingPolicy": {"minAvailable": masters + workers,
+                                                                                     "queue": queue}},
+                     "successPolicy": "AllWorkers", "replicaSpecs": specs}}
+
+
+_LABEL_CHECK = (f"v6.0.0 {PLUGIN}internal/ascend910/asend910old/module910x8/node.go (checkNodeLabelOK)",
+                f"v7.0.RC1..v26.0.1 {PLUGIN}internal/npu/ascend910/ascend910old/module910x8/node.go (checkNodeLabelOK)",
+                f"v26.1.0 {PLUGIN}internal/npu/ascend910/ascend910old/module910x8/frame.go (no node label check)",
+                f"{PLUGIN}internal/npu/factory.go (get910CardHandlerName: no accelerator-type -> module handler)")
+_POLICY = (f"v7.3.2.. {PLUGIN}internal/npu/factory.go (policy910HandlerMap, read from huawei.com/schedule_policy)",
+           f"v7.0.RC1 {PLUGIN}internal/npu/factory.go (no schedule_policy)")
+_CARD = (f"{PLUGIN}internal/npu/factory.go (card910x2Name: WithMaxNodeNum 2 in v7.0.RC1, 8 from v7.3.2)",)
+_QUEUE = (f"v26.0.1.. {OPERATOR}pkg/controllers/v1/ascendjob_validate.go (check queue<...> failed)",)
+_VALID_FAILED = (f"{OPERATOR}pkg/controllers/v1/ascendjob_validate.go (validateJob: a Warning event, every release; "
+                 "validateLeader: a Master's replicas must be 1)",
+                 f"v26.0.1.. {OPERATOR}pkg/controllers/v1/ascendjob_controller.go (Reconcile: a JobFailed condition, "
+                 "reason JobValidFailed, on a job that fails validation; up to v7.3.2 the event only)")
+
+#: every verdict below was seen on its release's cluster (tests/simcluster/test_releases.py; first on 2026-12-07 at
+#: b634a28 and its follow-up, python -m tests.simcluster build of every release, oracle batch per release)
+SEEN: Tuple[str, ...] = SUPPORTED
+
+SHAPES: Tuple[Shape, ...] = (
+    Shape("control-910b-8", "control: 1 pod x 8 NPUs with accelerator-type module-910b-8 (placed everywhere)",
+          (vcjob("control-910b-8", "module-910b-8", 8, accelerator_type="module-910b-8"),),
+          {r: "placed" for r in SUPPORTED}, SEEN, ()),
+    Shape("no-accelerator-type-910b-8", "a Volcano Job without accelerator-type on module-910b-8 nodes (the "
+          "public v7.0.RC1 incident: 'check Node ... label [accelerator-type] Failed')",
+          (vcjob("no-acc-910b-8", "module-910b-8", 8),), _per("pending", "placed", "v26.1.0"), SEEN, _LABEL_CHECK),
+    Shape("no-accelerator-type-910b-8-x2", "the same, two pods of 8 NPUs",
+          (vcjob("no-acc-910b-8-x2", "module-910b-8", 8, replicas=2),), _per("pending", "placed", "v26.1.0"),
+          SEEN, _LABEL_CHECK),
+    Shape("no-accelerator-type-card-910b-2", "1 pod x 2 NPUs without accelerator-type on card-910b-2 nodes",
+          (vcjob("no-acc-card-910b-2", "card-910b-2", 2),), _per("pending", "placed", "v26.1.0"), SEEN, _LABEL_CHECK),
+    Shape("no-accelerator-type-half-910", "1 pod x 4 NPUs without accelerator-type on half-910 nodes",
+          (vcjob("no-acc-half-910", "half-910", 4, ring="ascend-910"),), _per("pending", "placed", "v26.1.0"),
+          SEEN, _LABEL_CHECK),
+    Shape("schedule-policy-chip8-node8", "no accelerator-type, huawei.com/schedule_policy: chip8-node8, on "
+          "module-910b-8 nodes", (vcjob("policy-chip8-node8", "module-910b-8", 8,
+                                        annotations={"huawei.com/schedule_policy": "chip8-node8"}),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK),
+    Shape("schedule-policy-chip1-node2", "no accelerator-type, huawei.com/schedule_policy: chip1-node2, 1 pod x 2 "
+          "on card-910b-2 nodes", (vcjob("policy-chip1-node2", "card-910b-2", 2,
+                                         annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK),
+    Shape("card-910b-infer-x4", "1 pod x 4 NPUs, accelerator-type card-910b-infer (8-NPU card servers)",
+          (vcjob("card-infer-x4", "card-910b-infer", 4, accelerator_type="card-910b-infer"),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD),
+    Shape("card-910b-infer-x8", "1 pod x 8 NPUs, accelerator-type card-910b-infer",
+          (vcjob("card-infer-x8", "card-910b-infer", 8, accelerator_type="card-910b-infer"),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD),
+    Shape("acjob-missing-queue", "an AscendJob whose schedulingPolicy.queue does not exist",
+          (acjob("ac-missing-queue", queue="no-such-queue"),), _per("pending", "refused", "v26.0.1"), SEEN, _QUEUE),
+    Shape("acjob-two-masters", "an AscendJob with two Master replicas: every operator refuses it, with a Warning "
+          "event (ReplicaTypeError) only up to v7.3.2 (the job stays without pods), and the Failed condition from "
+          "v26.0.1", (acjob("ac-two-masters", masters=2),), _per("pending", "refused", "v26.0.1"), SEEN,
+          _VALID_FAILED),
+    Shape("no-accelerator-type-card-910b-infer", "1 pod x 8 NPUs without accelerator-type on card-910b-infer "
+          "nodes", (vcjob("no-acc-card-infer", "card-910b-infer", 8),), _per("pending", "placed", "v26.1.0"),
+          SEEN, _LABEL_CHECK),
+    Shape("schedule-policy-chip4-node8-module-910", "1 pod x 8 NPUs, accelerator-type module, huawei.com/"
+          "schedule_policy: chip4-node8, on module-910 nodes (v7.3.2 maps chip4-node8 to the 910 module handler, "
+          "v26.0.1 to the Ascend 350 4p-8 one)",
+          (vcjob("policy-chip4-node8", "module-910", 8, accelerator_type="module", ring="ascend-910",
+                 annotations={"huawei.com/schedule_policy": "chip4-node8"}),),
+          {r: "placed" for r in SUPPORTED}, SEEN,
+          _POLICY + (f"v26.0.1.. {PLUGIN}internal/npu/policy/chip4nodex (New, judgeNodeAndTaskNPU, "
+                     "is4PmeshAffinity)", f"v26.0.1.. {PLUGIN}plugin/plugin.go (GetAnnoName)"),
+          note="predicted pending from v26.0.1 (the 4p-8 handler is the Ascend 350's); observed placed on every "
+               "release. From v26.0.1 chip4-node8 does select the chip4nodex 4p-8 handler, but that handler reads "
+               "the NPUs of the resource the job requests (GetAnnoName gives huawei.com/Ascend910 for a "
+               "huawei.com/Ascend910 request, whatever the handler's own huawei.com/npu), checks no "
+               "accelerator-type label, allows 8 NPUs a node, and 8 NPUs are two whole 4-NPU meshes of a free "
+               "8-NPU node: the job is placed, by another handler than before."),
+)
+
+
+def shape(shape_id: str) -> Shape:
+    return next(s for s in SHAPES if s.id == shape_id)
+
+
+def differing() -> List[Shape]:
+    """The shapes whose verdict is not the same on every supported release."""
+    return [s for s in SHAPES if len(set(s.verdicts.values())) > 1]

@@ -1,0 +1,183 @@
+"""Claims about a named release, shown on that release's simulated cluster (issue 44: every claim re-proven).
+
+- **A non-zero exit restarted in place** (fact ``exit-code-fails-task``, compiler/releases.py): a Volcano Job
+  labelled ``fault-scheduling: force`` and ``fault-retry-times: "3"``, restartPolicy OnFailure; its container
+  exits 1 and the kubelet restarts it in place (kwok stage ``sim-pod-restart-in-place``: the pod stays Running,
+  ``lastState.terminated.exitCode`` 1, ``restartCount`` 1).  Up to v7.0.RC1 the plugin judges a task by its
+  pod's phase only and never restarts the job; from v7.3.2 it counts the exit code and restarts the job (new
+  pods).  Shown at the ends of both spans: v6.0.0, v7.0.RC1, v7.3.2, v26.1.0.
+- **``maxRetry: -1`` without Volcano's admission webhook** (AC402; MindCluster's own install ships no
+  webhook): on the release's cluster with its webhook configurations taken away for the case (and put back),
+  the job is admitted and runs; a failed pod under a ``PodFailed: RestartJob`` policy then fails the job at
+  its first restart (Volcano's controller counts the restart, then fails a restarting job once
+  ``retryCount >= maxRetry``: 1 >= -1), where ``maxRetry`` 3 restarts it.  With the webhook the API server
+  refuses it.  Shown on v26.1.0.
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Callable, Dict, List, Optional
+
+import pytest
+
+from tests.simcluster import jobs
+from tests.simcluster.cluster import SimCluster
+from tests.simcluster.release_shapes import vcjob
+from tests.simcluster.releases import SUPPORTED
+
+NAMESPACE = "release-claims"
+#: the releases at the ends of the two spans of exit-code-fails-task
+RESTART_RELEASES = ("v6.0.0", "v7.0.RC1", "v7.3.2", "v26.1.0")
+WEBHOOK_RELEASE = "v26.1.0"
+#: how long the pod of a release that does not restart the job is watched after its in-place restart (scheduling
+#: sessions are a second apart; the plugin of v7.3.2 restarted the job within a few)
+WATCH_SECONDS = 15.0
+
+
+def _retry_job(name: str) -> Dict[str, Any]:
+    job = vcjob(name, "module-910b-8", 8, accelerator_type="module-910b-8")
+    job["metadata"]["namespace"] = NAMESPACE
+    job["metadata"]["labels"].update({"fault-scheduling": "force", "fault-retry-times": "3"})
+    job["spec"]["tasks"][0]["template"]["spec"]["restartPolicy"] = "OnFailure"
+    return job
+
+
+def _running_pod(sim: SimCluster, name: str, avoid: frozenset = frozenset()) -> Dict[str, Any]:
+    def check() -> Optional[Dict[str, Any]]:
+        pods = [p for p in jobs.pods_of(sim, NAMESPACE, "Job", name) if p["metadata"]["uid"] not in avoid
+                and (p.get("status") or {}).get("phase") == "Running"]
+        return pods[0] if pods else None
+    return jobs.wait_for(check, timeout=120, what=f"a running pod of {name}", sim=sim,
+                         last=lambda: jobs.describe_namespace(sim, NAMESPACE))
+
+
+def restart_in_place(sim: SimCluster) -> Dict[str, Any]:
+    """Run the retry job, make its container exit 1 in place; what happened to the job's pod."""
+    name = "exit-in-place"
+    jobs.create_namespace(sim, NAMESPACE)
+    try:
+        sim.apply_objects([_retry_job(name)], create=True)
+        pod = _running_pod(sim, name)
+        time.sleep(5)  # a few scheduling sessions: the plugin has taken the job in as a fault job
+        jobs.label_pods(sim, NAMESPACE, [pod], 1)
+
+        def restarted() -> Optional[Dict[str, Any]]:
+            now = [p for p in jobs.pods_of(sim, NAMESPACE, "Job", name)
+                   if p["metadata"]["uid"] == pod["metadata"]["uid"]]
+            status = (now[0].get("status") or {}).get("containerStatuses") if now else None
+            return status[0] if status and status[0].get("restartCount") == 1 else None
+
+        # often: a plugin that restarts the job deletes the pod at its next session, a second or less later
+        container = jobs.wait_for(restarted, timeout=60, interval=0.1, what=f"{name}'s container to restart in place",
+                                  sim=sim)
+        deadline, replaced = time.monotonic() + WATCH_SECONDS, False
+        while time.monotonic() < deadline and not replaced:
+            uids = {p["metadata"]["uid"] for p in jobs.pods_of(sim, NAMESPACE, "Job", name)
+                    if not p["metadata"].get("deletionTimestamp")}
+            replaced = pod["metadata"]["uid"] not in uids
+            time.sleep(1)
+        if replaced:
+            _running_pod(sim, name, frozenset({pod["metadata"]["uid"]}))
+        return {"exit_code": container["lastState"]["terminated"]["exitCode"], "replaced": replaced,
+                "remaining": jobs.remaining_retries(sim, NAMESPACE, name, "Job"),
+                "retry_count": jobs.job_object(sim, NAMESPACE, "Job", name).get("status", {}).get("retryCount", 0)}
+    finally:
+        jobs.clean_namespace(sim, NAMESPACE)
+
+
+def _webhook_configurations(sim: SimCluster) -> List[Dict[str, Any]]:
+    found = []
+    for kind in ("mutatingwebhookconfigurations", "validatingwebhookconfigurations"):
+        for item in jobs.get_json(sim, kind)["items"]:
+            for key in ("resourceVersion", "uid", "creationTimestamp", "managedFields", "generation"):
+                item["metadata"].pop(key, None)
+            found.append(item)
+    return found
+
+
+def _run_to_first_failure(sim: SimCluster, name: str, max_retry: int) -> Dict[str, Any]:
+    job = vcjob(name, "module-910b-8", 8, accelerator_type="module-910b-8")
+    job["metadata"]["namespace"] = NAMESPACE
+    job["spec"]["maxRetry"] = max_retry
+    job["spec"]["policies"] = [{"event": "PodFailed", "action": "RestartJob"}]
+    created = sim.kubectl("create", "-f", "-", input=json.dumps(job), check=False)
+    if created.returncode != 0:
+        return {"admitted": False, "message": created.stderr.strip()}
+    pod = _running_pod(sim, name)
+    jobs.label_pods(sim, NAMESPACE, [pod], 1)
+
+    def settled() -> Optional[Dict[str, Any]]:
+        status = jobs.job_object(sim, NAMESPACE, "Job", name).get("status") or {}
+        phase = (status.get("state") or {}).get("phase")
+        return status if phase == "Failed" or status.get("retryCount", 0) > 0 else None
+
+    status = jobs.wait_for(settled, timeout=90, what=f"{name} to restart or fail after its pod failed", sim=sim,
+                           last=lambda: jobs.describe_namespace(sim, NAMESPACE))
+    return {"admitted": True, "phase": status["state"]["phase"], "retry_count": status.get("retryCount", 0)}
+
+
+def max_retry_without_webhook(sim: SimCluster) -> Dict[str, Any]:
+    """maxRetry -1 with the webhook, then without it (and maxRetry 3 without it, for comparison)."""
+    jobs.create_namespace(sim, NAMESPACE)
+    saved = _webhook_configurations(sim)
+    try:
+        out = {"with-webhook": _run_to_first_failure(sim, "max-retry-webhook", -1)}
+        for item in saved:
+            sim.kubectl("delete", item["kind"].lower() + "s", item["metadata"]["name"])
+        time.sleep(2)  # the API server's webhook configuration cache
+        out["without-webhook"] = _run_to_first_failure(sim, "max-retry-minus-one", -1)
+        out["without-webhook-3"] = _run_to_first_failure(sim, "max-retry-three", 3)
+        return out
+    finally:
+        jobs.clean_namespace(sim, NAMESPACE)
+        present = {(i["kind"], i["metadata"]["name"]) for i in _webhook_configurations(sim)}
+        missing = [i for i in saved if (i["kind"], i["metadata"]["name"]) not in present]
+        if missing:
+            sim.apply_objects(missing, create=True)
+
+
+def _claims(release: str) -> Callable[[SimCluster], Dict[str, Any]]:
+    def run(sim: SimCluster) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        for claim, wanted, work in (("restart", RESTART_RELEASES, restart_in_place),
+                                    ("max-retry", (WEBHOOK_RELEASE,), max_retry_without_webhook)):
+            if release in wanted:
+                try:
+                    out[claim] = work(sim)
+                except Exception as exc:  # noqa: BLE001 - the claim's test reports it
+                    out[claim] = exc
+        return out
+    return run
+
+
+def JUDGED_ON_RELEASES() -> Dict[str, Callable[[SimCluster], Any]]:  # noqa: N802 - the session's attribute name
+    return {release: _claims(release) for release in SUPPORTED
+            if release in RESTART_RELEASES or release == WEBHOOK_RELEASE}
+
+
+def _result(judged_early: Dict[str, Any], release: str, claim: str) -> Dict[str, Any]:
+    value = judged_early[release][claim]
+    if isinstance(value, Exception):
+        raise value
+    return value
+
+
+@pytest.mark.parametrize("release", RESTART_RELEASES)
+def test_a_non_zero_exit_restarted_in_place_restarts_the_job_from_v7_3_2(judged_early, release) -> None:
+    from ascend_compile import releases as targets
+
+    seen = _result(judged_early, release, "restart")
+    assert seen["exit_code"] == 1
+    assert seen["replaced"] is targets.value("exit-code-fails-task", release), seen
+    if seen["replaced"]:
+        assert seen["retry_count"] == 0, seen  # the plugin restarted it, not Volcano's controller
+
+
+def test_max_retry_minus_one_is_refused_only_with_the_webhook_and_fails_at_the_first_failure(judged_early) -> None:
+    seen = _result(judged_early, WEBHOOK_RELEASE, "max-retry")
+    assert seen["with-webhook"]["admitted"] is False, seen
+    assert "maxRetry" in seen["with-webhook"]["message"], seen
+    # the first failure restarts the job (retryCount 1) and the restart fails it: 1 >= -1
+    assert seen["without-webhook"] == {"admitted": True, "phase": "Failed", "retry_count": 1}, seen
+    assert seen["without-webhook-3"]["admitted"] and seen["without-webhook-3"]["phase"] != "Failed", seen
