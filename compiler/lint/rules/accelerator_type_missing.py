@@ -48,13 +48,14 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, FrozenSet, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, FrozenSet, Iterator, List, Optional, Tuple
 
 from ... import releases
 from ...findings import ERROR, INFO
 from ...hardware.targeting import hardware_unnamed, known_policies
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, RING_LABEL, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
+from ._cluster import inventory, usable
 from ._util import on_other_releases
 
 if TYPE_CHECKING:
@@ -91,6 +92,22 @@ def _refusal(types: Tuple[str, ...]) -> str:
             f"Atlas 800 (910) nodes labelled {MODULE} or not at all, and waits forever on a cluster without them")
 
 
+def _only_typed_nodes(run: RunContext, placed: List[Any]) -> str:
+    """With a cluster inventory: what says that every node offering a pod's NPUs that the pod selects has an
+    accelerator-type other than module (so the default handler refuses them all); "" otherwise, or without nodes."""
+    inv = inventory(run)
+    if inv is None or inv.nodes is None:
+        return ""
+    for pod_set in placed:
+        resource, npus = pod_set.npu_resource() or ASCEND_910, max(pod_set.npus(), 1)
+        nodes = [n for n in usable(run, pod_set) if n.allocatable.get(resource, 0) >= npus]
+        if nodes and all(n.labels.get(ACCELERATOR_TYPE_LABEL) not in (None, MODULE) for n in nodes):
+            kinds = sorted({n.labels[ACCELERATOR_TYPE_LABEL] for n in nodes})
+            return (f"every one of the {len(nodes)} node(s) of the cluster that {pod_set.role}'s pods may land on is "
+                    f"labelled {ACCELERATOR_TYPE_LABEL} {', '.join(kinds)}, so its pods are never placed")
+    return ""
+
+
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if obj.npu_resource() != ASCEND_910 or run.profiles is None:
         return
@@ -115,6 +132,11 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     elif policy:
         said += f" but {policy}, which MindCluster {run.release} gives the default handler too"
     if releases.value(_REFUSES, run.release):
+        typed = _only_typed_nodes(run, placed)
+        if typed:  # the cluster's inventory: every node the pods may land on is one the handler refuses
+            yield Problem(where, f"{said}: on MindCluster {run.release} {_refusal(types)}; {typed}", hint=hint,
+                          key=True, severity=ERROR)
+            return
         yield Problem(where, f"{said}: on MindCluster {run.release} {_refusal(types)}", hint=hint, key=True,
                       severity=ERROR if other else INFO)
         return
