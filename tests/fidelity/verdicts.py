@@ -115,16 +115,17 @@ def digest(objects: List[Dict[str, Any]]) -> str:
 
 
 def lint_findings(objects: List[Dict[str, Any]], inventory: Any = None) -> List[LintFinding]:
-    """``lint`` through the Python API, with the CLI's defaults (strict schemas, no project config); with an
-    ``inventory`` (a snapshot read as ``--cluster-snapshot`` reads it), as ``lint --cluster-snapshot`` runs: the
-    cluster-aware rules on, the schemas of the cluster's Volcano release when lint bundles them.  (The public API
-    takes no snapshot; the engine's call is the API's with the inventory added.)"""
-    import ascend_compile
+    """``lint`` as ``lint --mindcluster <the oracle's release> --volcano-webhook`` runs it, with the CLI's defaults
+    (strict schemas, no project config); with an ``inventory`` (a snapshot read as ``--cluster-snapshot`` reads it),
+    as ``lint --cluster-snapshot`` runs: the cluster-aware rules on, the schemas of the cluster's Volcano release when
+    lint bundles them.  (The engine's call: the public API takes no target and no snapshot.)"""
+    from ascend_compile.lint.oneshot import lint_objects
+    from tests.simcluster.releases import lint_target
 
+    # judged for what the oracle's cluster runs (its release, Volcano's admission webhook registered)
     if inventory is None:
-        found = ascend_compile.lint_manifests(objects)
+        found = lint_objects(objects, target=lint_target())
     else:
-        from ascend_compile.lint.oneshot import lint_objects
-
-        found = lint_objects(objects, inventory=inventory, volcano_version=inventory.bundled_volcano())
+        found = lint_objects(objects, inventory=inventory, volcano_version=inventory.bundled_volcano(),
+                             target=lint_target())
     return [LintFinding(f.rule, f.severity, f.message, f.field_path, f.hint) for f in found]

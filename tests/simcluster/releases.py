@@ -14,7 +14,7 @@ cluster runs unless told otherwise, is the newest target, v26.1.0.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Tuple
+from typing import Any, Dict, Tuple
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,14 @@ BUILT: Tuple[str, ...] = (DEFAULT, *[r for r in SUPPORTED if r != DEFAULT])
 
 class UnknownRelease(ValueError):
     pass
+
+
+def lint_target(release: str = DEFAULT, admission_webhook: bool = True) -> Any:
+    """The target lint judges for when a simulated cluster of ``release`` judges the same jobs: that release, and
+    Volcano's admission webhook as the cluster registers it (on by default, as SimCluster's)."""
+    from ascend_compile.releases import Target
+
+    return Target(release, True, f"the simulated cluster (MindCluster {release})", admission_webhook)
 
 
 def get(name: str) -> Release:

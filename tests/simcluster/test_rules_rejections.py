@@ -18,6 +18,7 @@ import yaml
 from tests.checkout import ROOT
 from tests.simcluster.cluster import SimCluster
 from tests.simcluster.oracle import Verdict, judge_manifests
+from tests.simcluster.releases import lint_target
 
 GOLDEN = ROOT / "golden" / "matrix"
 Docs = List[Dict[str, Any]]
@@ -633,7 +634,7 @@ CASES: Dict[str, Tuple[str, Callable[[Docs], None], str, Optional[str]]] = {
 def _lint(docs: Docs) -> List[Any]:
     from ascend_compile.lint.oneshot import lint_objects
 
-    return lint_objects(docs, source="case.yaml")
+    return lint_objects(docs, source="case.yaml", target=lint_target())  # the release and webhook of the cluster
 
 
 def _mutated(golden: str, mutate: Callable[[Docs], None]) -> Docs:

@@ -55,7 +55,6 @@ from ...findings import ERROR, INFO
 from ...hardware.targeting import hardware_unnamed, known_policies
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, RING_LABEL, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
-from ._cluster import inventory, usable
 from ._util import on_other_releases
 
 if TYPE_CHECKING:
@@ -95,9 +94,10 @@ def _refusal(types: Tuple[str, ...]) -> str:
 def _only_typed_nodes(run: RunContext, placed: List[Any]) -> str:
     """With a cluster inventory: what says that every node offering a pod's NPUs that the pod selects has an
     accelerator-type other than module (so the default handler refuses them all); "" otherwise, or without nodes."""
-    inv = inventory(run)
-    if inv is None or inv.nodes is None:
+    if run.inventory is None or run.inventory.nodes is None:
         return ""
+    from ._cluster import usable  # only with a cluster inventory: a plain lint imports none of the cluster's code
+
     for pod_set in placed:
         resource, npus = pod_set.npu_resource() or ASCEND_910, max(pod_set.npus(), 1)
         nodes = [n for n in usable(run, pod_set) if n.allocatable.get(resource, 0) >= npus]
