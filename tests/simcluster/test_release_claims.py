@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any, Callable, Dict, List, Optional
 
@@ -52,6 +53,48 @@ def _running_pod(sim: SimCluster, name: str, avoid: frozenset = frozenset()) -> 
                          last=lambda: jobs.describe_namespace(sim, NAMESPACE))
 
 
+class _ContainerRestart:
+    """Watches one pod from before its container is made to exit: the container status with restartCount 1, as
+    the watch delivered it (every change is delivered, including the deletion that may follow at once)."""
+
+    def __init__(self, sim: SimCluster, pod: Dict[str, Any]):
+        self.sim, self.pod = sim, pod
+        self.found: Optional[Dict[str, Any]] = None
+        self._reading = threading.Event()
+        self._watch: Any = None
+        self._thread = threading.Thread(target=self._read, daemon=True)
+
+    def _read(self) -> None:
+        import kubernetes
+
+        self._watch = kubernetes.watch.Watch()
+        name = self.pod["metadata"]["name"]
+        for event in self._watch.stream(self.sim.core_api().list_namespaced_pod, NAMESPACE,
+                                        field_selector=f"metadata.name={name}", timeout_seconds=120):
+            self._reading.set()
+            raw = event["raw_object"]
+            if raw["metadata"]["uid"] != self.pod["metadata"]["uid"]:
+                continue
+            for status in (raw.get("status") or {}).get("containerStatuses") or []:
+                if status.get("restartCount") == 1 and self.found is None:
+                    self.found = status
+            if self.found is not None:
+                break
+
+    def restarted(self) -> Optional[Dict[str, Any]]:
+        return self.found
+
+    def __enter__(self) -> "_ContainerRestart":
+        self._thread.start()
+        jobs.wait_for(self._reading.is_set, timeout=60, interval=0.1,
+                      what=f"a watch on {self.pod['metadata']['name']}", sim=self.sim)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._watch is not None:
+            self._watch.stop()
+
+
 def restart_in_place(sim: SimCluster) -> Dict[str, Any]:
     """Run the retry job, make its container exit 1 in place; what happened to the job's pod."""
     name = "exit-in-place"
@@ -60,17 +103,13 @@ def restart_in_place(sim: SimCluster) -> Dict[str, Any]:
         sim.apply_objects([_retry_job(name)], create=True)
         pod = _running_pod(sim, name)
         time.sleep(5)  # a few scheduling sessions: the plugin has taken the job in as a fault job
-        jobs.label_pods(sim, NAMESPACE, [pod], 1)
-
-        def restarted() -> Optional[Dict[str, Any]]:
-            now = [p for p in jobs.pods_of(sim, NAMESPACE, "Job", name)
-                   if p["metadata"]["uid"] == pod["metadata"]["uid"]]
-            status = (now[0].get("status") or {}).get("containerStatuses") if now else None
-            return status[0] if status and status[0].get("restartCount") == 1 else None
-
-        # often: a plugin that restarts the job deletes the pod at its next session, a second or less later
-        container = jobs.wait_for(restarted, timeout=60, interval=0.1, what=f"{name}'s container to restart in place",
-                                  sim=sim)
+        seen = _ContainerRestart(sim, pod)
+        with seen:
+            jobs.label_pods(sim, NAMESPACE, [pod], 1)
+            # a watch, not polling: a plugin that restarts the job deletes the pod at its next session, a second
+            # or less after the restart, which a poll of a loaded machine can miss (CI at 380faa4 did)
+            container = jobs.wait_for(seen.restarted, timeout=60, interval=0.1,
+                                      what=f"{name}'s container to restart in place", sim=sim)
         deadline, replaced = time.monotonic() + WATCH_SECONDS, False
         while time.monotonic() < deadline and not replaced:
             uids = {p["metadata"]["uid"] for p in jobs.pods_of(sim, NAMESPACE, "Job", name)
