@@ -438,6 +438,8 @@ _ENTRIES: Tuple[Entry, ...] = (
           "write keys as [prefix/]name (a DNS subdomain prefix; a name of at most 63 letters, digits, '-', '_' or '.' "
           "with a letter or digit at each end) and label values as such a name or empty; keep annotations under "
           "256 KiB"),
+    _lint("AC713", "duplicate-env", WARNING, WORKLOADS,
+          "keep one env entry per name, or write the later value with $(NAME) to extend the earlier one"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
     # AC9xx the cluster the job will run on: only with --cluster or --cluster-snapshot (an inventory)
