@@ -15,7 +15,7 @@ release (names it, or names a fact whose value differs there) that nothing here 
 """
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Tuple
+from typing import Any, Dict, List, NamedTuple, Tuple
 
 from .. import releases
 from .proven import NAMED_FACTS, SHOWN
@@ -30,6 +30,10 @@ CITED: Dict[str, Tuple[Tuple[str, str], ...]] = {
                "the simulated cluster cannot show the Ascend 850/950 super-pod servers (huawei.com/npu): it has no "
                "A5 device info; and no job without a handler is judged on v6.0.0's cluster, whose scheduler such a "
                "job can crash (tests/simcluster/release_shapes.py, unjudged)"),),
+    "AC307": (("no-handler-refused",
+               "the simulated cluster has no huawei.com/npu nodes, so v26.1.0 refuses a huawei.com/npu job at enqueue "
+               "(\"require npu num is 8, but cluster npu num is 0\", seen on 2026-12-07) before its plugin looks "
+               "for a handler; the fact itself is shown for AC306 by shape accelerator-types-joined"),),
     "AC312": (("fault-retry-times-on-pods",
                "not shown on a release's cluster yet: the restart claim labels the job itself"),),
     "AC208": (("operator-checks-replica-range", "not shown on a release's cluster yet"),),
@@ -108,11 +112,11 @@ def value_text(value: object) -> str:
     return "any" if value is None else str(value)
 
 
-def facts_of(rule_id: str) -> List[Dict[str, object]]:
+def facts_of(rule_id: str) -> List[Dict[str, Any]]:
     """The facts a rule rests on, each with its value per release, where each value was shown (the shapes and claims
     of the rule that show the fact, with their releases) and the files it cites, for ``explain``."""
     found = proof(rule_id)
-    out: List[Dict[str, object]] = []
+    out: List[Dict[str, Any]] = []
     for name in found.facts:
         fact = releases.fact(name)
         by = sorted({item[0] for item in SHOWN.get(rule_id, ()) if name in item[3]})

@@ -62,11 +62,6 @@ SHOWN: Dict[str, Tuple[Tuple[str, str, Tuple[str, ...], Tuple[str, ...]], ...]] 
          ('v7.0.RC1', 'v7.3.2', 'v26.0.1', 'v26.1.0'),
          ('no-handler-refused',)),
     ),
-    'AC307': (
-        ('npu-without-policy', 'claim',
-         ('v6.0.0', 'v26.0.1', 'v26.1.0'),
-         ('no-handler-refused',)),
-    ),
     'AC312': (
         ('restart-in-place', 'claim',
          ('v6.0.0', 'v7.0.RC1', 'v7.3.2', 'v26.1.0'),

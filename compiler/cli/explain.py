@@ -72,9 +72,9 @@ def release_lines(rule_id: str) -> List[str]:
         lines += ["", "Release-dependent facts it rests on (compiler/releases.py):"]
     for fact in facts:
         lines.append(f"  {fact['name']}: {fact['about']}")
-        lines += [f"    {span['releases']}: {value_text(span['value'])}" for span in fact["spans"]]  # type: ignore[attr-defined]
+        lines += [f"    {span['releases']}: {value_text(span['value'])}" for span in fact["spans"]]
         if fact["shownBy"]:
-            lines.append(f"    shown by: {', '.join(fact['shownBy'])}")  # type: ignore[arg-type]
+            lines.append(f"    shown by: {', '.join(fact['shownBy'])}")
         lines.append(f"    cites: {fact['cited']}")
     return lines
 

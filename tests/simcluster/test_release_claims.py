@@ -12,10 +12,6 @@
   its first restart (Volcano's controller counts the restart, then fails a restarting job once
   ``retryCount >= maxRetry``: 1 >= -1), where ``maxRetry`` 3 restarts it.  With the webhook the API server
   refuses it.  Shown on v26.1.0.
-- **A ``huawei.com/npu`` job without ``huawei.com/schedule_policy``** (AC307; fact ``no-handler-refused``): the
-  plugin of v26.1.0 refuses it (its PodGroup's ``JobValidateFailed`` condition, ``NotSupportPolicy``); up to
-  v26.0.1 it finds no handler and refuses nothing (the pod waits only for a node with ``huawei.com/npu``, which the
-  simulated cluster has none of).  Shown at the ends of both spans: v6.0.0, v26.0.1, v26.1.0.
 - **A renamed job's ranktable ConfigMap** (AC503; fact ``ranktable-configmap``): a Volcano Job whose ranktable
   volume names ``rings-config-<old name>``: once its pod runs, the operator has written ``rings-config-<job>``
   (status completed) and left the mounted one as it was created (initializing).  That the pods then wait for a
@@ -37,7 +33,6 @@ import pytest
 
 from tests.simcluster import jobs
 from tests.simcluster.cluster import SimCluster
-from tests.simcluster.oracle import judge_manifests
 from tests.simcluster.release_shapes import vcjob
 from tests.simcluster.releases import SUPPORTED
 
@@ -45,8 +40,6 @@ NAMESPACE = "release-claims"
 #: the releases at the ends of the two spans of exit-code-fails-task
 RESTART_RELEASES = ("v6.0.0", "v7.0.RC1", "v7.3.2", "v26.1.0")
 WEBHOOK_RELEASE = "v26.1.0"
-#: the releases at the ends of the two spans of no-handler-refused
-NO_HANDLER_RELEASES = ("v6.0.0", "v26.0.1", "v26.1.0")
 #: the ends of the one span of ranktable-configmap
 RANKTABLE_RELEASES = ("v6.0.0", "v26.1.0")
 #: how long the pod of a release that does not restart the job is watched after its in-place restart (scheduling
@@ -194,14 +187,6 @@ def max_retry_without_webhook(sim: SimCluster) -> Dict[str, Any]:
             sim.apply_objects(missing, create=True)
 
 
-def npu_without_policy(sim: SimCluster) -> Dict[str, Any]:
-    """The oracle's verdict on a huawei.com/npu job without schedule_policy."""
-    job = vcjob("npu-no-policy", "module-910b-8", 8, resource="huawei.com/npu", ring="ascend-npu")
-    verdict = judge_manifests({"npu-no-policy": [job]}, sim=sim, round_timeout=30)[0]
-    return {"outcome": verdict.outcome, "reason": verdict.reason, "line": verdict.line(),
-            "not-supported": any("NotSupportPolicy" in line for line in [verdict.reason, *verdict.events])}
-
-
 def _ranktable_status(sim: SimCluster, name: str) -> str:
     data = jobs.get_json(sim, "configmap", name, "-n", NAMESPACE).get("data") or {}
     return str(json.loads(data.get("hccl.json") or "{}").get("status"))
@@ -246,7 +231,6 @@ class Claim:
 CLAIMS: Tuple[Claim, ...] = (
     Claim("restart-in-place", ("AC312",), ("exit-code-fails-task",), RESTART_RELEASES, restart_in_place),
     Claim("max-retry-without-webhook", ("AC402",), (), (WEBHOOK_RELEASE,), max_retry_without_webhook),
-    Claim("npu-without-policy", ("AC307",), ("no-handler-refused",), NO_HANDLER_RELEASES, npu_without_policy),
     Claim("renamed-ranktable", ("AC503",), ("ranktable-configmap",), RANKTABLE_RELEASES, renamed_ranktable),
 )
 
@@ -293,15 +277,6 @@ def test_max_retry_minus_one_is_refused_only_with_the_webhook_and_fails_at_the_f
     # the first failure restarts the job (retryCount 1) and the restart fails it: 1 >= -1
     assert seen["without-webhook"] == {"admitted": True, "phase": "Failed", "retry_count": 1}, seen
     assert seen["without-webhook-3"]["admitted"] and seen["without-webhook-3"]["phase"] != "Failed", seen
-
-
-@pytest.mark.parametrize("release", NO_HANDLER_RELEASES)
-def test_an_npu_job_without_schedule_policy_is_refused_only_from_v26_1_0(judged_early, release) -> None:
-    from ascend_compile import releases as targets
-
-    seen = _result(judged_early, release, "npu-without-policy")
-    assert seen["outcome"] == "pending", seen
-    assert seen["not-supported"] is targets.value("no-handler-refused", release), seen
 
 
 @pytest.mark.parametrize("release", RANKTABLE_RELEASES)
