@@ -85,6 +85,16 @@ FACTS: Dict[str, Fact] = _facts(
          (("v6.0.0", "v7.0.RC1", False), ("v7.3.2", "v26.1.0", True)),
          "component/ascend-operator/pkg/controllers/v1/ascendjob_validate.go: validateReplicas has no range check "
          "up to v7.0.RC1 (v6.0.0 refuses 0 only); the negative and maxReplicas (consts.go) checks from v7.3.2"),
+    # ------------------------------------------------------------------ per-release claims shown (issue 44, H-rel)
+    Fact("ranktable-configmap",
+         "the only ConfigMap ascend-operator writes a job's ranktable into (it never reads the job's volumes to find "
+         "another): the ConfigMap named for the job, its prefix and the job's name; a ranktable volume naming another "
+         "of that prefix keeps what it was created with",
+         (("v6.0.0", "v26.1.0", "<prefix><job>"),),
+         "component/ascend-operator/pkg/controllers/v1/pod.go and ascendjob_controller.go (configmapPrefix + "
+         "jobName, consts.go), every release; the pods' wait for the ranktable is the start script's "
+         "(mindcluster-deploy samples/train/basic-training/ranktable/rank_table.sh check_hccl_status), which the "
+         "simulated containers do not run"),
     # ------------------------------------------------------------------ handlers, policies, NPU counts
     Fact("schedule-policies",
          "the schedule_policy annotation values the plugin's policy map holds: such a value picks the handler of a "

@@ -63,7 +63,8 @@ def render() -> str:
     from _checkout import use_checkout
 
     use_checkout()
-    from ascend_compile.catalogue import entries
+    from ascend_compile.catalogue import LINT, entries
+    from ascend_compile.catalogue.proofs import proven_text
     from ascend_compile.lint.registry import documentation, summary
 
     rules = entries()
@@ -87,6 +88,12 @@ def render() -> str:
         "Each rule names the upstream code or documentation it follows: `MC:` is Ascend/mind-cluster, "
         "`MD:` is Ascend/mindcluster-deploy (the samples), `VC:` is volcano-sh/volcano (`@v1.9.0` for a tag).",
         "",
+        "Each lint rule says the MindCluster releases it is proven on (compiler/catalogue/proofs.py): shown on that "
+        "release's simulated cluster by a job shape (tests/simcluster/release_shapes.py) or a claim "
+        "(tests/simcluster/test_release_claims.py) that names it, directly or as the first and last releases of a "
+        "fact's span, or resting on the files a fact of compiler/releases.py cites where the simulated cluster "
+        "cannot show it. `ascend-compile explain ID` shows the facts and their value per release.",
+        "",
         "| ID | Name | Severity | Summary |",
         "|---|---|---|---|",
     ]
@@ -107,23 +114,16 @@ def render() -> str:
         if rule.origin != "lint":
             meta += f" · Reported by: {rule.origin}"
         parts += [meta, "", _markdown(documentation(rule))]
+        if rule.origin == LINT:
+            parts += ["", proven_text(rule.id)]
         if rule.hint:
             parts += ["", f"Fix hint: {rule.hint}"]
     return "\n".join(parts + _release_facts()).rstrip() + "\n"
 
 
-def _value(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, tuple):
-        return ", ".join(map(str, value)) if value else "none"
-    if isinstance(value, dict):
-        return "; ".join(f"{key} → {', '.join(found)}" for key, found in value.items()) if value else "none"
-    return "any" if value is None else str(value)
-
-
 def _release_facts() -> list:
     """The table of compiler/releases.py's facts: what differs between the supported MindCluster releases."""
+    from ascend_compile.catalogue.proofs import value_text
     from ascend_compile.releases import DEFAULT_RELEASE, FACTS, RELEASES
 
     parts = ["", "## Release-dependent facts", "",
@@ -133,7 +133,7 @@ def _release_facts() -> list:
              "`compiler/releases.py` (each fact's source files are in its entry there):", "",
              "| fact | value per release | what it is |", "|---|---|---|"]
     for fact in FACTS.values():
-        spans = "<br>".join(f"{first if first == last else first + '–' + last}: {_value(value)}"
+        spans = "<br>".join(f"{first if first == last else first + '–' + last}: {value_text(value)}"
                             for first, last, value in fact.spans)
         parts.append(f"| `{fact.name}` | {spans} | {fact.about.replace('|', '/')} |")
     return parts

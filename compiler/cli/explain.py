@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 import sys
-from typing import List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import click
+
+from ..catalogue import LINT
 
 
 @click.command(
@@ -16,11 +19,16 @@ import click
 Examples:
   ascend-compile explain AC301
   ascend-compile explain npu-count
-  ascend-compile explain AC103""",
+  ascend-compile explain AC103
+  ascend-compile explain AC306 --format json | jq .releases""",
 )
 @click.argument("rule_id", metavar="ID")
-def explain_command(rule_id: str) -> None:
-    """Show one rule (by ID or name): what it checks, why, how to fix it, and examples."""
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: for reading; json: the rule, its documentation, and the MindCluster releases it is "
+                   "proven on with the facts it rests on (their value per release).")
+def explain_command(rule_id: str, fmt: str) -> None:
+    """Show one rule (by ID or name): what it checks, why, how to fix it, and examples; then the MindCluster
+    releases it is proven on, and the release-dependent facts it rests on, with their value on each release."""
     from ..catalogue import SILENCED_BY_SETTINGS, entries, get
     from ..lint.registry import documentation
 
@@ -33,6 +41,9 @@ def explain_command(rule_id: str) -> None:
         click.echo(f"ascend-compile explain: unknown rule {rule_id!r}.{hint} "
                    "List the rules with 'ascend-compile rules'.", err=True)
         sys.exit(2)
+    if fmt == "json":
+        sys.stdout.write(json.dumps(_as_json(rule, documentation(rule)), indent=2, ensure_ascii=False) + "\n")
+        return
     header = f"{rule.id} {rule.name} ({rule.severity})"
     style = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     body = for_terminal(documentation(rule), rule.hint, bold=style)
@@ -46,7 +57,41 @@ def explain_command(rule_id: str) -> None:
     else:
         lines.append(f"Disable: --disable {rule.id}, or '# ascend-compile: disable={rule.id}' on the line")
     lines.append(f"More: {rule.help_uri}")
+    if rule.origin == LINT:
+        lines += ["", *release_lines(rule.id)]
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+def release_lines(rule_id: str) -> List[str]:
+    """The releases a rule is proven on, then each fact it rests on with its value per span of releases."""
+    from ..catalogue.proofs import facts_of, proven_text, value_text
+
+    lines = [proven_text(rule_id)]
+    facts = facts_of(rule_id)
+    if facts:
+        lines += ["", "Release-dependent facts it rests on (compiler/releases.py):"]
+    for fact in facts:
+        lines.append(f"  {fact['name']}: {fact['about']}")
+        lines += [f"    {span['releases']}: {value_text(span['value'])}" for span in fact["spans"]]
+        if fact["shownBy"]:
+            lines.append(f"    shown by: {', '.join(fact['shownBy'])}")
+        lines.append(f"    cites: {fact['cited']}")
+    return lines
+
+
+def _as_json(rule: Any, doc: str) -> Dict[str, Any]:
+    from ..catalogue.proofs import facts_of, proof
+
+    data: Dict[str, Any] = {"id": rule.id, "name": rule.name, "severity": rule.severity, "origin": rule.origin,
+                            "kinds": list(rule.kinds), "hint": rule.hint, "documentation": doc,
+                            "helpUri": rule.help_uri}
+    if rule.origin == LINT:
+        found = proof(rule.id)
+        data["releases"] = {"provenOn": list(found.releases()),
+                            "shown": {r: list(ids) for r, ids in found.shown.items()},
+                            "cited": {r: list(facts) for r, facts in found.cited.items()},
+                            "facts": facts_of(rule.id)}
+    return data
 
 
 _TITLE = re.compile(r"^\*\*([^*]+)\*\*\s*")

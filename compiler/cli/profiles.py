@@ -90,10 +90,77 @@ def _row(profile: Any) -> Tuple[str, ...]:
             compact_counts(profile.single_pod), multi)
 
 
-def _details(profile: Any) -> Dict[str, Any]:
+def _on_release(profile: Any, every: Sequence[Any], release: str) -> Dict[str, Any]:
+    """What the plugin of ``release`` does with jobs for ``profile`` (compiler/releases.py's facts, through the
+    handler choice and NPU arithmetic lint uses)."""
+    from .. import releases
+    from ..hardware.arithmetic import allowed_per_pod
+    from ..hardware.targeting import handler_absent, known_policies
+
+    absent = handler_absent(every, profile.accelerator_type, profile.resource, release) is not None \
+        if profile.accelerator_type else False
+    missing = profile.name in releases.value("handlers-absent", release)
+    if missing:
+        handler = "none (a job naming its accelerator-type gets no handler: no NPU count is checked)"
+    elif absent:
+        handler = "only through the sp-block annotation"
+    else:
+        handler = "yes"
+    view: Dict[str, Any] = {"handler": handler,
+                            "singlePod": None if missing else list(allowed_per_pod(profile, 1, release)),
+                            "multiPod": None if missing else list(allowed_per_pod(profile, 2, release))}
+    if profile.schedule_policy:
+        view["schedulePolicyRead"] = profile.schedule_policy in known_policies(every, release)
+    view["ringControllerRequired"] = "ascend-910b" if profile.name in releases.value(
+        "ring-controller-910b-required", release) else None
+    return view
+
+
+def per_release(profile: Any, every: Sequence[Any]) -> List[Dict[str, Any]]:
+    """The profile's facts per supported MindCluster release, consecutive releases alike as one span, oldest first:
+    ``[{"releases": "v6.0.0-v7.0.RC1", "handler": ..., "singlePod": [...], "multiPod": [...], ...}, ...]``."""
+    from .. import releases
+
+    spans: List[Tuple[List[str], Dict[str, Any]]] = []
+    for release in releases.RELEASES:
+        view = _on_release(profile, every, release)
+        if spans and spans[-1][1] == view:
+            spans[-1][0].append(release)
+        else:
+            spans.append(([release], view))
+    return [{"releases": releases.span_text(names), **view} for names, view in spans]
+
+
+def _details(profile: Any, every: Sequence[Any]) -> Dict[str, Any]:
     data: Dict[str, Any] = dict(profile.to_dict())
     data["allowedNpus"] = allowed_totals(profile)
+    data["releases"] = per_release(profile, every)
     return data
+
+
+def _release_line(span: Dict[str, Any]) -> str:
+    said = [f"handler {span['handler']}"]
+    if span["singlePod"] is not None:
+        said += [f"1 pod: {compact_counts(span['singlePod'])}", f"several pods: {compact_counts(span['multiPod'])}"]
+    if "schedulePolicyRead" in span:
+        said.append("schedule_policy read" if span["schedulePolicyRead"] else "schedule_policy not read")
+    if span["ringControllerRequired"]:
+        from ..vocabulary import RING_LABEL
+
+        said.append(f"{RING_LABEL} must be {span['ringControllerRequired']}")
+    return f"  {span['releases']}: " + "; ".join(said)
+
+
+def release_notes(profiles: Sequence[Any]) -> str:
+    """Below the table: for each profile whose facts differ between the supported releases, each span's."""
+    lines: List[str] = []
+    for profile in profiles:
+        spans = per_release(profile, profiles)
+        if len(spans) > 1:
+            lines += [f"{profile.name}:", *(_release_line(span) for span in spans)]
+    if not lines:
+        return ""
+    return "\nPer MindCluster release, where it differs (ascend-compile profiles show NAME):\n" + "\n".join(lines) + "\n"
 
 
 _HEADER = ("NAME", "CHIP", "RESOURCE", "NPUS/NODE", "NPUS/POD (1 POD)", "NPUS/POD (SEVERAL PODS)")
@@ -122,7 +189,8 @@ Examples:
 def profiles_command(ctx: click.Context, fmt: str, config_path: Optional[str], no_config: bool,
                      profile_dirs: Tuple[str, ...]) -> None:
     """List the hardware profiles: chip, device-plugin resource, NPUs per node, and
-    the NPU counts a pod may request on one pod and when the job has several pods.
+    the NPU counts a pod may request on one pod and when the job has several pods
+    (on the newest MindCluster release; below the table, what differs on older ones).
 
     Profiles are data: the built-in ones plus any directories given with --profile-dir
     or profileDirs in the project config.
@@ -132,9 +200,9 @@ def profiles_command(ctx: click.Context, fmt: str, config_path: Optional[str], n
         return
     profiles = _load_all(_registry(config_path, no_config, profile_dirs))
     if fmt == "json":
-        sys.stdout.write(json.dumps([_details(p) for p in profiles], indent=2) + "\n")
+        sys.stdout.write(json.dumps([_details(p, profiles) for p in profiles], indent=2) + "\n")
         return
-    sys.stdout.write(_table([_HEADER, *(_row(p) for p in profiles)]))
+    sys.stdout.write(_table([_HEADER, *(_row(p) for p in profiles)]) + release_notes(profiles))
 
 
 @profiles_command.command(  # type: ignore[untyped-decorator, unused-ignore]  # click 8.1 types group.command loosely
@@ -151,7 +219,9 @@ Examples:
 @click.pass_context
 def show_command(ctx: click.Context, name: str, fmt: str, config_path: Optional[str], no_config: bool,
                  profile_dirs: Tuple[str, ...]) -> None:
-    """Show one hardware profile in full, with the NPU counts it allows.
+    """Show one hardware profile in full, with the NPU counts it allows, and per
+    MindCluster release (releases): whether the plugin has its handler, the counts
+    it takes, whether it reads the profile's schedule_policy.
 
     An unknown NAME exits with status 2 and suggests the closest known name.
     """
@@ -160,13 +230,13 @@ def show_command(ctx: click.Context, name: str, fmt: str, config_path: Optional[
                          (*parent.get("profile_dirs", ()), *profile_dirs))
     from ..hardware.profiles import ProfileNotFoundError
 
-    _load_all(registry)
+    every = _load_all(registry)
     try:
         profile = registry.require(name)
     except ProfileNotFoundError as exc:
         click.echo(f"error: {exc.sentence()}", err=True)
         sys.exit(2)
-    data = _details(profile)
+    data = _details(profile, every)
     if fmt == "json":
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return

@@ -37,7 +37,7 @@ def test_profiles_lists_every_profile_in_a_table() -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split()[:4] == ["NAME", "CHIP", "RESOURCE", "NPUS/NODE"]
-    rows = {line.split()[0]: line for line in lines[1:]}
+    rows = {line.split()[0]: line for line in lines[1:lines.index("")]}  # then what differs per release
     names = sorted(p.stem for p in (ROOT / "profiles").glob("*.yaml"))
     assert sorted(rows) == names
     assert rows["module-910b-8"].split()[1:5] == ["Ascend910B", "huawei.com/Ascend910", "8", "1-8"]

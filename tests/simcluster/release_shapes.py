@@ -10,8 +10,11 @@ A verdict is one of :data:`VERDICTS`, read from the oracle's (tests/simcluster/o
 ``verdicts`` holds the verdict per release, as seen on that release's simulated cluster
 (tests/simcluster/test_releases.py asserts every one there, so it fails when a release's behaviour, or its build
 here, changes); ``observed`` names the releases whose verdict was seen (all of them now: the table first held
-predictions read from the cited files, and ``note`` says where an observation differed and why).  Each shape has
-an id, so that lint tests can assert that lint with the target set to a release agrees.
+predictions read from the cited files, and ``note`` says where an observation differed and why).  A shape that
+cannot be judged on a release's cluster is left out of its batch, and ``unjudged`` says why (a job that crashes
+that release's scheduler takes every verdict of the batch with it).  Each shape has an id, so that lint tests can
+assert that lint with the target set to a release agrees; ``rules`` and ``facts`` name what it shows, from which
+scripts/gen_rule_proofs.py makes the rules' proofs (compiler/catalogue/proven.py).
 
 Every job is small (one pod, or two) and held to the nodes of one profile with the simulation's
 ``ascend-compile.io/profile`` node label (never read by the plugin), so the accelerator-type selector and the
@@ -20,7 +23,7 @@ annotations are the only differences the plugin sees.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from tests.simcluster.releases import SUPPORTED
@@ -38,23 +41,34 @@ class Shape:
     id: str
     what: str
     objects: Tuple[Mapping[str, Any], ...]
-    #: release -> verdict (every supported release)
+    #: release -> verdict (every supported release but those in ``unjudged``)
     verdicts: Mapping[str, str]
     #: the releases whose verdict above was seen on their simulated cluster
     observed: Tuple[str, ...]
     #: the upstream files the verdicts rest on
     cites: Tuple[str, ...]
+    #: the rules whose verdict the shape shows: lint with the release as its target reports each of them at error
+    #: on every release whose verdict is not ``placed``, and none of them at error where it is (test_releases.py;
+    #: offline, tests/lint/test_rule_proofs.py); compiler/catalogue/proven.py is made from them
+    rules: Tuple[str, ...] = ()
+    #: the facts of compiler/releases.py whose spans the verdicts show (at both ends of each span)
+    facts: Tuple[str, ...] = ()
     #: where the observation differed from what the cited files were read to predict, and why
     note: str = ""
+    #: release -> why the shape is not judged on its cluster (left out of that release's batch)
+    unjudged: Mapping[str, str] = field(default_factory=dict)
+
+    def judged_on(self) -> Tuple[str, ...]:
+        return tuple(r for r in SUPPORTED if r not in self.unjudged)
 
     def manifests(self) -> List[Dict[str, Any]]:
         return [copy.deepcopy(dict(o)) for o in self.objects]
 
 
-def _per(early: str, late: str, first_late: str) -> Dict[str, str]:
-    """``early`` for the releases before ``first_late``, ``late`` from it on."""
+def _per(early: str, late: str, first_late: str, but: Tuple[str, ...] = ()) -> Dict[str, str]:
+    """``early`` for the releases before ``first_late``, ``late`` from it on (none for the releases in ``but``)."""
     at = SUPPORTED.index(first_late)
-    return {r: (early if i < at else late) for i, r in enumerate(SUPPORTED)}
+    return {r: (early if i < at else late) for i, r in enumerate(SUPPORTED) if r not in but}
 
 
 def vcjob(name: str, profile: str, npus: int, *, resource: str = "huawei.com/Ascend910", replicas: int = 1,
@@ -76,6 +90,24 @@ def vcjob(name: str, profile: str, npus: int, *, resource: str = "huawei.com/Asc
                      "tasks": [{"name": "worker", "replicas": replicas, "template": {
                          "metadata": pod_meta,
                          "spec": {"nodeSelector": selector, "restartPolicy": "Never", "containers": [container]}}}]}}
+
+
+def with_task(job: Dict[str, Any], name: str, profile: str, npus: int,
+              accelerator_type: Optional[str] = None) -> Dict[str, Any]:
+    """``job`` (a :func:`vcjob`) with a second task of one pod of ``npus`` NPUs named ``name``, held to ``profile``'s
+    nodes (and selecting ``accelerator_type``); the gang takes every pod."""
+    task = copy.deepcopy(job["spec"]["tasks"][0])
+    task["name"], task["replicas"] = name, 1
+    selector = {PROFILE_LABEL: profile}
+    if accelerator_type:
+        selector["accelerator-type"] = accelerator_type
+    task["template"]["spec"]["nodeSelector"] = selector
+    container = task["template"]["spec"]["containers"][0]
+    resource = next(iter(container["resources"]["limits"]))
+    container["resources"] = {"limits": {resource: npus}, "requests": {resource: npus}}
+    job["spec"]["tasks"].append(task)
+    job["spec"]["minAvailable"] = sum(t["replicas"] for t in job["spec"]["tasks"])
+    return job
 
 
 def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8, masters: int = 1) -> Dict[str, Any]:
@@ -100,6 +132,11 @@ def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8,
                      "successPolicy": "AllWorkers", "replicaSpecs": specs}}
 
 
+def _labelled(job: Dict[str, Any], labels: Mapping[str, str]) -> Dict[str, Any]:
+    job["metadata"]["labels"].update(labels)
+    return job
+
+
 _LABEL_CHECK = (f"v6.0.0 {PLUGIN}internal/ascend910/asend910old/module910x8/node.go (checkNodeLabelOK)",
                 f"v7.0.RC1..v26.0.1 {PLUGIN}internal/npu/ascend910/ascend910old/module910x8/node.go (checkNodeLabelOK)",
                 f"v26.1.0 {PLUGIN}internal/npu/ascend910/ascend910old/module910x8/frame.go (no node label check)",
@@ -113,6 +150,28 @@ _VALID_FAILED = (f"{OPERATOR}pkg/controllers/v1/ascendjob_validate.go (validateJ
                  f"v26.0.1.. {OPERATOR}pkg/controllers/v1/ascendjob_controller.go (Reconcile: a JobFailed condition, "
                  "reason JobValidFailed, on a job that fails validation; up to v7.3.2 the event only)")
 
+_NO_HANDLER = (f"v26.1.0 {PLUGIN}plugin/job.go (policyHandler nil: JobValidateFailed, NotSupportPolicyReason)",
+               f"v7.0.RC1..v26.0.1 {PLUGIN}internal/controller.go (ValidNPUJob over no handler: nothing checked)",
+               f"v6.0.0 {PLUGIN}internal/ascend910/frame.go (handle == nil: nothing checked)")
+_RING_910B = (f"v6.0.0 {PLUGIN}internal/ascend910/ascend910b/job.go (\"label:... not right(ascend-910b)\")",
+              f"v7.0.RC1.. {PLUGIN}common/util/job.go (the label read for dynamic vNPU only)")
+_A3_16 = (f"v6.0.0 {PLUGIN}internal/ascend910/frame.go (no A3 server handler: nothing checked)",
+          f"v7.0.RC1 {PLUGIN}internal/npu/ascend910/ascend910a3/module910a3x16/frame.go (every NPU task == 16)",
+          f"v7.3.2.. {PLUGIN}internal/npu/ascend910/ascend910a3/module910a3x16/frame.go (even, <= 16)")
+_AVERAGE = (f"v6.0.0 {PLUGIN}internal/ascend910/ascend910b/job.go, v7.0.RC1 {PLUGIN}internal/npu/base/frame.go "
+            "(ValidNPUJob: ReqNPUNum / NPUTaskNum)", f"v7.3.2.. {PLUGIN}internal/npu/base/frame.go (each task)")
+_RETRY_TEXT = (f"{OPERATOR}pkg/controllers/v1/ascendjob_controller.go (setFaultRetryTimesToBackoffLimits: strconv.Atoi "
+               "of the label; on its error the creation event is dropped), every release",)
+
+#: why a job the v6.0.0 plugin finds no handler for is left out of v6.0.0's batch
+_V6_NO_HANDLER = {"v6.0.0": (
+    "the v6.0.0 plugin can crash vc-scheduler on such a job: InitMyJobPlugin (internal/ascend910/frame.go) finds no "
+    "handler and leaves the job's task type unset, and CheckNodeNPUByTask (frame.go:138) dereferences it for a node "
+    "with the NPUs (\"invalid memory address or nil pointer dereference\"; seen on 2026-12-07 in a batch of these "
+    "shapes, 4 nodes a profile; one job alone on 2 nodes a profile ran): the scheduler exits and every verdict of the "
+    "batch is lost")}
+_NOT_ON_V6 = tuple(_V6_NO_HANDLER)
+
 #: every verdict below was seen on its release's cluster (tests/simcluster/test_releases.py; first on 2026-12-07 at
 #: b634a28 and its follow-up, python -m tests.simcluster build of every release, oracle batch per release)
 SEEN: Tuple[str, ...] = SUPPORTED
@@ -123,38 +182,43 @@ SHAPES: Tuple[Shape, ...] = (
           {r: "placed" for r in SUPPORTED}, SEEN, ()),
     Shape("no-accelerator-type-910b-8", "a Volcano Job without accelerator-type on module-910b-8 nodes (the "
           "public v7.0.RC1 incident: 'check Node ... label [accelerator-type] Failed')",
-          (vcjob("no-acc-910b-8", "module-910b-8", 8),), _per("pending", "placed", "v26.1.0"), SEEN, _LABEL_CHECK),
+          (vcjob("no-acc-910b-8", "module-910b-8", 8),), _per("pending", "placed", "v26.1.0"), SEEN, _LABEL_CHECK,
+          rules=("AC305",), facts=("module-handler-refuses-typed-nodes",)),
     Shape("no-accelerator-type-910b-8-x2", "the same, two pods of 8 NPUs",
           (vcjob("no-acc-910b-8-x2", "module-910b-8", 8, replicas=2),), _per("pending", "placed", "v26.1.0"),
-          SEEN, _LABEL_CHECK),
+          SEEN, _LABEL_CHECK, rules=("AC305",), facts=("module-handler-refuses-typed-nodes",)),
     Shape("no-accelerator-type-card-910b-2", "1 pod x 2 NPUs without accelerator-type on card-910b-2 nodes",
-          (vcjob("no-acc-card-910b-2", "card-910b-2", 2),), _per("pending", "placed", "v26.1.0"), SEEN, _LABEL_CHECK),
+          (vcjob("no-acc-card-910b-2", "card-910b-2", 2),), _per("pending", "placed", "v26.1.0"), SEEN, _LABEL_CHECK,
+          rules=("AC305",), facts=("module-handler-refuses-typed-nodes",)),
     Shape("no-accelerator-type-half-910", "1 pod x 4 NPUs without accelerator-type on half-910 nodes",
           (vcjob("no-acc-half-910", "half-910", 4, ring="ascend-910"),), _per("pending", "placed", "v26.1.0"),
-          SEEN, _LABEL_CHECK),
+          SEEN, _LABEL_CHECK, rules=("AC305",), facts=("module-handler-refuses-typed-nodes",)),
     Shape("schedule-policy-chip8-node8", "no accelerator-type, huawei.com/schedule_policy: chip8-node8, on "
           "module-910b-8 nodes", (vcjob("policy-chip8-node8", "module-910b-8", 8,
                                         annotations={"huawei.com/schedule_policy": "chip8-node8"}),),
-          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK,
+          rules=("AC305",), facts=("schedule-policies", "module-handler-refuses-typed-nodes")),
     Shape("schedule-policy-chip1-node2", "no accelerator-type, huawei.com/schedule_policy: chip1-node2, 1 pod x 2 "
           "on card-910b-2 nodes", (vcjob("policy-chip1-node2", "card-910b-2", 2,
                                          annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
-          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK,
+          rules=("AC305",), facts=("schedule-policies", "module-handler-refuses-typed-nodes")),
     Shape("card-910b-infer-x4", "1 pod x 4 NPUs, accelerator-type card-910b-infer (8-NPU card servers)",
           (vcjob("card-infer-x4", "card-910b-infer", 4, accelerator_type="card-910b-infer"),),
-          _per("pending", "placed", "v7.3.2"), SEEN, _CARD),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD, rules=("AC301",), facts=("card-handler-max",)),
     Shape("card-910b-infer-x8", "1 pod x 8 NPUs, accelerator-type card-910b-infer",
           (vcjob("card-infer-x8", "card-910b-infer", 8, accelerator_type="card-910b-infer"),),
-          _per("pending", "placed", "v7.3.2"), SEEN, _CARD),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD, rules=("AC301",), facts=("card-handler-max",)),
     Shape("acjob-missing-queue", "an AscendJob whose schedulingPolicy.queue does not exist",
-          (acjob("ac-missing-queue", queue="no-such-queue"),), _per("pending", "refused", "v26.0.1"), SEEN, _QUEUE),
+          (acjob("ac-missing-queue", queue="no-such-queue"),), _per("pending", "refused", "v26.0.1"), SEEN, _QUEUE,
+          rules=("AC901",), facts=("refused-ascendjob-failed",)),
     Shape("acjob-two-masters", "an AscendJob with two Master replicas: every operator refuses it, with a Warning "
           "event (ReplicaTypeError) only up to v7.3.2 (the job stays without pods), and the Failed condition from "
           "v26.0.1", (acjob("ac-two-masters", masters=2),), _per("pending", "refused", "v26.0.1"), SEEN,
-          _VALID_FAILED),
+          _VALID_FAILED, rules=("AC209",), facts=("refused-ascendjob-failed",)),
     Shape("no-accelerator-type-card-910b-infer", "1 pod x 8 NPUs without accelerator-type on card-910b-infer "
           "nodes", (vcjob("no-acc-card-infer", "card-910b-infer", 8),), _per("pending", "placed", "v26.1.0"),
-          SEEN, _LABEL_CHECK),
+          SEEN, _LABEL_CHECK, rules=("AC305",), facts=("module-handler-refuses-typed-nodes",)),
     Shape("schedule-policy-chip4-node8-module-910", "1 pod x 8 NPUs, accelerator-type module, huawei.com/"
           "schedule_policy: chip4-node8, on module-910 nodes (v7.3.2 maps chip4-node8 to the 910 module handler, "
           "v26.0.1 to the Ascend 350 4p-8 one)",
@@ -169,6 +233,31 @@ SHAPES: Tuple[Shape, ...] = (
                "huawei.com/Ascend910 request, whatever the handler's own huawei.com/npu), checks no "
                "accelerator-type label, allows 8 NPUs a node, and 8 NPUs are two whole 4-NPU meshes of a free "
                "8-NPU node: the job is placed, by another handler than before."),
+    Shape("accelerator-types-joined", "two pods of 8 NPUs, one selecting accelerator-type module-910b-8, the other "
+          "module-910b-16: the plugin joins them into one job selector (module-910b-8|module-910b-16) that names no "
+          "handler", (with_task(vcjob("joined-types", "module-910b-8", 8, accelerator_type="module-910b-8"), "other",
+                                "module-910b-16", 8, accelerator_type="module-910b-16"),),
+          _per("placed", "pending", "v26.1.0", _NOT_ON_V6), SUPPORTED[1:], _NO_HANDLER, rules=("AC306",),
+          facts=("no-handler-refused",), unjudged=_V6_NO_HANDLER),
+    Shape("ring-ascend-910-on-910b-8", "1 pod x 8 NPUs, accelerator-type module-910b-8, labelled "
+          "ring-controller.atlas: ascend-910 (v6.0.0's 910B handler requires ascend-910b)",
+          (vcjob("ring-910-on-910b", "module-910b-8", 8, accelerator_type="module-910b-8", ring="ascend-910"),),
+          _per("pending", "placed", "v7.0.RC1"), SEEN, _RING_910B, rules=("AC215",),
+          facts=("ring-controller-910b-required",)),
+    Shape("module-a3-16-x2-of-8", "two pods of 8 NPUs, accelerator-type module-a3-16 (v7.0.RC1 takes only 16 a pod "
+          "in a distributed job; from v7.3.2 any even count; v6.0.0 has no A3 server handler)",
+          (vcjob("a3-16-x2-of-8", "module-a3-16", 8, accelerator_type="module-a3-16", replicas=2),),
+          {r: ("pending" if r == "v7.0.RC1" else "placed") for r in SUPPORTED[1:]}, SUPPORTED[1:], _A3_16,
+          rules=("AC301",), facts=("module-a3-16-distributed-per-pod",), unjudged=_V6_NO_HANDLER),
+    Shape("uneven-910b-16", "a pod of 16 NPUs and a pod of 2, accelerator-type module-910b-16: both counts are "
+          "allowed, their average (9) is not",
+          (with_task(vcjob("uneven-910b-16", "module-910b-16", 16, accelerator_type="module-910b-16"), "small",
+                     "module-910b-16", 2, accelerator_type="module-910b-16"),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _AVERAGE, rules=("AC301",), facts=("average-per-pod",)),
+    Shape("acjob-fault-retry-times-text", "an AscendJob labelled fault-retry-times: three, without "
+          "runPolicy.backoffLimit: the operator drops its creation (no pods, no status), on every release",
+          (_labelled(acjob("ac-retry-text"), {"fault-retry-times": "three"}),), {r: "pending" for r in SUPPORTED},
+          SEEN, _RETRY_TEXT, rules=("AC313",)),
 )
 
 

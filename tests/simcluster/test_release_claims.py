@@ -12,13 +12,22 @@
   its first restart (Volcano's controller counts the restart, then fails a restarting job once
   ``retryCount >= maxRetry``: 1 >= -1), where ``maxRetry`` 3 restarts it.  With the webhook the API server
   refuses it.  Shown on v26.1.0.
+- **A renamed job's ranktable ConfigMap** (AC503; fact ``ranktable-configmap``): a Volcano Job whose ranktable
+  volume names ``rings-config-<old name>``: once its pod runs, the operator has written ``rings-config-<job>``
+  (status completed) and left the mounted one as it was created (initializing).  That the pods then wait for a
+  ranktable is the start script's doing, which the simulated containers do not run (they sleep): the rule cites
+  upstream's script for it.  Shown at the ends of the fact's one span: v6.0.0 and v26.1.0.
+
+:data:`CLAIMS` names, for each claim, the rules and the facts of compiler/releases.py it shows and the releases it
+runs on; compiler/catalogue/proven.py is made from it with the job shapes (scripts/gen_rule_proofs.py).
 """
 from __future__ import annotations
 
 import json
 import threading
 import time
-from typing import Any, Callable, Dict, List, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import pytest
 
@@ -31,6 +40,8 @@ NAMESPACE = "release-claims"
 #: the releases at the ends of the two spans of exit-code-fails-task
 RESTART_RELEASES = ("v6.0.0", "v7.0.RC1", "v7.3.2", "v26.1.0")
 WEBHOOK_RELEASE = "v26.1.0"
+#: the ends of the one span of ranktable-configmap
+RANKTABLE_RELEASES = ("v6.0.0", "v26.1.0")
 #: how long the pod of a release that does not restart the job is watched after its in-place restart (scheduling
 #: sessions are a second apart; the plugin of v7.3.2 restarted the job within a few)
 WATCH_SECONDS = 15.0
@@ -176,23 +187,69 @@ def max_retry_without_webhook(sim: SimCluster) -> Dict[str, Any]:
             sim.apply_objects(missing, create=True)
 
 
+def _ranktable_status(sim: SimCluster, name: str) -> str:
+    data = jobs.get_json(sim, "configmap", name, "-n", NAMESPACE).get("data") or {}
+    return str(json.loads(data.get("hccl.json") or "{}").get("status"))
+
+
+def renamed_ranktable(sim: SimCluster) -> Dict[str, Any]:
+    """A job renamed to ``renamed-job`` whose volume still names rings-config-old-job: what each ConfigMap holds
+    once the operator wrote the job's ranktable."""
+    name, old = "renamed-job", "rings-config-old-job"
+    job = vcjob(name, "module-910b-8", 8, accelerator_type="module-910b-8")
+    job["metadata"]["namespace"] = NAMESPACE
+    pod = job["spec"]["tasks"][0]["template"]["spec"]
+    pod["volumes"] = [{"name": "ascend-910-config", "configMap": {"name": old}}]
+    pod["containers"][0]["volumeMounts"] = [{"name": "ascend-910-config",
+                                             "mountPath": "/user/serverid/devindex/config"}]
+    maps = [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": cm, "namespace": NAMESPACE,
+                                                                   "labels": {"ring-controller.atlas": "ascend-910b"}},
+             "data": {"hccl.json": json.dumps({"status": "initializing"})}} for cm in (old, f"rings-config-{name}")]
+    jobs.create_namespace(sim, NAMESPACE)
+    try:
+        sim.apply_objects(maps + [job], create=True)
+        _running_pod(sim, name)
+        written = jobs.wait_for(lambda: _ranktable_status(sim, f"rings-config-{name}") == "completed" or None,
+                                timeout=120, what=f"rings-config-{name} to be completed by ascend-operator", sim=sim,
+                                last=lambda: jobs.describe_namespace(sim, NAMESPACE))
+        return {"job's": "completed" if written else "", "mounted": _ranktable_status(sim, old)}
+    finally:
+        jobs.clean_namespace(sim, NAMESPACE)
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    #: the rules whose per-release claim it shows, and the facts of compiler/releases.py it shows (at span ends)
+    rules: Tuple[str, ...]
+    facts: Tuple[str, ...]
+    #: the releases whose simulated cluster shows it
+    releases: Tuple[str, ...]
+    work: Callable[[SimCluster], Dict[str, Any]]
+
+
+CLAIMS: Tuple[Claim, ...] = (
+    Claim("restart-in-place", ("AC312",), ("exit-code-fails-task",), RESTART_RELEASES, restart_in_place),
+    Claim("max-retry-without-webhook", ("AC402",), (), (WEBHOOK_RELEASE,), max_retry_without_webhook),
+    Claim("renamed-ranktable", ("AC503",), ("ranktable-configmap",), RANKTABLE_RELEASES, renamed_ranktable),
+)
+
+
 def _claims(release: str) -> Callable[[SimCluster], Dict[str, Any]]:
     def run(sim: SimCluster) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        for claim, wanted, work in (("restart", RESTART_RELEASES, restart_in_place),
-                                    ("max-retry", (WEBHOOK_RELEASE,), max_retry_without_webhook)):
-            if release in wanted:
+        for claim in CLAIMS:
+            if release in claim.releases:
                 try:
-                    out[claim] = work(sim)
+                    out[claim.id] = claim.work(sim)
                 except Exception as exc:  # noqa: BLE001 - the claim's test reports it
-                    out[claim] = exc
+                    out[claim.id] = exc
         return out
     return run
 
 
 def JUDGED_ON_RELEASES() -> Dict[str, Callable[[SimCluster], Any]]:  # noqa: N802 - the session's attribute name
-    return {release: _claims(release) for release in SUPPORTED
-            if release in RESTART_RELEASES or release == WEBHOOK_RELEASE}
+    return {release: _claims(release) for release in SUPPORTED if any(release in c.releases for c in CLAIMS)}
 
 
 def _result(judged_early: Dict[str, Any], release: str, claim: str) -> Dict[str, Any]:
@@ -206,7 +263,7 @@ def _result(judged_early: Dict[str, Any], release: str, claim: str) -> Dict[str,
 def test_a_non_zero_exit_restarted_in_place_restarts_the_job_from_v7_3_2(judged_early, release) -> None:
     from ascend_compile import releases as targets
 
-    seen = _result(judged_early, release, "restart")
+    seen = _result(judged_early, release, "restart-in-place")
     assert seen["exit_code"] == 1
     assert seen["replaced"] is targets.value("exit-code-fails-task", release), seen
     if seen["replaced"]:
@@ -214,9 +271,18 @@ def test_a_non_zero_exit_restarted_in_place_restarts_the_job_from_v7_3_2(judged_
 
 
 def test_max_retry_minus_one_is_refused_only_with_the_webhook_and_fails_at_the_first_failure(judged_early) -> None:
-    seen = _result(judged_early, WEBHOOK_RELEASE, "max-retry")
+    seen = _result(judged_early, WEBHOOK_RELEASE, "max-retry-without-webhook")
     assert seen["with-webhook"]["admitted"] is False, seen
     assert "maxRetry" in seen["with-webhook"]["message"], seen
     # the first failure restarts the job (retryCount 1) and the restart fails it: 1 >= -1
     assert seen["without-webhook"] == {"admitted": True, "phase": "Failed", "retry_count": 1}, seen
     assert seen["without-webhook-3"]["admitted"] and seen["without-webhook-3"]["phase"] != "Failed", seen
+
+
+@pytest.mark.parametrize("release", RANKTABLE_RELEASES)
+def test_the_operator_writes_only_the_ranktable_configmap_named_for_the_job(judged_early, release) -> None:
+    from ascend_compile import releases as targets
+
+    seen = _result(judged_early, release, "renamed-ranktable")
+    assert targets.value("ranktable-configmap", release) == "<prefix><job>"
+    assert seen == {"job's": "completed", "mounted": "initializing"}, seen

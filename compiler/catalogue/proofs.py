@@ -1,0 +1,129 @@
+"""On which MindCluster releases each rule is proven, and what it rests on there.
+
+A rule's finding is proven on a release when
+
+- **shown**: a job shape or a claim naming the rule was judged on that release's simulated cluster and lint, with
+  the release as its target, agreed (:data:`ascend_compile.catalogue.proven.SHOWN`, generated from the tests that
+  show them); or a fact the shape or claim shows has the same value over a span whose first and last releases were
+  both shown (the span between is shown by the ends);
+- **cited**: the rule's per-release claim rests on a fact whose value the simulated cluster cannot show
+  (:data:`CITED` says why), and the fact's entry in :data:`ascend_compile.releases.FACTS` cites the file of each
+  release (``shown``).
+
+``docs/rules.md`` and ``explain`` say it per rule; tests/lint/test_rule_proofs.py fails when a rule claims a
+release (names it, or names a fact whose value differs there) that nothing here backs.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, NamedTuple, Tuple
+
+from .. import releases
+from .proven import NAMED_FACTS, SHOWN
+
+#: rule -> ((fact, why its claim rests on the fact's cited files rather than a release cluster), ...)
+CITED: Dict[str, Tuple[Tuple[str, str], ...]] = {
+    "AC503": (("ranktable-configmap",
+               "the simulated cluster cannot show that the pods then wait for a ranktable, or exit after about 5 "
+               "minutes: that is the start script's doing, and the simulated containers run none; that the operator "
+               "writes only the ConfigMap named for the job is shown (claim renamed-ranktable)"),),
+    "AC306": (("handlers-absent",
+               "the simulated cluster cannot show the Ascend 850/950 super-pod servers (huawei.com/npu): it has no "
+               "A5 device info; and no job without a handler is judged on v6.0.0's cluster, whose scheduler such a "
+               "job can crash (tests/simcluster/release_shapes.py, unjudged)"),),
+    "AC307": (("no-handler-refused",
+               "the simulated cluster has no huawei.com/npu nodes, so v26.1.0 refuses a huawei.com/npu job at enqueue "
+               "(\"require npu num is 8, but cluster npu num is 0\", seen on 2026-12-07) before its plugin looks "
+               "for a handler; the fact itself is shown for AC306 by shape accelerator-types-joined"),),
+    "AC312": (("fault-retry-times-on-pods",
+               "not shown on a release's cluster yet: the restart claim labels the job itself"),),
+    "AC208": (("operator-checks-replica-range", "not shown on a release's cluster yet"),),
+    "AC202": (("operator-checks-scaleout-type", "not shown on a release's cluster yet"),),
+    "AC201": (("operator-checks-scaling-labels", "not shown on a release's cluster yet"),),
+}
+
+
+class Proof(NamedTuple):
+    """What backs a rule on each release."""
+
+    #: release -> the shape and claim ids that show it there (directly, or as the ends of a fact's span)
+    shown: Dict[str, Tuple[str, ...]]
+    #: release -> the facts whose cited files back it there
+    cited: Dict[str, Tuple[str, ...]]
+    #: every fact the rule rests on (shown, cited, or named by its unit), in FACTS order
+    facts: Tuple[str, ...]
+    #: fact -> why it rests on its cited files (the cited ones)
+    why_cited: Dict[str, str]
+
+    def releases(self) -> Tuple[str, ...]:
+        """The releases something backs, oldest first."""
+        return tuple(r for r in releases.RELEASES if r in self.shown or r in self.cited)
+
+
+def _spans_between(fact: str, seen: Tuple[str, ...]) -> List[str]:
+    """The releases of each span of ``fact`` whose first and last releases are both in ``seen``."""
+    order = releases.RELEASES
+    found: List[str] = []
+    for first, last, _ in releases.fact(fact).spans:
+        if first in seen and last in seen:
+            found += order[order.index(first):order.index(last) + 1]
+    return found
+
+
+def proof(rule_id: str) -> Proof:
+    shown: Dict[str, List[str]] = {}
+    for evidence_id, _kind, seen, facts in SHOWN.get(rule_id, ()):
+        between = {r for fact in facts for r in _spans_between(fact, seen)}
+        for release in set(seen) | between:
+            shown.setdefault(release, []).append(evidence_id)
+    cited: Dict[str, List[str]] = {}
+    why = dict(CITED.get(rule_id, ()))
+    for fact in why:
+        for release in releases.RELEASES:
+            cited.setdefault(release, []).append(fact)
+    named = {f for item in SHOWN.get(rule_id, ()) for f in item[3]} | set(why) | set(NAMED_FACTS.get(rule_id, ()))
+    return Proof({r: tuple(sorted(ids)) for r, ids in shown.items()}, {r: tuple(f) for r, f in cited.items()},
+                 tuple(name for name in releases.FACTS if name in named), why)
+
+
+def proven_text(rule_id: str) -> str:
+    """One paragraph for a rule's documentation: the releases it is proven on, and how."""
+    found = proof(rule_id)
+    if not found.shown and not found.cited:
+        return ("Proven on: no release yet (no job shape, claim or citation of the release clusters names this "
+                "rule).")
+    parts: List[str] = []
+    if found.shown:
+        ids = sorted({i for ids in found.shown.values() for i in ids})
+        parts.append(f"shown on the simulated cluster of {releases.span_text(found.shown)} ({', '.join(ids)})")
+    for fact, why in found.why_cited.items():
+        parts.append(f"resting on the files compiler/releases.py cites for fact `{fact}` on "
+                     f"{releases.span_text(releases.RELEASES)} ({why})")
+    return f"Proven on: MindCluster {releases.span_text(found.releases())}: " + "; ".join(parts) + "."
+
+
+def value_text(value: object) -> str:
+    """A fact's value in words: yes/no, a list, a mapping, ``any`` for None."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value)) if value else "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{key} → {', '.join(found)}" for key, found in value.items()) if value else "none"
+    return "any" if value is None else str(value)
+
+
+def facts_of(rule_id: str) -> List[Dict[str, Any]]:
+    """The facts a rule rests on, each with its value per release, where each value was shown (the shapes and claims
+    of the rule that show the fact, with their releases) and the files it cites, for ``explain``."""
+    found = proof(rule_id)
+    out: List[Dict[str, Any]] = []
+    for name in found.facts:
+        fact = releases.fact(name)
+        by = sorted({item[0] for item in SHOWN.get(rule_id, ()) if name in item[3]})
+        out.append({"name": name, "about": fact.about,
+                    "values": {release: releases.value(name, release) for release in releases.RELEASES},
+                    "spans": [{"releases": releases.span_text(releases.RELEASES[releases.RELEASES.index(first):
+                                                                                 releases.RELEASES.index(last) + 1]),
+                               "value": value} for first, last, value in fact.spans],
+                    "shownBy": by, "cited": fact.shown, "whyCited": found.why_cited.get(name, "")})
+    return out
