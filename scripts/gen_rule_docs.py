@@ -64,7 +64,7 @@ def render() -> str:
 
     use_checkout()
     from ascend_compile.catalogue import LINT, entries
-    from ascend_compile.catalogue.proofs import proven_text
+    from ascend_compile.lint.proofs import proven_text
     from ascend_compile.lint.registry import documentation, summary
 
     rules = entries()
@@ -88,7 +88,7 @@ def render() -> str:
         "Each rule names the upstream code or documentation it follows: `MC:` is Ascend/mind-cluster, "
         "`MD:` is Ascend/mindcluster-deploy (the samples), `VC:` is volcano-sh/volcano (`@v1.9.0` for a tag).",
         "",
-        "Each lint rule says the MindCluster releases it is proven on (compiler/catalogue/proofs.py): shown on that "
+        "Each lint rule says the MindCluster releases it is proven on (compiler/lint/proofs.py): shown on that "
         "release's simulated cluster by a job shape (tests/simcluster/release_shapes.py) or a claim "
         "(tests/simcluster/test_release_claims.py) that names it, directly or as the first and last releases of a "
         "fact's span, or resting on the files a fact of compiler/releases.py cites where the simulated cluster "
@@ -123,7 +123,7 @@ def render() -> str:
 
 def _release_facts() -> list:
     """The table of compiler/releases.py's facts: what differs between the supported MindCluster releases."""
-    from ascend_compile.catalogue.proofs import value_text
+    from ascend_compile.lint.proofs import value_text
     from ascend_compile.releases import DEFAULT_RELEASE, FACTS, RELEASES
 
     parts = ["", "## Release-dependent facts", "",

@@ -64,7 +64,7 @@ def explain_command(rule_id: str, fmt: str) -> None:
 
 def release_lines(rule_id: str) -> List[str]:
     """The releases a rule is proven on, then each fact it rests on with its value per span of releases."""
-    from ..catalogue.proofs import facts_of, proven_text, value_text
+    from ..lint.proofs import facts_of, proven_text, value_text
 
     lines = [proven_text(rule_id)]
     facts = facts_of(rule_id)
@@ -80,7 +80,7 @@ def release_lines(rule_id: str) -> List[str]:
 
 
 def _as_json(rule: Any, doc: str) -> Dict[str, Any]:
-    from ..catalogue.proofs import facts_of, proof
+    from ..lint.proofs import facts_of, proof
 
     data: Dict[str, Any] = {"id": rule.id, "name": rule.name, "severity": rule.severity, "origin": rule.origin,
                             "kinds": list(rule.kinds), "hint": rule.hint, "documentation": doc,

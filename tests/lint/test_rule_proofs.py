@@ -1,4 +1,4 @@
-"""The releases each rule is proven on (compiler/catalogue/proofs.py) rest on the job shapes and claims judged on the
+"""The releases each rule is proven on (compiler/lint/proofs.py) rest on the job shapes and claims judged on the
 release clusters, and every release a rule claims is backed.
 
 - compiler/catalogue/proven.py is what scripts/gen_rule_proofs.py derives from tests/simcluster/release_shapes.py and
@@ -11,6 +11,7 @@ release clusters, and every release a rule claims is backed.
 """
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -60,7 +61,15 @@ def _claimed(rule) -> Set[str]:
 
     path = os.path.join(ROOT, "compiler", "lint", "rules", rule.unit + ".py")
     with open(path, encoding="utf-8") as handle:
-        named = set(_RELEASE_NAME.findall(handle.read())) & set(RELEASES)
+        text = handle.read()
+    # what the unit cites (CITATION: the upstream files it mirrors, at the versions they were read) is no claim
+    lines = text.splitlines()
+    for node in ast.parse(text).body:
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        if any(isinstance(t, ast.Name) and t.id == "CITATION" for t in targets):
+            lines[node.lineno - 1:node.end_lineno] = [""] * (node.end_lineno - node.lineno + 1)
+    named = set(_RELEASE_NAME.findall("\n".join(lines))) & set(RELEASES)
     return named | (set(RELEASES) if rule.id in NAMED_FACTS else set())
 
 
@@ -72,17 +81,18 @@ def _lint_rules() -> List:
 
 @pytest.mark.parametrize("rule", _lint_rules(), ids=lambda r: r.id)
 def test_every_release_a_rule_claims_is_backed(rule):
-    from ascend_compile.catalogue.proofs import proof
+    from ascend_compile.lint.proofs import proof
 
     unbacked = _claimed(rule) - set(proof(rule.id).releases())
     assert not unbacked, (f"{rule.id} names {sorted(unbacked)} (or a fact of compiler/releases.py) but no shape, "
                           "claim or citation backs it there: add a shape to tests/simcluster/release_shapes.py, a "
-                          "claim to test_release_claims.py, or a citation to compiler/catalogue/proofs.py CITED")
+                          "claim to test_release_claims.py, or a CITED_FACTS entry in the rule's unit")
 
 
 def test_a_rule_without_backing_would_fail(monkeypatch):
     """The check above has teeth: take AC215's shape away and its claim of v6.0.0 is unbacked."""
-    from ascend_compile.catalogue import get, proofs
+    from ascend_compile.catalogue import get
+    from ascend_compile.lint import proofs
 
     monkeypatch.setattr(proofs, "SHOWN", {k: v for k, v in proofs.SHOWN.items() if k != "AC215"})
     assert "v6.0.0" in _claimed(get("AC215")) - set(proofs.proof("AC215").releases())
@@ -90,7 +100,7 @@ def test_a_rule_without_backing_would_fail(monkeypatch):
 
 def test_a_shape_shows_the_span_between_its_ends():
     """A claim seen at the ends of a fact's span shows the releases between (restart-in-place: v26.0.1)."""
-    from ascend_compile.catalogue.proofs import proof
+    from ascend_compile.lint.proofs import proof
 
     found = proof("AC312")
     assert found.shown["v26.0.1"] == ("restart-in-place",)

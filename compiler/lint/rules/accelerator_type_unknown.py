@@ -52,6 +52,15 @@ CITATION = Citation("init910CardPolicyHandler", PL + "internal/npu/factory.go", 
                     also=(Place("getJobSelectorFromVcJob", PL + "plugin/job.go", MC),
                           Place("validJobFn", PL + "plugin/job.go", MC)))
 
+#: the facts this rule's per-release claim rests on through the files compiler/releases.py cites, not a release
+#: cluster, and why (lint/proofs.py)
+CITED_FACTS = (
+    ('handlers-absent',
+     'the simulated cluster cannot show the Ascend 850/950 super-pod servers (huawei.com/npu): it has no '
+     "A5 device info; and no job without a handler is judged on v6.0.0's cluster, whose scheduler such a "
+     'job can crash (tests/simcluster/release_shapes.py, unjudged)'),
+)
+
 #: node label values from the upstream docs that no built-in profile covers yet
 EXTRA_KNOWN = ("350-Atlas-8", "350-Atlas-16", "350-Atlas-4p-8", "350-Atlas-4p-16", "850-Atlas-8p-8")
 

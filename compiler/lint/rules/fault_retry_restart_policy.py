@@ -75,6 +75,13 @@ CITATION = Citation("getTaskHealthStateByPod", PL + "internal/rescheduling/resch
                           Place("setRestartPolicy", OP + "pod.go", AT["v26.1.0"]),
                           Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (restartPolicy)", MC)))
 
+#: the facts this rule's per-release claim rests on through the files compiler/releases.py cites, not a release
+#: cluster, and why (lint/proofs.py)
+CITED_FACTS = (
+    ('fault-retry-times-on-pods',
+     "not shown on a release's cluster yet: the restart claim labels the job itself"),
+)
+
 NEVER = "Never"
 #: Kubernetes' default for a pod template without restartPolicy
 POD_DEFAULT = "Always"

@@ -62,6 +62,15 @@ CITATION = Citation("saveRankTableConfigmap", OP + "pod.go", MC,
                           Place("", "samples/train/basic-training/ranktable/rank_table.sh (check_hccl_status: 60 tries "
                                     "5 s apart, then exit 1; every revision since 2023-06-01)", MD)))
 
+#: the facts this rule's per-release claim rests on through the files compiler/releases.py cites, not a release
+#: cluster, and why (lint/proofs.py)
+CITED_FACTS = (
+    ('ranktable-configmap',
+     'the simulated cluster cannot show that the pods then wait for a ranktable, or exit after about 5 '
+     "minutes: that is the start script's doing, and the simulated containers run none; that the operator "
+     'writes only the ConfigMap named for the job is shown (claim renamed-ranktable)'),
+)
+
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     needs = obj.uses_file_ranktable()

@@ -37,6 +37,13 @@ if TYPE_CHECKING:
 CITATION = Citation("validateReplicas", VAL, MC, "%s replicaSpec is not valid: replicas can not be negative num, but got %d",
                     also=(*REFUSED, Place("validateReplicas", VAL, AT["v7.3.2"]), Place("", VAL + " (no range check)", AT["v7.0.RC1"]), Place("", OP + "consts.go (maxReplicas)", MC),))
 
+#: the facts this rule's per-release claim rests on through the files compiler/releases.py cites, not a release
+#: cluster, and why (lint/proofs.py)
+CITED_FACTS = (
+    ('operator-checks-replica-range',
+     "not shown on a release's cluster yet"),
+)
+
 MAX_REPLICAS = arithmetic.MAX_PODS
 
 

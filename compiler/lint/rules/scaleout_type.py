@@ -38,6 +38,13 @@ CITATION = Citation("CheckAcJobScaleOutTypeLabel", "component/ascend-operator/pk
                     "the value of label scaleout-type is invalid, which should be ROCE or UBOE",
                     also=(*REFUSED, Place("CheckAcJobScaleOutTypeLabel", "component/ascend-operator/pkg/utils/job_v2.go", AT["v26.0.1"]), Place("", VAL + " (no scaleout-type check)", AT["v7.3.2"]),))
 
+#: the facts this rule's per-release claim rests on through the files compiler/releases.py cites, not a release
+#: cluster, and why (lint/proofs.py)
+CITED_FACTS = (
+    ('operator-checks-scaleout-type',
+     "not shown on a release's cluster yet"),
+)
+
 ALLOWED = ("ROCE", "UBOE")
 
 

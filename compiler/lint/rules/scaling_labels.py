@@ -44,6 +44,13 @@ CITATION = Citation("ValidJob", "component/ascend-operator/pkg/controllers/scali
                     "job %s has no group name, please set label of mind-cluster/group-name=...",
                     also=(*REFUSED, Place("validateJob", VAL, AT["v7.3.2"]), Place("", VAL + " (no scaling check)", AT["v7.0.RC1"]),))
 
+#: the facts this rule's per-release claim rests on through the files compiler/releases.py cites, not a release
+#: cluster, and why (lint/proofs.py)
+CITED_FACTS = (
+    ('operator-checks-scaling-labels',
+     "not shown on a release's cluster yet"),
+)
+
 
 SCALING_RULE = "mind-cluster/scaling-rule"
 REQUIRED = (("mind-cluster/group-name", "group name"), ("jobID", "jobID"))

@@ -78,6 +78,15 @@ CITATION = Citation("get910CardHandlerName", PL + "internal/npu/factory.go", MC,
                           Place("get310PCardHandlerName", PL + "internal/npu/factory.go", MC),
                           Place("init310PCardPolicyHandler", PL + "internal/npu/factory.go", MC)))
 
+#: the facts this rule's per-release claim rests on through the files compiler/releases.py cites, not a release
+#: cluster, and why (lint/proofs.py)
+CITED_FACTS = (
+    ('no-handler-refused',
+     'the simulated cluster has no huawei.com/npu nodes, so v26.1.0 refuses a huawei.com/npu job at '
+     'enqueue ("require npu num is 8, but cluster npu num is 0", seen on 2026-12-07) before its plugin '
+     'looks for a handler; the fact itself is shown for AC306 by shape accelerator-types-joined'),
+)
+
 
 def _close(word: str, options: Sequence[str], n: int = 1) -> List[str]:
     import difflib  # only when there is something to suggest

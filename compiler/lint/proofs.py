@@ -7,7 +7,7 @@ A rule's finding is proven on a release when
   show them); or a fact the shape or claim shows has the same value over a span whose first and last releases were
   both shown (the span between is shown by the ends);
 - **cited**: the rule's per-release claim rests on a fact whose value the simulated cluster cannot show
-  (:data:`CITED` says why), and the fact's entry in :data:`ascend_compile.releases.FACTS` cites the file of each
+  (the rule unit's ``CITED_FACTS`` says why), and the fact's entry in :data:`ascend_compile.releases.FACTS` cites the file of each
   release (``shown``).
 
 ``docs/rules.md`` and ``explain`` say it per rule; tests/lint/test_rule_proofs.py fails when a rule claims a
@@ -15,31 +15,12 @@ release (names it, or names a fact whose value differs there) that nothing here 
 """
 from __future__ import annotations
 
+import importlib
 from typing import Any, Dict, List, NamedTuple, Tuple
 
 from .. import releases
-from .proven import NAMED_FACTS, SHOWN
-
-#: rule -> ((fact, why its claim rests on the fact's cited files rather than a release cluster), ...)
-CITED: Dict[str, Tuple[Tuple[str, str], ...]] = {
-    "AC503": (("ranktable-configmap",
-               "the simulated cluster cannot show that the pods then wait for a ranktable, or exit after about 5 "
-               "minutes: that is the start script's doing, and the simulated containers run none; that the operator "
-               "writes only the ConfigMap named for the job is shown (claim renamed-ranktable)"),),
-    "AC306": (("handlers-absent",
-               "the simulated cluster cannot show the Ascend 850/950 super-pod servers (huawei.com/npu): it has no "
-               "A5 device info; and no job without a handler is judged on v6.0.0's cluster, whose scheduler such a "
-               "job can crash (tests/simcluster/release_shapes.py, unjudged)"),),
-    "AC307": (("no-handler-refused",
-               "the simulated cluster has no huawei.com/npu nodes, so v26.1.0 refuses a huawei.com/npu job at enqueue "
-               "(\"require npu num is 8, but cluster npu num is 0\", seen on 2026-12-07) before its plugin looks "
-               "for a handler; the fact itself is shown for AC306 by shape accelerator-types-joined"),),
-    "AC312": (("fault-retry-times-on-pods",
-               "not shown on a release's cluster yet: the restart claim labels the job itself"),),
-    "AC208": (("operator-checks-replica-range", "not shown on a release's cluster yet"),),
-    "AC202": (("operator-checks-scaleout-type", "not shown on a release's cluster yet"),),
-    "AC201": (("operator-checks-scaling-labels", "not shown on a release's cluster yet"),),
-}
+from ..catalogue import get
+from ..catalogue.proven import NAMED_FACTS, SHOWN
 
 
 class Proof(NamedTuple):
@@ -69,6 +50,16 @@ def _spans_between(fact: str, seen: Tuple[str, ...]) -> List[str]:
     return found
 
 
+def _cited_facts(rule_id: str) -> Tuple[Tuple[str, str], ...]:
+    """The unit's ``CITED_FACTS``: the facts its claim rests on by citation, and why (none for a rule without a unit)."""
+    entry = get(rule_id)
+    if entry is None or not entry.unit:
+        return ()
+    found: Tuple[Tuple[str, str], ...] = getattr(
+        importlib.import_module(f"{__package__}.rules.{entry.unit}"), "CITED_FACTS", ())
+    return found
+
+
 def proof(rule_id: str) -> Proof:
     shown: Dict[str, List[str]] = {}
     for evidence_id, _kind, seen, facts in SHOWN.get(rule_id, ()):
@@ -76,7 +67,7 @@ def proof(rule_id: str) -> Proof:
         for release in set(seen) | between:
             shown.setdefault(release, []).append(evidence_id)
     cited: Dict[str, List[str]] = {}
-    why = dict(CITED.get(rule_id, ()))
+    why = dict(_cited_facts(rule_id))
     for fact in why:
         for release in releases.RELEASES:
             cited.setdefault(release, []).append(fact)
