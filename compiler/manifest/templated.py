@@ -27,10 +27,14 @@ def _count(data: Any, where: TemplatePath, path: Tuple[Any, ...]) -> int:
     """The pods the template at ``path`` makes: its replica field when that is a whole number, else 1."""
     if not where.replicas:
         return 1
-    for _, value in walk(data, bound(where.template, where.replicas, path)):
-        count = as_int(value)
-        return 1 if count is None else count
-    return 1
+    value = data
+    for step in bound(where.template, where.replicas, path):
+        if isinstance(step, int):
+            value = value[step] if isinstance(value, list) and 0 <= step < len(value) else None
+        else:
+            value = value.get(step) if isinstance(value, dict) else None
+    count = as_int(value)
+    return 1 if count is None else count
 
 
 def _role(data: Any, path: Tuple[Any, ...]) -> str:
