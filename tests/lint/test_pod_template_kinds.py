@@ -22,6 +22,7 @@ SEEDED_IN = {
     "lws-vllm-ascend.yaml": "spec.leaderWorkerTemplate.leaderTemplate.spec.containers[0]",
     "modelserving-pd-ascend.yaml": "spec.template.roles[0].entryTemplate.spec.containers[1]",
     "raycluster-ascend-workers.yaml": "spec.workerGroupSpecs[0].template.spec.containers[0]",
+    "rayservice-npu-worker.yaml": "spec.rayClusterConfig.workerGroupSpecs[0].template.spec.containers[0]",
 }
 _SECTION = re.compile(r"^(\s*)(requests|limits):\s*$")
 _NPU = re.compile(r'^(\s*)(huawei\.com/[A-Za-z0-9.-]+):\s*"?(\d+)"?\s*$')
