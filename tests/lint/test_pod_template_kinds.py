@@ -229,3 +229,10 @@ def test_pod_templates_that_is_no_list_is_refused_at_its_key(tmp_path):
         _config(tmp_path, "podTemplates: {apiVersion: example.com/v1}\n")
     problem = refused.value.findings[0]
     assert (problem.line, problem.column, "must be a list" in problem.message) == (1, 1, True)
+
+
+def test_a_job_label_on_another_kinds_own_labels_is_sent_to_its_templates():
+    text = ("apiVersion: ray.io/v1\nkind: RayCluster\nmetadata:\n  name: r\n  labels: {fault-scheduling: force}\n"
+            "spec:\n  workerGroupSpecs:\n  - groupName: g\n    template:\n      spec:\n        containers: [{name: w}]\n")
+    messages = [f.message for f in lint_text(text) if f.rule == "AC320"]
+    assert len(messages) == 1 and messages[0].endswith("put it on spec.workerGroupSpecs[0].template.metadata.labels")
