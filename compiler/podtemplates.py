@@ -55,6 +55,18 @@ def parse(text: Any) -> Tuple[Optional[Steps], str]:
     return tuple(steps), ""
 
 
+def render(steps: Steps) -> str:
+    """A parsed path written as the config writes it (``spec.workerGroupSpecs[*].template``)."""
+    return ".".join(steps).replace("." + ITEMS, ITEMS)
+
+
+def described(kinds: Tuple[PodTemplateKind, ...]) -> List[Dict[str, Any]]:
+    """The config's kinds as ``--show-config`` prints them."""
+    return [{"group": entry.groups[0], "kind": entry.kind,
+             "paths": [{"template": render(path.template), "replicas": render(path.replicas) or None}
+                       for path in entry.paths]} for entry in kinds]
+
+
 def wildcards(steps: Steps) -> int:
     return sum(1 for step in steps if step in (ITEMS, KEYS))
 

@@ -236,3 +236,14 @@ def test_a_job_label_on_another_kinds_own_labels_is_sent_to_its_templates():
             "spec:\n  workerGroupSpecs:\n  - groupName: g\n    template:\n      spec:\n        containers: [{name: w}]\n")
     messages = [f.message for f in lint_text(text) if f.rule == "AC320"]
     assert len(messages) == 1 and messages[0].endswith("put it on spec.workerGroupSpecs[0].template.metadata.labels")
+
+
+def test_show_config_writes_the_added_kinds_back_as_the_config_does(tmp_path):
+    from ascend_compile.podtemplates import described
+
+    config = _config(tmp_path, "podTemplates:\n- apiVersion: example.com/v1\n  kind: TrainingRun\n  paths:\n"
+                               "  - spec.launcher.template\n"
+                               "  - {template: 'spec.workers[*].template', replicas: 'spec.workers[*].count'}\n")
+    assert described(config.pod_templates) == [{"group": "example.com", "kind": "TrainingRun", "paths": [
+        {"template": "spec.launcher.template", "replicas": None},
+        {"template": "spec.workers[*].template", "replicas": "spec.workers[*].count"}]}]
