@@ -247,3 +247,15 @@ def test_show_config_writes_the_added_kinds_back_as_the_config_does(tmp_path):
     assert described(config.pod_templates) == [{"group": "example.com", "kind": "TrainingRun", "paths": [
         {"template": "spec.launcher.template", "replicas": None},
         {"template": "spec.workers[*].template", "replicas": "spec.workers[*].count"}]}]
+
+
+def test_an_npu_count_the_plugin_refuses_is_found_in_another_kinds_template():
+    """9 NPUs a pod on module-910b-16 servers, for pods Volcano places: AC301 on the leader template's request, as
+    for a Deployment (tests/lint/cases/AC301-npu-count.yaml); the LeaderWorkerSet's replicas make it several pods."""
+    text = ("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata: {name: l}\nspec:\n  replicas: 2\n"
+            "  leaderWorkerTemplate:\n    size: 2\n    leaderTemplate:\n      spec:\n        schedulerName: volcano\n"
+            "        nodeSelector: {accelerator-type: module-910b-16}\n        containers:\n        - name: serve\n"
+            "          image: mindie:1.0\n          resources:\n            requests: {huawei.com/Ascend910: 9}\n"
+            "            limits: {huawei.com/Ascend910: 9}\n")
+    found = [(f.rule, f.line) for f in lint_text(text) if f.severity == ERROR]
+    assert found == [("AC301", 16)]
