@@ -94,7 +94,9 @@ def _kubeflow(kind: str, field: str) -> PodTemplateKind:
 _APPS = ("apps", "extensions")
 #: the kinds ascend-compile knows the pod templates of (sources: Kubernetes' apps/v1 and batch/v1 types; KubeRay's
 #: ray.io/v1 RayCluster, RayService and RayJob; LeaderWorkerSet v1; JobSet v1alpha2; kthena's ModelServing
-#: (``pkg/apis/workload/v1alpha1/servinggroup_types.go``); Kubeflow's training operator v1)
+#: (``pkg/apis/workload/v1alpha1/servinggroup_types.go``); Kubeflow's training operator v1).  Where a kind's pods
+#: multiply over two fields (a LeaderWorkerSet's workers: replicas x (size - 1); a JobSet's: replicas x parallelism;
+#: a ModelServing's: its replicas x its roles') the count is one of the fields, a lower bound.
 BUILTIN: Tuple[PodTemplateKind, ...] = (
     PodTemplateKind(_APPS, "Deployment", _paths(("spec.template", "spec.replicas"))),
     PodTemplateKind(_APPS, "ReplicaSet", _paths(("spec.template", "spec.replicas"))),
