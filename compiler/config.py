@@ -22,6 +22,10 @@ defaults, extra profile directories and lint settings::
     cluster:                  # what the jobs are judged for (docs/releases.md)
       mindcluster: v7.3.2     # the MindCluster release the cluster runs (default: the newest supported)
       volcanoWebhook: false   # whether Volcano's admission webhook is installed
+    podTemplates:             # kinds whose pod templates the pod rules check, besides the built-in ones
+      - apiVersion: example.com/v1
+        kind: TrainingRun
+        paths: [spec.launcher.template, {template: "spec.workers[*].template", replicas: "spec.workers[*].count"}]
 
 Precedence, lowest first: built-in defaults < the profile < ``defaults`` here
 < the spec itself.
@@ -71,6 +75,8 @@ class ProjectConfig:
     profile_dirs: Tuple[str, ...] = ()
     lint: LintSettings = field(default_factory=LintSettings)
     cluster: ClusterSettings = field(default_factory=ClusterSettings)
+    #: podTemplates: kinds whose pod templates the pod rules check, besides the built-in ones (podtemplates.py)
+    pod_templates: Tuple[Any, ...] = ()
 
 
 @record(frozen=True)
@@ -145,7 +151,7 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
                        f"known keys: {', '.join(sorted(_TOP_KEYS))}", *where(key))
     config = ProjectConfig(path=path, defaults=_defaults(data, path, where),
                            profile_dirs=_profile_dirs(data, path, where), lint=_lint_settings(data, path, where),
-                           cluster=_cluster_settings(data, path, where))
+                           cluster=_cluster_settings(data, path, where), pod_templates=_pod_templates(data, path, where))
     problems = [_problem(path, message, hint, *where(*at, key=at[1] == "severity"))
                 for at, message, hint in _unknown_rules(config.lint)]
     if problems:
@@ -153,7 +159,7 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
     return config
 
 
-_TOP_KEYS = ("defaults", "profileDirs", "lint", "cluster")
+_TOP_KEYS = ("defaults", "profileDirs", "lint", "cluster", "podTemplates")
 _CLUSTER_KEYS = ("mindcluster", "volcanoWebhook")
 _LINT_KEYS = ("disable", "severity", "failOn", "baseline")
 _Where = Callable[..., Tuple[int, int]]
@@ -231,6 +237,16 @@ def _cluster_settings(data: Dict[str, Any], path: str, where: _Where) -> Cluster
                    "true when Volcano's admission webhook is installed (Volcano's own install), false otherwise "
                    "(MindCluster's install)", *where("cluster", "volcanoWebhook", key=False))
     return ClusterSettings(release, webhook)
+
+
+def _pod_templates(data: Dict[str, Any], path: str, where: _Where) -> Tuple[Any, ...]:
+    from .podtemplates import from_config
+
+    kinds, problems = from_config(data.get("podTemplates"))
+    if problems:
+        raise InputError([_problem(path, message, hint, *where("podTemplates", *at, key=key))
+                          for at, message, hint, key in problems])
+    return kinds
 
 
 def target_of(config: ProjectConfig, flag: Optional[str] = None, webhook_flag: Optional[bool] = None,

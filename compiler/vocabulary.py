@@ -47,6 +47,11 @@ POD = "Pod"
 #: kinds with pod templates (batch/v1 ``Job`` is "Job"; Volcano's is "VolcanoJob")
 WORKLOADS: Tuple[str, ...] = (ASCEND_JOB, VOLCANO_JOB, "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
                               "Job", POD)
+#: what a lint rule lists among its kinds to see every other kind with pod templates (a RayCluster, a JobSet, a
+#: CronJob, a kind the project config adds: ``podtemplates.py``): the rules that hold for any pod
+TEMPLATED = "other kinds with pod templates"
+#: the kinds the rules that hold for any pod look at
+POD_KINDS: Tuple[str, ...] = WORKLOADS + (TEMPLATED,)
 #: kinds whose own metadata annotations the Ascend scheduler plugin reads: the operator and Volcano's job
 #: controller copy a job's annotations to its PodGroup, and a Pod is its own template. For the kinds Kubernetes'
 #: controllers turn into pods (Deployment, StatefulSet, ...) Volcano's PodGroup takes only the volcano.sh/

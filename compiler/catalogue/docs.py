@@ -505,6 +505,10 @@ ours or Kubernetes', as ``batch.volcano.sh/v1`` Job or ``apps/v1`` Deploymnet, o
 under another group), an info otherwise: Kubernetes' own kinds (``apps/v1`` Deployment, ``v1``
 Service, ...) and other projects' kinds in their own groups (``leaderworkerset.x-k8s.io/v1``
 LeaderWorkerSet, ``kubeflow.org/v1`` PyTorchJob); ``--strict-kinds`` (lint and validate) makes either an error.
+lint still checks the pod templates of the kinds whose templates it knows (Kubernetes' workloads, KubeRay's
+RayCluster, RayService and RayJob, LeaderWorkerSet, JobSet, kthena's ModelServing, Kubeflow's PyTorchJob, TFJob
+and MPIJob, and the kinds the project config's ``podTemplates`` adds: docs/configuration.md) with the rules
+that hold for any pod, and its message says so.
 
 **Why.** ascend-compile ships schemas for AscendJob, Volcano Job/PodGroup/Queue, ConfigMap,
 Namespace and its own spec; other kinds pass unchecked. For a Deployment, a Service or another

@@ -77,6 +77,8 @@ def show_config(options: Mapping[str, Any]) -> None:
     """``--show-config``: the config and profile directories on stdout, then the settings they give."""
     import json
 
+    from ..podtemplates import described
+
     ctx = load_context({**options, "verbose": False})
     lines = describe(ctx.config, options)
     click.echo(lines[0])
@@ -87,7 +89,8 @@ def show_config(options: Mapping[str, Any]) -> None:
                                                             "failOn": config.lint.fail_on,
                                                             "baseline": config.lint.baseline},
                 "cluster": {"mindcluster": config.cluster.mindcluster,
-                            "volcanoWebhook": config.cluster.volcano_webhook}}
+                            "volcanoWebhook": config.cluster.volcano_webhook},
+                "podTemplates": described(config.pod_templates)}
     click.echo("settings: " + json.dumps(settings, sort_keys=True))
     click.echo("target: " + _target_line(options, config))
 

@@ -12,6 +12,7 @@ from .. import releases
 from ..findings import Path, describe_object
 from ..manifest.job import Manifest
 from ..manifest.values import T, once
+from ..podtemplates import BUILTIN_TABLE, Table
 from ..hardware.targeting import HardwareSignals, candidate_profiles
 from ..vocabulary import SCHEDULE_POLICY_ANNOTATION, SP_BLOCK_ANNOTATION
 
@@ -23,8 +24,8 @@ class ObjectContext(Manifest):
     """One Kubernetes object of the run (a :class:`~ascend_compile.manifest.job.Manifest`) and where it comes from."""
 
     def __init__(self, data: Dict[str, Any], doc: Any = None, prefix: Path = (), source: str = "",
-                 index: int = 0):
-        super().__init__(data)
+                 index: int = 0, kinds: Table = BUILTIN_TABLE):
+        super().__init__(data, kinds)
         self.doc = doc  # ascend_compile.yamlio.locations.Document or None (objects without source)
         self.prefix = prefix  # path of this object inside its document (List items)
         self.source = source

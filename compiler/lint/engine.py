@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 from .. import catalogue
 from ..errors import InputError
 from ..findings import FIX_VALUE, INTERNAL, Finding, sort_key
+from ..podtemplates import Table, table as pod_table
 from . import registry as _registry
 from . import suppress
 from .context import ObjectContext, RunContext
@@ -33,13 +34,13 @@ Entry = Tuple[Any, Any, Any]
 Pair = Tuple[Finding, Optional[ObjectContext]]
 
 
-def _objects_of(data: Any, doc: Any, source: str, index: int) -> List[ObjectContext]:
+def _objects_of(data: Any, doc: Any, source: str, index: int, kinds: Table) -> List[ObjectContext]:
     if not isinstance(data, dict):
         return []
     if data.get("apiVersion") == "v1" and data.get("kind") == "List" and isinstance(data.get("items"), list):
-        return [ObjectContext(item, doc, ("items", i), source, index)
+        return [ObjectContext(item, doc, ("items", i), source, index, kinds)
                 for i, item in enumerate(data["items"]) if isinstance(item, dict)]
-    return [ObjectContext(data, doc, (), source, index)]
+    return [ObjectContext(data, doc, (), source, index, kinds)]
 
 
 class Linter:
@@ -53,6 +54,8 @@ class Linter:
 
         self.config = config or ProjectConfig()
         check_lint_settings(self.config)
+        #: where the pods of each kind are: the built-in table and the config's podTemplates
+        self.pod_kinds = pod_table(self.config.pod_templates)
         if profiles is None:
             from ..hardware.profiles import ProfileRegistry
 
@@ -103,7 +106,7 @@ class Linter:
         facts: List[Fact] = []
         specs = self.specs([doc for _, doc, _ in entries]) if self.specs is not None else {}
         for entry, (data, doc, order) in enumerate(entries):
-            objs = _objects_of(data, doc, source, doc.index if doc is not None else 0)
+            objs = _objects_of(data, doc, source, doc.index if doc is not None else 0, self.pod_kinds)
             if entry in specs:
                 raw.extend((finding, None) for finding in specs[entry])  # compile's checks include the schema's
             elif self.schema:
@@ -167,7 +170,7 @@ class Linter:
     def _check_object(self, obj: ObjectContext, facts: List[Fact], ref_index: int) -> List[Tuple[Finding, Any]]:
         run = self._run
         problems: List[Tuple[Rule, Problem, bool]] = []  # placed together below: one walk of the document
-        checks, facts_of = self._units(obj.kind)
+        checks, facts_of = self._units(obj.rule_kind)
         for rule, check in checks:
             before = len(problems)
             try:
@@ -202,7 +205,8 @@ class Linter:
             from ..schemacheck import check
 
             self._schemas = check
-        options = dict(strict=self.strict, volcano_version=self.volcano_version, strict_kinds=self.strict_kinds)
+        options = dict(strict=self.strict, volcano_version=self.volcano_version, strict_kinds=self.strict_kinds,
+                       pod_kinds=self.pod_kinds)
         found = check.validate_document(doc, **options) if doc is not None else \
             check.validate_object(data, source=source, **options)
         return [(finding, _owner(finding.path, objs)) for finding in found]

@@ -12,11 +12,13 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 from ..hardware import arithmetic
 from ..findings import Path
 from ..hardware.targeting import HardwareSignals
+from ..podtemplates import BUILTIN_TABLE, Table, find
 from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, ASCEND_JOB_API_GROUP, DEFAULT_QUEUE, FRAMEWORK_LABEL,
                           FRAMEWORKS, JOBS, LABEL_DEFAULTS, OWN_ANNOTATIONS_READ, POD, RANKTABLE_CONFIGMAP_PREFIX,
                           RANKTABLE_HOSTPATH_VOLUME, RING_LABEL, SCHEDULE_POLICY_ANNOTATION, SCHEDULER_NAME,
-                          SP_BLOCK_ANNOTATION, VOLCANO_JOB, VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
+                          SP_BLOCK_ANNOTATION, TEMPLATED, VOLCANO_JOB, VOLCANO_JOB_API_GROUP, VOLCANO_JOB_KIND, WORKLOADS)
 from .pods import PodSet
+from .templated import template_pod_sets
 from .values import as_dict, as_int, as_list, once
 
 
@@ -55,11 +57,14 @@ def joined_label(values: List[Tuple[Path, Any]]) -> Optional[str]:
 
 
 class Manifest:
-    """One Kubernetes object and what its pods ask for."""
+    """One Kubernetes object and what its pods ask for; ``kinds`` says where the pod templates of kinds other
+    than AscendJob, Volcano Job and Pod are (:mod:`ascend_compile.podtemplates`: the built-in table, or the one
+    the project config extends)."""
 
-    def __init__(self, data: Dict[str, Any]):
+    def __init__(self, data: Dict[str, Any], kinds: Table = BUILTIN_TABLE):
         self.data = data
         self.kind = kind_of(data)
+        self.templates = find(data, kinds) if self.kind not in (ASCEND_JOB, VOLCANO_JOB, POD) else None
         self._read_metadata(data)  # every object's name, namespace, labels and annotations are read (its ref)
         self._pod_sets: Optional[List[PodSet]] = None
         self._signals: Optional[HardwareSignals] = None
@@ -111,11 +116,15 @@ class Manifest:
                              as_dict(template.get("spec")), as_dict(template.get("metadata")))
         elif self.kind == POD:
             yield PodSet(POD, (), 1, ("spec",), spec, self.metadata)
-        elif self.kind in WORKLOADS:
-            template = as_dict(spec.get("template"))
-            replicas = as_int(spec.get("replicas"))
-            yield PodSet(self.kind, (), 1 if replicas is None else replicas, ("spec", "template", "spec"),
-                         as_dict(template.get("spec")), as_dict(template.get("metadata")))
+        elif self.templates is not None:
+            yield from template_pod_sets(self.data, self.templates, self.kind)
+
+    @property
+    def rule_kind(self) -> str:
+        """The kind lint chooses the object's rules by: its own, or :data:`~ascend_compile.vocabulary.TEMPLATED`
+        for a kind of the pod template table beyond the workloads the rules name (a RayCluster, a CronJob, a kind
+        the config adds), whose pods get the rules that hold for any pod."""
+        return TEMPLATED if self.templates is not None and self.kind not in WORKLOADS else self.kind
 
     # Each answer below is worked out once per object: several rules ask, and the data never changes.
     def npu_pod_sets(self) -> List[PodSet]:

@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..catalogue import MISSING_REQUIRED, NOT_AN_OBJECT, UNKNOWN_KIND, WRONG_TYPE
 from ..findings import ERROR, INFO, WARNING, Finding, Path, describe_document
+from ..podtemplates import Table, find
 from ..vocabulary import KUBERNETES_KINDS, never_echoed
 from .registry import Registry, registry
 from .messages import LIST_OF_OBJECTS, NO_API_VERSION_OR_KIND, Err, hide_value, not_a_mapping_message
@@ -62,9 +63,10 @@ def _no_header(missing: List[str], data: Dict[str, Any]) -> str:
 _Who = Tuple[str, str]
 
 
-def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
-           volcano_version: Optional[str], reg: Registry) -> List[Tuple[str, str, Path, str, str, bool, _Who]]:
-    """Problems as (rule, severity, path, message, hint, at_key, which object)."""
+def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool, volcano_version: Optional[str], reg: Registry,
+           pod_kinds: Optional[Table] = None) -> List[Tuple[str, str, Path, str, str, bool, _Who]]:
+    """Problems as (rule, severity, path, message, hint, at_key, which object); ``pod_kinds``, lint's pod template
+    table (:mod:`ascend_compile.podtemplates`), when the pod rules check the pod templates of the kinds in it."""
     out: List[Tuple[str, str, Path, str, str, bool, _Who]] = []
     if not isinstance(data, dict):
         message = not_a_mapping_message(data)
@@ -87,14 +89,16 @@ def _check(data: Any, prefix: Path, strict: bool, strict_kinds: bool,
     api_version, kind = str(api_version), str(kind)  # both strings, as the check above made sure
     if api_version == "v1" and kind == "List" and isinstance(data.get("items"), list):
         for index, item in enumerate(data["items"]):
-            out.extend(_check(item, prefix + ("items", index), strict, strict_kinds, volcano_version, reg))
+            out.extend(_check(item, prefix + ("items", index), strict, strict_kinds, volcano_version, reg, pod_kinds))
         return out
     validator = reg.validator_for(api_version, kind, strict, volcano_version)
     if validator is None:
         severity = ERROR if strict_kinds else WARNING if _maybe_a_typo(api_version, kind, reg) else INFO
         known = ", ".join(reg.kinds())
+        pods = pod_kinds is not None and find(data, pod_kinds) is not None
         out.append((UNKNOWN_KIND, severity, prefix + ("kind",) if prefix else ("kind",),
-                    f"no built-in schema for {api_version} {kind}; its fields were not checked against one",
+                    f"no built-in schema for {api_version} {kind}; its fields were not checked against one"
+                    + (", but the rules that hold for any pod checked its pod templates" if pods else ""),
                     f"known kinds: {known}" + ("" if strict_kinds else "; --strict-kinds makes this an error"),
                     False, who))
         return out
@@ -125,18 +129,20 @@ def _unechoed(data: Any, err: Err) -> Err:
 
 def validate_object(obj: Any, strict: bool = True, volcano_version: Optional[str] = None,
                     strict_kinds: bool = False, source: str = "",
-                    reg: Optional[Registry] = None) -> List[Finding]:
+                    reg: Optional[Registry] = None, pod_kinds: Optional[Table] = None) -> List[Finding]:
     """Check one object (a dict from the compiler, say); Findings carry no line/column."""
-    problems = _check(obj, (), strict, strict_kinds, volcano_version, reg or registry())
+    problems = _check(obj, (), strict, strict_kinds, volcano_version, reg or registry(), pod_kinds)
     return [Finding(rule=rule, severity=sev, message=message, path=path, hint=hint, file=source, obj=who[0],
                     api_version=who[1])
             for rule, sev, path, message, hint, _at_key, who in problems]
 
 
 def validate_document(doc: Any, strict: bool = True, volcano_version: Optional[str] = None,
-                      strict_kinds: bool = False, reg: Optional[Registry] = None) -> List[Finding]:
-    """Check one parsed :class:`~ascend_compile.yamlio.locations.Document`; Findings point at YAML nodes."""
-    problems = _check(doc.data, (), strict, strict_kinds, volcano_version, reg or registry())
+                      strict_kinds: bool = False, reg: Optional[Registry] = None,
+                      pod_kinds: Optional[Table] = None) -> List[Finding]:
+    """Check one parsed :class:`~ascend_compile.yamlio.locations.Document`; Findings point at YAML nodes (``pod_kinds``
+    as for :func:`_check`)."""
+    problems = _check(doc.data, (), strict, strict_kinds, volcano_version, reg or registry(), pod_kinds)
     # every problem placed in one walk of the document (one per problem cost problems x keys)
     places = doc.find_all([path[:-1] if rule == MISSING_REQUIRED else path for rule, _, path, *_rest in problems])
     findings = []

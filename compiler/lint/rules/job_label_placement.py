@@ -10,7 +10,8 @@ Reported where one sits:
   unless the job named by a ``rings-config-<job>`` / ``reset-config-<job>`` ConfigMap has the
   same label itself (then the copy is only dead weight);
 - on a Deployment's, StatefulSet's, ReplicaSet's, DaemonSet's or batch Job's own
-  ``metadata.labels`` and not on its pod template's.
+  ``metadata.labels`` and not on its pod template's, and likewise on another kind with pod
+  templates (a RayCluster, a LeaderWorkerSet, ...: ``podtemplates.py``).
 
 (A job label written among the job's annotations is AC313's and AC309's.)
 
@@ -42,8 +43,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from ...catalogue.citations import Citation, MC, OP, PL, Place, VC
+from ...findings import format_path
 from ...vocabulary import (JOB_LABELS, JOBS, POD_CONTROLLERS, RANKTABLE_CONFIGMAP_PREFIX, RESET_CONFIGMAP_PREFIX,
-                           WORKLOADS)
+                           TEMPLATED, WORKLOADS)
 from ..rule import Problem
 
 if TYPE_CHECKING:
@@ -62,14 +64,17 @@ _JOB_CONFIG_MAPS = (RANKTABLE_CONFIGMAP_PREFIX, RESET_CONFIGMAP_PREFIX)
 
 def facts(obj: ObjectContext) -> Any:
     """(where, key, what) of each job label out of place: what is "object" or "owner"; None if none."""
-    if obj.kind in WORKLOADS:
-        if obj.kind not in POD_CONTROLLERS or not obj.labels:
+    owner = obj.kind in POD_CONTROLLERS or obj.rule_kind == TEMPLATED  # its pods are made by a controller
+    if obj.kind in WORKLOADS or owner:
+        if not owner or not obj.labels:
             return None
         read = {key for _, labels in obj.label_holders() for key in labels}
-        found = [(("metadata", "labels", key), key, "owner") for key in JOB_LABELS
+        pods = obj.pod_sets()
+        labels_at = format_path(pods[0].spec_path[:-1] + ("metadata", "labels")) if pods else "its pod templates"
+        found = [(("metadata", "labels", key), key, "owner", labels_at) for key in JOB_LABELS
                  if key in obj.labels and key not in read]
     elif obj.kind != _POD_GROUP and obj.labels:
-        found = [(("metadata", "labels", key), key, "object") for key in JOB_LABELS if key in obj.labels]
+        found = [(("metadata", "labels", key), key, "object", "") for key in JOB_LABELS if key in obj.labels]
     else:
         return None
     return found or None
@@ -86,7 +91,7 @@ def _job_of(ref: ObjectRef) -> Optional[str]:
 def judge(ref: ObjectRef, fact: Any, run: CrossRun) -> Iterator[Problem]:
     job = _job_of(ref)
     jobs = run.find_any(JOBS, job, ref.namespace, near=ref) if job else []
-    for where, key, what in fact:
+    for where, key, what, labels_at in fact:
         if what == "object":
             if any(key in other.labels for other in jobs):
                 continue  # the job has it: the copy here changes nothing
@@ -96,5 +101,5 @@ def judge(ref: ObjectRef, fact: Any, run: CrossRun) -> Iterator[Problem]:
                                  "metadata.labels", key=True)
         else:
             yield Problem(where, f"{key} is on the {ref.kind}'s own labels, which no PodGroup gets (Volcano's PodGroup "
-                                 "for its pods takes none of them): the scheduler never sees it; put it on "
-                                 "spec.template.metadata.labels", key=True)
+                                 f"for its pods takes none of them): the scheduler never sees it; put it on {labels_at}",
+                          key=True)
