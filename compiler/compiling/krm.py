@@ -297,7 +297,7 @@ def _validate(entries: Sequence[Tuple[str, Any]], session: Session) -> List[Tupl
     for label, (_, findings) in _compile(entries, session).items():
         per_label[label].extend(findings)
     manifests = [_document(label, item, index) for index, (label, item) in enumerate(entries) if not is_spec(item)]
-    for finding in lint_documents(manifests, session):
+    for finding in _lint_items(manifests, session):
         if finding.file in per_label:
             per_label[finding.file].append(finding)
         else:  # a finding about the run as a whole: attach it to the first item
@@ -305,7 +305,7 @@ def _validate(entries: Sequence[Tuple[str, Any]], session: Session) -> List[Tupl
     return [(item_ref(item, label), per_label[label]) for label, item in entries if per_label[label]]
 
 
-def lint_documents(docs: Sequence[Document], session: Session) -> List[Finding]:
+def _lint_items(docs: Sequence[Document], session: Session) -> List[Finding]:
     """Lint manifests with the lint engine in the session: schemas plus the operator's and scheduler's rules (and
     the cluster's, with an inventory)."""
     if not docs:
@@ -324,6 +324,6 @@ def exit_status(findings: Sequence[Finding], fail_on: str = ERROR) -> int:
     return 1 if any(severity_at_least(f.severity, fail_on) for f in findings) else 0
 
 
-__all__ = ["Options", "Outcome", "ItemRef", "process", "run", "to_result", "item_ref", "lint_documents",
+__all__ = ["Options", "Outcome", "ItemRef", "process", "run", "to_result", "item_ref",
            "exit_status",
            "RESOURCE_LIST_KIND", "LOCATION_ANNOTATIONS"]

@@ -292,12 +292,14 @@ def _verify(doc: Document, spec: Dict[str, Any], accepted: Dict[str, Any], relat
 
 
 def _lint_error(doc: Document, finding: Finding, objects: List[Dict[str, Any]]) -> Finding:
-    """An error lint finds in what the spec compiles to, located in the manifest: compile would refuse the spec
-    for it, so import refuses the job (its manifest has the same mistake). One problem, one ID: the refusal is
-    reported under the lint rule's own ID, as ``lint`` reports the manifest, not as AC026 as well."""
+    """A finding of the output lint in what the spec compiles to that the session refuses, located in the manifest:
+    compile would refuse the spec for it, so import refuses the job (its manifest has the same mistake).  One
+    problem, one ID: the refusal is reported under the lint rule's own ID, as ``lint`` reports the manifest, not as
+    AC026 as well."""
     compiled = next((o for o in objects if describe_document(o) == finding.obj), objects[-1])
     path = _in_manifest(finding.path, compiled, doc.data) if compiled is objects[-1] else ()
-    return _refuse(doc, f"import refuses the job: as written it has an error, so compile would refuse its spec: "
+    what = "an error" if finding.severity == ERROR else f"a {finding.severity} (the fail-on level refuses it)"
+    return _refuse(doc, f"import refuses the job: as written it has {what}, so compile would refuse its spec: "
                         f"{finding.message}", finding.hint or _LINT_IT, path, finding.rule)
 
 
