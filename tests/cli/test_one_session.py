@@ -30,27 +30,16 @@ import pytest
 import yaml
 
 from tests.checkout import ROOT, run_cli
+from tests.cli.test_cluster_compile import SPEC  # a job that needs a queue (QUEUE), a claim and 16 NPUs
 from tests.cli.test_kubectl import Fake, fake  # noqa: F401 - the fake kubectl fixture
 
 SNAPSHOT = ROOT / "tests" / "lint" / "clusters" / "small.yaml"
-SPEC = """apiVersion: ascend-compile.io/v1alpha1
-kind: TrainingJob
-metadata: {name: train, namespace: team}
-spec:
-  framework: pytorch
-  profile: module-910b-8
-  npus: NPUS
-  image: x/y:1
-  queue: QUEUE
-  volumes:
-    - {name: output, pvc: data, mountPath: /job/output}
-"""
 #: input -> (spec, project config, whether only the cluster can tell, the findings it is about)
 INPUTS: Dict[str, Tuple[str, str, bool, FrozenSet[str]]] = {
-    "clean": (SPEC.replace("NPUS", "16").replace("QUEUE", "default"), "", False, frozenset()),
-    "spec error": (SPEC.replace("NPUS", "12").replace("QUEUE", "default"), "", False, frozenset({"AC304"})),
-    "needs the cluster": (SPEC.replace("NPUS", "16").replace("QUEUE", "research"), "", True, frozenset({"AC901"})),
-    "warning under failOn": (SPEC.replace("NPUS", "16").replace("QUEUE", "default")
+    "clean": (SPEC.replace("QUEUE", "default"), "", False, frozenset()),
+    "spec error": (SPEC.replace("npus: 16", "npus: 12").replace("QUEUE", "default"), "", False, frozenset({"AC304"})),
+    "needs the cluster": (SPEC.replace("QUEUE", "research"), "", True, frozenset({"AC901"})),
+    "warning under failOn": (SPEC.replace("QUEUE", "default")
                              + "  env: {DB_PASSWORD: hunter2}\n", "lint:\n  failOn: warning\n", False,
                              frozenset({"AC801"})),
 }
