@@ -6,10 +6,11 @@ job), as for ``status``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import click
 
+from ..lint.session import Session
 from ._cluster import KIND_CHOICES
 from ._targets import job_targets
 from ._settings import Inputs, KubectlFlags
@@ -41,13 +42,13 @@ def output_option(func: Callable[..., Any]) -> Callable[..., Any]:
                         help="text for people, json for machines.  [default: text]")(func)
 
 
-def read_job(kubectl: Any, target: str, kind: str, flags: KubectlFlags, session: Any = None
+def read_job(kubectl: Any, target: str, kind: str, flags: KubectlFlags, session: Optional[Session] = None
              ) -> Tuple[Any, Dict[str, Any]]:
     """(reader, the job object); exits 1 when no such job, 2 when the NAME is both kinds or names several."""
     return fetch_job(kubectl, one_target(target, kind, flags, session))
 
 
-def one_target(target: str, kind: str, flags: KubectlFlags, session: Any = None) -> Any:
+def one_target(target: str, kind: str, flags: KubectlFlags, session: Optional[Session] = None) -> Any:
     """The one job a NAME or SPEC argument names (a SPEC is compiled, in ``session`` when the command has one: do it
     once)."""
     from ..kube.kubectl import KubectlUsageError

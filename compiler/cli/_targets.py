@@ -3,10 +3,11 @@ compiles them), a compiled manifest's job, or a NAME."""
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, List, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import click
 
+from ..lint.session import Session
 from ._session import Usage, open_for, report_and_exit
 from ._settings import ApplyOptions, DiffOptions, Inputs, KubectlFlags
 
@@ -27,8 +28,8 @@ def compile_for_cluster(specs: Sequence[str], options: Union[ApplyOptions, DiffO
     return compile_or_exit(specs, session, options.inputs.fmt)
 
 
-def job_targets(targets: Sequence[str], kind: str, inputs: Inputs, flags: KubectlFlags, session: Any = None
-                ) -> List[Any]:
+def job_targets(targets: Sequence[str], kind: str, inputs: Inputs, flags: KubectlFlags,
+                session: Optional[Session] = None) -> List[Any]:
     """The jobs the arguments name: a SPEC path holding job specs is compiled in the command's session (``session``,
     else made from ``inputs`` when a SPEC is given; problems reported, exit), one holding a compiled manifest names
     the job it holds; NAMEs are checked."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any, List, Optional, Sequence
 
+from ..lint.session import Session
 from ._session import BadParameter, Usage
 from ._settings import CompileOptions
 
@@ -76,7 +77,7 @@ def run(specs: Sequence[str], options: CompileOptions) -> int:
     return 0
 
 
-def compile_or_exit(specs: Sequence[str], session: Any, fmt: str, overrides: Sequence[Any] = (), *,
+def compile_or_exit(specs: Sequence[str], session: Session, fmt: str, overrides: Sequence[Any] = (), *,
                     left_out: Optional[List[Any]] = None) -> List[Any]:
     """Read the specs and compile them in ``session`` (:func:`ascend_compile.compiling.pipeline.compile_specs`: its
     cluster, target and fail-on level, its output lint), every ``--set`` applied to every spec: what ``compile``,

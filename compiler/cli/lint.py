@@ -10,6 +10,7 @@ import sys
 from typing import Any, List, Optional, Sequence, Union
 
 from ..errors import AscendCompileError
+from ..lint.session import Session
 from ._session import Usage
 from ._settings import LintOptions
 
@@ -117,7 +118,7 @@ def _lint(paths: Sequence[str], options: LintOptions, cache: Optional[bool]) -> 
     return _report(paths, options, session, findings, files, left_out)
 
 
-def spec_check(session: Any) -> Any:
+def spec_check(session: Session) -> Any:
     """lint's check of job specs: compile each in the session (:func:`ascend_compile.compiling.pipeline.check_specs`),
     report what compile would report, write nothing.  The compiler is loaded only for a file that may hold a spec."""
 
@@ -133,7 +134,7 @@ def spec_check(session: Any) -> Any:
     return check
 
 
-def _report(paths: Sequence[str], options: LintOptions, session: Any, findings: List[Any], files: int,
+def _report(paths: Sequence[str], options: LintOptions, session: Session, findings: List[Any], files: int,
             left_out: Sequence[Any]) -> int:
     """lint's findings reported (against the baseline, if any, or written to it); the exit code."""
     from ..findings import exit_code

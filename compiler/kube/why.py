@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
+from ..lint.session import Session
+
 from .diagnose import Cause, causes, failed_containers, operator_note
 from .fit import Fit, node_fit
 from .jobview import JobView, PodView, Reader, gather
@@ -59,7 +61,7 @@ class Why:
 
 
 def explain(reader: Reader, job: Mapping[str, Any], *, lint: bool = True, log_lines: int = LOG_LINES,
-            session: Any = None) -> Why:
+            session: Optional[Session] = None) -> Why:
     """Gather the job's picture and explain it; the job as stored is linted in ``session`` (a
     :class:`~ascend_compile.lint.session.Session`: the team's profiles, config and target; default: none of theirs)."""
     view = gather(reader, job)
@@ -70,7 +72,7 @@ def explain(reader: Reader, job: Mapping[str, Any], *, lint: bool = True, log_li
     return why
 
 
-def lint_job(obj: Mapping[str, Any], session: Any = None) -> List[Any]:
+def lint_job(obj: Mapping[str, Any], session: Optional[Session] = None) -> List[Any]:
     """Our lint findings (errors) for the job as the cluster stores it (status and server fields left out).  A
     failure of lint is our bug and is raised (the CLI exits 3), never taken for "no findings"."""
     from ..errors import InternalError
