@@ -53,7 +53,8 @@ def why_command(target: str, **params: Any) -> None:
     from ._session import open_for
 
     options = options_for(WhyOptions, params)
-    session = open_for(options.inputs)  # the team's config and profiles: the stored job is linted as lint would
+    # the team's config and profiles: the stored job is linted as lint would lint it (a SPEC compiled as compile would)
+    session = None if options.no_lint else open_for(options.inputs)
     kubectl = make_kubectl(options.kubectl)
     reader, job = read_job(kubectl, target, options.kind, options.kubectl, session)
     why = explain(reader, job, lint=not options.no_lint, log_lines=options.log_lines, session=session)
