@@ -85,11 +85,10 @@ def _break(obj: Dict[str, Any], index: int) -> None:
 
 def _compile(specs: List[Dict[str, Any]]) -> List[List[Dict[str, Any]]]:
     from ascend_compile.compiling.pipeline import compile_specs
-    from ascend_compile.hardware.profiles import ProfileRegistry
     from ascend_compile.yamlio.locations import Document
 
-    registry = ProfileRegistry()
-    return [list(job.objects) for job in compile_specs([Document("<bench>", 0, s, None) for s in specs], registry)]
+    # no session given: the built-in profiles, no project config
+    return [list(job.objects) for job in compile_specs([Document("<bench>", 0, s, None) for s in specs])]
 
 
 def _mixed(sizes: Dict[str, int], dump: Callable[[Any], str], folder: Path = CORPUS / "mixed") -> Tuple[List[str], int]:

@@ -27,6 +27,7 @@ from .errors import ArgumentError, CompileError
 from .findings import Finding
 from .compiling.pipeline import CompiledJob, compile_specs
 from .hardware.profiles import Profile, ProfileNotFoundError, ProfileRegistry
+from .lint.session import Session, open_session
 from .jobspec.model import API_VERSION, KIND
 from .yamlio.common import DEFAULT_MAX_BYTES
 from .yamlio.locations import Document
@@ -154,8 +155,23 @@ SpecArg = Union[JobSpec, Mapping[str, Any]]
 # --------------------------------------------------------------------------- context
 
 
-def _load_context(config: ConfigArg, profile_dirs: Sequence[PathArg]) -> Tuple[ProjectConfig, ProfileRegistry]:
-    """The config and profile registry of one call (what the CLI's --config/--profile-dir give)."""
+def _session(config: ConfigArg, profile_dirs: Sequence[PathArg], cluster_snapshot: Optional[PathArg] = None,
+             max_bytes: Optional[int] = None) -> Session:
+    """The session of one call, as the CLI's ``--config``, ``--profile-dir`` and ``--cluster-snapshot`` make it: the
+    config's ``lint.failOn`` and ``cluster`` apply, and a snapshot's recorded versions choose the release."""
+    inventory = None
+    if cluster_snapshot is not None:
+        from .inventory.snapshot import load
+
+        inventory = load(_fspath(cluster_snapshot, "cluster_snapshot"))
+    loaded = _config(config)
+    registry = ProfileRegistry([*loaded.profile_dirs, *_dirs(profile_dirs, "profile_dirs")])
+    source = f"cluster_snapshot {os.fspath(cluster_snapshot)}" if cluster_snapshot is not None else ""
+    return open_session(loaded, registry, inventory=inventory, cluster_source=source, max_bytes=max_bytes)
+
+
+def _config(config: ConfigArg) -> ProjectConfig:
+    """The project config a call names: none, a loaded one, or a path to one."""
     if config is None:
         loaded = ProjectConfig()
     elif isinstance(config, ProjectConfig):
@@ -164,8 +180,7 @@ def _load_context(config: ConfigArg, profile_dirs: Sequence[PathArg]) -> Tuple[P
         from .config import load_config
 
         loaded = load_config(_fspath(config, "config"))
-    registry = ProfileRegistry([*loaded.profile_dirs, *_dirs(profile_dirs, "profile_dirs")])
-    return loaded, registry
+    return loaded
 
 
 def _fspath(value: Any, what: str) -> str:
@@ -197,15 +212,16 @@ def _spec_data(spec: SpecArg) -> Dict[str, Any]:
 
 
 def compile_job(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = (),
-                source: str = "<python>") -> CompiledJob:
+                source: str = "<python>", cluster_snapshot: Optional[PathArg] = None) -> CompiledJob:
     """Compile one spec (a :class:`JobSpec` or the ``TrainingJob`` document as a dict).
 
-    The same steps as ``ascend-compile compile``, the lint of the output included: raises
-    :class:`~ascend_compile.errors.CompileError` with every problem found where ``compile`` would refuse the
-    spec; the output's lint warnings are in the job's ``warnings``.
+    The same steps as ``ascend-compile compile``, the lint of the output included (against ``cluster_snapshot``
+    too, a file ``ascend-compile cluster snapshot`` wrote): raises :class:`~ascend_compile.errors.CompileError` with
+    every problem found where ``compile`` would refuse the spec (the config's ``lint.failOn`` included); the
+    output's lint warnings are in the job's ``warnings``.
     """
-    loaded, registry = _load_context(config, profile_dirs)
-    return compile_specs([spec_document(_spec_data(spec), source)], registry, loaded)[0]
+    session = _session(config, profile_dirs, cluster_snapshot)
+    return compile_specs([spec_document(_spec_data(spec), source)], session)[0]
 
 
 def compile_spec(spec: SpecArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = ()) -> List[Object]:
@@ -231,10 +247,12 @@ def to_yaml(objects: Sequence[Mapping[str, Any]]) -> str:
 
 
 def compile_files(paths: Union[PathArg, Sequence[PathArg]], *, config: ConfigArg = None,
-                  profile_dirs: Sequence[PathArg] = (), max_bytes: int = DEFAULT_MAX_BYTES) -> List[CompiledJob]:
-    """Compile spec files (directories are searched for ``*.yaml``/``*.yml``), all or nothing, as ``compile`` does."""
-    loaded, registry = _load_context(config, profile_dirs)
-    return compile_specs(read_documents(_path_list(paths), max_bytes), registry, loaded)
+                  profile_dirs: Sequence[PathArg] = (), max_bytes: int = DEFAULT_MAX_BYTES,
+                  cluster_snapshot: Optional[PathArg] = None) -> List[CompiledJob]:
+    """Compile spec files (directories are searched for ``*.yaml``/``*.yml``), all or nothing, as ``compile`` does
+    (with ``cluster_snapshot`` as :func:`compile_job`)."""
+    session = _session(config, profile_dirs, cluster_snapshot, max_bytes)
+    return compile_specs(read_documents(_path_list(paths), session.max_bytes), session)
 
 
 # --------------------------------------------------------------------------- validate and lint
@@ -295,28 +313,29 @@ def validate_manifests(objects_or_paths: InputsArg, *, strict: bool = True, stri
 
 def lint_manifests(objects_or_paths: InputsArg, *, config: ConfigArg = None, profile_dirs: Sequence[PathArg] = (),
          strict: bool = True, volcano_version: Optional[str] = None,
-         disable: Sequence[str] = ()) -> List[Finding]:
+         disable: Sequence[str] = (), cluster_snapshot: Optional[PathArg] = None) -> List[Finding]:
     """Schema checks plus the operator's and scheduler's rules (``ascend-compile lint``).
 
     Give objects (dicts) or paths; all of them are linted as one run, so
     cross-object rules (a Volcano Job and its ranktable ConfigMap) see them all.
-    A job spec in a file is checked as ``ascend-compile compile`` checks it.
+    A job spec in a file is checked as ``ascend-compile compile`` checks it; with ``cluster_snapshot`` (as
+    :func:`compile_job`) everything is also checked against that cluster.
     """
-    from .lint.oneshot import lint_objects
-    from .lint.paths import lint_paths
-
     objects, paths = _split_inputs(objects_or_paths)
-    loaded, registry = _load_context(config, profile_dirs)
+    session = _session(config, profile_dirs, cluster_snapshot)
     volcano_version = _volcano_version(volcano_version)
     _known_rules(disable)
     if paths:
         from .compiling.pipeline import check_specs
+        from .lint.paths import lint_paths
 
-        findings, _count = lint_paths(paths, registry, loaded, strict=strict, volcano_version=volcano_version,
-                                      disable=disable, specs=lambda docs: check_specs(docs, registry, loaded))
+        findings, _count = lint_paths(paths, session.registry, session.config, strict=strict,
+                                      volcano_version=volcano_version, disable=disable,
+                                      specs=lambda docs: check_specs(docs, session), inventory=session.inventory,
+                                      target=session.target)
         return findings
-    return lint_objects(objects, registry, loaded, strict=strict, volcano_version=volcano_version,
-                        disable=disable)
+    linter = session.linter(strict=strict, volcano_version=volcano_version, disable=disable)
+    return list(linter.run(objects=[(obj, "") for obj in objects]))
 
 
 def _volcano_version(value: Optional[str]) -> Optional[str]:

@@ -1,18 +1,19 @@
-"""What the cluster commands share: their options, kubectl with a time limit, compiled targets, errors.
+"""What the cluster commands share: kubectl with a time limit, the live cluster's inventory, errors.
 
-``apply``, ``diff`` and ``delete`` (:mod:`.kubectl_cmds`) and ``status`` (:mod:`.status`) build on
-this; the decisions themselves are made in :mod:`ascend_compile.kube.planning`.
+``apply``, ``diff`` and ``delete`` (:mod:`.kubectl_cmds`), ``status`` (:mod:`.status`) and the commands of one job
+build on this, and on :mod:`._targets` for the jobs they act on; the decisions themselves are made in
+:mod:`ascend_compile.kube.planning`.
 """
 from __future__ import annotations
 
 import functools
 import json
 import sys
-from typing import Any, Callable, Dict, List, NoReturn, Sequence
+from typing import Any, Callable, NoReturn
 
 import click
 
-from ._context import load_context, report_and_exit
+from ._settings import KubectlFlags
 
 DRY_RUN_CHOICES = ("none", "server", "client")
 KIND_CHOICES = ("auto", "acjob", "vcjob")
@@ -65,20 +66,20 @@ def handle_kubectl_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def make_kubectl(options: Dict[str, Any], at_least: float = 0.0) -> Any:
+def make_kubectl(flags: KubectlFlags, at_least: float = 0.0) -> Any:
     """kubectl with the run's global flags; each run of it stopped after --kubectl-timeout (or ``at_least``)."""
     from ..kube.kubectl import Kubectl
     from ..kube.kubectl import duration_seconds
 
     from ..kube.kubectl import DEFAULT_REQUEST_TIMEOUT, SLOW_CALL_NOTE_AFTER
 
-    limit = duration_seconds(str(options.get("kubectl_timeout") or "5m"), "kubectl timeout")
+    limit = duration_seconds(str(flags.kubectl_timeout or "5m"), "kubectl timeout")
     if limit <= 0:
         raise click.BadParameter("must be longer than 0s", param_hint="--kubectl-timeout")
     # a run that waits on purpose (delete --wait: at_least) keeps kubectl's own limits and says nothing
-    request_timeout = options.get("request_timeout") or (None if at_least else DEFAULT_REQUEST_TIMEOUT)
-    return Kubectl.locate(options.get("kubectl_path"), kubeconfig=options.get("kubeconfig"),
-                          context=options.get("context"), namespace=options.get("namespace"),
+    request_timeout = flags.request_timeout or (None if at_least else DEFAULT_REQUEST_TIMEOUT)
+    return Kubectl.locate(flags.kubectl_path, kubeconfig=flags.kubeconfig, context=flags.context,
+                          namespace=flags.namespace,
                           request_timeout=request_timeout, process_timeout=max(limit, at_least),
                           slow_note_after=None if at_least else SLOW_CALL_NOTE_AFTER)
 
@@ -94,60 +95,7 @@ def stdout_sink(sanitize: bool = True) -> Callable[[str], None]:
     return write
 
 
-def compile_specs(specs: Sequence[str], options: Dict[str, Any]) -> List[Any]:
-    """Compile as ``compile`` does (the same steps, output lint included, against the cluster with ``--cluster`` or
-    ``--cluster-snapshot``): a spec ``compile`` would refuse is reported and exits (1 bad spec, 2 unreadable)
-    before anything is sent."""
-    from ..errors import AscendCompileError
-    from ._compiling import compile_or_exit
-    from ._plain import Usage, cluster_inventory
-
-    ctx = load_context(options)
-    live_inventory = None
-    if options.get("cluster") and not options.get("cluster_snapshot"):
-        live_inventory = read_live_inventory(options)
-    try:
-        inventory = cluster_inventory(options, live_inventory)
-    except Usage as exc:
-        raise click.UsageError(str(exc)) from None
-    except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)
-        report_and_exit(exc.findings, ctx, stream=sys.stderr)
-    return compile_or_exit(specs, ctx, inventory=inventory)
-
-
-def job_targets(targets: Sequence[str], kind: str, options: Dict[str, Any]) -> List[Any]:
-    """The jobs the arguments name: a SPEC path holding job specs is compiled (problems reported, exit), one
-    holding a compiled manifest names the job it holds; NAMEs are checked."""
-    from ..compiling import pipeline
-    from ..files.discovery import read_documents
-    from ..errors import AscendCompileError
-    from ..jobspec.model import is_spec
-    from ..kube.planning import check_namespaces, is_spec_path, manifest_target, shadowed_names
-    from ..kube.planning import targets as plan_targets
-
-    for name in shadowed_names(targets):
-        click.echo(f"note: {name!r} is taken as a job name; to use the local {name!r} as a spec, "
-                   f"write ./{name}", err=True)
-    paths = [t for t in targets if is_spec_path(t)]
-    jobs: List[Any] = []
-    files: List[Any] = []
-    if paths:
-        ctx = load_context(options)
-        try:
-            by_file: Dict[str, List[Any]] = {}
-            for doc in read_documents(paths, ctx.max_bytes):
-                by_file.setdefault(doc.source, []).append(doc)
-            specs = [doc for docs in by_file.values() if any(is_spec(doc.data) for doc in docs) for doc in docs]
-            jobs = pipeline.compile_specs(specs, ctx.registry, ctx.config) if specs else []
-        except AscendCompileError as exc:
-            report_and_exit(exc.findings, ctx, stream=sys.stderr)
-        files = [manifest_target(source, [doc.data for doc in docs if doc.data is not None], options.get("namespace"))
-                 for source, docs in by_file.items() if not any(is_spec(doc.data) for doc in docs)]
-    check_namespaces(jobs, options.get("namespace"))
-    return plan_targets(targets, jobs, kind, files)
-
-
-def read_live_inventory(options: Dict[str, Any]) -> Any:
+def read_live_inventory(flags: KubectlFlags) -> Any:
     """The live cluster's inventory (``--cluster``), read through kubectl with the cluster commands' flags; what could
     not be read is said on stderr; a kubectl failure is ``error: ...`` and its exit code (4: unreachable)."""
     from ..inventory.replies import ClusterDataError
@@ -158,8 +106,8 @@ def read_live_inventory(options: Dict[str, Any]) -> Any:
     from ..safeio.text import printable
 
     try:
-        kubectl = make_kubectl(options)
-        inventory, notes = read_inventory(KubectlReader(kubectl), options.get("namespace"), options.get("context") or "",
+        kubectl = make_kubectl(flags)
+        inventory, notes = read_inventory(KubectlReader(kubectl), flags.namespace, flags.context or "",
                                           job_namespace(kubectl))
     except KubectlError as exc:
         fail(exc.message, exc.exit_code)

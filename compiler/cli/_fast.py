@@ -3,14 +3,15 @@
 Importing click costs more than reading and checking a manifest (about 11 ms of a 60 ms run), and
 pre-commit starts ``ascend-compile lint FILE...`` (and ``compile --check``) on every commit.  The options
 a hook or a CI step commonly passes (those the option table, :mod:`._optiontable`, marks ``fast``) are read
-here, into the same parameters click would give the command, and the command's body (:mod:`._plain`,
-:mod:`._compiling`) runs.  Any other command line (``--help``, ``-v``, ``--config``, an unknown option, a bad
+here, into the same parameters click would give the command, and the command's body (the ``run`` of
+:mod:`.lint`, :mod:`.validate`, :mod:`.compile`) runs, with the same options record (:mod:`._settings`).
+Any other command line (``--help``, ``-v``, ``--config``, an unknown option, a bad
 value, no PATH, a usage error found by the body) is left to click, which parses and reports it as it always
 did.  ``tests/cli/test_fast_path.py`` checks that both read every option of the table the same.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._optiontable import FLAG, INT, MANY, SWITCH, Option, defaults, options_of
 
@@ -89,13 +90,14 @@ def run(args: Sequence[str]) -> Optional[int]:
     if parsed is None:
         return None
     command, paths, params = parsed
-    from . import _plain
+    from ._session import Usage
+    from ._settings import COMMAND_OPTIONS, options_for
 
+    from . import compile as compiling, lint, validate
+
+    body: Callable[[Sequence[str], Any], int] = \
+        compiling.run if command == "compile" else lint.run if command == "lint" else validate.run
     try:
-        if command == "compile":
-            from ._compiling import compile_specs
-
-            return compile_specs(paths, params)
-        return _plain.lint(paths, params) if command == "lint" else _plain.validate(paths, params)
-    except _plain.Usage:
+        return body(paths, options_for(COMMAND_OPTIONS[command], params))
+    except Usage:
         return None  # click says what is wrong, in its words

@@ -6,11 +6,14 @@ job), as for ``status``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import click
 
-from ._cluster import KIND_CHOICES, job_targets
+from ..lint.session import Session
+from ._cluster import KIND_CHOICES
+from ._targets import job_targets
+from ._settings import Inputs, KubectlFlags
 
 OUTPUT_CHOICES = ("text", "json")
 
@@ -39,16 +42,18 @@ def output_option(func: Callable[..., Any]) -> Callable[..., Any]:
                         help="text for people, json for machines.  [default: text]")(func)
 
 
-def read_job(kubectl: Any, target: str, kind: str, options: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
+def read_job(kubectl: Any, target: str, kind: str, flags: KubectlFlags, session: Optional[Session] = None
+             ) -> Tuple[Any, Dict[str, Any]]:
     """(reader, the job object); exits 1 when no such job, 2 when the NAME is both kinds or names several."""
-    return fetch_job(kubectl, one_target(target, kind, options))
+    return fetch_job(kubectl, one_target(target, kind, flags, session))
 
 
-def one_target(target: str, kind: str, options: Dict[str, Any]) -> Any:
-    """The one job a NAME or SPEC argument names (a SPEC is compiled: do it once)."""
+def one_target(target: str, kind: str, flags: KubectlFlags, session: Optional[Session] = None) -> Any:
+    """The one job a NAME or SPEC argument names (a SPEC is compiled, in ``session`` when the command has one: do it
+    once)."""
     from ..kube.kubectl import KubectlUsageError
 
-    chosen = job_targets([target], kind, options)
+    chosen = job_targets([target], kind, Inputs(), flags, session)
     if len(chosen) != 1:
         raise KubectlUsageError(f"{target}: names {len(chosen)} jobs; name one job")
     return chosen[0]

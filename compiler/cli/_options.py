@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import Any, Callable, Dict, Mapping
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import click
 
-from ._context import describe, load_context
 from ._optiontable import DIR, FILE, FLAG, INT, MANY, SWITCH, TEXT, Option, options_of
+from ._session import describe, load_profiles
+from ._settings import Inputs, Judging, options_for
 
 
 def _arguments_optional(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
@@ -64,26 +65,27 @@ def _showing_config(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--show-config`` given: report the config and exit, before the command runs."""
 
     @functools.wraps(func)
-    def command(*args: Any, **options: Any) -> Any:
-        if options.get("show_config"):
-            show_config(options)
+    def command(*args: Any, **params: Any) -> Any:
+        inputs = options_for(Inputs, params)
+        if inputs.show_config:
+            show_config(inputs, options_for(Judging, params))
             sys.exit(0)
-        return func(*args, **options)
+        return func(*args, **params)
 
     return command
 
 
-def show_config(options: Mapping[str, Any]) -> None:
+def show_config(inputs: Inputs, judging: Judging) -> None:
     """``--show-config``: the config and profile directories on stdout, then the settings they give."""
     import json
+    from dataclasses import replace
 
     from ..podtemplates import described
 
-    ctx = load_context({**options, "verbose": False})
-    lines = describe(ctx.config, options)
+    config, _registry = load_profiles(replace(inputs, verbose=False))
+    lines = describe(config, inputs)
     click.echo(lines[0])
     click.echo(lines[1])
-    config = ctx.config
     settings = {"defaults": dict(config.defaults), "lint": {"disable": list(config.lint.disable),
                                                             "severity": dict(config.lint.severity),
                                                             "failOn": config.lint.fail_on,
@@ -92,28 +94,53 @@ def show_config(options: Mapping[str, Any]) -> None:
                             "volcanoWebhook": config.cluster.volcano_webhook},
                 "podTemplates": described(config.pod_templates)}
     click.echo("settings: " + json.dumps(settings, sort_keys=True))
-    click.echo("target: " + _target_line(options, config))
+    click.echo("target: " + _target_line(judging, config))
 
 
-def _target_line(options: Mapping[str, Any], config: Any) -> str:
+def _target_line(judging: Judging, config: Any) -> str:
     """What the command would judge the jobs for, and why (a snapshot named with --cluster-snapshot is read for its
     versions; the live cluster is not contacted: --show-config reports without running)."""
     from ..errors import AscendCompileError
     from ..safeio.text import printable
-    from ._plain import Usage, cluster_inventory, run_target
+    from ._session import Usage, cluster_inventory, run_target
 
     inventory = None
-    if options.get("cluster_snapshot"):
+    if judging.cluster_snapshot:
         try:
-            inventory = cluster_inventory({**options, "cluster": False})
+            inventory = cluster_inventory(judging)
         except AscendCompileError as exc:
             raise click.UsageError(exc.findings[0].message) from None
     try:
-        target = run_target(options, config, inventory)
+        target = run_target(judging, config, inventory)
     except Usage as exc:
         raise click.UsageError(str(exc)) from None
-    note = "" if options.get("cluster_snapshot") or not options.get("cluster") else \
+    note = "" if judging.cluster_snapshot or not judging.cluster else \
         " (the live cluster's versions are read when the command runs)"
     return printable(target.describe() + note)
 
 
+def click_command(name: str, run: Callable[[Tuple[str, ...], Any], int], argument: str, metavar: str, epilog: str,
+                  doc: str, *, required: bool = True, context_settings: Optional[Dict[str, Any]] = None
+                  ) -> click.Command:
+    """The click command ``name`` of a command whose body is ``run(arguments, options)`` (no click: the fast path
+    runs it too): its arguments ``argument`` (``metavar``), the option table's options, its record of them
+    (:mod:`._settings`) made once; a usage problem the body finds is click's usage error."""
+    from ._session import BadParameter, Usage
+    from ._settings import COMMAND_OPTIONS
+
+    record = COMMAND_OPTIONS[name]
+
+    def command(**params: Any) -> None:
+        arguments = params.pop(argument)
+        try:
+            code = run(arguments, options_for(record, params))
+        except BadParameter as exc:
+            raise click.BadParameter(str(exc), param_hint=exc.hint) from None
+        except Usage as exc:
+            raise click.UsageError(str(exc)) from None
+        sys.exit(code)
+
+    command.__doc__ = doc
+    made = table_options(name)(command)
+    made = click.argument(argument, nargs=-1, required=required, metavar=metavar)(made)
+    return click.command(name, epilog=epilog, context_settings=context_settings)(made)

@@ -12,6 +12,7 @@ import click
 
 from ._cluster import fail, handle_kubectl_errors, make_kubectl
 from ._options import table_options
+from ._settings import KubectlFlags, options_for
 
 
 @click.group(
@@ -57,7 +58,7 @@ or answered with a value Kubernetes never writes (the object is named).""",
               help="The cluster's name in the snapshot (default: --context, else 'cluster').")
 @table_options("cluster snapshot")
 @handle_kubectl_errors
-def snapshot(output_file: Optional[str], name: Optional[str], **options: Any) -> None:
+def snapshot(output_file: Optional[str], name: Optional[str], **params: Any) -> None:
     """Write a snapshot of the cluster: what the cluster-aware lint rules (AC901-AC915) check against.
 
     With -n NS only that namespace's (and kube-system's) claims and ConfigMaps
@@ -71,9 +72,10 @@ def snapshot(output_file: Optional[str], name: Optional[str], **options: Any) ->
     from ..kube.reading import KubectlReader
     from ..safeio.text import printable
 
-    kubectl = make_kubectl(options)
-    inventory, notes = read_inventory(KubectlReader(kubectl), options.get("namespace"),
-                                      name or options.get("context") or "", job_namespace(kubectl))
+    flags = options_for(KubectlFlags, params)
+    kubectl = make_kubectl(flags)
+    inventory, notes = read_inventory(KubectlReader(kubectl), flags.namespace, name or flags.context or "",
+                                      job_namespace(kubectl))
     for note in notes:
         click.echo(f"note: {printable(note)}", err=True)
     text = dump(inventory)

@@ -12,6 +12,7 @@ import click
 from ._cluster import EXIT_CODES_EPILOG, handle_kubectl_errors, make_kubectl
 from ._jobarg import job_argument, output_option, read_job
 from ._options import table_options
+from ._settings import KubectlFlags, options_for
 
 
 @click.command(
@@ -29,13 +30,14 @@ Output (text), one event a line:
 @output_option
 @table_options("events")
 @handle_kubectl_errors
-def events_command(target: str, kind: str, output: str, **options: Any) -> None:
+def events_command(target: str, kind: str, output: str, **params: Any) -> None:
     """Show the events of a job, its PodGroup and its pods.  Exit 0 (no events too)."""
     from ..kube.jobview import gather
     from ..safeio.text import printable
 
-    kubectl = make_kubectl(options)
-    reader, job = read_job(kubectl, target, kind, options)
+    flags = options_for(KubectlFlags, params)
+    kubectl = make_kubectl(flags)
+    reader, job = read_job(kubectl, target, kind, flags)
     view = gather(reader, job, nodes=False)
     if output == "json":
         click.echo(json.dumps([e.as_dict() for e in view.events], indent=2, sort_keys=True))

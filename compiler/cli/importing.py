@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Tuple
 
 import click
 
-from ._context import load_context, nothing_found, report, report_and_exit
 from ._options import table_options
+from ._session import nothing_found, open_for, report, report_and_exit
+from ._settings import ImportOptions, options_for
 
 if TYPE_CHECKING:
     from ..findings import Finding
@@ -33,8 +34,7 @@ Examples:
               help="Specs that compile back to the manifests byte for byte: the harmless differences (a task name, "
                    "a default written out, /dev/shm mounted) are carried through spec.jobPatch too.")
 @table_options("import")
-def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_dir: Optional[str], force: bool,
-                   exact: bool, **options: Any) -> None:
+def import_command(manifests: Tuple[str, ...], **params: Any) -> None:
     """Turn AscendJob / Volcano Job manifests into the shortest job specs that compile to jobs the cluster treats the same.
 
     MANIFEST is a file, a directory or - for stdin; give a job's ranktable and reset
@@ -56,32 +56,34 @@ def import_command(manifests: Tuple[str, ...], profile: Optional[str], output_di
     from ..importer import import_documents
     from ..importer.render import render_all
 
-    ctx = load_context(options)
-    if profile is not None and profile not in ctx.registry.names():
+    options = options_for(ImportOptions, params)
+    fmt, profile = options.inputs.fmt, options.profile
+    session = open_for(options.inputs)  # what the specs are compiled and their output linted with
+    if profile is not None and profile not in session.registry.names():
         raise click.BadParameter(f"unknown profile {profile!r} (see 'ascend-compile profiles')", param_hint="--profile")
     skipped: List[Finding] = []
     refused: List[Finding] = []  # jobs that cannot be imported: said, and the others still imported (exit 1)
     left_out: List[Finding] = []
     try:
-        docs = read_documents(list(manifests), ctx.max_bytes, left_out)
+        docs = read_documents(list(manifests), session.max_bytes, left_out)
         if not docs:  # nothing read at all: an input error, as for compile
             sys.exit(nothing_found("import", "manifests", left_out))
-        imported = import_documents(docs, ctx.registry, ctx.config, profile, skipped, refused, exact)
+        imported = import_documents(docs, session, profile, skipped, refused, options.exact)
     except AscendCompileError as exc:  # said with what was left out on purpose (kustomize patches): the job may be there
-        report_and_exit([*exc.findings, *(for_command(note, "import") for note in left_out)], ctx, stream=sys.stderr)
+        report_and_exit([*exc.findings, *(for_command(note, "import") for note in left_out)], fmt, stream=sys.stderr)
         return
     skipped += [for_command(note, "import") for note in left_out]
     if refused or skipped:  # refused jobs, objects that are not jobs, files left out: on stderr, the specs on stdout
-        report([*refused, *skipped], ctx, sys.stderr)
-    if output_dir is None:
+        report([*refused, *skipped], fmt, sys.stderr)
+    if options.output_dir is None:
         sys.stdout.write(render_all(imported))
     else:
-        _write(imported, output_dir, force, ctx)
+        _write(imported, options.output_dir, options.force, fmt)
     if refused:
         sys.exit(1)
 
 
-def _write(imported: List[Any], output_dir: str, force: bool, ctx: Any) -> None:
+def _write(imported: List[Any], output_dir: str, force: bool, fmt: str) -> None:
     """One spec per job into ``output_dir``, all or none: two jobs of one name (the same job in two namespaces)
     are refused before anything is written (AC013), as is a spec that exists, without --force."""
     from ..errors import AscendCompileError
@@ -98,7 +100,7 @@ def _write(imported: List[Any], output_dir: str, force: bool, ctx: Any) -> None:
             sys.exit(2)
         written = write_into(output_dir, files)  # all or none; a link where a spec goes is refused, --force or not
     except AscendCompileError as exc:
-        report_and_exit(exc.findings, ctx, stream=sys.stderr)
+        report_and_exit(exc.findings, fmt, stream=sys.stderr)
         return
     for path in written:
         click.echo(f"wrote {path}", err=True)

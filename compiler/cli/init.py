@@ -113,14 +113,15 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
     before it is written, so what init writes always compiles. An existing file is
     never overwritten without --force.
     """
-    from ._context import load_context
+    from ._session import open_for
+    from ._settings import Inputs
 
-    ctx = load_context({"no_config": no_config, "profile_dirs": profile_dirs, "fmt": "text"})
+    session = open_for(Inputs(no_config=no_config, profile_dirs=profile_dirs))
     ask = _interactive()
     name = _job_name(name, ask)
     framework = framework or (str(click.prompt("Framework", type=click.Choice(FRAMEWORKS), default=DEFAULT_FRAMEWORK))
                               if ask else DEFAULT_FRAMEWORK)
-    found = _profile(ctx.registry, profile, ask)
+    found = _profile(session.registry, profile, ask)
     npus = npus if npus is not None else _npus(found, ask)
     if image is None:
         image = str(click.prompt("Image", default=DEFAULT_IMAGES[framework])) if ask else DEFAULT_IMAGES[framework]
@@ -131,7 +132,7 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
     path = path or f"{name}.yaml"
     text = render_spec(path, name=name, framework=framework, profile=found, npus=npus, image=image,
                        target=target)
-    _check_compiles(text, path, ctx.registry, ctx.config)
+    _check_compiles(text, path, session)
     _write(path, text, name, force)
 
 
@@ -234,14 +235,14 @@ def render_spec(path: str, *, name: str, framework: str, profile: Any, npus: int
                            start=START_COMMANDS[framework])
 
 
-def _check_compiles(text: str, path: str, registry: Any, config: Any) -> None:
+def _check_compiles(text: str, path: str, session: Any) -> None:
     from ..errors import AscendCompileError
     from ..compiling.pipeline import compile_document
     from ..yamlio.parsing import load_documents
 
     try:
         docs = load_documents(text, path)
-        compile_document(docs[0], registry, config)
+        compile_document(docs[0], session)
     except AscendCompileError as exc:
         problems: List[str] = []
         for finding in exc.findings:

@@ -7,13 +7,14 @@ do); ``--all`` lists every AscendJob and Volcano Job.  The listing is
 from __future__ import annotations
 
 import json
-from typing import Any, List, Optional
+from typing import Any, List
 
 import click
 
 from ._cluster import EXIT_CODES_EPILOG, handle_kubectl_errors, make_kubectl
 from ._jobarg import output_option
 from ._options import table_options
+from ._settings import KubectlFlags, options_for
 
 
 @click.command(
@@ -35,7 +36,7 @@ Output (text):
 @output_option
 @table_options("list")
 @handle_kubectl_errors
-def list_command(selector: str, everyone: bool, output: str, **options: Any) -> None:
+def list_command(selector: str, everyone: bool, output: str, **params: Any) -> None:
     """List the jobs ascend-compile applied, with their state and times.
 
     All namespaces unless -n/--namespace names one.  Exit 0 (an empty list too).
@@ -46,8 +47,9 @@ def list_command(selector: str, everyone: bool, output: str, **options: Any) -> 
 
     if selector.startswith("-") or any(ord(ch) < 32 for ch in selector):
         raise KubectlUsageError(f"--selector {selector!r}: not a label selector")
-    kubectl = make_kubectl(options)
-    namespace: Optional[str] = options.get("namespace")
+    flags = options_for(KubectlFlags, params)
+    kubectl = make_kubectl(flags)
+    namespace = flags.namespace
     states = list_jobs(KubectlReader(kubectl), namespace, selector, everyone)
     if output == "json":
         click.echo(json.dumps([s.as_dict() for s in states], indent=2, sort_keys=True))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Optional
 
 import click
 
@@ -30,8 +30,7 @@ Examples:
                    "(also: a ConfigMap functionConfig with data.lint: \"true\").")
 @table_options("krm")
 @click.option("-q", "--quiet", is_flag=True, help="Do not repeat the results that fail the run on stderr.")
-def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str], no_config: bool,
-                profile_dirs: Tuple[str, ...], max_bytes: int, fail_on: Optional[str], quiet: bool) -> None:
+def krm_command(**params: Any) -> None:
     """Run as a KRM function (kustomize exec plugin, kpt fn eval --exec).
 
     Reads a config.kubernetes.io/v1 ResourceList, replaces each TrainingJob spec among
@@ -47,13 +46,14 @@ def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str
     from ..yamlio.dump import dump_document
     from ..yamlio.parsing import load_documents
     from ..yamlio.reading import display_name, read_text
-    from ._context import load_context
+    from ._session import open_for
+    from ._settings import KrmOptions, options_for
 
-    ctx = load_context({"config_path": config_path, "no_config": no_config, "profile_dirs": profile_dirs,
-                        "max_bytes": max_bytes, "fmt": "text"})
+    options = options_for(KrmOptions, params)
+    session = open_for(options.inputs, options.judging)  # failOn refuses a spec as compile refuses it
     try:
-        text = read_text(input_path, ctx.max_bytes)
-        docs = load_documents(text, display_name(input_path))
+        text = read_text(options.input_path, session.max_bytes)
+        docs = load_documents(text, display_name(options.input_path))
     except AscendCompileError as exc:
         _report(exc.findings)
         sys.exit(2)
@@ -61,16 +61,13 @@ def krm_command(input_path: str, lint: Optional[bool], config_path: Optional[str
         data = None if not docs else [d.data for d in docs]
     else:
         data = docs[0].data
-    outcome = krm.run(data, lint=lint, registry=ctx.registry, config=ctx.config)
+    outcome = krm.run(data, lint=options.lint, session=session)
     spliced = _unchanged_with_results(text, docs, outcome) if outcome.lint else None
     sys.stdout.write(spliced if spliced is not None else dump_document(outcome.resource_list))
     sys.stdout.flush()
-    threshold = fail_on or ctx.config.lint.fail_on or "error"
-    status = krm.exit_status(outcome.findings, threshold)
-    if status and not quiet:
-        from ..findings import severity_at_least
-
-        _report([f for f in outcome.findings if severity_at_least(f.severity, threshold)])
+    status = krm.exit_status(outcome.findings, session.fail_on)
+    if status and not options.quiet:
+        _report([f for f in outcome.findings if session.refuses(f)])
     sys.exit(status)
 
 

@@ -19,9 +19,11 @@ from typing import Any, Dict, Optional, Set, Tuple
 import click
 
 from ..vocabulary import CONFIG_MAP, RANKTABLE_KEY
-from ._cluster import (DRY_RUN_CHOICES, EXIT_CODES_EPILOG, KIND_CHOICES, compile_specs, fail, handle_kubectl_errors,
-                       job_targets, make_kubectl, stdout_sink)
+from ._cluster import (DRY_RUN_CHOICES, EXIT_CODES_EPILOG, KIND_CHOICES, fail, handle_kubectl_errors, make_kubectl,
+                       stdout_sink)
 from ._options import table_options
+from ._settings import ApplyOptions, DeleteOptions, DiffOptions, options_for
+from ._targets import compile_for_cluster, job_targets
 
 #: kubectl runs this diff program instead of its own when set
 EXTERNAL_DIFF = "KUBECTL_EXTERNAL_DIFF"
@@ -55,7 +57,7 @@ Examples:
               help="Take over fields another field manager owns (server-side apply conflicts).")
 @table_options("apply")
 @handle_kubectl_errors
-def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, **options: Any) -> None:
+def apply_command(specs: Tuple[str, ...], **params: Any) -> None:
     """Compile job specs and apply the result to the cluster with kubectl.
 
     Applies, per job and in this order: the Namespace (if the spec sets
@@ -71,14 +73,17 @@ def apply_command(specs: Tuple[str, ...], dry_run: str, force_conflicts: bool, *
     from ..kube.objects import namespace_missing
     from ..kube.planning import check_namespaces, planned_namespaces
 
-    jobs = compile_specs(specs, options)
-    kubectl = make_kubectl(options)
+    options = options_for(ApplyOptions, params)
+    dry_run = options.dry_run
+    jobs = compile_for_cluster(specs, options)
+    kubectl = make_kubectl(options.kubectl)
     check_namespaces(jobs, kubectl.namespace)
     created = planned_namespaces(jobs)
     for job in jobs:
         for obj in job.objects:
             try:
-                apply_object(kubectl, obj, dry_run=dry_run, force_conflicts=force_conflicts, sink=stdout_sink())
+                apply_object(kubectl, obj, dry_run=dry_run, force_conflicts=options.force_conflicts,
+                             sink=stdout_sink())
             except KubectlError as exc:
                 if dry_run == "client" and exc.exit_code == EXIT_UNREACHABLE:
                     exc.message += CLIENT_DRY_RUN_HINT
@@ -127,7 +132,7 @@ Examples:
 )
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @table_options("diff")
-def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
+def diff_command(specs: Tuple[str, ...], **params: Any) -> None:
     """Compile job specs and show what applying them would change (kubectl diff --server-side).
 
     The server computes the result of a server-side apply by field manager
@@ -141,14 +146,15 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
     from ..kube.objects import namespace_missing
     from ..kube.planning import check_namespaces, planned_namespaces
 
+    options = options_for(DiffOptions, params)
     try:
-        jobs = compile_specs(specs, options)
+        jobs = compile_for_cluster(specs, options)
     except SystemExit as exc:  # compile problems: 2 either way, 1 means "changes" here
         sys.exit(2 if exc.code else 0)
     changed = False
     noted: Set[str] = set()
     try:
-        kubectl = make_kubectl(options)
+        kubectl = make_kubectl(options.kubectl)
         check_namespaces(jobs, kubectl.namespace)
         created = planned_namespaces(jobs)
         for job in jobs:
@@ -169,7 +175,7 @@ def diff_command(specs: Tuple[str, ...], **options: Any) -> None:
                 changed = changed or differs
                 sys.stdout.write(out)
     except KubectlError as exc:  # kubectl diff's convention: 2 for any error, but 4 (unreachable) stays 4
-        fail(exc.message, exc.exit_code if exc.exit_code == EXIT_UNREACHABLE else 2, options.get("fmt") == "json")
+        fail(exc.message, exc.exit_code if exc.exit_code == EXIT_UNREACHABLE else 2, options.inputs.fmt == "json")
     sys.exit(1 if changed else 0)
 
 
@@ -197,8 +203,7 @@ Examples:
                    "nothing but still reads the objects from the cluster.")
 @table_options("delete")
 @handle_kubectl_errors
-def delete_command(targets: Tuple[str, ...], kind: str, wait: bool, timeout: Optional[str], ignore_not_found: bool,
-                   dry_run: str, **options: Any) -> None:
+def delete_command(targets: Tuple[str, ...], **params: Any) -> None:
     """Delete jobs and their ranktable ConfigMaps from the cluster.
 
     For a SPEC (file, directory or -) the compiled job and its ConfigMap
@@ -213,13 +218,15 @@ def delete_command(targets: Tuple[str, ...], kind: str, wait: bool, timeout: Opt
     from ..kube.kubectl import duration_seconds
     from ..kube.planning import deletion_plan
 
+    options = options_for(DeleteOptions, params)
+    timeout, wait = options.timeout, options.wait
     waited = duration_seconds(timeout) if timeout is not None else 0.0
-    kubectl = make_kubectl(options, at_least=waited + 60 if wait else 0.0)  # kubectl's own --timeout first
+    kubectl = make_kubectl(options.kubectl, at_least=waited + 60 if wait else 0.0)  # kubectl's own --timeout first
     try:
-        plan = deletion_plan(kubectl, job_targets(targets, kind, options), ignore_not_found)
-        for ref, ignore in plan:
+        targets_ = job_targets(targets, options.kind, options.inputs, options.kubectl)
+        for ref, ignore in deletion_plan(kubectl, targets_, options.ignore_not_found):
             delete_object(kubectl, ref, wait=wait, timeout=timeout if wait else None,
-                          ignore_not_found=ignore, dry_run=dry_run, sink=stdout_sink())
+                          ignore_not_found=ignore, dry_run=options.dry_run, sink=stdout_sink())
     except KubectlError as exc:
         if _not_found(exc):
             exc.message += "\nhint: already deleted? --ignore-not-found makes deleting what is gone succeed"

@@ -12,6 +12,7 @@ import click
 from ._cluster import EXIT_CODES_EPILOG, fail, handle_kubectl_errors, make_kubectl
 from ._jobarg import job_argument, read_job
 from ._options import table_options
+from ._settings import KubectlFlags, options_for
 
 
 @click.command(
@@ -32,14 +33,15 @@ Examples:
 @table_options("logs")
 @handle_kubectl_errors
 def logs_command(target: str, kind: str, replica: Optional[str], index: Optional[int], container: Optional[str],
-                 tail: int, previous: bool, **options: Any) -> None:
+                 tail: int, previous: bool, **params: Any) -> None:
     """Show the log of one pod of a job (the first one unless --replica/--index say which)."""
     from ..kube.jobview import gather
     from ..kube.lifecycle import container_of, pick_pod
     from ..safeio.text import printable_lines
 
-    kubectl = make_kubectl(options)
-    reader, job = read_job(kubectl, target, kind, options)
+    flags = options_for(KubectlFlags, params)
+    kubectl = make_kubectl(flags)
+    reader, job = read_job(kubectl, target, kind, flags)
     view = gather(reader, job, nodes=False, events=False)
     try:
         pod = pick_pod(view.pods, view.state.name, replica, index)

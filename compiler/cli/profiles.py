@@ -23,11 +23,11 @@ def _profile_options(func: Any) -> Any:
 
 
 def _registry(config_path: Optional[str], no_config: bool, profile_dirs: Sequence[str]) -> Any:
-    from ._context import load_context
+    from ._session import load_profiles
+    from ._settings import Inputs
 
-    ctx = load_context({"config_path": config_path, "no_config": no_config, "profile_dirs": profile_dirs,
-                        "fmt": "text"})
-    return ctx.registry
+    _config, registry = load_profiles(Inputs(config_path, no_config, tuple(profile_dirs)))
+    return registry
 
 
 def _load_all(registry: Any) -> List[Any]:

@@ -15,8 +15,10 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 import click
 
 from ..safeio.text import printable
-from ._cluster import EXIT_CODES_EPILOG, KIND_CHOICES, fail, handle_kubectl_errors, job_targets, make_kubectl
+from ._cluster import EXIT_CODES_EPILOG, KIND_CHOICES, fail, handle_kubectl_errors, make_kubectl
 from ._options import table_options
+from ._settings import StatusOptions, options_for
+from ._targets import job_targets
 
 
 def _read_states(kubectl: Any, targets: Sequence[Any]
@@ -76,8 +78,7 @@ Output (text):
               help="The old spelling of --format (text or json).")
 @table_options("status")
 @handle_kubectl_errors
-def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: str, interval: str,
-                   output: Optional[str], **options: Any) -> None:
+def status_command(targets: Tuple[str, ...], **params: Any) -> None:
     """Show the state of jobs in the cluster.
 
     NAME is a job name (looked up as AscendJob and as Volcano Job unless
@@ -96,13 +97,14 @@ def status_command(targets: Tuple[str, ...], kind: str, watch: bool, timeout: st
     """
     from ..kube.kubectl import duration_seconds
 
-    output = output or ("json" if options.get("fmt") == "json" else "text")
-
+    options = options_for(StatusOptions, params)
+    output = options.output or ("json" if options.inputs.fmt == "json" else "text")
+    timeout = options.timeout
     limit = duration_seconds(timeout, "timeout")
-    pause = max(duration_seconds(interval, "interval"), 0.1)
-    kubectl = make_kubectl(options)
-    resolved = job_targets(targets, kind, options)
-    if watch:
+    pause = max(duration_seconds(options.interval, "interval"), 0.1)
+    kubectl = make_kubectl(options.kubectl)
+    resolved = job_targets(targets, options.kind, options.inputs, options.kubectl)
+    if options.watch:
         _watch(kubectl, resolved, output, limit, pause, timeout)
     rows = _read_states(kubectl, resolved)
     missing = [_name_namespace(kubectl, msg) for _key, state, msg in rows if state is None]

@@ -17,6 +17,7 @@ import click
 from ._cluster import fail, handle_kubectl_errors, make_kubectl
 from ._jobarg import fetch_job, job_argument, one_target, output_option
 from ._options import table_options
+from ._settings import KubectlFlags, options_for
 
 _WORDS = {0: "reached", 1: "ended otherwise", 2: "timed out"}  # by wait_for's code
 _EXIT = {0: 0, 1: 1, 2: 1}  # wait_for's code -> exit code: a timeout is "not in the state asked", as in status
@@ -46,7 +47,7 @@ cluster could not be reached or did not answer.""",
 @table_options("wait")
 @handle_kubectl_errors
 def wait_command(target: str, kind: str, until: str, timeout: str, interval: str, quiet: bool, output: str,
-                 **options: Any) -> None:
+                 **params: Any) -> None:
     """Wait until a job is running, has succeeded, or has finished.
 
     Prints each state the job passes through (text), or the last state
@@ -61,9 +62,10 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
 
     limit = duration_seconds(timeout, "timeout")
     pause = max(duration_seconds(interval, "interval"), 0.1)
-    kubectl = make_kubectl(options)
+    flags = options_for(KubectlFlags, params)
+    kubectl = make_kubectl(flags)
     deadline = time.monotonic() + limit if limit > 0 else None
-    chosen = one_target(target, kind, options)
+    chosen = one_target(target, kind, flags)
 
     answered: "list[Any]" = []  # the last state read: the cluster answered at least once
 

@@ -14,6 +14,7 @@ import click
 from ._cluster import EXIT_CODES_EPILOG, handle_kubectl_errors, make_kubectl
 from ._jobarg import job_argument, output_option, read_job
 from ._options import table_options
+from ._settings import WhyOptions, options_for
 
 
 @click.command(
@@ -37,7 +38,7 @@ Output (text): the job's state, then 'why:' and the real cause, then what it res
 @output_option
 @table_options("why")
 @handle_kubectl_errors
-def why_command(target: str, kind: str, log_lines: int, no_lint: bool, output: str, **options: Any) -> None:
+def why_command(target: str, **params: Any) -> None:
     """Explain why a job is in the state it is in (Pending, Failed, Restarting...).
 
     Looks at the job's conditions, its PodGroup (phase, the scheduler's
@@ -49,11 +50,15 @@ def why_command(target: str, kind: str, log_lines: int, no_lint: bool, output: s
     """
     from ..kube.why import explain
     from ..safeio.text import printable
+    from ._session import open_for
 
-    kubectl = make_kubectl(options)
-    reader, job = read_job(kubectl, target, kind, options)
-    why = explain(reader, job, lint=not no_lint, log_lines=log_lines)
-    if output == "json":
+    options = options_for(WhyOptions, params)
+    # the team's config and profiles: the stored job is linted as lint would lint it (a SPEC compiled as compile would)
+    session = None if options.no_lint else open_for(options.inputs)
+    kubectl = make_kubectl(options.kubectl)
+    reader, job = read_job(kubectl, target, options.kind, options.kubectl, session)
+    why = explain(reader, job, lint=not options.no_lint, log_lines=options.log_lines, session=session)
+    if options.output == "json":
         click.echo(json.dumps(why.as_dict(), indent=2, sort_keys=True))
         return
     for line in why.lines():

@@ -34,11 +34,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..catalogue import INPUT_ERROR, SPEC_INVALID
-from ..config import ProjectConfig
 from ..errors import InternalError
 from ..findings import ERROR, EXIT_INTERNAL, INTERNAL, Finding, format_path, severity_at_least
-from ..hardware.profiles import ProfileRegistry
 from ..jobspec.model import is_spec
+from ..lint.session import Session, open_session
 from ..yamlio.locations import Document
 
 RESOURCE_LIST_API_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1alpha1")
@@ -154,15 +153,15 @@ class Outcome:
         return any(f.severity == ERROR for f in self.findings)
 
 
-def process(resource_list: Any, *, lint: Optional[bool] = None, registry: Optional[ProfileRegistry] = None,
-            config: Optional[ProjectConfig] = None) -> Dict[str, Any]:
+def process(resource_list: Any, *, lint: Optional[bool] = None, session: Optional[Session] = None) -> Dict[str, Any]:
     """The KRM function: a ResourceList (as a dict) in, a ResourceList out (see the module doc)."""
-    return run(resource_list, lint=lint, registry=registry, config=config).resource_list
+    return run(resource_list, lint=lint, session=session).resource_list
 
 
-def run(resource_list: Any, *, lint: Optional[bool] = None, registry: Optional[ProfileRegistry] = None,
-        config: Optional[ProjectConfig] = None) -> Outcome:
-    """Like :func:`process`, also returning the findings (located at each item's source path)."""
+def run(resource_list: Any, *, lint: Optional[bool] = None, session: Optional[Session] = None) -> Outcome:
+    """Like :func:`process`, also returning the findings (located at each item's source path).  The ``session``
+    (default: no config, the built-in profiles) is what the specs are compiled and the items linted with: a spec
+    with an output finding at or above its fail-on level is refused, as ``compile`` refuses it."""
     if not isinstance(resource_list, dict) or resource_list.get("kind") != RESOURCE_LIST_KIND:
         kind = resource_list.get("kind") if isinstance(resource_list, dict) else type(resource_list).__name__
         problem = _input_problem(f"expected a {RESOURCE_LIST_KIND} on standard input, got {kind!r}",
@@ -182,8 +181,7 @@ def run(resource_list: Any, *, lint: Optional[bool] = None, registry: Optional[P
         return Outcome(_result_list(api_version, [], function_config, [to_result(problem, ItemRef("items"))]),
                        [problem])
 
-    config = config or ProjectConfig()
-    registry = registry or ProfileRegistry(config.profile_dirs)
+    session = session or open_session()
     options = _options(function_config, lint)
 
     entries: List[Tuple[str, Any]] = [(f"items[{i}]", item) for i, item in enumerate(items)]
@@ -193,9 +191,9 @@ def run(resource_list: Any, *, lint: Optional[bool] = None, registry: Optional[P
 
     if options.lint:
         out_items = list(items)
-        reports = _validate(entries, registry, config)
+        reports = _validate(entries, session)
     else:
-        out_items, reports = _generate(entries, registry, config)
+        out_items, reports = _generate(entries, session)
         if any(f.severity == ERROR for _, item_findings in reports for f in item_findings) \
                 and any(item_ref(item, "").path for item in items):
             out_items = _placed(out_items, {id(item) for item in items})
@@ -233,7 +231,7 @@ def _document(label: str, item: Any, index: int) -> Document:
     return Document(label, index, item, None)
 
 
-def _compile(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, config: ProjectConfig
+def _compile(entries: Sequence[Tuple[str, Any]], session: Session
              ) -> Dict[str, Tuple[Optional[List[Dict[str, Any]]], List[Finding]]]:
     """Each spec among the entries compiled as ``compile`` compiles it (output lint included), by label:
     (its objects, or None where refused; the findings about it)."""
@@ -241,19 +239,19 @@ def _compile(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, conf
 
     specs = [_document(label, item, index) for index, (label, item) in enumerate(entries) if is_spec(item)]
     try:
-        outcomes = compile_each(specs, registry, config)
+        outcomes = compile_each(specs, session)
     except InternalError as exc:  # our bug: reported with the other results, and exit code 3
         internal = [Finding(SPEC_INVALID, ERROR, str(exc), extra=(INTERNAL,))]
         return {doc.source: (None, internal if n == 0 else []) for n, doc in enumerate(specs)}
     return {doc.source: (None if job is None else job.objects, findings) for doc, job, findings in outcomes}
 
 
-def _generate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, config: ProjectConfig
+def _generate(entries: Sequence[Tuple[str, Any]], session: Session
               ) -> Tuple[List[Any], List[Tuple[ItemRef, List[Finding]]]]:
     out_items: List[Any] = []
     generated: List[Any] = []
     reports: List[Tuple[ItemRef, List[Finding]]] = []
-    compiled = _compile(entries, registry, config)
+    compiled = _compile(entries, session)
     for label, item in entries:
         from_items = label != "functionConfig"
         if label not in compiled:
@@ -294,13 +292,12 @@ def _placed(items: List[Any], inputs: Set[int]) -> List[Any]:
     return placed
 
 
-def _validate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, config: ProjectConfig
-              ) -> List[Tuple[ItemRef, List[Finding]]]:
+def _validate(entries: Sequence[Tuple[str, Any]], session: Session) -> List[Tuple[ItemRef, List[Finding]]]:
     per_label: Dict[str, List[Finding]] = {label: [] for label, _ in entries}
-    for label, (_, findings) in _compile(entries, registry, config).items():
+    for label, (_, findings) in _compile(entries, session).items():
         per_label[label].extend(findings)
     manifests = [_document(label, item, index) for index, (label, item) in enumerate(entries) if not is_spec(item)]
-    for finding in lint_documents(manifests, registry, config):
+    for finding in _lint_items(manifests, session):
         if finding.file in per_label:
             per_label[finding.file].append(finding)
         else:  # a finding about the run as a whole: attach it to the first item
@@ -308,14 +305,13 @@ def _validate(entries: Sequence[Tuple[str, Any]], registry: ProfileRegistry, con
     return [(item_ref(item, label), per_label[label]) for label, item in entries if per_label[label]]
 
 
-def lint_documents(docs: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig) -> List[Finding]:
-    """Lint manifests with the lint engine: schemas plus the operator's and scheduler's rules."""
+def _lint_items(docs: Sequence[Document], session: Session) -> List[Finding]:
+    """Lint manifests with the lint engine in the session: schemas plus the operator's and scheduler's rules (and
+    the cluster's, with an inventory)."""
     if not docs:
         return []
-    from ..lint.oneshot import lint_documents as engine
-
     # Items have no source text: no comment directives (annotations still suppress).
-    return list(engine(list(docs), registry, config, texts={doc.source: "" for doc in docs}))
+    return list(session.linter().run(docs=list(docs), texts={doc.source: "" for doc in docs}))
 
 
 def exit_status(findings: Sequence[Finding], fail_on: str = ERROR) -> int:
@@ -328,6 +324,6 @@ def exit_status(findings: Sequence[Finding], fail_on: str = ERROR) -> int:
     return 1 if any(severity_at_least(f.severity, fail_on) for f in findings) else 0
 
 
-__all__ = ["Options", "Outcome", "ItemRef", "process", "run", "to_result", "item_ref", "lint_documents",
+__all__ = ["Options", "Outcome", "ItemRef", "process", "run", "to_result", "item_ref",
            "exit_status",
            "RESOURCE_LIST_KIND", "LOCATION_ANNOTATIONS"]

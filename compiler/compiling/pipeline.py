@@ -10,12 +10,11 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..catalogue import NOT_A_SPEC, PATCH_CONFLICT, SPEC_INVALID
-from ..config import ProjectConfig
 from ..errors import CompileError, InputError, InternalError
 from ..findings import ERROR, INTERNAL, WARNING, Finding, describe_document, severity_at_least
-from ..hardware.profiles import ProfileRegistry
 from ..jobspec.model import API_VERSION, KIND, Spec, is_spec
 from ..jobspec.resolve import resolve
+from ..lint.session import Session, open_session
 from ..manifest.values import as_dict
 from ..records import record
 from ..yamlio.locations import Document
@@ -117,7 +116,9 @@ def _patch_origin(obj: Any, path: Sequence[Any], patch: Any, where: Tuple[Any, .
     return where
 
 
-def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectConfig, target: Any = None) -> CompiledJob:
+def compile_document(doc: Document, session: Session) -> CompiledJob:
+    """One spec document resolved (with the session's profiles, config and target), emitted and self-checked; no
+    output lint (:func:`compile_each` and :func:`compile_specs` add it)."""
     from ..emit import emit
     from ..emit.patch import PatchError
 
@@ -135,7 +136,7 @@ def compile_document(doc: Document, registry: ProfileRegistry, config: ProjectCo
             f"ascend-compile reads {API_VERSION}", ("apiVersion",),
             f"write apiVersion: {API_VERSION}, or use the ascend-compile release that reads this version",
             loc.file, loc.line, loc.column)])
-    spec = resolve(doc, registry, config, target)
+    spec = resolve(doc, session.registry, session.config, session.target)
     try:
         objects = emit(spec)
     except PatchError as exc:
@@ -197,28 +198,28 @@ class _Outcome:
         self.doc, self.job, self.findings = doc, job, findings
 
 
-def compile_each(docs: Iterable[Document], registry: ProfileRegistry, config: ProjectConfig, *,
-                 lint: bool = True) -> List[Tuple[Document, Optional[CompiledJob], List[Finding]]]:
+def compile_each(docs: Iterable[Document], session: Session
+                 ) -> List[Tuple[Document, Optional[CompiledJob], List[Finding]]]:
     """Every document through every step, each on its own: (document, its job or None if refused, findings).
 
-    For callers that report per document and keep what compiled (the KRM function); a job's warnings
-    are also in its ``warnings``.  :func:`compile_specs` is the all-or-nothing form of the same steps.
+    For callers that report per document and keep what compiled (the KRM function, lint of specs); a job's
+    warnings are also in its ``warnings``.  :func:`compile_specs` is the all-or-nothing form of the same steps.
     """
-    outcomes = _compile_documents(docs, registry, config)
-    if lint:
-        _lint_jobs([o for o in outcomes if o.job is not None], registry, config)
+    outcomes = _compile_documents(docs, session)
+    if session.output_lint:
+        _lint_jobs([o for o in outcomes if o.job is not None], session)
     return [(o.doc, o.job, o.findings) for o in outcomes]
 
 
-def check_specs(docs: Sequence[Optional[Document]], registry: ProfileRegistry,
-                config: ProjectConfig) -> Dict[int, List[Finding]]:
-    """``lint`` of the job specs among one file's documents: what ``compile`` reports about each (its errors,
-    its output's warnings), by position among ``docs``; the output is discarded.  Not a spec: not a key."""
+def check_specs(docs: Sequence[Optional[Document]], session: Session) -> Dict[int, List[Finding]]:
+    """``lint`` of the job specs among one file's documents: what ``compile`` in the same session reports about each
+    (its errors, its output's findings against the session's cluster and fail-on level), by position among
+    ``docs``; the output is discarded.  Not a spec: not a key."""
     specs = {position: doc for position, doc in enumerate(docs) if doc is not None and is_spec(doc.data)}
     if not specs:
         return {}
     try:
-        outcomes = compile_each(list(specs.values()), registry, config)
+        outcomes = compile_each(list(specs.values()), session)
     except InternalError as exc:  # our bug: one finding (exit code 3), and lint goes on with the other files
         first = next(iter(specs))
         bug = Finding(SPEC_INVALID, ERROR, str(exc), file=specs[first].source, extra=(INTERNAL,))
@@ -226,41 +227,34 @@ def check_specs(docs: Sequence[Optional[Document]], registry: ProfileRegistry,
     return {position: findings for position, (_, _, findings) in zip(specs, outcomes)}
 
 
-def compile_specs(docs: Iterable[Document], registry: Optional[ProfileRegistry] = None,
-                  config: Optional[ProjectConfig] = None, *, lint: bool = True,
-                  fail_on: Optional[str] = None, inventory: Any = None, target: Any = None) -> List[CompiledJob]:
+def compile_specs(docs: Iterable[Document], session: Optional[Session] = None) -> List[CompiledJob]:
     """The compile use case, all or nothing: what ``compile``, ``apply``, ``diff``, the Python API run.
 
     Each document is resolved (schema, profile rules, defaults), emitted and self-checked, a job defined
-    twice is refused, and then (unless ``lint`` is False, ``--no-lint``) the output is linted.  Any
-    error raises one CompileError carrying every finding; otherwise each job carries its output's
-    warnings (``CompiledJob.warnings``).  ``fail_on`` (``--fail-on``; default the config's
-    ``lint.failOn``, else error) is the lowest severity of an output finding that refuses its job.  With an
-    ``inventory`` (:mod:`ascend_compile.inventory`) the output is also checked against that cluster (AC9xx);
-    ``target`` (:class:`~ascend_compile.releases.Target`) is the release it is judged for (default: the config's).
+    twice is refused, and then (unless the session's ``output_lint`` is off, ``--no-lint``) the output is linted
+    against the session's cluster, for its target.  Any error, or output finding at or above the session's
+    fail-on level, raises one CompileError carrying every finding; otherwise each job carries its output's
+    warnings (``CompiledJob.warnings``).  No session: the built-in profiles, no config.
     """
-    config = config or ProjectConfig()
-    registry = registry or ProfileRegistry(config.profile_dirs)
-    outcomes = _compile_documents(docs, registry, config, target)
+    session = session or open_session()
+    outcomes = _compile_documents(docs, session)
     refused = [f for o in outcomes for f in o.findings]
     if refused:
         raise CompileError(refused)
-    if lint:
-        threshold = fail_on or config.lint.fail_on or ERROR
-        findings = _lint_jobs(outcomes, registry, config, threshold, inventory, target)
-        if any(severity_at_least(f.severity, threshold) for f in findings):
+    if session.output_lint:
+        findings = _lint_jobs(outcomes, session)
+        if any(session.refuses(f) for f in findings):
             raise CompileError(findings)
     return [o.job for o in outcomes if o.job is not None]
 
 
-def _compile_documents(docs: Iterable[Document], registry: ProfileRegistry,
-                       config: ProjectConfig, target: Any = None) -> List[_Outcome]:
+def _compile_documents(docs: Iterable[Document], session: Session) -> List[_Outcome]:
     """Resolve, emit and self-check each document; a second job of the same namespace and name is refused."""
     outcomes: List[_Outcome] = []
     seen: Dict[Tuple[Optional[str], str], CompiledJob] = {}
     for doc in docs:
         try:
-            job = compile_document(doc, registry, config, target)
+            job = compile_document(doc, session)
         except CompileError as exc:
             outcomes.append(_Outcome(doc, None, list(exc.findings)))
             continue
@@ -276,23 +270,28 @@ def _compile_documents(docs: Iterable[Document], registry: ProfileRegistry,
     return outcomes
 
 
-def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: ProjectConfig,
-               threshold: str = ERROR, inventory: Any = None, target: Any = None) -> List[Finding]:
-    """Lint the compiled objects as one run (errors and warnings, by the project's lint settings).
+def lint_output(objects: Sequence[Tuple[Dict[str, Any], str]], session: Session) -> List[Finding]:
+    """The output lint: compiled ``objects`` (each with its source) linted as one run with the session's profiles,
+    config, cluster and target (no schemas: :func:`self_check` did that); its warnings and errors, and its notes
+    too when the session fails on them.  What ``compile`` and every command that compiles (``import`` too) run."""
+    if not objects:
+        return []
+    found = session.linter(schema=False).run(objects=list(objects))
+    return [f for f in found if severity_at_least(f.severity, WARNING) or session.refuses(f)]
+
+
+def _lint_jobs(outcomes: Sequence[_Outcome], session: Session) -> List[Finding]:
+    """Lint the compiled objects as one run (:func:`lint_output`).
 
     Compiled output is lint-clean unless a spec passes something through (``podTemplatePatch``,
     ``jobPatch``, env values, pod counts off whole nodes).  Each finding goes to the outcome of the job
-    whose object it is about; a job with a finding at or above ``threshold`` is refused, the others carry
-    their warnings (and their notes, when ``threshold`` is info).
+    whose object it is about; a job with a finding the session refuses is refused, the others carry
+    their findings.
     """
-    from ..lint.engine import Linter
-
-    if not outcomes:
+    found = lint_output([(obj, f"{o.doc.source} (compiled)") for o in outcomes if o.job is not None
+                         for obj in o.job.objects], session)
+    if not found:
         return []
-    linter = Linter(registry, config, schema=False, inventory=inventory, target=target)  # schemas: self_check
-    found = linter.run(objects=[(obj, f"{o.doc.source} (compiled)") for o in outcomes if o.job is not None
-                                for obj in o.job.objects])
-    found = [f for f in found if severity_at_least(f.severity, WARNING) or severity_at_least(f.severity, threshold)]
     owners = {describe_document(obj): o for o in reversed(outcomes) if o.job is not None for obj in o.job.objects}
     for finding in found:
         owner = owners.get(finding.obj) or outcomes[0]
@@ -300,7 +299,7 @@ def _lint_jobs(outcomes: Sequence[_Outcome], registry: ProfileRegistry, config: 
     for o in outcomes:
         if o.job is None:
             continue
-        if any(severity_at_least(f.severity, threshold) for f in o.findings):
+        if any(session.refuses(f) for f in o.findings):
             o.job = None
         elif o.findings:
             o.job = CompiledJob(o.job.spec, o.job.objects, o.job.source, tuple(o.findings))

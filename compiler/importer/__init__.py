@@ -18,11 +18,10 @@ import datetime
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..catalogue import IMPORT_REFUSED, SPEC_INVALID
-from ..config import ProjectConfig
 from ..errors import CompileError, InternalError
 from ..findings import ERROR, INFO, Finding, describe_document, format_path
+from ..lint.session import Session, open_session
 from ..manifest.job import Manifest
-from ..hardware.profiles import ProfileRegistry
 from ..hardware.targeting import candidate_profiles
 from ..vocabulary import (ASCEND_JOB, CONFIG_MAP, DEFAULT_NAMESPACE, NAMESPACE, RANKTABLE_CONFIGMAP_PREFIX,
                           RANKTABLE_SHARED_DIR, RESET_CONFIGMAP_PREFIX, RESET_SHARED_DIR, VOLCANO_JOB)
@@ -58,8 +57,7 @@ def _refuse(doc: Document, message: str, hint: str, path: Tuple[Any, ...] = (), 
                    loc.line if loc else 0, loc.column if loc else 0)
 
 
-def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistry] = None,
-                     config: Optional[ProjectConfig] = None, profile: Optional[str] = None,
+def import_documents(docs: Sequence[Document], session: Optional[Session] = None, profile: Optional[str] = None,
                      skipped: Optional[List[Finding]] = None,
                      refused: Optional[List[Finding]] = None, exact: bool = False) -> List[Imported]:
     """A spec per job among ``docs``; raise ImportRefused with every problem if any document cannot be carried,
@@ -67,10 +65,11 @@ def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistr
 
     The objects skipped (not jobs, not written by a spec) are added to ``skipped`` as info findings. With
     ``exact`` the specs compile to the manifests byte for byte; without, to manifests the cluster treats the
-    same (:mod:`.harmless`), each spec listing the differences it accepted.
+    same (:mod:`.harmless`), each spec listing the differences it accepted.  The specs are compiled and their output
+    linted in ``session`` (default: no config, the built-in profiles): a job whose spec ``compile`` would refuse
+    there is refused.
     """
-    config = config or ProjectConfig()
-    registry = registry or ProfileRegistry(config.profile_dirs)
+    session = session or open_session()
     jobs = [d for d in docs if isinstance(d.data, dict) and Manifest(d.data).kind in (ASCEND_JOB, VOLCANO_JOB)]
     others = [d for d in docs if d not in jobs]
     problems: List[Finding] = []
@@ -78,7 +77,7 @@ def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistr
     claimed: Set[int] = set()
     for doc in jobs:
         try:
-            imported, used = _import_job(doc, others, registry, config, profile, exact)
+            imported, used = _import_job(doc, others, session, profile, exact)
         except ImportRefused as exc:
             problems.extend(exc.findings)
             continue
@@ -155,8 +154,8 @@ def implied_namespace(job: Manifest, others: Sequence[Document]) -> Optional[str
     return None
 
 
-def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig,
-                profile: Optional[str], exact: bool) -> Tuple[Imported, List[int]]:
+def _import_job(doc: Document, others: Sequence[Document], session: Session, profile: Optional[str],
+                exact: bool) -> Tuple[Imported, List[int]]:
     from . import search
 
     _check_values(doc)
@@ -164,8 +163,8 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
     namespace = (job.namespace or None) if exact else implied_namespace(job, others)
     related = _related(job, namespace, others)
     datas = {key: d.data for key, d in related.items()}
-    names = _profiles(doc, job, registry, profile)
-    compile_one = _compiler(registry, config)
+    names = _profiles(doc, job, session.registry, profile)
+    compile_one = _Compiler(session)
     why: List[Uncarried] = []
     best, tied = search.base(job, namespace, names, doc.data, datas, compile_one, exact, why)
     if best is None and why:
@@ -293,12 +292,14 @@ def _verify(doc: Document, spec: Dict[str, Any], accepted: Dict[str, Any], relat
 
 
 def _lint_error(doc: Document, finding: Finding, objects: List[Dict[str, Any]]) -> Finding:
-    """An error lint finds in what the spec compiles to, located in the manifest: compile would refuse the spec
-    for it, so import refuses the job (its manifest has the same mistake). One problem, one ID: the refusal is
-    reported under the lint rule's own ID, as ``lint`` reports the manifest, not as AC026 as well."""
+    """A finding of the output lint in what the spec compiles to that the session refuses, located in the manifest:
+    compile would refuse the spec for it, so import refuses the job (its manifest has the same mistake).  One
+    problem, one ID: the refusal is reported under the lint rule's own ID, as ``lint`` reports the manifest, not as
+    AC026 as well."""
     compiled = next((o for o in objects if describe_document(o) == finding.obj), objects[-1])
     path = _in_manifest(finding.path, compiled, doc.data) if compiled is objects[-1] else ()
-    return _refuse(doc, f"import refuses the job: as written it has an error, so compile would refuse its spec: "
+    what = "an error" if finding.severity == ERROR else f"a {finding.severity} (the fail-on level refuses it)"
+    return _refuse(doc, f"import refuses the job: as written it has {what}, so compile would refuse its spec: "
                         f"{finding.message}", finding.hint or _LINT_IT, path, finding.rule)
 
 
@@ -325,7 +326,7 @@ def _in_manifest(path: Sequence[Any], compiled: Any, original: Any) -> Tuple[Any
     return tuple(out)
 
 
-def _profiles(doc: Document, job: Manifest, registry: ProfileRegistry, profile: Optional[str]) -> List[str]:
+def _profiles(doc: Document, job: Manifest, registry: Any, profile: Optional[str]) -> List[str]:
     found = [p.name for p in candidate_profiles(registry.all(), job.signals())]
     if profile is not None:
         if found and profile not in found:
@@ -339,26 +340,21 @@ def _profiles(doc: Document, job: Manifest, registry: ProfileRegistry, profile: 
 
 
 class _Compiler:
-    """Compile one spec document to its objects (no lint: import tries many), and lint's errors on the objects of
-    the spec it keeps (compile lints its output and refuses a spec with an error)."""
+    """Compile one spec document to its objects (no lint: import tries many), and the findings of compile's output
+    lint that refuse the spec it keeps (:func:`ascend_compile.compiling.pipeline.lint_output`, in the session)."""
 
-    def __init__(self, registry: ProfileRegistry, config: ProjectConfig):
-        self.registry, self.config = registry, config
+    def __init__(self, session: Session):
+        self.session = session
 
     def __call__(self, doc: Document) -> List[Dict[str, Any]]:
         from ..compiling.pipeline import compile_document
 
-        return compile_document(doc, self.registry, self.config).objects
+        return compile_document(doc, self.session).objects
 
     def lint(self, objects: List[Dict[str, Any]]) -> List[Finding]:
-        from ..lint.engine import Linter
+        from ..compiling.pipeline import lint_output
 
-        found = Linter(self.registry, self.config, schema=False).run(objects=[(o, "<import>") for o in objects])
-        return [f for f in found if f.severity == ERROR]
-
-
-def _compiler(registry: ProfileRegistry, config: ProjectConfig) -> _Compiler:
-    return _Compiler(registry, config)
+        return [f for f in lint_output([(o, "<import>") for o in objects], self.session) if self.session.refuses(f)]
 
 
 def _listed(names: Sequence[str]) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
+from ..lint.session import Session
+
 from .diagnose import Cause, causes, failed_containers, operator_note
 from .fit import Fit, node_fit
 from .jobview import JobView, PodView, Reader, gather
@@ -58,21 +60,23 @@ class Why:
         return out
 
 
-def explain(reader: Reader, job: Mapping[str, Any], *, lint: bool = True, log_lines: int = LOG_LINES) -> Why:
-    """Gather the job's picture and explain it."""
+def explain(reader: Reader, job: Mapping[str, Any], *, lint: bool = True, log_lines: int = LOG_LINES,
+            session: Optional[Session] = None) -> Why:
+    """Gather the job's picture and explain it; the job as stored is linted in ``session`` (a
+    :class:`~ascend_compile.lint.session.Session`: the team's profiles, config and target; default: none of theirs)."""
     view = gather(reader, job)
-    findings = lint_job(view.obj) if lint else []
+    findings = lint_job(view.obj, session) if lint else []
     why = Why(view, causes(view, findings), node_fit(view), operator_note(view))
     if log_lines > 0:
         why.logs = failed_logs(reader, view, log_lines)
     return why
 
 
-def lint_job(obj: Mapping[str, Any]) -> List[Any]:
+def lint_job(obj: Mapping[str, Any], session: Optional[Session] = None) -> List[Any]:
     """Our lint findings (errors) for the job as the cluster stores it (status and server fields left out).  A
     failure of lint is our bug and is raised (the CLI exits 3), never taken for "no findings"."""
     from ..errors import InternalError
-    from ..lint.oneshot import lint_objects
+    from ..lint.session import open_session
 
     meta = obj.get("metadata") or {}
     metadata: Dict[str, Any] = {k: meta[k] for k in ("name", "namespace", "labels") if k in meta}
@@ -82,7 +86,7 @@ def lint_job(obj: Mapping[str, Any]) -> List[Any]:
         metadata["annotations"] = annotations
     clean = {"apiVersion": obj.get("apiVersion"), "kind": obj.get("kind"), "metadata": metadata,
              "spec": obj.get("spec") or {}}
-    findings = lint_objects([clean], source="cluster")
+    findings = (session or open_session()).linter().run(objects=[(clean, "cluster")])
     crashed = [f for f in findings if f.internal]
     if crashed:  # a rule of ours failed on the stored job: our bug, said as such (exit 3), not silence
         raise InternalError(f"linting the job as stored failed: {crashed[0].message}")

@@ -102,8 +102,9 @@ def test_a_deadline_that_cuts_a_read_after_an_answer_is_a_timeout(tmp_path: Path
 
 def test_every_kubectl_run_has_a_time_limit() -> None:
     from ascend_compile.cli._cluster import make_kubectl
+    from ascend_compile.cli._settings import KubectlFlags
 
-    kubectl = make_kubectl({"kubectl_path": sys.executable})
+    kubectl = make_kubectl(KubectlFlags(kubectl_path=sys.executable))
     assert kubectl.process_timeout and 0 < kubectl.process_timeout <= 3600
 
 

@@ -23,6 +23,7 @@ from ascend_compile.errors import AscendCompileError, CompileError, InternalErro
 from ascend_compile.findings import ERROR, Finding, exit_code  # noqa: E402
 from ascend_compile.compiling.pipeline import compile_specs  # noqa: E402
 from ascend_compile.hardware.profiles import ProfileRegistry  # noqa: E402
+from ascend_compile.lint.session import open_session  # noqa: E402
 from ascend_compile.yamlio.dump import dump_documents
 from ascend_compile.yamlio.locations import Document
 from ascend_compile.yamlio.parsing import load_documents
@@ -31,6 +32,7 @@ from tests.checkout import run_cli
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = ProfileRegistry()
 CONFIG = ProjectConfig()
+SESSION = open_session(CONFIG, REGISTRY)
 PROFILES = sorted(REGISTRY.all(), key=lambda p: p.name)
 INTERNAL = "internal error"
 
@@ -124,7 +126,7 @@ def specs(draw) -> Dict[str, Any]:
 
 def compile_data(data: Dict[str, Any]) -> List[Dict[str, Any]]:
     text = dump_documents([data])
-    jobs = compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
+    jobs = compile_specs(load_documents(text, "spec.yaml"), SESSION)
     return [obj for job in jobs for obj in job.objects]
 
 
@@ -186,7 +188,7 @@ def _seed_texts() -> List[Tuple[str, str]]:
     seeds: List[Tuple[str, str]] = []
     for spec in sorted((ROOT / "examples").glob("*.yaml")) + sorted((ROOT / "examples" / "matrix").glob("*.yaml"))[:12]:
         try:
-            jobs = compile_specs(load_documents(spec.read_text(encoding="utf-8"), spec.name), REGISTRY, CONFIG)
+            jobs = compile_specs(load_documents(spec.read_text(encoding="utf-8"), spec.name), SESSION)
         except AscendCompileError:
             continue
         seeds.append((f"compiled/{spec.name}", dump_documents([o for j in jobs for o in j.objects])))
@@ -288,7 +290,7 @@ def test_mutated_specs_never_crash_compile(case: Tuple[str, str]) -> None:
     """Compile anything (mostly not specs): only clean findings, never an exception."""
     seed, text = case
     try:
-        compile_specs(load_documents(text, "mutant.yaml"), REGISTRY, CONFIG)
+        compile_specs(load_documents(text, "mutant.yaml"), SESSION)
     except AscendCompileError as exc:
         assert exc.findings and INTERNAL not in describe(exc.findings)
 
@@ -316,7 +318,7 @@ def mutated_specs(draw) -> str:
 def test_mutated_specs_compile_or_fail_cleanly(text: str) -> None:
     note(text)
     try:
-        jobs = compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
+        jobs = compile_specs(load_documents(text, "spec.yaml"), SESSION)
     except InternalError as exc:
         raise AssertionError(f"internal error: {exc}")
     except AscendCompileError as exc:
@@ -333,7 +335,7 @@ def test_mutated_specs_compile_or_fail_cleanly(text: str) -> None:
 def test_passthrough_fields_are_checked(extra: str) -> None:
     text = (ROOT / "examples" / "pytorch-module-910b-8.yaml").read_text(encoding="utf-8") + extra
     with pytest.raises(CompileError) as info:
-        compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
+        compile_specs(load_documents(text, "spec.yaml"), SESSION)
     assert all(f.line > 0 for f in info.value.findings)
 
 
@@ -341,7 +343,7 @@ def test_passthrough_fields_are_checked(extra: str) -> None:
 def test_integral_float_npus(fields: str) -> None:
     text = (ROOT / "examples" / "pytorch-module-910b-8.yaml").read_text(encoding="utf-8").replace("npus: 16", fields)
     try:
-        compile_specs(load_documents(text, "spec.yaml"), REGISTRY, CONFIG)
+        compile_specs(load_documents(text, "spec.yaml"), SESSION)
     except CompileError as exc:
         assert all(f.line > 0 for f in exc.findings)
 

@@ -255,14 +255,15 @@ def test_linting_a_clean_file_imports_only_what_it_uses(tmp_path):
 def test_a_no_cache_run_does_not_switch_the_caches_off_for_later_runs_in_the_process(cache_root, tmp_path):
     """``lint --no-cache`` run in-process (the Python API, click's runner) bypasses the caches for that run
     only: the next run in the same process without it keeps the checked profiles again."""
-    from ascend_compile.cli import _plain
+    from ascend_compile.cli import lint
+    from ascend_compile.cli._settings import Checks, Inputs, LintOptions
 
     path = tmp_path / "job.yaml"
     path.write_text((Path(ROOT) / "golden" / "pytorch-module-910b-8.yaml").read_text())
-    assert _plain.lint([str(path)], {"no_cache": True, "format": "text", "quiet": True}) == 0
+    assert lint.run([str(path)], LintOptions(Inputs(), checks=Checks(quiet=True), no_cache=True)) == 0
     assert _stores(cache_root) == [], "--no-cache keeps nothing"
     profiles.ProfileRegistry().all()
     assert len(_stores(cache_root)) == 1, "what runs after the --no-cache run (not a lint) keeps its profiles"
     shutil.rmtree(cache_root)
-    assert _plain.lint([str(path)], {"format": "text", "quiet": True}) == 0
+    assert lint.run([str(path)], LintOptions(Inputs(), checks=Checks(quiet=True))) == 0
     assert len(_stores(cache_root)) == 1, "the caches are in use again after the --no-cache run"

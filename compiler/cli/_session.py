@@ -1,0 +1,153 @@
+"""The session of one command (:class:`~ascend_compile.lint.session.Session`), made from its options, and reporting:
+no click here.
+
+Every command that reads specs or manifests makes its session here, once, with :func:`open_for`: the project config
+and profiles (``--config``, ``--no-config``, ``--profile-dir``), the cluster (``--cluster-snapshot`` or the live one,
+``--cluster``), the release judged for (``--mindcluster``, ``--[no-]volcano-webhook``, the config's ``cluster``,
+the cluster's versions) and the fail-on level (``--fail-on``, the config's ``lint.failOn``), then hands it to what
+it runs.  The click commands and the fast path (:mod:`._fast`) both use these, so the fast path never loads click.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Iterable, List, Optional, TextIO, Tuple
+
+from ..findings import Finding
+from ..lint.session import Session
+from ._settings import Inputs, Judging, KubectlFlags
+
+_NO_JUDGING = Judging()
+_NO_KUBECTL = KubectlFlags()
+
+
+class Usage(Exception):
+    """A usage problem, worded for click's usage error (the fast path hands such a command line to click)."""
+
+
+class BadParameter(Usage):
+    """One parameter's value is wrong (a ``--set``): ``hint`` names it as click's message would."""
+
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
+def open_for(inputs: Inputs, judging: Judging = _NO_JUDGING, kubectl: KubectlFlags = _NO_KUBECTL, *,
+             cache: Optional[bool] = None, output_lint: bool = True) -> Session:
+    """The command's session.  ``--cluster`` with ``--cluster-snapshot``, or an unsupported ``--mindcluster``, is a
+    :class:`Usage` error, before anything is read; a config or profile directory that cannot be used is reported
+    and exits 2; a snapshot that cannot be read (AC016) is raised (an InputError) for the command to report."""
+    from ..lint.session import open_session
+
+    if judging.cluster_snapshot and judging.cluster:
+        raise Usage("--cluster and --cluster-snapshot: give one (the live cluster, or a snapshot of it)")
+    _check_release(judging)
+    config, registry = load_profiles(inputs)
+    inventory = cluster_inventory(judging, kubectl)
+    return open_session(config, registry, fail_on=judging.fail_on, inventory=inventory,
+                        target=run_target(judging, config, inventory), cache=cache, output_lint=output_lint,
+                        max_bytes=inputs.max_bytes)
+
+
+def load_profiles(inputs: Inputs) -> Tuple[Any, Any]:
+    """The project config and the profile registry the inputs name; input errors are reported and exit with 2."""
+    from ..config import ProjectConfig, load_config
+    from ..errors import AscendCompileError
+    from ..hardware.profiles import ProfileRegistry
+
+    try:
+        config = ProjectConfig() if inputs.no_config else load_config(inputs.config_path)
+        registry = ProfileRegistry([*config.profile_dirs, *inputs.profile_dirs])
+        if inputs.verbose:
+            for line in describe(config, inputs):
+                sys.stderr.write(f"ascend-compile: {line}\n")
+        registry.check()  # a bad profile directory is one error now, not one per use later
+    except AscendCompileError as exc:
+        report_and_exit(exc.findings, inputs.fmt, stream=sys.stderr)
+        raise  # unreachable
+    return config, registry
+
+
+def _check_release(judging: Judging) -> None:
+    from ..releases import RELEASES, release_of
+
+    flag = judging.mindcluster
+    if flag is not None and release_of(flag) is None:
+        raise Usage(f"--mindcluster: {flag!r} is not a supported MindCluster release (one of {', '.join(RELEASES)})")
+
+
+def cluster_inventory(judging: Judging, kubectl: KubectlFlags = _NO_KUBECTL) -> Any:
+    """The cluster the cluster-aware rules check against: ``--cluster-snapshot FILE`` (read and checked against its
+    schema: AC016, an InputError) or, for ``--cluster``, the live cluster read through kubectl
+    (:func:`ascend_compile.cli._cluster.read_live_inventory`); None without either (those rules then say nothing)."""
+    if judging.cluster_snapshot:
+        from ..inventory.snapshot import load
+
+        return load(judging.cluster_snapshot)
+    if judging.cluster:
+        from ._cluster import read_live_inventory
+
+        return read_live_inventory(kubectl)
+    return None
+
+
+def run_target(judging: Judging, config: Any, inventory: Any = None) -> Any:
+    """The :class:`~ascend_compile.releases.Target` a session with these options judges for (``--show-config``
+    says it without making the session)."""
+    from ..config import target_of
+
+    _check_release(judging)
+    snapshot = judging.cluster_snapshot
+    source = f"--cluster-snapshot {snapshot}" if snapshot else "the live cluster (--cluster)"
+    return target_of(config, judging.mindcluster, judging.volcano_webhook, getattr(inventory, "versions", None),
+                     source)
+
+
+def describe(config: Any, inputs: Inputs) -> List[str]:
+    """Which project config is used and why, and the profile directories in the order they apply."""
+    from ..config import search_config
+    from ..resources import profiles_dir
+    from ..safeio.text import printable
+
+    if inputs.no_config:
+        where = "no project config (--no-config)"
+    elif inputs.config_path:
+        where = f"project config {config.path} (--config)"
+    else:
+        found = search_config()
+        stop = f"the repository root {found.root}" if found.root else "this directory (no repository root found)"
+        where = (f"project config {found.path}" if found.path else "no project config") + \
+            f" (searched from {found.searched[0]} up to {stop})"
+    dirs = [f"{profiles_dir()} (built-in)", *(f"{d} (profileDirs)" for d in config.profile_dirs),
+            *(f"{d} (--profile-dir)" for d in inputs.profile_dirs)]
+    return [printable(where), "profile directories: " + printable(", ".join(dirs))]
+
+
+def report(findings: Iterable[Finding], fmt: str, stream: Optional[TextIO] = None,
+           files_checked: Optional[int] = None) -> None:
+    from ..report import catalogue_rules, render
+
+    rules = catalogue_rules() if fmt == "sarif" else None
+    render(sorted(findings, key=Finding.sort_key), fmt, rules=rules, stream=stream or sys.stdout,
+           files_checked=files_checked)
+
+
+def report_and_exit(findings: Iterable[Finding], fmt: str, stream: Optional[TextIO] = None,
+                    files_checked: Optional[int] = None) -> None:
+    from ..findings import exit_code
+
+    findings = list(findings)
+    report(findings, fmt, stream, files_checked)
+    sys.exit(exit_code(findings) or 1)
+
+
+def nothing_found(command: str, what: str, left_out: Iterable[Finding]) -> int:
+    """Say on stderr that the paths held no ``what``, and name what discovery left out on purpose (a Helm chart,
+    kustomize's files: their notes' text); the exit code of an input error."""
+    from ..findings import EXIT_INPUT
+    from ..safeio.text import printable
+
+    notes = [f"  {printable(note.file)}: {printable(note.message)} [{note.rule}]\n" for note in left_out]
+    said = "; left out on purpose:" if notes else ""
+    sys.stderr.write(f"ascend-compile {command}: no {what} in the given paths{said}\n" + "".join(notes))
+    return EXIT_INPUT
