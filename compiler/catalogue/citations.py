@@ -370,5 +370,16 @@ CITATIONS: Dict[str, Citation] = {
                 "job tor affinity check failed, cluster basic-tor-node-cm is not imported"),
     "AC911": _c("CheckNodeNPUByTask", _PL + "internal/npu/policy/multilevelscheduling/frame.go", MC,
                 "topology label does not match config"),
+    "AC912": _c("jobEnqueueable", "pkg/scheduler/plugins/capacity/capacity.go", VC, "queue resource quota insufficient",
+                also=(Place("OnSessionOpen", "pkg/scheduler/plugins/proportion/proportion.go", VC19),
+                      Place("newPodGroupSpec", _OP + "job.go", MC),
+                      Place("OnSessionOpen", "pkg/scheduler/plugins/capacity/capacity.go", VC))),
+    "AC913": _c("Admit", "plugin/pkg/admission/priority/admission.go", K8S,
+                "no PriorityClass with name %v was found",
+                also=(Place("createJobPod", "pkg/controllers/job/job_controller_util.go", VC),)),
+    "AC914": _c("allocateResourceForTasksWithTopology", "pkg/scheduler/actions/allocate/allocate.go", VC,
+                also=(Place("IsHardTopologyMode", "pkg/scheduler/api/job_info.go", VC),)),
+    "AC915": _c("SetUpAt", "pkg/volume/configmap/configmap.go", K8S, "configmap \"%s\" not found",
+                also=(Place("getConfigmapFromApiserver", _OP + "configmap.go", MC),)),
 }
 
