@@ -199,6 +199,16 @@ class Inventory:
         """Where an object lands: its own namespace, else the cluster's default (None when neither is known)."""
         return namespace or self.default_namespace or None
 
+    def offers(self, resource: str) -> Optional[bool]:
+        """Whether a node offers ``resource`` (allocatable, any amount); None when the nodes were not read."""
+        return None if self.nodes is None else any(resource in n.allocatable for n in self.nodes)
+
+    def carries(self, label: str, value: Optional[str] = None) -> Optional[bool]:
+        """Whether a node carries the label (with ``value``, unless None); None when the nodes were not read."""
+        if self.nodes is None:
+            return None
+        return any(label in n.labels and (value is None or n.labels[label] == value) for n in self.nodes)
+
     def has_priority_class(self, name: str) -> Optional[bool]:
         """Whether the PriorityClass exists; None when they were not read."""
         if name in SYSTEM_PRIORITY_CLASSES:
