@@ -84,6 +84,16 @@ def _append_node(labels: Dict[str, str], npus: int = 8, resource: str = "huawei.
     return lambda doc: doc["spec"]["nodes"].append(_node("truth-0", labels, npus, resource))
 
 
+def _label(index: int, key: str, value: str) -> Callable[[Doc], None]:
+    return lambda doc: doc["spec"]["nodes"][index]["labels"].__setitem__(key, value)
+
+
+def _levels(doc: Doc) -> None:
+    """The plugin's topology tree default (level1 by rack-id), and the A3 node of the case in it."""
+    doc["spec"]["resourceLevels"] = {"default": ["rack-id"]}
+    _label(-1, "rack-id", "r1")(doc)
+
+
 def _set(getter: Callable[[Doc], Doc], key: str, value: Any) -> Callable[[Doc], None]:
     return lambda doc: getter(doc).__setitem__(key, value)
 
@@ -101,6 +111,11 @@ CASES = [
          _nothing, _append_node({**A2, "host_arch": "huawei-arm"})),
     Case("AC316", one_pod_acjob(selector="module-910b-8", resource="huawei.com/Ascend910B"), _nothing,
          _append_node(A2, 8, "huawei.com/Ascend910B")),
+    # no accelerator-type on a release whose default handler refuses typed nodes: an error naming the nodes, until a
+    # node the handler takes offers the NPUs (then the offline finding alone stays)
+    Case("AC305", "# mindcluster: v26.0.1\n" + one_pod_acjob(selector=None).replace(
+        "        spec:\n", "        spec:\n          nodeSelector: {host-arch: huawei-arm}\n", 1), _nothing,
+         _append_node({"accelerator-type": "module", "host-arch": "huawei-arm"})),
     Case("AC901", JOB.replace("queue: default", "queue: research"), _nothing,
          _add(lambda d: d["spec"], "queues", {"name": "research", "state": "Open"})),
     Case("AC902", JOB.replace("queue: default", "queue: frozen"), _nothing,
@@ -109,6 +124,10 @@ CASES = [
          _append_node({"accelerator-type": "module-a3-16"}, 16)),
     Case("AC903", JOB, lambda d: d["spec"]["nodes"][0].__setitem__(
         "taints", [{"key": "dedicated", "value": "x", "effect": "NoSchedule"}]), _append_node(A2)),
+    # a card handler (at most 8 free NPUs) and only idle 16-NPU nodes: refused, until a node it takes is there
+    Case("AC904", one_pod_acjob(job_annotations="huawei.com/schedule_policy: chip1-node2", selector="module-a3-16",
+                                npus=1), _append_node({"accelerator-type": "module-a3-16"}, 16),
+         lambda d: d["spec"]["nodes"].append(_node("truth-1", {"accelerator-type": "module-a3-16"}, 16, allocated=15))),
     Case("AC905", one_pod_acjob(selector="module-910b-8", npus=16), _nothing, _append_node(A2, 16)),
     Case("AC906", JOB + WORKERS, _nothing, lambda d: d["spec"]["nodes"].extend(
         _node(f"truth-{i}", dict(A2), 8) for i in range(2))),
@@ -120,6 +139,9 @@ CASES = [
          _add(lambda d: _namespace(d, "team"), "configMaps", "settings")),
     Case("AC910", JOB.replace("ascend-910b}", "ascend-910b, tor-affinity: normal-schema}"), _nothing,
          _add(lambda d: _namespace(d, "kube-system"), "configMaps", "basic-tor-node-cm")),
+    Case("AC911", one_pod_acjob(job_annotations="huawei.com/schedule_policy: multilevel, huawei.com/affinity-config: "
+                                "'level1=1'", selector="module-a3-16", npus=16),
+         _append_node({"accelerator-type": "module-a3-16"}, 16), _levels),
     Case("AC912", JOB, _set(lambda d: _queue(d, "default"), "capability", {"huawei.com/Ascend910": "4"}),
          _set(lambda d: _queue(d, "default"), "capability", {"huawei.com/Ascend910": "8"})),
     Case("AC913", JOB.replace("        spec:\n", "        spec:\n          priorityClassName: urgent\n", 1), _nothing,

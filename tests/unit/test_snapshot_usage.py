@@ -86,3 +86,30 @@ def test_no_room_now_from_a_snapshot_never_fails_a_warning_build(usage, severity
         assert STAMP in found[0].message and " now " not in found[0].message
     if found:
         assert exit_code(found, "warning") == (1 if usage == LIVE else 0)
+
+
+#: a card handler (at most 8 free NPUs) and one 16-NPU A3 node whose pods hold 4: refused as the node is now
+CARD_JOB = one_pod_acjob(job_annotations="huawei.com/schedule_policy: chip1-node2", selector="module-a3-16", npus=1)
+A3_NODE = {"metadata": {"name": "a3", "labels": {"accelerator-type": "module-a3-16"}},
+           "status": {"allocatable": {"huawei.com/Ascend910": "16"}, "conditions": [{"type": "Ready", "status": "True"}]}}
+A3_POD = {"metadata": {"name": "p", "namespace": "t"}, "spec": {"nodeName": "a3", "containers": [
+    {"name": "c", "resources": {"requests": {"huawei.com/Ascend910": "4"}, "limits": {"huawei.com/Ascend910": "4"}}}]}}
+
+
+@pytest.mark.parametrize("usage, severity", [(LIVE, "warning"), (STAMP, "info"), (None, "error")])
+def test_a_handler_refusal_of_busy_nodes_from_a_snapshot_is_info(usage, severity) -> None:
+    """Busy nodes the handler refuses now: a warning live, info from a snapshot's usage; a snapshot of capacity only
+    counts the node idle, where the refusal is for good (error)."""
+    inv = dataclasses.replace(inventory_from([A3_NODE], [A3_POD], [QUEUE], [], [], [], ["t"], "lab"), usage=usage)
+    if usage is None:
+        inv = load_text(dump(inv))
+    assert [f.severity for f in lint_text(CARD_JOB, inventory=inv) if f.rule == "AC904"] == [severity]
+
+
+def load_text(text: str):
+    """The inventory a snapshot's text reads as (no file: the document itself)."""
+    import yaml
+
+    from ascend_compile.inventory.snapshot import from_document
+
+    return from_document(yaml.safe_load(text), "c.yaml")

@@ -28,7 +28,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from ...findings import INFO
 from ...inventory.model import LIVE, UNTIMED
@@ -40,9 +40,9 @@ if TYPE_CHECKING:
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    usage = getattr(inventory(run), "usage", None)
+    usage: Optional[str] = getattr(inventory(run), "usage", None)
     need = gang_need(run, obj) if usage is not None else None
-    if need is None:
+    if need is None or usage is None:
         return
     severity = None if usage == LIVE else INFO
     for problem in _short(need, _when(usage)):

@@ -35,7 +35,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Optional
 
 from ...findings import WARNING
 from ...manifest.quantity import parse
@@ -54,7 +54,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if inv is None or inv.queues is None or obj.queue() not in inv.queues:
         return
     queue = inv.queues[obj.queue()]
-    for resource in sorted({p.npu_resource() for p in obj.pod_sets() if p.npu_resource()}):
+    for resource in sorted({p.npu_resource() or "" for p in obj.pod_sets()} - {""}):
         need = _declared(obj, resource)
         need = least_npus(obj, resource) if need is None else need
         limit, deserved = _amount(queue.capability, resource), _amount(queue.deserved, resource)
@@ -79,7 +79,7 @@ def _declared(obj: ObjectContext, resource: str) -> Optional[int]:
     return _amount(minimum, resource) if minimum else None
 
 
-def _amount(table: Dict[str, object], resource: str) -> Optional[int]:
+def _amount(table: Mapping[str, Any], resource: str) -> Optional[int]:
     """A whole quantity of ``resource`` in a resource list (None when it has none, or no whole number)."""
     value = parse(str(table[resource])) if resource in table else None
     return None if value is None else int(value)
