@@ -2,7 +2,7 @@
 taint, queue, claim, PriorityClass or HyperNode fact the inventory contradicts.
 
 For every rule that reads an inventory (the AC9xx rules, and the offline rules that assume MindCluster's defaults:
-AC306's accelerator-type values, AC315's host-arch, AC316's resource names) a job draws the finding against a base
+AC306's accelerator-type values, AC315's host-arch, AC316's resource names, AC317's node sizes) a job draws the finding against a base
 inventory; hypothesis then adds unrelated nodes, queues and namespaces in any number and order, checks the finding is
 still there, and adds the one fact that contradicts it: the finding must go (or, for a finding that is about usage,
 change).  AC904 (the handler's node sizes) and AC911 (multi-level topology) are not covered here: their own cases
@@ -116,6 +116,9 @@ CASES = [
     Case("AC305", "# mindcluster: v26.0.1\n" + one_pod_acjob(selector=None).replace(
         "        spec:\n", "        spec:\n          nodeSelector: {host-arch: huawei-arm}\n", 1), _nothing,
          _append_node({"accelerator-type": "module", "host-arch": "huawei-arm"})),
+    # the card handler takes nodes of at most 8 free NPUs; the profile's module-a3-16 nodes have 16, this cluster's 8
+    Case("AC317", one_pod_acjob(job_annotations="huawei.com/schedule_policy: chip1-node2", selector="module-a3-16",
+                                npus=1), _nothing, _append_node({"accelerator-type": "module-a3-16"}, 8)),
     Case("AC901", JOB.replace("queue: default", "queue: research"), _nothing,
          _add(lambda d: d["spec"], "queues", {"name": "research", "state": "Open"})),
     Case("AC902", JOB.replace("queue: default", "queue: frozen"), _nothing,

@@ -113,3 +113,18 @@ def load_text(text: str):
     from ascend_compile.inventory.snapshot import from_document
 
     return from_document(yaml.safe_load(text), "c.yaml")
+
+
+def test_a_snapshot_taken_before_these_facts_says_nothing_about_them() -> None:
+    """tests/lint/clusters/small.yaml records no PriorityClass, HyperNode or deserved share: the rules that need them
+    are silent (not read is not "none"), and the file still reads."""
+    from tests.lint.conftest import CASES
+    from tests.lint.test_inventory_truth import VC_JOB
+
+    old = load(str(Path(CASES).parent / "clusters" / "small.yaml"))
+    assert old.priority_classes is None and old.hyper_nodes is None and old.usage == UNTIMED
+    job = VC_JOB.replace("        restartPolicy: OnFailure\n", "        restartPolicy: OnFailure\n"
+                         "        priorityClassName: urgent\n")
+    assert not {f.rule for f in lint_text(job, inventory=old)} & {"AC912", "AC913", "AC914", "AC915"}
+    assert {"AC913", "AC914"} <= {f.rule for f in lint_text(job, inventory=dataclasses.replace(
+        old, priority_classes=frozenset(), hyper_nodes={}))}
