@@ -128,3 +128,14 @@ def test_a_snapshot_taken_before_these_facts_says_nothing_about_them() -> None:
     assert not {f.rule for f in lint_text(job, inventory=old)} & {"AC912", "AC913", "AC914", "AC915"}
     assert {"AC913", "AC914"} <= {f.rule for f in lint_text(job, inventory=dataclasses.replace(
         old, priority_classes=frozenset(), hyper_nodes={}))}
+
+
+@pytest.mark.parametrize("version, fires", [("v1.12.0", True), ("v1.15.1", True), ("v1.9.0", False), ("", False)])
+def test_hard_topology_is_judged_only_on_a_volcano_with_hyper_nodes(version, fires) -> None:
+    """kubectl reads a cluster without the HyperNode resource (Volcano before 1.12) as one without HyperNodes; there
+    the Job has no networkTopology at all (the API server drops it), so nothing is said; nor when the version is not
+    known."""
+    from tests.lint.test_inventory_truth import VC_JOB
+
+    inv = dataclasses.replace(_inventory(), hyper_nodes={}, versions={"volcano": version} if version else {})
+    assert ("AC914" in {f.rule for f in lint_text(VC_JOB, inventory=inv)}) is fires

@@ -3,8 +3,10 @@
 **What.** With ``--cluster`` or ``--cluster-snapshot``: a Volcano Job's
 ``spec.networkTopology`` in ``hard`` mode (the default mode), and the cluster has
 no Volcano HyperNode of a tier at most its ``highestTierAllowed`` (default 1).
-Only when the snapshot recorded the cluster's HyperNodes (Volcano 1.12 and
-later have them).
+Only when the inventory recorded the cluster's HyperNodes and its Volcano is
+1.12 or later (an older Volcano's Job has no ``networkTopology``: the API
+server drops the field, and kubectl reads a cluster without the HyperNode
+resource as one without HyperNodes).
 
 **Why.** In hard mode Volcano's scheduler (1.12) places the job's pods only
 inside one HyperNode of an allowed tier, searching the HyperNodes tier by tier;
@@ -31,6 +33,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Iterator
 
 from ...manifest.values import as_dict, as_int
+from ...inventory.model import VOLCANO
 from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 from ._cluster import counted, inventory, where
@@ -40,12 +43,23 @@ if TYPE_CHECKING:
 
 #: what Volcano's Job API defaults ``networkTopology`` to (its CRD's defaults)
 HARD, DEFAULT_TIER = "hard", 1
+#: the first Volcano release whose scheduler places jobs by HyperNodes
+HYPER_NODES_FROM = (1, 12)
+
+
+def _has_hyper_nodes(version: str) -> bool:
+    """Whether a Volcano version (an image tag: ``v1.12.0``) is one with HyperNodes; False when it is not known."""
+    import re
+
+    found = re.match(r"v?(\d+)\.(\d+)", version)
+    return found is not None and (int(found.group(1)), int(found.group(2))) >= HYPER_NODES_FROM
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     inv = inventory(run)
     topology = obj.spec.get("networkTopology") if obj.kind == VOLCANO_JOB else None
-    if inv is None or inv.hyper_nodes is None or not isinstance(topology, dict):
+    if inv is None or inv.hyper_nodes is None or not isinstance(topology, dict) or \
+            not _has_hyper_nodes(inv.versions.get(VOLCANO, "")):
         return
     if (as_dict(topology).get("mode") or HARD) != HARD:
         return
