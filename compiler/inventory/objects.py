@@ -1,8 +1,9 @@
 """An inventory from plain Kubernetes objects (JSON as ``kubectl get -o json`` or the Python client gives them).
 
 Only what the checks need is taken: node labels, NPU counts and the taints that keep pods off (no annotation: no
-check reads one); queue state and capability; the *names* of PVCs and ConfigMaps (never their data); the
-image tags of the Volcano, Ascend plugin and operator Deployments (never their env or arguments).
+check reads one); queue state, capability and deserved share; the *names* of PVCs, ConfigMaps and PriorityClasses
+(never their data) and of HyperNodes with their tiers (never their members); the image tags of the Volcano, Ascend
+plugin and operator Deployments (never their env or arguments).
 """
 from __future__ import annotations
 
