@@ -53,7 +53,7 @@ def _when(usage: str) -> str:
     """When the NPUs in use were read, as a message says it."""
     if usage == LIVE:
         return "now"
-    return "when the snapshot was taken (at a time it does not record)" if usage == UNTIMED else \
+    return "when the snapshot was taken, at a time it does not record" if usage == UNTIMED else \
         f"at {usage}, when the snapshot was taken"
 
 
