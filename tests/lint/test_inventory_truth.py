@@ -196,3 +196,23 @@ def test_a_fact_the_inventory_holds_takes_the_finding_away(case: Case, nodes: Li
     case.contradict(base)
     after = _findings(case, _noisy(base, nodes, names, first))
     assert not set(after) & set(before), f"{case.rule}: still {after} with the fact that contradicts it"
+
+
+#: rules that read an inventory only to say nothing with it (the cluster's nodes answer their question elsewhere)
+SILENT_WITH_NODES = {"AC319": "with the nodes known it says nothing; AC903 answers the selector from the nodes"}
+
+
+def test_every_rule_that_reads_an_inventory_is_contradicted_here() -> None:
+    """A rule unit that reads the run's inventory (or shares the cluster rules' helpers) has a case above, or says
+    nothing with one: a new inventory rule cannot skip this test."""
+    from pathlib import Path
+
+    from ascend_compile import catalogue
+    from tests.lint.conftest import ROOT
+
+    rules = Path(ROOT) / "compiler" / "lint" / "rules"
+    texts = {entry.id: (rules / f"{entry.unit}.py").read_text(encoding="utf-8")
+             for entry in catalogue.entries(catalogue.LINT)}
+    reading = {rule for rule, text in texts.items() if "inventory" in text or "from ._cluster import" in text}
+    assert {"AC316", "AC906", "AC915"} <= reading  # the scan finds them
+    assert reading - {c.rule for c in CASES} - set(SILENT_WITH_NODES) == set()
