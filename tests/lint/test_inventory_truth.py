@@ -216,3 +216,18 @@ def test_every_rule_that_reads_an_inventory_is_contradicted_here() -> None:
     reading = {rule for rule, text in texts.items() if "inventory" in text or "from ._cluster import" in text}
     assert {"AC316", "AC906", "AC915"} <= reading  # the scan finds them
     assert reading - {c.rule for c in CASES} - set(SILENT_WITH_NODES) == set()
+
+
+def test_the_inventories_built_here_are_snapshots_the_schema_takes(tmp_path) -> None:
+    """Each base and contradicting inventory, with noise, as a file: read through the schema check like any snapshot."""
+    import json
+
+    from ascend_compile.inventory.snapshot import load
+
+    for i, case in enumerate(CASES):
+        doc = _base()
+        case.base(doc)
+        case.contradict(doc)
+        path = tmp_path / f"{i}.yaml"
+        path.write_text(json.dumps(_noisy(doc, [("a", 2, True)], ["n1"], False)), encoding="utf-8")
+        assert load(str(path)).nodes, case.rule
