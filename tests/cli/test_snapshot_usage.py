@@ -42,6 +42,7 @@ def test_priority_classes_and_hyper_nodes_are_recorded_and_read_back(fake: Fake,
     out = tmp_path / "c.yaml"
     proc = cli("cluster", "snapshot", "-o", str(out), env=fake.env())
     assert proc.returncode == 0, proc.stderr
+    assert "capacity only (--usage also records the NPUs in use)" in proc.stderr
     spec = yaml.safe_load(out.read_text(encoding="utf-8"))["spec"]
     assert spec["priorityClasses"] == ["high", "low"] and spec["hyperNodes"] == [{"name": "rack-0", "tier": 1}]
     assert "members" not in out.read_text(encoding="utf-8")
