@@ -373,6 +373,7 @@ CITATIONS: Dict[str, Citation] = {
     "AC912": _c("jobEnqueueable", "pkg/scheduler/plugins/capacity/capacity.go", VC, "queue resource quota insufficient",
                 also=(Place("OnSessionOpen", "pkg/scheduler/plugins/proportion/proportion.go", VC19),
                       Place("newPodGroupSpec", _OP + "job.go", MC),
+                      Place("calcPGMinResources", "pkg/controllers/job/job_controller_actions.go", VC),
                       Place("OnSessionOpen", "pkg/scheduler/plugins/capacity/capacity.go", VC))),
     "AC913": _c("Admit", "plugin/pkg/admission/priority/admission.go", K8S,
                 "no PriorityClass with name %v was found",

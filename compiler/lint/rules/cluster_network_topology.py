@@ -48,7 +48,7 @@ HYPER_NODES_FROM = (1, 12)
 
 
 def _has_hyper_nodes(version: str) -> bool:
-    """Whether a Volcano version (an image tag: ``v1.12.0``) is one with HyperNodes; False when it is not known."""
+    """Whether a Volcano version (its image tag) is one with HyperNodes; False when it is not known."""
     import re
 
     found = re.match(r"v?(\d+)\.(\d+)", version)
