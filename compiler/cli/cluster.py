@@ -101,8 +101,8 @@ def snapshot(output_file: Optional[str], name: Optional[str], usage: bool, **opt
         fail("; ".join(f"{f.file}: {f.message}" + (f" ({f.hint})" if f.hint else "") for f in exc.findings), 2)
     except OSError as exc:
         fail(f"cannot write {output_file}: {exc.strerror or exc}", 2)
-    usage = f"the NPUs in use as of {stamp}" if stamp else "capacity only (--usage also records the NPUs in use)"
-    click.echo(f"wrote {output_file}: {len(inventory.nodes or ())} nodes, {len(inventory.queues or {})} queues; {usage}",
+    recorded = f"the NPUs in use as of {stamp}" if stamp else "capacity only (--usage also records the NPUs in use)"
+    click.echo(f"wrote {output_file}: {len(inventory.nodes or ())} nodes, {len(inventory.queues or {})} queues; {recorded}",
                err=True)
 
 

@@ -2,8 +2,9 @@
 
 ``apiVersion: ascend-compile.io/v1alpha1``, ``kind: ClusterSnapshot`` (``docs/cluster-snapshot.md``,
 ``schemas/clustersnapshot-v1alpha1.json``).  Written deterministically (sorted; a time stamp only beside the NPUs
-in use, when it records them), so that a committed snapshot of capacity changes only when the cluster's capacity does.  It holds what the lint needs and nothing
-more: no pod, job or holder names, no Secret, no ConfigMap data, no environment.  Read back, it is
+in use, when it records them), so that a committed snapshot of capacity changes only when the cluster's capacity
+does.  It holds what the lint needs and nothing more: no pod, job or holder names, no Secret, no ConfigMap data, no
+environment.  Read back, it is
 checked against its schema first: a bad file is an input error (AC016, exit code 2) with file, line,
 column and field path.
 """

@@ -1,12 +1,12 @@
 """The inventory is truth (issue 45 item 2): no finding made with a cluster inventory claims a node, resource, label,
 taint, queue, claim, PriorityClass or HyperNode fact the inventory contradicts.
 
-For every rule that reads an inventory (the AC9xx rules, and the offline rules that assume MindCluster's defaults:
-AC306's accelerator-type values, AC315's host-arch, AC316's resource names, AC317's node sizes) a job draws the finding against a base
-inventory; hypothesis then adds unrelated nodes, queues and namespaces in any number and order, checks the finding is
-still there, and adds the one fact that contradicts it: the finding must go (or, for a finding that is about usage,
-change).  AC904 (the handler's node sizes) and AC911 (multi-level topology) are not covered here: their own cases
-and unit tests build the inventories they need.
+For every rule that reads an inventory (the AC9xx rules, and the offline rules that assume MindCluster's defaults or
+read the nodes: AC305's handler refusal, AC306's accelerator-type values, AC315's host-arch, AC316's resource names,
+AC317's node sizes) a job draws the finding against a base inventory; hypothesis then adds unrelated nodes, queues
+and namespaces in any number and order, checks the finding is still there, and adds the one fact that contradicts
+it: the finding must go (or, for one whose offline form stays, change).  A scan of the rule units keeps the list
+whole.
 """
 from __future__ import annotations
 
