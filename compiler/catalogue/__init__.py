@@ -465,6 +465,14 @@ _ENTRIES: Tuple[Entry, ...] = (
     _lint("AC911", "cluster-multilevel-topology", ERROR, JOBS,
           "have the topology configured (resource-level-config) and the nodes labelled, use fewer levels, or drop "
           "schedule_policy multilevel on this cluster"),
+    _lint("AC912", "cluster-queue-capability", ERROR, JOBS,
+          "run fewer or smaller pods, use a queue whose capability holds the job, or have the capability raised"),
+    _lint("AC913", "cluster-priority-class-missing", ERROR, WORKLOADS,
+          "name a PriorityClass the cluster has (kubectl get priorityclasses), or have it created first"),
+    _lint("AC914", "cluster-network-topology", ERROR, (VOLCANO_JOB,),
+          "have the HyperNodes created, allow a higher tier, use mode: soft, or leave networkTopology out"),
+    _lint("AC915", "cluster-ranktable-namespace", ERROR, JOBS,
+          "put the ranktable ConfigMap in the job's namespace (the same metadata.namespace, or the same -n)"),
 )
 
 _BY_ID: Dict[str, Entry] = {entry.id: entry for entry in sorted(_ENTRIES, key=lambda e: e.id)}

@@ -41,11 +41,19 @@ Examples:
   ascend-compile lint k8s/ --cluster-snapshot cluster.yaml
 
 \b
-The snapshot holds node labels, NPUs (allocatable, allocated) and the
-taints that keep pods off; queue states and capabilities; the names of the
+The snapshot holds node labels, allocatable NPUs and the taints that keep
+pods off; queue states, capabilities and deserved shares; the names of the
+PriorityClasses, of the Volcano HyperNodes (with their tiers) and of the
 PersistentVolumeClaims and ConfigMaps of each namespace (never their data);
 the image tags of Volcano, the Ascend plugin and ascend-operator.  No Secret,
 no environment, no node annotation, no pod or job is ever written.
+
+\b
+Capacity only by default: the same cluster gives the same bytes, so a
+committed snapshot changes only when its capacity does.  --usage also
+records the NPUs pods hold now, with the time they were read; lint reports
+"no room now" (AC907) from such a snapshot as info, never failing a build
+by default.
 
 \b
 Exit codes: 0 written; 2 usage or input error (or FILE may not be written:
@@ -56,15 +64,19 @@ or answered with a value Kubernetes never writes (the object is named).""",
               help="Write the snapshot to FILE (default: standard output).")
 @click.option("--name", metavar="NAME", default=None,
               help="The cluster's name in the snapshot (default: --context, else 'cluster').")
+@click.option("--usage/--no-usage", default=False, show_default=True,
+              help="Also record the NPUs in use now, with the time (UTC) they were read.")
 @table_options("cluster snapshot")
 @handle_kubectl_errors
-def snapshot(output_file: Optional[str], name: Optional[str], **params: Any) -> None:
+def snapshot(output_file: Optional[str], name: Optional[str], usage: bool, **params: Any) -> None:
     """Write a snapshot of the cluster: what the cluster-aware lint rules (AC901-AC915) check against.
 
     With -n NS only that namespace's (and kube-system's) claims and ConfigMaps
     are read; without it, every namespace's.  Parts that may not be read
     (RBAC) are left out, with a note on stderr.
     """
+    import dataclasses
+
     from ..errors import AscendCompileError
     from ..inventory.snapshot import dump
     from ..kube.inventory import read_inventory
@@ -74,11 +86,12 @@ def snapshot(output_file: Optional[str], name: Optional[str], **params: Any) -> 
 
     flags = options_for(KubectlFlags, params)
     kubectl = make_kubectl(flags)
+    stamp = _utc_now() if usage else None  # before the read: the NPUs in use are as they were at this time or later
     inventory, notes = read_inventory(KubectlReader(kubectl), flags.namespace, name or flags.context or "",
                                       job_namespace(kubectl))
     for note in notes:
         click.echo(f"note: {printable(note)}", err=True)
-    text = dump(inventory)
+    text = dump(dataclasses.replace(inventory, usage=stamp))
     if not output_file or output_file == "-":
         sys.stdout.write(text)
         return
@@ -90,5 +103,13 @@ def snapshot(output_file: Optional[str], name: Optional[str], **params: Any) -> 
         fail("; ".join(f"{f.file}: {f.message}" + (f" ({f.hint})" if f.hint else "") for f in exc.findings), 2)
     except OSError as exc:
         fail(f"cannot write {output_file}: {exc.strerror or exc}", 2)
-    click.echo(f"wrote {output_file}: {len(inventory.nodes or ())} nodes, {len(inventory.queues or {})} queues",
+    recorded = f"the NPUs in use as of {stamp}" if stamp else "capacity only (--usage also records the NPUs in use)"
+    click.echo(f"wrote {output_file}: {len(inventory.nodes or ())} nodes, {len(inventory.queues or {})} queues; {recorded}",
                err=True)
+
+
+def _utc_now() -> str:
+    """Now, in UTC, as a snapshot's ``usageTime`` records it."""
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -15,6 +15,10 @@ VOLCANO, ASCEND_PLUGIN, ASCEND_OPERATOR = "volcano", "ascend-plugin", "ascend-op
 COMPONENTS = (VOLCANO, ASCEND_PLUGIN, ASCEND_OPERATOR)
 #: taint effects that keep a pod that does not tolerate them off a node
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
+#: :attr:`Inventory.usage` of NPUs in use read now (``--cluster``), and of a snapshot that recorded them without a time
+LIVE, UNTIMED = "live", "unknown"
+#: PriorityClasses every cluster has (the API server creates them), whether or not they were read
+SYSTEM_PRIORITY_CLASSES = frozenset({"system-cluster-critical", "system-node-critical"})
 
 
 @record(frozen=True)
@@ -144,6 +148,8 @@ class Queue:
     state: str  # Open, Closed, Closing, Unknown
     capability: Dict[str, str] = field(default_factory=dict)
     allocated: Dict[str, str] = field(default_factory=dict)  # live reads only
+    #: the share the capacity plugin lets the queue keep when other queues reclaim (``spec.deserved``)
+    deserved: Dict[str, str] = field(default_factory=dict)
 
     @property
     def open(self) -> bool:
@@ -170,6 +176,14 @@ class Inventory:
     resource_levels: Optional[Dict[str, Tuple[str, ...]]] = None
     #: the namespace a job that names none lands in (``-n``, else the context's, else ``default``); "": not known
     default_namespace: str = ""
+    #: the NPUs in use on the nodes (:attr:`Node.used`): :data:`LIVE` read now; a snapshot's UTC time stamp
+    #: (``2026-12-07T05:00:00Z``) or :data:`UNTIMED`: as they were then; None: not recorded (every ``used`` is 0 and says
+    #: nothing about now: the rules about room now are silent)
+    usage: Optional[str] = LIVE
+    #: the names of the cluster's PriorityClasses (None: not read)
+    priority_classes: Optional[FrozenSet[str]] = None
+    #: Volcano HyperNodes (network topology): name -> tier (None: not read; {}: the cluster has none)
+    hyper_nodes: Optional[Dict[str, int]] = None
 
     def bundled_volcano(self) -> Optional[str]:
         """The cluster's Volcano release when lint bundles its schemas ('1.9', ...): what a lint against this
@@ -184,6 +198,22 @@ class Inventory:
     def namespace_of(self, namespace: Optional[str]) -> Optional[str]:
         """Where an object lands: its own namespace, else the cluster's default (None when neither is known)."""
         return namespace or self.default_namespace or None
+
+    def offers(self, resource: str) -> Optional[bool]:
+        """Whether a node offers ``resource`` (allocatable, any amount); None when the nodes were not read."""
+        return None if self.nodes is None else any(resource in n.allocatable for n in self.nodes)
+
+    def carries(self, label: str, value: Optional[str] = None) -> Optional[bool]:
+        """Whether a node carries the label (with ``value``, unless None); None when the nodes were not read."""
+        if self.nodes is None:
+            return None
+        return any(label in n.labels and (value is None or n.labels[label] == value) for n in self.nodes)
+
+    def has_priority_class(self, name: str) -> Optional[bool]:
+        """Whether the PriorityClass exists; None when they were not read."""
+        if name in SYSTEM_PRIORITY_CLASSES:
+            return True
+        return None if self.priority_classes is None else name in self.priority_classes
 
     def has_claim(self, namespace: str, name: str) -> Optional[bool]:
         """Whether the PVC exists; None when the namespace was not read."""

@@ -1,8 +1,9 @@
 """An inventory from plain Kubernetes objects (JSON as ``kubectl get -o json`` or the Python client gives them).
 
 Only what the checks need is taken: node labels, NPU counts and the taints that keep pods off (no annotation: no
-check reads one); queue state and capability; the *names* of PVCs and ConfigMaps (never their data); the
-image tags of the Volcano, Ascend plugin and operator Deployments (never their env or arguments).
+check reads one); queue state, capability and deserved share; the *names* of PVCs, ConfigMaps and PriorityClasses
+(never their data) and of HyperNodes with their tiers (never their members); the image tags of the Volcano, Ascend
+plugin and operator Deployments (never their env or arguments).
 """
 from __future__ import annotations
 
@@ -77,7 +78,16 @@ def queue_of(queue: Mapping[str, Any]) -> Queue:
     if state not in QUEUE_STATES:
         where = ("status", "state") if reply.text("status", "state") else ("spec", "state")
         raise reply.fail(where, f"{shown(state)} is not a queue state ({', '.join(QUEUE_STATES)})")
-    return Queue(reply.name, state, dict(reply.texts("spec", "capability")), dict(reply.texts("status", "allocated")))
+    return Queue(reply.name, state, dict(reply.texts("spec", "capability")), dict(reply.texts("status", "allocated")),
+                 dict(reply.texts("spec", "deserved")))
+
+
+def hyper_nodes_from(hyper_nodes: Iterable[Mapping[str, Any]]) -> Dict[str, int]:
+    """Volcano HyperNodes: name -> tier (``spec.tier``, a whole number)."""
+    out: Dict[str, int] = {}
+    for reply in (Reply(h, "HyperNode") for h in hyper_nodes):
+        out[reply.name] = int(reply.count("spec", "tier", high=2 ** 31 - 1) or 0)
+    return dict(sorted(out.items()))
 
 
 def names_by_namespace(objects: Iterable[Mapping[str, Any]], namespaces: Sequence[str] = (), kind: str = "object"
@@ -237,10 +247,13 @@ def inventory_from(nodes: Optional[List[Mapping[str, Any]]], pods: Iterable[Mapp
                    queues: Optional[List[Mapping[str, Any]]], claims: Optional[List[Mapping[str, Any]]],
                    config_maps: Optional[List[Mapping[str, Any]]], deployments: Iterable[Mapping[str, Any]],
                    namespaces: Sequence[str], name: str = "", default_namespace: str = "",
-                   scheduler_config_maps: Iterable[Mapping[str, Any]] = ()) -> Inventory:
+                   scheduler_config_maps: Iterable[Mapping[str, Any]] = (),
+                   priority_classes: Optional[List[Mapping[str, Any]]] = None,
+                   hyper_nodes: Optional[List[Mapping[str, Any]]] = None) -> Inventory:
     """The inventory of what was read (None: not read); ``namespaces``: those whose PVCs and ConfigMaps were read;
     ``default_namespace``: where a job that names none lands; ``scheduler_config_maps``: more ConfigMaps to look
-    for the scheduler's configuration in (its namespace's, when ``config_maps`` are one namespace's)."""
+    for the scheduler's configuration in (its namespace's, when ``config_maps`` are one namespace's); ``priority_classes``
+    and ``hyper_nodes``: the cluster's PriorityClasses and Volcano HyperNodes (None: not read)."""
     deployments = list(deployments)
     versions = versions_from(deployments)
     settings_in = list(config_maps or []) + list(scheduler_config_maps)
@@ -254,4 +267,7 @@ def inventory_from(nodes: Optional[List[Mapping[str, Any]]], pods: Iterable[Mapp
         claims=None if claims is None else names_by_namespace(claims, namespaces, "PersistentVolumeClaim"),
         config_maps=None if config_maps is None else names_by_namespace(config_maps, namespaces, "ConfigMap"),
         versions=dict(sorted(versions.items())), name=name, default_namespace=default_namespace,
-        resource_levels=resource_levels_from(scheduler_settings(settings_in)))
+        resource_levels=resource_levels_from(scheduler_settings(settings_in)),
+        priority_classes=None if priority_classes is None else frozenset(
+            Reply(p, "PriorityClass").name for p in priority_classes),
+        hyper_nodes=None if hyper_nodes is None else hyper_nodes_from(hyper_nodes))

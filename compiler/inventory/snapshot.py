@@ -1,9 +1,10 @@
 """The snapshot file: an :class:`~.model.Inventory` as a versioned YAML document, and back.
 
 ``apiVersion: ascend-compile.io/v1alpha1``, ``kind: ClusterSnapshot`` (``docs/cluster-snapshot.md``,
-``schemas/clustersnapshot-v1alpha1.json``).  Written deterministically (sorted, no time stamp), so that
-a committed snapshot changes only when the cluster does.  It holds what the lint needs and nothing
-more: no pod, job or holder names, no Secret, no ConfigMap data, no environment.  Read back, it is
+``schemas/clustersnapshot-v1alpha1.json``).  Written deterministically (sorted; a time stamp only beside the NPUs
+in use, when it records them), so that a committed snapshot of capacity changes only when the cluster's capacity
+does.  It holds what the lint needs and nothing more: no pod, job or holder names, no Secret, no ConfigMap data, no
+environment.  Read back, it is
 checked against its schema first: a bad file is an input error (AC016, exit code 2) with file, line,
 column and field path.
 """
@@ -14,7 +15,7 @@ from typing import Any, Dict, FrozenSet, List, Optional
 from ..catalogue import CLUSTER_SNAPSHOT_INVALID
 from ..errors import InputError
 from ..findings import ERROR, Finding
-from .model import BLOCKING_EFFECTS, Inventory, Node, Queue, Taint
+from .model import BLOCKING_EFFECTS, LIVE, UNTIMED, Inventory, Node, Queue, Taint
 
 API_VERSION = "ascend-compile.io/v1alpha1"
 KIND = "ClusterSnapshot"
@@ -29,19 +30,25 @@ def to_document(inventory: Inventory) -> Dict[str, Any]:
         spec["defaultNamespace"] = inventory.default_namespace
     if inventory.versions:
         spec["versions"] = dict(sorted(inventory.versions.items()))
+    if inventory.usage not in (None, LIVE, UNTIMED):
+        spec["usageTime"] = inventory.usage
     if inventory.nodes is not None:
-        spec["nodes"] = [_node(n) for n in sorted(inventory.nodes, key=lambda n: n.name)]
+        spec["nodes"] = [_node(n, inventory.usage is not None) for n in sorted(inventory.nodes, key=lambda n: n.name)]
     if inventory.resource_levels is not None:
         spec["resourceLevels"] = {tree: list(labels) for tree, labels in sorted(inventory.resource_levels.items())}
     if inventory.queues is not None:
         spec["queues"] = [_queue(q) for _, q in sorted(inventory.queues.items())]
+    if inventory.priority_classes is not None:
+        spec["priorityClasses"] = sorted(inventory.priority_classes)
+    if inventory.hyper_nodes is not None:
+        spec["hyperNodes"] = [{"name": name, "tier": tier} for name, tier in sorted(inventory.hyper_nodes.items())]
     namespaces = sorted(set(inventory.claims or {}) | set(inventory.config_maps or {}))
     if inventory.claims is not None or inventory.config_maps is not None:
         spec["namespaces"] = [_namespace(inventory, ns) for ns in namespaces]
     return {"apiVersion": API_VERSION, "kind": KIND, "metadata": {"name": inventory.name or UNNAMED}, "spec": spec}
 
 
-def _node(node: Node) -> Dict[str, Any]:
+def _node(node: Node, usage: bool) -> Dict[str, Any]:
     out: Dict[str, Any] = {"name": node.name, "ready": node.ready}
     if node.cordoned:
         out["unschedulable"] = True
@@ -51,7 +58,8 @@ def _node(node: Node) -> Dict[str, Any]:
         out["taints"] = [{"key": t.key, **({"value": t.value} if t.value else {}), "effect": t.effect}
                          for t in node.taints]
     if node.allocatable:
-        out["npus"] = {r: {"allocatable": n, "allocated": node.used.get(r, 0)} for r, n in sorted(node.allocatable.items())}
+        out["npus"] = {r: {"allocatable": n, **({"allocated": node.used.get(r, 0)} if usage else {})}
+                       for r, n in sorted(node.allocatable.items())}
     return out
 
 
@@ -59,6 +67,8 @@ def _queue(queue: Queue) -> Dict[str, Any]:
     out: Dict[str, Any] = {"name": queue.name, "state": queue.state}
     if queue.capability:
         out["capability"] = dict(sorted(queue.capability.items()))
+    if queue.deserved:
+        out["deserved"] = dict(sorted(queue.deserved.items()))
     return out
 
 
@@ -121,15 +131,27 @@ def from_document(data: Dict[str, Any], source: str = "") -> Inventory:
     nodes = spec.get("nodes")
     queues = spec.get("queues")
     namespaces = spec.get("namespaces")
+    hyper_nodes = spec.get("hyperNodes")
     return Inventory(
         nodes=None if nodes is None else tuple(_read_node(n) for n in nodes),
-        queues=None if queues is None else {q["name"]: Queue(q["name"], q["state"], dict(q.get("capability") or {}))
-                                            for q in queues},
+        queues=None if queues is None else {q["name"]: Queue(q["name"], q["state"], dict(q.get("capability") or {}),
+                                                             deserved=dict(q.get("deserved") or {})) for q in queues},
         claims=_names(namespaces, "persistentVolumeClaims"), config_maps=_names(namespaces, "configMaps"),
         versions=dict(spec.get("versions") or {}), source=source, name=str((data.get("metadata") or {}).get("name")),
         default_namespace=str(spec.get("defaultNamespace") or ""),
         resource_levels=None if "resourceLevels" not in spec else {
-            str(tree): tuple(labels) for tree, labels in (spec.get("resourceLevels") or {}).items()})
+            str(tree): tuple(labels) for tree, labels in (spec.get("resourceLevels") or {}).items()},
+        usage=_usage(spec), priority_classes=None if "priorityClasses" not in spec else frozenset(spec["priorityClasses"]),
+        hyper_nodes=None if hyper_nodes is None else {h["name"]: h["tier"] for h in hyper_nodes})
+
+
+def _usage(spec: Dict[str, Any]) -> Optional[str]:
+    """When the snapshot's NPUs in use were read: its ``usageTime``; :data:`~.model.UNTIMED` for a snapshot that records
+    them without one (taken before snapshots had it); None when it records none."""
+    if spec.get("usageTime"):
+        return str(spec["usageTime"])
+    recorded = any("allocated" in npus for node in spec.get("nodes") or [] for npus in (node.get("npus") or {}).values())
+    return UNTIMED if recorded else None
 
 
 def _read_node(node: Dict[str, Any]) -> Node:

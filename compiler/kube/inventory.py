@@ -1,7 +1,7 @@
 """The cluster inventory (:mod:`ascend_compile.inventory`) read live, through a :class:`~.jobview.Reader`.
 
 Read-only: ``list`` on nodes, pods (for the NPUs they hold), Volcano queues, namespaces,
-PersistentVolumeClaims, ConfigMaps and Deployments.  Of the ConfigMaps and claims only the names are
+PersistentVolumeClaims, ConfigMaps, Deployments, PriorityClasses and Volcano HyperNodes.  Of the ConfigMaps and claims only the names are
 kept (and of the Volcano scheduler's configuration the Ascend plugin's multi-level topology), of the
 Deployments only the image tags; Secrets are never read.  A part that may not be read
 (RBAC) or whose type the cluster lacks is left out of the inventory, with a note saying why; a cluster
@@ -20,6 +20,8 @@ NAMESPACE_RESOURCE = "namespaces"
 CLAIM_RESOURCE = "persistentvolumeclaims"
 CONFIG_MAP_RESOURCE = "configmaps"
 DEPLOYMENT_RESOURCE = "deployments.apps"
+PRIORITY_CLASS_RESOURCE = "priorityclasses.scheduling.k8s.io"
+HYPER_NODE_RESOURCE = "hypernodes.topology.volcano.sh"
 #: the namespace of the Ascend plugin's cluster-wide ConfigMaps (device information, switch topology)
 SYSTEM_NAMESPACE = "kube-system"
 
@@ -45,6 +47,8 @@ def read_inventory(reader: Reader, namespace: Optional[str] = None, name: str = 
                                                 fields="status.phase!=Succeeded,status.phase!=Failed")) or []
     queues = optional("Volcano queues", lambda: reader.list(QUEUE_RESOURCE, None))
     deployments = optional("Deployments", lambda: reader.list(DEPLOYMENT_RESOURCE, None)) or []
+    priority_classes = optional("PriorityClasses", lambda: reader.list(PRIORITY_CLASS_RESOURCE, None))
+    hyper_nodes = optional("Volcano HyperNodes", lambda: reader.list(HYPER_NODE_RESOURCE, None))
     settings: List[Any] = []
     if namespace is None:
         listed = optional("namespaces", lambda: reader.list(NAMESPACE_RESOURCE, None)) or []
@@ -59,7 +63,7 @@ def read_inventory(reader: Reader, namespace: Optional[str] = None, name: str = 
             if space not in spaces:
                 settings += optional(f"ConfigMaps in {space}", lambda: reader.list(CONFIG_MAP_RESOURCE, space)) or []
     return inventory_from(nodes, pods, queues, claims, config_maps, deployments, spaces, name,
-                          default_namespace, settings), notes
+                          default_namespace, settings, priority_classes, hyper_nodes), notes
 
 
 def _each(optional: Callable[[str, Callable[[], List[Any]]], Optional[List[Any]]], resource: str, what: str,

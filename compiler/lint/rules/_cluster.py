@@ -182,14 +182,10 @@ def gang_need(run: "RunContext", obj: Any) -> Optional[GangNeed]:
     inv = inventory(run)
     if inv is None or inv.nodes is None:
         return None
-    pod_sets = [p for p in obj.pod_sets() if p.replicas > 0]
-    minimums = [_task_minimum(obj, p) for p in pod_sets]
-    least = obj.min_available()
-    path: Path = _min_available_path(obj)
-    if least is None or (obj.kind == VOLCANO_JOB and least == 0):
-        least = sum(minimums) if obj.kind == VOLCANO_JOB else sum(p.replicas for p in pod_sets)
-    if least <= 0:
+    size = gang_size(obj)
+    if size is None:
         return None
+    pod_sets, minimums, least, path = size
     per_task = least >= sum(minimums)
     groups: Dict[Tuple[Any, ...], List[Tuple[Any, int]]] = {}
     others = 0
@@ -207,6 +203,36 @@ def gang_need(run: "RunContext", obj: Any) -> Optional[GangNeed]:
             out.append(Gang(members[0][0], "+".join(p.role for p, _ in members), resource, npus,
                             sum(p.replicas for p, _ in members), sum(m for _, m in members), nodes))
     return GangNeed(sum(p.replicas for p in pod_sets), least, out, others, len(out) == len(groups), path)
+
+
+def gang_size(obj: Any) -> Optional[Tuple[List["PodSet"], List[int], int, Path]]:
+    """(the job's pod sets with pods, each one's minimum, the pods its pod group places together, where the job sets
+    that number): the job's minMember and minTaskMember as :func:`gang_need` says; None when it starts pods one by
+    one (minMember 0)."""
+    pod_sets = [p for p in obj.pod_sets() if p.replicas > 0]
+    minimums = [_task_minimum(obj, p) for p in pod_sets]
+    least = obj.min_available()
+    if least is None or (obj.kind == VOLCANO_JOB and least == 0):
+        least = sum(minimums) if obj.kind == VOLCANO_JOB else sum(p.replicas for p in pod_sets)
+    return None if least <= 0 else (pod_sets, minimums, least, _min_available_path(obj))
+
+
+def least_npus(obj: Any, resource: str) -> int:
+    """The fewest NPUs of ``resource`` the pods the job's pod group places together can ask for (the sum over its
+    smallest pods: whichever pods the pod group's minimum resources count, at least these); 0 when it has no gang."""
+    size = gang_size(obj)
+    if size is None:
+        return 0
+    pod_sets, _minimums, least, _path = size
+    counts = sorted(c for p in pod_sets for c in [p.npus() if p.npu_resource() == resource else 0]
+                    for _ in range(min(p.replicas, least)))
+    return sum(counts[:least])
+
+
+def where(inv: Inventory) -> str:
+    """Where a message's claim about the cluster comes from: ``the cluster`` (a live read) or ``the cluster snapshot
+    FILE``."""
+    return "the cluster" if inv.source == "cluster" else f"the cluster snapshot {inv.source}"
 
 
 def _task_minimum(obj: Any, pod_set: "PodSet") -> int:

@@ -17,6 +17,9 @@ that select different known types none of which contains ``card`` are refused
 the same way: the plugin joins the values with ``|`` into one job selector, and
 no handler has that name.
 
+With ``--cluster`` or ``--cluster-snapshot``, a value some node of the cluster
+carries is reported only where the plugin refuses the job for it.
+
 **How to fix.** Use the value your nodes are labelled with
 (``kubectl get nodes -L accelerator-type``), e.g. ``module-910b-8``.
 
@@ -160,6 +163,9 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             if absent is not None:
                 yield absent
             continue
+        refused = _handler_by_selector(obj, run) and releases.value(_REFUSED, run.release)
+        if not refused and run.inventory is not None and run.inventory.carries(ACCELERATOR_TYPE_LABEL, value):
+            continue  # a node of the cluster carries it: the pods fit there (the inventory beats the profiles)
         close = _close(value, known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
         if not _handler_by_selector(obj, run):

@@ -6,8 +6,13 @@ pods may run on could hold the pods its pod group must place together (its
 other pods hold now (as the inventory saw them) leave room for fewer.
 
 **Why.** Volcano starts a gang only when that many of its pods can be placed at once;
-the job waits Pending until enough NPUs are free. A warning: it runs later,
-once other jobs end (or sooner, if the snapshot is old).
+the job waits Pending until enough NPUs are free. A warning against the live
+cluster (``--cluster``): it runs later, once other jobs end. From a snapshot the
+NPUs in use are those of the time it was taken (``cluster snapshot --usage``
+records it), which says little about when the job is applied: the finding is
+info, naming that time, so it never fails a ``failOn: warning`` build; a
+snapshot of capacity only (the default) records no NPUs in use and this rule
+says nothing.
 
 **How to fix.** Nothing, if waiting is fine; otherwise run fewer or smaller
 pods, or ask for the NPUs other jobs hold (``ascend-compile why`` names them
@@ -23,11 +28,13 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from ...catalogue.citations import Citation, VC
+from ...findings import INFO
+from ...inventory.model import LIVE, UNTIMED
 from ..rule import Problem
-from ._cluster import free_npus, gang_need, gang_text, nodes_summary, placeable, pods_room
+from ._cluster import free_npus, gang_need, gang_text, inventory, nodes_summary, placeable, pods_room
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
@@ -37,9 +44,25 @@ CITATION = Citation("OnSessionClose", "pkg/scheduler/plugins/gang/gang.go", VC,
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    need = gang_need(run, obj)
-    if need is None:
+    usage: Optional[str] = getattr(inventory(run), "usage", None)
+    need = gang_need(run, obj) if usage is not None else None
+    if need is None or usage is None:
         return
+    severity = None if usage == LIVE else INFO
+    for problem in _short(need, _when(usage)):
+        yield problem._replace(severity=severity)
+
+
+def _when(usage: str) -> str:
+    """When the NPUs in use were read, as a message says it."""
+    if usage == LIVE:
+        return "now"
+    return "when the snapshot was taken, at a time it does not record" if usage == UNTIMED else \
+        f"at {usage}, when the snapshot was taken"
+
+
+def _short(need: Any, when: str) -> Iterator[Problem]:
+    """The pods that the NPUs free ``when`` the inventory read them leave no room for."""
     short = False
     for gang in need.groups:
         if pods_room(gang.nodes, gang.resource, gang.npus, free=False) < gang.least:
@@ -50,7 +73,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             short = True
             free = free_npus(gang.nodes, gang.resource)
             yield Problem(gang.pod_set.role_path, f"the job starts {gang.least} pods of {gang.npus} {gang.resource} "
-                          f"together, but the nodes they may run on have room for {room} now ({free} free in all; "
+                          f"together, but the nodes they may run on have room for {room} {when} ({free} free in all; "
                           f"{nodes_summary(gang.nodes, gang.pod_set, gang.resource)}): it waits until "
                           "other jobs end")
     if short or not need.complete or need.least > need.pods or placeable(need, free=False) < need.least:
@@ -58,5 +81,5 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     most = placeable(need, free=True)
     if most < need.least:
         yield Problem(need.path, f"the job's pod group starts {need.least} of its {need.pods} pods together "
-                      f"(minAvailable), but the nodes hold {most} of them now ({gang_text(need, True)}): it waits "
+                      f"(minAvailable), but the nodes hold {most} of them {when} ({gang_text(need, True)}): it waits "
                       "until other jobs end")

@@ -10,7 +10,9 @@ its limit ("node npu top<...> is invalid"), so the job is never placed while the
 nodes stay as they are. An error when every such node is idle (the simulated
 cluster shows the job Pending: nothing will ever free fewer NPUs on them); a
 warning when some are busy (a node may qualify once other jobs hold enough of
-its NPUs). Offline, AC317 warns from the hardware profiles; this rule looks at
+its NPUs); info when they were busy in a snapshot's record of usage (a moment
+that says little about when the job runs), and a snapshot of capacity only
+counts every node idle. Offline, AC317 warns from the hardware profiles; this rule looks at
 the cluster's nodes.
 
 **How to fix.** Use the schedule policy of the servers you select
@@ -33,7 +35,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
 
 from ...catalogue.citations import Citation, MC, PL
-from ...findings import WARNING
+from ...findings import INFO, WARNING
+from ...inventory.model import LIVE
 from ...hardware.targeting import handler_family, handler_node_limit
 from ...vocabulary import SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
@@ -71,7 +74,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         yield Problem(found[1] if found is not None else pod_set.spec_path,
                       text + (": every one is idle, so the pods are never placed" if idle else
                               ": none qualifies now (one may, once other jobs hold some of its NPUs)"),
-                      severity=None if idle else WARNING)
+                      severity=None if idle else WARNING if inv.usage == LIVE else INFO)
 
 
 def _refused(usable_nodes: List[Node], resource: str, npus: int, limit: int) -> Optional[Tuple[List[Node], bool]]:

@@ -15,6 +15,10 @@ under the rules of another server. The simulated cluster shows the job Pending
 on idle nodes. A warning, not an error: whether a node qualifies depends on what
 else runs on it.
 
+With ``--cluster`` or ``--cluster-snapshot``, a selected node of the cluster that
+offers no more NPUs than the handler takes means the profile's node size is not
+this cluster's: nothing is reported (AC904 judges the nodes themselves).
+
 **How to fix.** Use the schedule policy of the servers you select
 (``ascend-compile profiles``), or select the servers the policy is for.
 
@@ -34,7 +38,7 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from ...catalogue.citations import Citation, MC, PL, Place
 from ...hardware.targeting import handler_family, handler_key, handler_node_limit, node_profile
@@ -49,6 +53,14 @@ CITATION = Citation("GetUsableTopFromNode", "component/ascend-for-volcano/intern
                     also=(Place("SetMaxNodeNPUNum", PL + "internal/npu/base/frame.go", MC),
                           Place("WithMaxNodeNum", PL + "internal/npu/base/frame.go", MC),
                           Place("", PL + "internal/npu/factory.go (each handler's node limit)", MC)))
+
+
+def _small_nodes(run: RunContext, resource: Optional[str], value: Any, limit: int) -> bool:
+    """Whether a node of the run's cluster inventory that carries the selected accelerator-type offers at most
+    ``limit`` NPUs of ``resource`` (the inventory beats the profile's node size; AC904 judges those nodes)."""
+    nodes = run.inventory.nodes if run.inventory is not None else None
+    return bool(nodes) and any(n.labels.get(ACCELERATOR_TYPE_LABEL) == value and
+                               0 < n.allocatable.get(resource or "", 0) <= limit for n in nodes or ())
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
@@ -68,7 +80,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.npu_pod_sets():
         value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
         nodes = node_profile(every, resource, value)
-        if nodes is None or nodes.npus_per_node <= limit:
+        if nodes is None or nodes.npus_per_node <= limit or _small_nodes(run, resource, value, limit):
             continue
         served = ", ".join(p.name for p in family)
         picked = f"schedule_policy {policy} picks" if policy else f"on MindCluster {run.release} the card handler is"

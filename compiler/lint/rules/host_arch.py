@@ -10,8 +10,10 @@ installation guide labels the nodes ``host-arch=huawei-arm`` or
 ``host-arch=huawei-x86``. A pod selecting any other value matches no such node
 (and a pod selecting a misspelt key, which no node carries, matches none at all)
 and stays Pending (Kubernetes' node affinity filter, run by Volcano's
-predicates, finds no node). Lint cannot see your nodes: if yours carry another
-value on purpose, set this rule's severity in the project config.
+predicates, finds no node). Offline lint cannot see your nodes: if yours carry
+another value on purpose, set this rule's severity in the project config. With
+``--cluster`` or ``--cluster-snapshot`` a key or value some node carries is never
+reported (AC903 answers from the nodes).
 
 **How to fix.** Use ``huawei-arm`` or ``huawei-x86`` (what your nodes carry) under
 the key ``host-arch``, or drop the selector.
@@ -59,11 +61,16 @@ def _misspelt(key: Any) -> bool:
             and key.lower().replace("-", "").replace("_", "").replace(".", "") == _BARE)
 
 
+def _carried(run: RunContext, key: str, value: Any = None) -> bool:
+    """Whether a node of the run's cluster inventory carries the label (the inventory beats the default values)."""
+    return run.inventory is not None and bool(run.inventory.carries(key, value))
+
+
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         selector = pod_set.node_selector
         value = selector.get(HOST_ARCH_LABEL)
-        if isinstance(value, str) and value not in HOST_ARCH_VALUES:
+        if isinstance(value, str) and value not in HOST_ARCH_VALUES and not _carried(run, HOST_ARCH_LABEL, value):
             yield Problem(pod_set.spec_path + ("nodeSelector", HOST_ARCH_LABEL),
                           f"{HOST_ARCH_LABEL} {value!r} is not a value MindCluster nodes are labelled with "
                           f"({', '.join(HOST_ARCH_VALUES)}): no node matches and the pods stay Pending")
@@ -74,6 +81,8 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                 if len(_FINE) < 4096:
                     _FINE.add(key)
                 continue
+            if _carried(run, key):
+                continue  # a node carries it: no misspelling on this cluster (not remembered: another may not)
             yield Problem(pod_set.spec_path + ("nodeSelector", key),
                           f"node selector key {key!r} is not {HOST_ARCH_LABEL!r}, the key MindCluster nodes "
                           f"are labelled with: no node matches and the pods stay Pending")

@@ -26,6 +26,9 @@ such a pod never fits MindCluster's nodes either (the same error), and the
 message names HAMi's device plugin, as the pod's own HAMi annotation when it has
 one (``huawei.com/vnpu-mode``, ``hami.io/...``).
 
+With ``--cluster`` or ``--cluster-snapshot``, a resource some node of the
+cluster offers is never reported: the cluster's nodes beat the profiles.
+
 **How to fix.** Spell the resource as the profile does (``ascend-compile
 profiles``), and select the nodes of the chip you request.
 
@@ -147,6 +150,8 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         resource = pod_set.npu_resource()
         if not resource or pod_set.replicas <= 0:
             continue
+        if run.inventory is not None and run.inventory.offers(resource):
+            continue  # a node of the cluster offers it: the inventory beats the profiles
         right = None if resource in unique else _miscased(resource, by_lower)
         model = None if right or resource in unique or resource in resources else _chip_model(resource, resources)
         hami = _hami_companion(pod_set, resource)
