@@ -467,7 +467,7 @@ _ENTRIES: Tuple[Entry, ...] = (
           "schedule_policy multilevel on this cluster"),
     _lint("AC912", "cluster-queue-capability", ERROR, JOBS,
           "run fewer or smaller pods, use a queue whose capability holds the job, or have the capability raised"),
-    _lint("AC913", "cluster-priority-class-missing", ERROR, WORKLOADS,
+    _lint("AC913", "cluster-priority-class-missing", ERROR, POD_KINDS,
           "name a PriorityClass the cluster has (kubectl get priorityclasses), or have it created first"),
     _lint("AC914", "cluster-network-topology", ERROR, (VOLCANO_JOB,),
           "have the HyperNodes created, allow a higher tier, use mode: soft, or leave networkTopology out"),
