@@ -25,7 +25,15 @@ NONE = ""
 AT = {release: f"mind-cluster {release}" for release in RELEASES}
 #: the Volcano of MindCluster v6.0.0-v26.0.1's plugin (../shared/upstream/src/releases/volcano-v1.9.0.tar.gz)
 VC19 = "Volcano v1.9.0"
-SOURCES = (MC, VC, K8S, MD, NONE, *AT.values(), VC19)
+#: the Volcano whose own Ascend device sharing the volcano-vnpu stacks are judged for (releases/volcano-v1.15.1.tar.gz)
+VC115 = "Volcano v1.15.1"
+#: HAMi's scheduler and its Ascend device plugin (Project-HAMi/HAMi, Project-HAMi/ascend-device-plugin) at the commits
+#: read for the hami stacks
+HAMI = "HAMi 01bfa756"
+HAMI_PLUGIN = "ascend-device-plugin 074d93a8"
+SOURCES = (MC, VC, K8S, MD, NONE, *AT.values(), VC19, VC115, HAMI, HAMI_PLUGIN)
+_HAMI_VC = "pkg/scheduler/api/devices/ascend/hami/device_info.go"
+_VNPU_VC = "pkg/scheduler/api/devices/ascend/mindcluster/ascend310p/vnpu/"
 
 _OP = "component/ascend-operator/pkg/controllers/v1/"
 _VAL = _OP + "ascendjob_validate.go"
@@ -204,6 +212,22 @@ CITATIONS: Dict[str, Citation] = {
                       Place("createOrUpdatePodGroup", "pkg/controllers/job/job_controller_actions.go", VC),
                       Place("", "pkg/controllers/podgroup/pg_controller_handler.go", VC),
                       Place("createPodGroup", _OP + "job.go", MC))),
+    "AC330": _c("verifyReq", _HAMI_VC, VC115,
+                "vNPU does not support partial memory allocation when requesting multiple devices",
+                also=(Place("trimMemory", _HAMI_VC, VC115), Place("ResourceReqs", _HAMI_VC, VC115),
+                      Place("GetResourceNames", _HAMI_VC, VC115), Place("GetIgnoredDevices", _HAMI_VC, VC115),
+                      Place("", "pkg/scheduler/api/devices/config/vnpu.go (no core resource name)", VC115),
+                      Place("MutateAdmission", "pkg/device/ascend/device.go", HAMI),
+                      Place("GenerateResourceRequests", "pkg/device/ascend/device.go", HAMI),
+                      Place("", "ascend-device-configmap.yaml (the chips, memory and templates)", HAMI_PLUGIN),
+                      Place("registerKubelet", "internal/server/register.go", HAMI_PLUGIN),
+                      Place("", "docs/volcano.md (hami-core needs Volcano 1.16)", HAMI_PLUGIN))),
+    "AC331": _c("GetVTaskDVPP", _VNPU_VC + "device_manage.go", VC115, "err dvpp value:%s",
+                also=(Place("checkVNPUResourcesInPod", _VNPU_VC + "utils.go", VC115),
+                      Place("getResTemplateFromTaskSetting", _VNPU_VC + "utils.go", VC115),
+                      Place("GetVTaskLevel", _VNPU_VC + "device_manage.go", VC115),
+                      Place("IsResourceWholeCard", _VNPU_VC + "device_manage.go", VC115),
+                      Place("HasDeviceRequest", _VNPU_VC + "device_info.go", VC115))),
     "AC401": _c("validateJobCreate", _VCJ, VC, "job 'minAvailable' should not be greater than total replicas in tasks;",
                 also=(*_NO_WEBHOOK, Place("validateJobCreate", _VCJ, VC19), Place("", "pkg/controllers/job/job_controller_actions.go (PodGroup minMember)", VC19),)),
     "AC402": _c("validateJobCreate", _VCJ, VC, "'maxRetry' cannot be less than zero.",

@@ -87,7 +87,8 @@ def show_config(options: Mapping[str, Any]) -> None:
                                                             "failOn": config.lint.fail_on,
                                                             "baseline": config.lint.baseline},
                 "cluster": {"mindcluster": config.cluster.mindcluster,
-                            "volcanoWebhook": config.cluster.volcano_webhook}}
+                            "volcanoWebhook": config.cluster.volcano_webhook,
+                            "deviceStack": config.cluster.device_stack}}
     click.echo("settings: " + json.dumps(settings, sort_keys=True))
     click.echo("target: " + _target_line(options, config))
 

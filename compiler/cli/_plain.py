@@ -149,14 +149,18 @@ def run_target(options: Mapping[str, Any], config: Any, inventory: Any = None) -
     ``--[no-]volcano-webhook``, else the config's ``cluster``, else the versions the cluster inventory records, else
     the default.  A release that is not supported is a usage error."""
     from ..config import target_of
-    from ..releases import RELEASES, release_of
+    from ..releases import DEVICE_STACKS, RELEASES, release_of, stack_of
 
-    flag = options.get("mindcluster")
+    flag, stack = options.get("mindcluster"), options.get("device_stack")
     if flag is not None and release_of(flag) is None:
         raise Usage(f"--mindcluster: {flag!r} is not a supported MindCluster release (one of {', '.join(RELEASES)})")
+    if stack is not None and stack_of(stack) is None:
+        raise Usage(f"--device-stack: {stack!r} is not a device stack ascend-compile knows (one of "
+                    f"{', '.join(DEVICE_STACKS)})")
     snapshot = options.get("cluster_snapshot")
     source = f"--cluster-snapshot {snapshot}" if snapshot else "the live cluster (--cluster)"
-    return target_of(config, flag, options.get("volcano_webhook"), getattr(inventory, "versions", None), source)
+    return target_of(config, flag, options.get("volcano_webhook"), getattr(inventory, "versions", None), source,
+                     stack, inventory.offered() if inventory is not None else ())
 
 
 def compiled_specs(ctx: Any) -> Any:
