@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
-from ...findings import INFO, WARNING
+from ...findings import INFO, WARNING, Path
 from ...manifest.values import as_dict, npu_count
 from ...releases import DEVICESHARE_VOLCANO, VOLCANO_HAMI_STACK
 from ...vocabulary import HAMI_CORE_MODE, HAMI_POD_ANNOTATION, HAMI_RESOURCE_PREFIX
@@ -68,7 +68,7 @@ def _amount(container: Container, name: str) -> Optional[Any]:
     return None
 
 
-def _path(container: Container, name: str) -> tuple:
+def _path(container: Container, name: str) -> Path:
     section = "limits" if name in container.npu_amounts("limits") else "requests"
     return container.path + ("resources", section, name)
 

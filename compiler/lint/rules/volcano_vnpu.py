@@ -15,9 +15,10 @@ and, as notes, a ``vnpu-level`` other than ``low`` or ``high`` (read as
 
 **Why.** Without the label, deviceshare does not take the pod as a vNPU
 request: it is placed by its ``huawei.com/npu-core`` count alone and no vNPU
-is cut or assigned to it. An unknown ``vnpu-dvpp`` value makes every node
-refuse the pod: it never runs. A core count with no template asks for no
-vNPU the scheduler knows.
+is cut or assigned to it (the simulated cluster places it with no vNPU
+annotation). An unknown ``vnpu-dvpp`` value, or a core count with no
+template, makes every node refuse the pod: it never runs (the simulated
+cluster shows both).
 
 **How to fix.** Label the pod template ``ring-controller.atlas:
 ascend-310P``; ask for 1, 2 or 4 cores (or whole chips); use the label values
@@ -107,7 +108,6 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             continue
         if cores not in TEMPLATE_CORES and cores % CHIP_CORES:
             yield Problem(at, f"{pod_set.role}: no vNPU template has {cores} AI cores (they have "
-                          f"{', '.join(map(str, TEMPLATE_CORES))}; a multiple of {CHIP_CORES} takes whole chips): the "
-                          "scheduler finds no template for the pods", hint="ask for 1, 2 or 4 cores, or whole chips",
-                          severity=WARNING)
+                          f"{', '.join(map(str, TEMPLATE_CORES))}; a multiple of {CHIP_CORES} takes whole chips): every "
+                          "node refuses the pods, they never run", hint="ask for 1, 2 or 4 cores, or whole chips")
         yield from _label_problems(pod_set, cores)
