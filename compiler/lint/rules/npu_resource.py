@@ -135,11 +135,12 @@ def _chip_model_problem(pod_set: PodSet, resource: str, model: str) -> Tuple[str
             f"as {model}, so on its nodes the pods never fit", f"request {model}{hami}")
 
 
-def _written_for_hami(pod_set: PodSet, resource: str, at: Path, evidence: str) -> Problem:
-    """No stack was named and the pods look written for HAMi: a warning that says so, not an error."""
+def _written_for_hami(pod_set: PodSet, at: Path, evidence: str) -> Problem:
+    """No stack was named and the pods look written for HAMi: a warning that says so, not an error (``at``: the
+    resource MindCluster's device plugin does not offer)."""
     return Problem(at, f"{pod_set.role}: written for HAMi's Ascend device plugin ({evidence}); MindCluster's device "
-                   f"plugin, judged for by default, offers no {resource.rsplit('/', 1)[-1]} vNPUs, so on its nodes "
-                   "the pods would never fit", hint=SET_STACK, severity=WARNING)
+                   f"plugin, judged for by default, offers no {at[-1]}, so on its nodes the pods would never fit",
+                   hint=SET_STACK, severity=WARNING)
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
@@ -157,7 +158,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         hami = _hami_companion(pod_set, resource)
         evidence = hami_evidence(pod_set, resource) if run.target.device_stack is None else ""
         if evidence and (hami or model):
-            yield _written_for_hami(pod_set, resource, hami or npu_request_path(pod_set), evidence)
+            yield _written_for_hami(pod_set, hami or npu_request_path(pod_set), evidence)
         elif hami:
             offered_as = resource if resource in resources else model or right or resource
             yield Problem(hami, f"{pod_set.role}: {hami[-1]} is a resource of HAMi's device plugin (vNPU memory or "
