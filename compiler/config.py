@@ -22,6 +22,7 @@ defaults, extra profile directories and lint settings::
     cluster:                  # what the jobs are judged for (docs/releases.md)
       mindcluster: v7.3.2     # the MindCluster release the cluster runs (default: the newest supported)
       volcanoWebhook: false   # whether Volcano's admission webhook is installed
+      deviceStack: hami       # mindcluster (default), hami, volcano-vnpu:hami or volcano-vnpu:mindcluster
     podTemplates:             # kinds whose pod templates the pod rules check, besides the built-in ones
       - apiVersion: example.com/v1
         kind: TrainingRun
@@ -33,7 +34,7 @@ Precedence, lowest first: built-in defaults < the profile < ``defaults`` here
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from .errors import InputError
 from .catalogue import CONFIG_INVALID
@@ -66,6 +67,7 @@ class ClusterSettings:
 
     mindcluster: Optional[str] = None
     volcano_webhook: Optional[bool] = None
+    device_stack: Optional[str] = None
 
 
 @record(frozen=True)
@@ -160,7 +162,7 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
 
 
 _TOP_KEYS = ("defaults", "profileDirs", "lint", "cluster", "podTemplates")
-_CLUSTER_KEYS = ("mindcluster", "volcanoWebhook")
+_CLUSTER_KEYS = ("mindcluster", "volcanoWebhook", "deviceStack")
 _LINT_KEYS = ("disable", "severity", "failOn", "baseline")
 _Where = Callable[..., Tuple[int, int]]
 
@@ -217,7 +219,7 @@ def _lint_settings(data: Dict[str, Any], path: str, where: _Where) -> LintSettin
 
 
 def _cluster_settings(data: Dict[str, Any], path: str, where: _Where) -> ClusterSettings:
-    from .releases import RELEASES, release_of
+    from .releases import DEVICE_STACKS, RELEASES, release_of, stack_of
 
     cluster = data.get("cluster") or {}
     keys = ", ".join(_CLUSTER_KEYS)
@@ -236,7 +238,11 @@ def _cluster_settings(data: Dict[str, Any], path: str, where: _Where) -> Cluster
         raise _bad(path, "cluster.volcanoWebhook must be true or false",
                    "true when Volcano's admission webhook is installed (Volcano's own install), false otherwise "
                    "(MindCluster's install)", *where("cluster", "volcanoWebhook", key=False))
-    return ClusterSettings(release, webhook)
+    stack = cluster.get("deviceStack")
+    if stack is not None and (not isinstance(stack, str) or stack_of(stack) is None):
+        raise _bad(path, f"cluster.deviceStack {stack!r} is not a device stack ascend-compile knows",
+                   f"one of {', '.join(DEVICE_STACKS)}", *where("cluster", "deviceStack", key=False))
+    return ClusterSettings(release, webhook, stack_of(stack))
 
 
 def _pod_templates(data: Dict[str, Any], path: str, where: _Where) -> Tuple[Any, ...]:
@@ -250,14 +256,26 @@ def _pod_templates(data: Dict[str, Any], path: str, where: _Where) -> Tuple[Any,
 
 
 def target_of(config: ProjectConfig, flag: Optional[str] = None, webhook_flag: Optional[bool] = None,
-              cluster_versions: Optional[Mapping[str, str]] = None, cluster_source: str = "") -> Any:
+              cluster_versions: Optional[Mapping[str, str]] = None, cluster_source: str = "",
+              stack_flag: Optional[str] = None, cluster_resources: Iterable[str] = ()) -> Any:
     """The :class:`~ascend_compile.releases.Target` a run with this config judges for: ``--mindcluster`` (``flag``)
     over ``cluster.mindcluster`` over the versions a cluster inventory records over the default; likewise
-    ``--[no-]volcano-webhook`` over ``cluster.volcanoWebhook``."""
-    from .releases import choose
+    ``--[no-]volcano-webhook`` over ``cluster.volcanoWebhook``, and ``--device-stack`` (``stack_flag``, checked by its
+    reader) over ``cluster.deviceStack`` over the NPU resources the cluster's nodes offer (``cluster_resources``:
+    HAMi's device plugin names them by chip model)."""
+    from .releases import HAMI_STACK, choose, stack_of
+    from .vocabulary import HAMI_ONLY_RESOURCES
 
     webhook = webhook_flag if webhook_flag is not None else config.cluster.volcano_webhook
-    return choose(flag, config.cluster.mindcluster, config.path, cluster_versions, cluster_source, webhook)
+    target = choose(flag, config.cluster.mindcluster, config.path, cluster_versions, cluster_source, webhook)
+    if stack_flag:
+        return target.with_stack(stack_of(stack_flag), f"--device-stack {stack_flag}")
+    if config.cluster.device_stack:
+        return target.with_stack(config.cluster.device_stack,
+                                 f"cluster.deviceStack in {config.path or 'the project config'}")
+    hami = sorted(set(cluster_resources) & set(HAMI_ONLY_RESOURCES))
+    return target.with_stack(HAMI_STACK if hami else None, f"the nodes of {cluster_source or 'the cluster'} offer "
+                             f"{hami[0] if hami else ''} (HAMi's Ascend device plugin names NPUs by chip model)")
 
 
 def _unknown_rules(lint: LintSettings) -> List[Tuple[Tuple[Any, ...], str, str]]:

@@ -30,6 +30,32 @@ DEFAULT_RELEASE = RELEASES[-1]
 _ORDER = {name: index for index, name in enumerate(RELEASES)}
 _DEFAULT_SOURCE = f"the default (the newest supported release, {DEFAULT_RELEASE})"
 
+# ------------------------------------------------------------------ device stacks (issue 45)
+#: the device stacks a cluster may give pods their NPUs with: MindCluster's device plugin with its Volcano plugin (the
+#: default); HAMi's scheduler with HAMi's Ascend device plugin; Volcano's own Ascend device sharing (its deviceshare
+#: plugin, Volcano >= 1.14) in HAMi mode (``deviceshare.AscendHAMiVNPUEnable``, HAMi's Ascend device plugin on the
+#: nodes) or in MindCluster vNPU mode (``deviceshare.AscendMindClusterVNPUEnable``, 310P dynamic vNPU)
+MINDCLUSTER_STACK, HAMI_STACK = "mindcluster", "hami"
+VOLCANO_HAMI_STACK, VOLCANO_MINDCLUSTER_STACK = "volcano-vnpu:hami", "volcano-vnpu:mindcluster"
+DEVICE_STACKS: Mapping[str, str] = {
+    MINDCLUSTER_STACK: "MindCluster's device plugin",
+    HAMI_STACK: "HAMi (its scheduler and its Ascend device plugin)",
+    VOLCANO_HAMI_STACK: "Volcano's native Ascend device sharing in HAMi mode (HAMi's Ascend device plugin)",
+    VOLCANO_MINDCLUSTER_STACK: "Volcano's native Ascend device sharing in MindCluster vNPU mode",
+}
+#: the stacks whose nodes run HAMi's Ascend device plugin (resources named by chip model, -memory and -core)
+HAMI_STACKS = (HAMI_STACK, VOLCANO_HAMI_STACK)
+#: the Volcano release the volcano-vnpu stacks are judged for (its pkg/scheduler/api/devices/ascend)
+DEVICESHARE_VOLCANO = "v1.15.1"
+_STACK_DEFAULT_SOURCE = "the default (nothing named a device stack)"
+
+
+def stack_of(text: Optional[str]) -> Optional[str]:
+    """The device stack a flag or setting names (``hami``, ``volcano-vnpu:hami``, also ``volcano-vnpu/hami``, any
+    case); None when it names none of :data:`DEVICE_STACKS`."""
+    name = (text or "").strip().lower().replace("/", ":")
+    return name if name in DEVICE_STACKS else None
+
 
 class Fact(namedtuple("Fact", "name about spans shown")):
     """A fact about upstream whose value depends on the release: ``spans`` are (first, last, value), covering
@@ -217,22 +243,35 @@ def span_text(releases: Iterable[str]) -> str:
     return ", ".join(run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
-class Target(namedtuple("Target", "release given source volcano_webhook",
-                        defaults=(DEFAULT_RELEASE, False, _DEFAULT_SOURCE, None))):
+class Target(namedtuple("Target", "release given source volcano_webhook device_stack stack_source",
+                        defaults=(DEFAULT_RELEASE, False, _DEFAULT_SOURCE, None, None, _STACK_DEFAULT_SOURCE))):
     """What a run judges jobs for.  ``given``: a flag, the config or a cluster named the release (else it is
     :data:`DEFAULT_RELEASE`, and findings that differ between releases say for which they hold); ``source``:
     why this release, for ``--show-config``; ``volcano_webhook``: whether Volcano's admission webhook is
-    installed (None: not said; MindCluster's install has none)."""
+    installed (None: not said; MindCluster's install has none); ``device_stack``: one of :data:`DEVICE_STACKS`
+    (None: not said, judged for MindCluster's device plugin, and a pod written for another stack gets at most a
+    warning); ``stack_source``: why that stack."""
 
     __slots__ = ()
     release: str
     given: bool
     source: str
     volcano_webhook: Optional[bool]
+    device_stack: Optional[str]
+    stack_source: str
 
     @property
     def volcano(self) -> str:
         return VOLCANO_OF[self.release]
+
+    @property
+    def stack(self) -> str:
+        """The device stack judged for: the one named, else MindCluster's."""
+        return self.device_stack or MINDCLUSTER_STACK
+
+    def with_stack(self, stack: Optional[str], source: str) -> "Target":
+        """This target with ``stack`` named by ``source`` (unchanged when ``stack`` is None)."""
+        return self._replace(device_stack=stack, stack_source=source) if stack else self
 
     def value(self, name: str) -> Any:
         return value(name, self.release)
@@ -248,8 +287,12 @@ class Target(namedtuple("Target", "release given source volcano_webhook",
     def describe(self) -> str:
         webhook = {None: "Volcano's admission webhook not said (MindCluster's install has none)",
                    True: "with Volcano's admission webhook", False: "without Volcano's admission webhook"}
+        if self.stack.startswith("volcano-vnpu"):
+            stack = f"{DEVICE_STACKS[self.stack]}, judged for Volcano {DEVICESHARE_VOLCANO}"
+        else:
+            stack = DEVICE_STACKS[self.stack]
         return (f"MindCluster {self.release} (its plugin in Volcano {self.volcano}), "
-                f"{webhook[self.volcano_webhook]}: {self.source}")
+                f"{webhook[self.volcano_webhook]}: {self.source}; device stack: {stack}: {self.stack_source}")
 
 
 #: a version inside a longer text (bounded runs of digits: a search stays linear on any input)

@@ -242,6 +242,23 @@ HAMI_COMPANION_SUFFIXES = ("-memory", "-core")
 #: keys (``hami.io/use-Ascend910B-uuid``); a pod that carries one was written for HAMi's device plugin
 HAMI_POD_ANNOTATION = "huawei.com/vnpu-mode"
 HAMI_ANNOTATION_PREFIX = "hami.io/"
+#: the one value of :data:`HAMI_POD_ANNOTATION` HAMi reads (soft slicing; any other value: template vNPUs), and the
+#: node annotation HAMi's Ascend device plugin sets to "true" on a node in that mode (internal/server/register.go)
+HAMI_CORE_MODE = "hami-core"
+HAMI_NODE_CORE_ANNOTATION = "hami-vnpu-core"
+#: the resources of HAMi's default device config (the plugin's ascend-device-configmap.yaml, ``resourceName``): all
+#: but huawei.com/Ascend310P are offered by HAMi's device plugin only (MindCluster's offers each 910 as Ascend910)
+HAMI_ONLY_RESOURCES = ("huawei.com/Ascend910A", "huawei.com/Ascend910B2", "huawei.com/Ascend910B3",
+                       "huawei.com/Ascend910B4", "huawei.com/Ascend910B4-1", "huawei.com/Ascend910C")
+#: the pod label Volcano's MindCluster vNPU mode needs on a pod before it cuts a vNPU for it, and the value
+#: (Volcano v1.15.1 pkg/scheduler/api/devices/ascend/mindcluster/ascend310p/vnpu/utils.go checkVNPUResourcesInPod)
+VNPU_310P_RING_VALUE = RING_CONTROLLER_VALUES[3]
+#: that mode's pod labels: the AI-CPU level (low or high; any other: low) and DVPP (yes, no or null; any other value
+#: refuses the pod on every node): type.go AscendVNPULevel, AscendVNPUDVPP
+VNPU_LEVEL_LABEL, VNPU_LEVELS = "vnpu-level", ("low", "high")
+VNPU_DVPP_LABEL, VNPU_DVPP_VALUES = "vnpu-dvpp", ("yes", "no", "null")
+#: the dynamic vNPU resource (AI cores), the same on MindCluster's plugin and Volcano's MindCluster vNPU mode
+NPU_CORE_RESOURCE = "huawei.com/npu-core"
 
 # --------------------------------------------------------------------------- the ranktable
 

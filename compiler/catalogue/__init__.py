@@ -44,7 +44,7 @@ from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, CONFIG_MAP, CONTAI
                          PORT_NAME, RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_INITIAL, RANKTABLE_KEY,
                          RANKTABLE_MOUNT_PATH, RESET_CONFIGMAP_PREFIX, RESET_INITIAL, RESET_KEY, RESET_LABEL, RING_LABEL,
                          SCHEDULER_NAME, HOST_ARCH_LABEL, HOST_ARCH_VALUES, SCHEDULE_POLICY_ANNOTATION, VOLCANO_JOB, POD_KINDS,
-                         POD_CONTROLLERS)
+                         POD_CONTROLLERS, NPU_CORE_RESOURCE, VNPU_310P_RING_VALUE, VNPU_DVPP_LABEL)
 
 #: the IDs that code reports by name: the reader, the loaders, the writer, ``compile``, the schema check and the
 #: lint engine (the other IDs are reported by their lint units, under the ID of their entry below)
@@ -351,6 +351,12 @@ _ENTRIES: Tuple[Entry, ...] = (
           "move the annotation to spec.template.metadata.annotations"),
     _lint("AC321", "node-name", ERROR, POD_KINDS,
           "remove nodeName; select the node with nodeSelector kubernetes.io/hostname (or node affinity)"),
+    _lint("AC330", "hami-vnpu", ERROR, POD_KINDS,
+          "ask HAMi's vNPUs as its device stack serves them: one vNPU per container (or whole cards), -memory within "
+          "the card, -core and huawei.com/vnpu-mode: hami-core only where soft slicing runs"),
+    _lint("AC331", "volcano-vnpu", ERROR, POD_KINDS,
+          f"label the pod {RING_LABEL}: {VNPU_310P_RING_VALUE}, ask {NPU_CORE_RESOURCE} 1, 2, 4 or whole chips, and set "
+          f"{VNPU_DVPP_LABEL} to yes, no or null"),
     _lint("AC319", "host-arch-hardware", WARNING, POD_KINDS,
           f"select the {HOST_ARCH_LABEL} of the servers the accelerator-type names (see ascend-compile profiles), or "
           "leave it out"),

@@ -28,7 +28,13 @@ NONE = ""
 AT = {release: f"mind-cluster {release}" for release in RELEASES}
 #: the Volcano of MindCluster v6.0.0-v26.0.1's plugin (../shared/upstream/src/releases/volcano-v1.9.0.tar.gz)
 VC19 = "Volcano v1.9.0"
-SOURCES = (MC, VC, K8S, MD, NONE, *AT.values(), VC19)
+#: the Volcano whose own Ascend device sharing the volcano-vnpu stacks are judged for (releases/volcano-v1.15.1.tar.gz)
+VC115 = "Volcano v1.15.1"
+#: HAMi's scheduler and its Ascend device plugin (Project-HAMi/HAMi, Project-HAMi/ascend-device-plugin) at the commits
+#: read for the hami stacks
+HAMI = "HAMi 01bfa756"
+HAMI_PLUGIN = "ascend-device-plugin 074d93a8"
+SOURCES = (MC, VC, K8S, MD, NONE, *AT.values(), VC19, VC115, HAMI, HAMI_PLUGIN)
 
 #: upstream paths several citations name
 OP = "component/ascend-operator/pkg/controllers/v1/"

@@ -91,7 +91,8 @@ def show_config(inputs: Inputs, judging: Judging) -> None:
                                                             "failOn": config.lint.fail_on,
                                                             "baseline": config.lint.baseline},
                 "cluster": {"mindcluster": config.cluster.mindcluster,
-                            "volcanoWebhook": config.cluster.volcano_webhook},
+                            "volcanoWebhook": config.cluster.volcano_webhook,
+                            "deviceStack": config.cluster.device_stack},
                 "podTemplates": described(config.pod_templates)}
     click.echo("settings: " + json.dumps(settings, sort_keys=True))
     click.echo("target: " + _target_line(judging, config))

@@ -128,6 +128,11 @@ OPTIONS: Tuple[Option, ...] = (
            "The MindCluster release the cluster runs (v6.0.0, v7.0.RC1, v7.3.2, v26.0.1 or v26.1.0): what the jobs "
            "are judged for (default: cluster.mindcluster in the config, else the version --cluster or "
            "--cluster-snapshot records, else the newest; --show-config says which and why).", metavar="VERSION"),
+    Option(("--device-stack",), "device_stack", TEXT, ("lint", "compile", "apply"),
+           "What gives the pods their NPUs (mindcluster: MindCluster's device plugin; hami: HAMi; volcano-vnpu:hami or "
+           "volcano-vnpu:mindcluster: Volcano's deviceshare in that mode): what the NPU requests are judged for "
+           "(default: cluster.deviceStack in the config, else hami when the --cluster or --cluster-snapshot nodes offer "
+           "HAMi's resources, else mindcluster; --show-config says which and why).", metavar="STACK"),
     Option(("--volcano-webhook", "--no-volcano-webhook"), "volcano_webhook", SWITCH, ("lint", "compile", "apply"),
            "Whether Volcano's admission webhook is installed on the cluster (Volcano's own install has it, "
            "MindCluster's has none; default: cluster.volcanoWebhook in the config, else not said): some refusals "

@@ -69,11 +69,14 @@ def load_profiles(inputs: Inputs) -> Tuple[Any, Any]:
 
 
 def _check_release(judging: Judging) -> None:
-    from ..releases import RELEASES, release_of
+    from ..releases import DEVICE_STACKS, RELEASES, release_of, stack_of
 
-    flag = judging.mindcluster
+    flag, stack = judging.mindcluster, judging.device_stack
     if flag is not None and release_of(flag) is None:
         raise Usage(f"--mindcluster: {flag!r} is not a supported MindCluster release (one of {', '.join(RELEASES)})")
+    if stack is not None and stack_of(stack) is None:
+        raise Usage(f"--device-stack: {stack!r} is not a device stack ascend-compile knows (one of "
+                    f"{', '.join(DEVICE_STACKS)})")
 
 
 def cluster_inventory(judging: Judging, kubectl: KubectlFlags = _NO_KUBECTL) -> Any:
@@ -100,7 +103,7 @@ def run_target(judging: Judging, config: Any, inventory: Any = None) -> Any:
     snapshot = judging.cluster_snapshot
     source = f"--cluster-snapshot {snapshot}" if snapshot else "the live cluster (--cluster)"
     return target_of(config, judging.mindcluster, judging.volcano_webhook, getattr(inventory, "versions", None),
-                     source)
+                     source, judging.device_stack, inventory.offered() if inventory is not None else ())
 
 
 def describe(config: Any, inputs: Inputs) -> List[str]:

@@ -34,13 +34,14 @@ class Inputs:
 @record(frozen=True)
 class Judging:
     """What the jobs are judged against: ``--fail-on``, ``--cluster-snapshot``/``--cluster``, ``--mindcluster``,
-    ``--[no-]volcano-webhook``."""
+    ``--[no-]volcano-webhook``, ``--device-stack``."""
 
     fail_on: Optional[str] = None
     cluster_snapshot: Optional[str] = None
     cluster: bool = False
     mindcluster: Optional[str] = None
     volcano_webhook: Optional[bool] = None
+    device_stack: Optional[str] = None
 
 
 @record(frozen=True)

@@ -195,6 +195,10 @@ class Inventory:
         except ValueError:
             return None
 
+    def offered(self) -> FrozenSet[str]:
+        """The NPU resources some node offers (allocatable above 0); empty when the nodes were not read."""
+        return frozenset(r for node in self.nodes or () for r, count in node.allocatable.items() if count > 0)
+
     def namespace_of(self, namespace: Optional[str]) -> Optional[str]:
         """Where an object lands: its own namespace, else the cluster's default (None when neither is known)."""
         return namespace or self.default_namespace or None

@@ -20,9 +20,10 @@ if ROOT not in sys.path:
 
 #: a case that checks a cluster-aware rule names its cluster snapshot (in tests/lint/clusters/) on a line of its own
 CLUSTER_MARK = "# cluster-snapshot: "
-#: a case judged for a MindCluster release names it on a line of its own (as --mindcluster), and whether Volcano's
-#: admission webhook is installed (as --[no-]volcano-webhook: true or false); without them the run's default target
-TARGET_MARKS = ("# mindcluster: ", "# volcano-webhook: ")
+#: a case judged for a MindCluster release names it on a line of its own (as --mindcluster), whether Volcano's
+#: admission webhook is installed (as --[no-]volcano-webhook: true or false), and its device stack (as
+#: --device-stack); without them the run's default target
+TARGET_MARKS = ("# mindcluster: ", "# volcano-webhook: ", "# device-stack: ")
 
 
 def _marked(text: str, mark: str) -> List[str]:
@@ -33,10 +34,13 @@ def case_target(text: str):
     """The target a case's marks name (None: the default target)."""
     from ascend_compile.releases import choose
 
-    release, webhook = (next(iter(_marked(text, mark)), None) for mark in TARGET_MARKS)
-    if release is None and webhook is None:
+    from ascend_compile.releases import stack_of
+
+    release, webhook, stack = (next(iter(_marked(text, mark)), None) for mark in TARGET_MARKS)
+    if release is None and webhook is None and stack is None:
         return None
-    return choose(release, volcano_webhook=None if webhook is None else webhook == "true")
+    target = choose(release, volcano_webhook=None if webhook is None else webhook == "true")
+    return target.with_stack(stack_of(stack), f"the case's mark {stack}")
 
 
 def lint_text(text: str, name: str = "test.yaml", **kwargs) -> List:

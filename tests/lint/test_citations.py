@@ -22,6 +22,7 @@ ARCHIVES = {
     "mind-cluster 22bb3d98": "mind-cluster-22bb3d987bc0.tar.gz",
     "Volcano v1.12.0": "volcano-v1.12.0.tar.gz",
     "Volcano v1.9.0": "releases/volcano-v1.9.0.tar.gz",
+    "Volcano v1.15.1": "releases/volcano-v1.15.1.tar.gz",
     **{f"mind-cluster {release}": f"releases/mind-cluster-{release}.tar.gz"
        for release in ("v6.0.0", "v7.0.RC1", "v7.3.2", "v26.0.1", "v26.1.0")},
 }

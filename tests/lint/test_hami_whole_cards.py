@@ -1,9 +1,15 @@
-"""AC316 on a chip-model resource (HAMi's whole-card name): the error stays, the words say whose name it is."""
+"""AC316 on a chip-model resource (HAMi's whole-card name): judged for MindCluster's device plugin the error stays and
+the words say whose name it is; with no device stack named, a pod that shows it was written for HAMi gets a warning
+that names HAMi (issue 45)."""
 from typing import Any, Dict, Optional
 
 import pytest
 
 from ascend_compile.lint.oneshot import lint_objects
+from ascend_compile.releases import Target
+
+#: judged for MindCluster's device plugin, named as a user names it
+MINDCLUSTER = Target().with_stack("mindcluster", "test")
 
 
 def _job(resource: str, annotations: Optional[Dict[str, str]]) -> Dict[str, Any]:
@@ -16,9 +22,9 @@ def _job(resource: str, annotations: Optional[Dict[str, str]]) -> Dict[str, Any]
                      "tasks": [{"name": "serve", "replicas": 1, "template": template}]}}
 
 
-def _ac316(job: Dict[str, Any]):
-    (found,) = [f for f in lint_objects([job], source="case.yaml") if f.rule == "AC316"]
-    assert found.severity == "error"  # never fits MindCluster's nodes, HAMi or not (simulated cluster)
+def _ac316(job: Dict[str, Any], target: Any = MINDCLUSTER, severity: str = "error"):
+    (found,) = [f for f in lint_objects([job], source="case.yaml", target=target) if f.rule == "AC316"]
+    assert found.severity == severity  # never fits MindCluster's nodes, HAMi or not (simulated cluster)
     return found
 
 
@@ -44,3 +50,21 @@ def test_without_one_the_message_does_not_say_no_device_plugin_offers_it(annotat
 
 def test_a_hyphenated_name_is_no_chip_model_and_the_hint_leaves_hami_out():
     assert _ac316(_job("huawei.com/Ascend-910", None)).hint == "request huawei.com/Ascend910"
+
+
+@pytest.mark.parametrize("resource,annotations,evidence", [
+    ("huawei.com/Ascend910B3", {"huawei.com/vnpu-mode": "hami-core"}, "the pod's annotation huawei.com/vnpu-mode"),
+    ("huawei.com/Ascend910B4", None, "huawei.com/Ascend910B4 is a resource of HAMi's Ascend device plugin"),
+    ("huawei.com/Ascend910B4-1", None, "huawei.com/Ascend910B4-1 is a resource of HAMi's Ascend device plugin"),
+])
+def test_with_no_stack_named_a_pod_written_for_hami_gets_a_warning_naming_hami(resource, annotations, evidence):
+    found = _ac316(_job(resource, annotations), target=None, severity="warning")
+    assert "written for HAMi's Ascend device plugin" in found.message and evidence in found.message
+    assert "--device-stack" in found.hint
+
+
+@pytest.mark.parametrize("resource", ["huawei.com/Ascend910B4", "huawei.com/Ascend910B4-1"])
+def test_hamis_chip_names_are_judged_alike_for_mindcluster(resource):
+    found = _ac316(_job(resource, None))
+    assert found.message.endswith(f"MindCluster's device plugin offers no {resource}; it offers every chip of that "
+                                  "family as huawei.com/Ascend910, so on its nodes the pods never fit")

@@ -194,6 +194,22 @@ def _certgen_sources() -> bytes:
     return b"".join(p.read_bytes() for p in sorted(CERTGEN_DIR.glob("*")) if p.is_file())
 
 
+#: the Volcano whose own scheduler (no MindCluster plugin) runs the device-stack clusters (tests/simcluster/devicestacks.py)
+DEVICESHARE_VOLCANO = "v1.15.1"
+DEVICESHARE_SCHEDULER = f"scheduler-volcano-{DEVICESHARE_VOLCANO}"
+
+
+def _build_deviceshare_scheduler(component: Component, work: Path, out: Path, progress: Progress) -> None:
+    """Volcano v1.15.1's vc-scheduler as released: its go.mod already replaces volcano.sh/apis by its staging copy."""
+    progress.say(f"  unpacking Volcano {DEVICESHARE_VOLCANO}")
+    volcano = sources.unpack("volcano-1.15", work / "volcano")
+    env, log = go_env(), work / "build.log"
+    run_go(["build", "-v", "-trimpath", f"-ldflags={_volcano_ldflags(DEVICESHARE_VOLCANO)}", "-o",
+            str(out / "vc-scheduler"), "./cmd/scheduler"], cwd=volcano, env=env, log=log, label=DEVICESHARE_SCHEDULER,
+           progress=progress)
+    shutil.rmtree(volcano, ignore_errors=True)
+
+
 def _release_components(release: releases.Release) -> List[Component]:
     build = release.volcano_build
     scheduler_key = (_volcano_ldflags(build.version, release.plugin_name) + patches.REGISTRATION_SOURCE
@@ -213,6 +229,9 @@ COMPONENTS: Dict[str, Component] = {c.name: c for c in (
     Component("volcano", ("vc-controller-manager", "vc-webhook-manager"), ("volcano", "volcano-apis-1.12"),
               lambda: _volcano_ldflags(CONTROLLERS_VOLCANO).encode(), _build_controllers),
     *[c for release in releases.RELEASES.values() for c in _release_components(release)],
+    # built only when asked for (build_all(only=...)): no release's cluster runs it
+    Component(DEVICESHARE_SCHEDULER, ("vc-scheduler",), ("volcano-1.15",),
+              lambda: _volcano_ldflags(DEVICESHARE_VOLCANO).encode(), _build_deviceshare_scheduler),
 )}
 #: the components a cluster of any release needs besides its release's own (kustomize is not one)
 SHARED_COMPONENTS = ("certgen", "kwok", "volcano")

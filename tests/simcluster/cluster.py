@@ -243,7 +243,7 @@ class SimCluster:
         # alone in its folder: the scheduler reloads it on every write in that folder (BUILDING-RELEASES.md)
         conf = self.workdir / "scheduler-conf" / "volcano-scheduler.conf"
         conf.parent.mkdir()
-        conf.write_text(yaml.safe_dump(manifests.scheduler_conf(self.release), sort_keys=False))
+        conf.write_text(yaml.safe_dump(self._scheduler_conf(), sort_keys=False))
         empty_plugins = self.workdir / "scheduler-plugins"
         empty_plugins.mkdir()
         kube = f"--kubeconfig={self.kubeconfig}"
@@ -252,11 +252,21 @@ class SimCluster:
             f"--listen-address=127.0.0.1:{_free_port()}", f"--healthz-address=127.0.0.1:{_free_port()}",
             "--logtostderr", "-v=3"], self.log_dir / "vc-controller-manager.log"))
         self.group.start(Process("vc-scheduler", [
-            str(binaries.of("vc-scheduler", self.release)), kube, f"--scheduler-conf={conf}", f"--plugins-dir={empty_plugins}",
+            str(self._scheduler_program(binaries)), kube, f"--scheduler-conf={conf}", f"--plugins-dir={empty_plugins}",
             "--leader-elect=false", "--schedule-period=1s", "--percentage-nodes-to-find=100",
             f"--listen-address=127.0.0.1:{_free_port()}", f"--healthz-address=127.0.0.1:{_free_port()}",
             f"--cache-dump-dir={self.workdir}", "--logtostderr", f"-v={self.scheduler_verbosity}"],
             self.log_dir / "vc-scheduler.log"))
+        self._start_operator(binaries)
+
+    def _scheduler_conf(self) -> Dict[str, Any]:
+        """The scheduler's configuration (tests/simcluster/devicestacks.py runs another)."""
+        return manifests.scheduler_conf(self.release)
+
+    def _scheduler_program(self, binaries: build.Binaries) -> Path:
+        return binaries.of("vc-scheduler", self.release)
+
+    def _start_operator(self, binaries: build.Binaries) -> None:
         # its healthz server (v26.1.0 on) would listen on a fixed port: off, so that clusters can run side by side
         healthz = ["-enable-healthz=false"] if releases.get(self.release).operator_healthz else []
         self.group.start(Process("ascend-operator", [
@@ -273,7 +283,7 @@ class SimCluster:
             "--manage-all-nodes=false", f"--manage-nodes-with-annotation-selector={nodes.KWOK_NODE_ANNOTATION}=fake",
             "--cidr=10.0.0.1/16", "--node-ip=10.0.0.1", f"--server-address=127.0.0.1:{_free_port()}",
             "--node-lease-duration-seconds=40", "--v=WARN"], self.log_dir / "kwok.log"))
-        self.fake_nodes = nodes.render_cluster(self.profiles, self.nodes_per_profile)
+        self.fake_nodes = self._render_nodes()
         self.apply_objects([n.device_info for n in self.fake_nodes])
         self.apply_objects([n.node for n in self.fake_nodes], create=True)
         names = [n.name for n in self.fake_nodes]
@@ -294,6 +304,9 @@ class SimCluster:
             raise SimClusterError(f"{len(pending)} fake node(s) not Ready within {self.ready_timeout:.0f}s")
         if names:
             self.kubectl("taint", "nodes", "--all", f"{TAINT_NOT_READY}:NoSchedule-", check=False)
+
+    def _render_nodes(self) -> List[nodes.FakeNode]:  # the fake nodes (and device-info ConfigMaps) to start with
+        return nodes.render_cluster(self.profiles, self.nodes_per_profile)
 
     # ------------------------------------------------------------------ service accounts
 

@@ -64,6 +64,9 @@ ARCHIVES: Dict[str, Archive] = {a.key: a for a in (
             "a16a5340c9b215584423f8aae8d218d611b1bfc827a5f914fb52a0c6d98d36c5", "mind-cluster-v26.0.1"),
     Archive("mind-cluster-v26.1.0", "releases/mind-cluster-v26.1.0.tar.gz",
             "5c2f42ed94ba121237b8d889ff0d871562e930d645b46fc245f138e236335a0d", "mind-cluster-v26.1.0"),
+    # Volcano's own Ascend device sharing (deviceshare: HAMi mode, MindCluster vNPU mode); its apis are staged inside
+    Archive("volcano-1.15", "releases/volcano-v1.15.1.tar.gz",
+            "e6e3d69cc9b4a3ae46fc1a2e90630f8c85d590a4a568f22c2258c63ff3bc574b", "volcano-v1.15.1"),
 )}
 
 

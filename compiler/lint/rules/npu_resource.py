@@ -21,13 +21,18 @@ or ``-core``) is reported by its companion resource, which MindCluster's device
 plugin never offers: on a MindCluster cluster it stays Pending (the simulated
 cluster shows it), and the message says which device plugin the pod was
 written for rather than calling the chip-model name a misspelling.
-HAMi also takes whole cards by the chip-model name alone (``huawei.com/Ascend910B3: 2``):
-such a pod never fits MindCluster's nodes either (the same error), and the
-message names HAMi's device plugin, as the pod's own HAMi annotation when it has
+HAMi also takes whole cards by the chip-model name alone (``huawei.com/Ascend910B3: 2``,
+``huawei.com/Ascend910B4-1: 1``): such a pod never fits MindCluster's nodes either (the same
+error), and the message names HAMi's device plugin, as the pod's own HAMi annotation when it has
 one (``huawei.com/vnpu-mode``, ``hami.io/...``).
 
-With ``--cluster`` or ``--cluster-snapshot``, a resource some node of the
-cluster offers is never reported: the cluster's nodes beat the profiles.
+**The device stack.** All this judges for MindCluster's device plugin. When the
+run names no device stack (``cluster.deviceStack``, ``--device-stack``), a pod
+that shows it was written for HAMi (its annotation, a companion resource, a
+resource only HAMi offers) gets a warning that names HAMi instead of the error;
+on a HAMi stack (``hami``, ``volcano-vnpu:hami``) this rule says nothing and
+AC330 judges the request. With a cluster inventory, a resource some node of it
+offers is not reported.
 
 **How to fix.** Spell the resource as the profile does (``ascend-compile
 profiles``), and select the nodes of the chip you request.
@@ -49,9 +54,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ...catalogue.citations import Citation, K8S
-from ...findings import Path
-from ...vocabulary import ACCELERATOR_TYPE_LABEL, HAMI_ANNOTATION_PREFIX, HAMI_POD_ANNOTATION
+from ...findings import WARNING, Path
+from ...vocabulary import ACCELERATOR_TYPE_LABEL, HAMI_ANNOTATION_PREFIX, HAMI_ONLY_RESOURCES, HAMI_POD_ANNOTATION
 from ..rule import Problem
+from ._stacks import SET_STACK, hami_annotation, hami_evidence, offered, on_hami
 from ._util import npu_request_path
 
 if TYPE_CHECKING:
@@ -118,48 +124,49 @@ def _hami_companion(pod_set: PodSet, resource: str) -> Optional[Path]:
     return None
 
 
-def _hami_annotation(pod_set: PodSet) -> Optional[str]:
-    """The first annotation of ``pod_set``'s pods that only HAMi reads (``huawei.com/vnpu-mode``, ``hami.io/...``),
-    or None."""
-    annotations = pod_set.metadata.get("annotations")
-    if not isinstance(annotations, dict):
-        return None
-    return next((key for key in annotations if isinstance(key, str) and (
-        key == HAMI_POD_ANNOTATION or key.startswith(HAMI_ANNOTATION_PREFIX))), None)
-
-
 def _chip_model_problem(pod_set: PodSet, resource: str, model: str) -> Tuple[str, str]:
     """A chip-model name is what HAMi's device plugin offers, and MindCluster's never: say so, and for whom."""
-    marker = _hami_annotation(pod_set)
+    marker = hami_annotation(pod_set)
     if marker:
         return (f"{pod_set.role}: {resource} is a resource of HAMi's device plugin (the pod's annotation {marker} is "
                 f"HAMi's); MindCluster's device plugin offers every chip of that family as {model}, so on its nodes "
                 "the pods never fit",
                 f"for MindCluster request {model}; keep {resource} only for a cluster that runs HAMi")
-    hami = "" if "-" in resource else \
+    hami = "" if "-" in resource and resource not in HAMI_ONLY_RESOURCES else \
         f"; HAMi's device plugin names NPUs by chip model: keep {resource} only for a cluster that runs HAMi and offers it"
     return (f"{pod_set.role}: MindCluster's device plugin offers no {resource}; it offers every chip of that family "
             f"as {model}, so on its nodes the pods never fit", f"request {model}{hami}")
 
 
+def _written_for_hami(pod_set: PodSet, at: Path, evidence: str) -> Problem:
+    """No stack was named and the pods look written for HAMi: a warning that says so, not an error (``at``: the
+    resource MindCluster's device plugin does not offer)."""
+    return Problem(at, f"{pod_set.role}: written for HAMi's Ascend device plugin ({evidence}); MindCluster's device "
+                   f"plugin, judged for by default, offers no {at[-1]}, so on its nodes the pods would never fit",
+                   hint=SET_STACK, severity=WARNING)
+
+
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    if run.profiles is None:
+    if run.profiles is None or on_hami(run):  # on HAMi's nodes: hami-vnpu judges the requests
         return
     resources, by_lower, by_type, unique = run.from_profiles(_resources)
+    nodes_offer = offered(run)
     for pod_set in obj.pod_sets():
         resource = pod_set.npu_resource()
-        if not resource or pod_set.replicas <= 0:
-            continue
-        if run.inventory is not None and run.inventory.offers(resource):
-            continue  # a node of the cluster offers it: the inventory beats the profiles
+        if not resource or pod_set.replicas <= 0 or (nodes_offer is not None and resource in nodes_offer):
+            continue  # the inventory beats the default: a node of the cluster offers it
         right = None if resource in unique else _miscased(resource, by_lower)
-        model = None if right or resource in unique or resource in resources else _chip_model(resource, resources)
+        model = None if right or resource in unique or resource in resources else \
+            _chip_model(resource.split("-")[0] if resource in HAMI_ONLY_RESOURCES else resource, resources)
         hami = _hami_companion(pod_set, resource)
-        if hami:
-            offered = resource if resource in resources else model or right or resource
+        evidence = hami_evidence(pod_set, resource) if run.target.device_stack is None else ""
+        if evidence and (hami or model):
+            yield _written_for_hami(pod_set, hami or npu_request_path(pod_set), evidence)
+        elif hami:
+            offered_as = resource if resource in resources else model or right or resource
             yield Problem(hami, f"{pod_set.role}: {hami[-1]} is a resource of HAMi's device plugin (vNPU memory or "
                           f"cores); MindCluster's device plugin offers no such resource, so on its nodes the pods "
-                          f"never fit", hint=f"for MindCluster request whole NPUs ({offered}) or a vNPU template "
+                          f"never fit", hint=f"for MindCluster request whole NPUs ({offered_as}) or a vNPU template "
                           "(ascend-compile profiles); keep the HAMi resources only for a cluster that runs HAMi")
         elif model:
             message, hint = _chip_model_problem(pod_set, resource, model)

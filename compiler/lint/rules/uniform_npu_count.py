@@ -48,8 +48,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator, List
 
 from ...catalogue.citations import Citation, MC, OP, PL, Place
-from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, PYTORCH, SOFT_SHARE_AICORE_LABEL,
-                           SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
+from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, NPU_CORE_RESOURCE, PYTORCH,
+                           SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
 from ...manifest.values import npu_count
 from ..rule import Problem
 from ._util import ascend_container, npu_request_path
@@ -76,7 +76,7 @@ WORLD_ENV = {PYTORCH: ("WORLD_SIZE", "RANK"), MINDSPORE: ("MS_WORKER_NUM", "MS_N
              TENSORFLOW: ("CM_WORKER_SIZE", "CM_RANK")}
 #: a job with all three labels is soft-share: the operator counts 1 NPU per pod whatever the request
 SOFT_SHARE_LABELS = (SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL)
-NPU_CORE = "huawei.com/npu-core"  # a dynamic vNPU request: the operator writes no count env
+NPU_CORE = NPU_CORE_RESOURCE  # a dynamic vNPU request: the operator writes no count env
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
