@@ -15,7 +15,9 @@ and roles are the operator's and Volcano's).
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+
+from .records import NamedTuple
 
 #: a parsed path: field names, with ITEMS for every item of a list and KEYS for every key of a mapping
 Steps = Tuple[str, ...]

@@ -230,7 +230,7 @@ def _default_dialects(spec: Dict[str, Any]) -> Tuple[str, ...]:
 #: profile data (tests/unit/test_datacache.py checks that it names every module loading a profile uses)
 PROFILE_CODE = ("_version.py", "datacache.py", "safeio/__init__.py", "safeio/inside.py", "safeio/read.py",
                 "safeio/text.py", "hardware/__init__.py",
-                "hardware/profiles.py", "records.py", "findings.py", "catalogue/__init__.py", "vocabulary.py",
+                "hardware/profiles.py", "records.py", "findings.py", "catalogue/__init__.py", "vocabulary.py", "podtemplates.py",
                 "errors.py", "schemacheck/__init__.py", "schemacheck/check.py", "schemacheck/registry.py",
                 "schemacheck/validator.py", "schemacheck/keywords.py", "schemacheck/messages.py", "resources.py",
                 "yamlio/__init__.py", "yamlio/common.py", "yamlio/fastload.py", "yamlio/parsing.py",

@@ -16,11 +16,12 @@ release (names it, or names a fact whose value differs there) that nothing here 
 from __future__ import annotations
 
 import importlib
-from typing import Any, Dict, List, NamedTuple, Tuple
+from typing import Any, Dict, List, Tuple
 
 from .. import releases
 from ..catalogue import get
 from ..catalogue.proven import NAMED_FACTS, SHOWN
+from ..records import NamedTuple
 
 
 class Proof(NamedTuple):

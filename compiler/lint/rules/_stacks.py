@@ -10,9 +10,10 @@ ships, which Volcano's deviceshare plugin is pointed at in HAMi mode); the citat
 """
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
+from typing import Dict, FrozenSet, Optional, Tuple
 
 from ...manifest.pods import PodSet
+from ...records import NamedTuple
 from ...releases import DEVICE_STACKS, HAMI_STACK, HAMI_STACKS, VOLCANO_HAMI_STACK
 from ...vocabulary import HAMI_ANNOTATION_PREFIX, HAMI_ONLY_RESOURCES, HAMI_POD_ANNOTATION
 from ..context import RunContext
