@@ -197,6 +197,8 @@ def test_the_overrides_of_the_issue_are_located_errors(tmp_path, text, fields, l
               for line in lines if line in rows[n - 1]]
     assert any(first.startswith(f"{path}:{n}:") for n, _ in places), first
     assert first.endswith("[AC024]") and any(field in proc.stderr for field in fields)
+    linted = run_cli("lint", str(path))  # lint of the spec says what compile says
+    assert linted.returncode == 1 and linted.stdout.splitlines()[0] == first, linted.stdout + linted.stderr
 
 
 def test_patches_that_change_nothing_a_field_writes_still_merge():
