@@ -70,26 +70,30 @@ def _patched(spec: Spec, job: Dict[str, Any], patches: Sequence[Tuple[Path, Any,
         found = ownership.overridden(owned, where, before, after)
         if found is not None:
             inner, here, old, new = found
-            _refuse(field + ownership.in_patch(patch, inner), field, ownership.text(where + inner), here.fields,
-                    old, new)
+            _refuse(field + ownership.in_patch(patch, inner), field, ownership.text(where + inner), here, old, new)
         job = _put(job, where, after)
     return job
 
 
-def _refuse(at: Path, field: Path, what: str, owners: Sequence[str], old: Any, new: Any) -> None:
+def _refuse(at: Path, field: Path, what: str, here: Any, old: Any, new: Any) -> None:
+    """Raise AC024 for the patch at ``field`` that changes ``what`` (``here``: its owners) from ``old`` to ``new``."""
     from .ownership import ABSENT
 
-    patch, owner = ".".join(str(part) for part in field), owners[0]
+    patch, owners = ".".join(str(part) for part in field), here.fields
+    owner, also = owners[0], f" (the value there depends on {', '.join(owners[1:])} too)" if len(owners) > 1 else ""
+    hint = f"remove it from {patch} and set {owner} instead{also}"
     if old is ABSENT:
         did = f"adds {what}: {_shown(new)}, a value {owner} writes (with this spec it writes none there)"
+    elif new is ABSENT and not here.optional:
+        did = f"removes {what} ({_shown(old)}), which the compiler writes from {owner} whatever its value"
+        hint = (f"take the removal out of {patch}: no spec field leaves it out, so a job without it stays a manifest "
+                f"(checked with 'ascend-compile lint'){also}")
     elif new is ABSENT:
         did = f"removes {what} ({_shown(old)}), which {owner} writes"
     else:
         did = f"sets {what} to {_shown(new)}, which {owner} writes ({_shown(old)} here)"
-    also = f" (the value there depends on {', '.join(owners[1:])} too)" if len(owners) > 1 else ""
     raise PatchError(at, f"{patch} {did}: the job would not say what the spec field says, and the field's checks "
-                         "would not see the patch's value", f"remove it from {patch} and set {owner} instead{also}",
-                     GENERATED_KEY)
+                         "would not see the patch's value", hint, GENERATED_KEY)
 
 
 def _shown(value: Any) -> str:

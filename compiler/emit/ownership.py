@@ -76,14 +76,15 @@ def text(path: Sequence[Any]) -> str:
 
 
 class Owned:
-    """What the fields write at one path: the fields (most specific first) and every value they were seen to
-    write there (one per variant that wrote one)."""
+    """What the fields write at one path: the fields (most specific first), every value they were seen to
+    write there (one per variant that wrote one), and whether a value of theirs leaves the path out."""
 
-    __slots__ = ("fields", "written")
+    __slots__ = ("fields", "written", "optional")
 
     def __init__(self) -> None:
         self.fields: List[str] = []
         self.written: List[Any] = []
+        self.optional = False
 
 
 Ownership = Dict[Path, Owned]
@@ -309,6 +310,7 @@ def derive(spec: Spec, job: Dict[str, Any], emit_job: Callable[[Spec], Dict[str,
                 if field not in here.fields:
                     here.fields.append(field)
                 here.written += [value for value in (old, new) if value is not ABSENT and value not in here.written]
+                here.optional = here.optional or ABSENT in (old, new)
     sizes: Dict[str, int] = {}
     for here in owned.values():
         for field in here.fields:

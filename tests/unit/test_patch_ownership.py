@@ -228,3 +228,18 @@ def test_a_patch_bringing_back_the_policy_fault_retry_times_replaces_is_refused(
     [finding] = refused.value.findings
     assert (finding.rule, finding.path) == ("AC024", ("spec", "jobPatch", "spec", "policies"))
     assert "spec.faultRetryTimes" in finding.hint
+
+
+@pytest.mark.parametrize("patch,where,hint", [
+    ({"metadata": {"labels": {"ring-controller.atlas": None}}}, ("metadata", "labels", "ring-controller.atlas"),
+     "no spec field leaves it out"),
+    ({"metadata": {"labels": {"fault-retry-times": None}}}, ("metadata", "labels", "fault-retry-times"),
+     "set spec.faultRetryTimes instead"),
+])
+def test_a_removal_names_the_field_that_leaves_it_out_or_says_none_does(patch, where, hint):
+    fields = {"framework": "pytorch", "profile": "module-910b-8", "target": "VolcanoJob", "npus": 16, "image": "t:1",
+              "faultRetryTimes": 3, "jobPatch": patch}
+    with pytest.raises(CompileError) as refused:
+        compile_specs([Document("<test>", 0, _document(fields), None)], REGISTRY, lint=False)
+    [finding] = refused.value.findings
+    assert (finding.rule, finding.path) == ("AC024", ("spec", "jobPatch", *where)) and hint in finding.hint
