@@ -3,7 +3,8 @@
 :func:`derive` emits a spec's job without its patches, then again with one spec field changed at a time (the
 :data:`FIELDS` below: another value, a value where the spec has none, none where it has one), and diffs the
 jobs: every path of the job that differs is the field's.  Nothing lists the paths by hand, so a field the
-emitter learns to write is covered the day it writes it.  Paths go down maps by key and down lists of named
+emitter learns to write is covered the day it writes it (:data:`FIELDS` names each setting and the values it takes;
+only a spec with a patch is derived, some seventy emissions).  Paths go down maps by key and down lists of named
 objects (containers, env, volumes, ports, tasks) by name, as the patches merge them; any other list is one value.
 
 :func:`overridden` judges one patch: a path a field owns that the patch changes, adds or removes is the field's
@@ -185,29 +186,35 @@ def _each(values: Sequence[Any], change: Callable[[Any], Any]) -> List[Tuple[Any
     return [tuple(change(v) for v in values)] if values else []
 
 
-def _attr(name: str, values: Callable[[Any], List[Any]]) -> Variants:
-    return lambda spec: [replace(spec, **{name: v}) for v in values(getattr(spec, name))]
+class Setting:
+    """How the derivation changes one setting of a Spec: its ``attribute`` (``resilience.<name>`` for the fault
+    tolerance's) and the values it takes instead of the spec's."""
+
+    __slots__ = ("attribute", "values")
+
+    def __init__(self, attribute: str, values: Callable[[Any], List[Any]]):
+        self.attribute, self.values = attribute, values
+
+    def __call__(self, spec: Spec) -> List[Spec]:
+        outer, _, inner = self.attribute.partition(".")
+        if inner:
+            part = getattr(spec, outer)
+            return [replace(spec, **{outer: replace(part, **{inner: v})}) for v in self.values(getattr(part, inner))]
+        return [replace(spec, **{outer: v}) for v in self.values(getattr(spec, outer))]
 
 
-def _resilience(name: str, values: Callable[[Any], List[Any]]) -> Variants:
-    return lambda spec: [replace(spec, resilience=replace(spec.resilience, **{name: v}))
-                         for v in values(getattr(spec.resilience, name))]
-
-
-def _profile(spec: Spec) -> List[Spec]:
-    prof = spec.profile
+def _profiles(prof: Any) -> List[Any]:
     changes: List[Dict[str, Any]] = [{"ring_controller": prof.ring_controller + "-" + CHANGED},
                                      {"resource": prof.resource + "-" + CHANGED},
                                      {"accelerator_type": _text(prof.accelerator_type)[0]},
                                      {"schedule_policy": _text(prof.schedule_policy)[0]}]
     changes += [{"job_labels": labels} for labels in _changed_values(prof.job_labels)]
-    return [replace(spec, profile=replace(prof, **change)) for change in changes]
+    return [replace(prof, **change) for change in changes]
 
 
-def _plugins(spec: Spec) -> List[Spec]:
+def _plugins(plugins: Mapping[str, Tuple[str, ...]]) -> List[Dict[str, Tuple[str, ...]]]:
     """The plugins field writes the whole map: a key it does not have is still its to add."""
-    plugins = {name: (*args, CHANGED) for name, args in spec.plugins.items()}
-    return [replace(spec, plugins=plugins), replace(spec, plugins={**spec.plugins, _ANY_KEY: ()})]
+    return [{name: (*args, CHANGED) for name, args in plugins.items()}, {**plugins, _ANY_KEY: ()}]
 
 
 def _strategies(value: Tuple[str, ...]) -> List[Tuple[str, ...]]:
@@ -223,60 +230,64 @@ def _env(value: Tuple[Dict[str, Any], ...]) -> List[Tuple[Any, ...]]:
 
 
 #: per replica type: the setting, what the spec calls it, its variants
-_REPLICA: Tuple[Tuple[str, str, Callable[[Any], List[Any]]], ...] = (
+REPLICA_SETTINGS: Tuple[Tuple[str, str, Callable[[Any], List[Any]]], ...] = (
     ("restart_policy", "restartPolicy", _choices(None, "Always", "OnFailure", "Never", "ExitCode")),
     ("env", "env", _env), ("volumes", "volumes", lambda v: _each(v, _volume)), ("ports", "ports", _ports),
     ("cpu", "resources.cpu", _text), ("memory", "resources.memory", _text), ("shm_size", "resources.shm", _text))
 
+#: the settings of a Spec no variant changes: the patches themselves, where the spec was read, the Namespace
+#: object (not the job), and the records whose parts are changed one by one (above and below)
+UNCHANGED = ("pod_template_patch", "job_patch", "source", "create_namespace", "resilience", "replica_types")
 #: spec field -> its variants; the second item: the field changes the job's shape (it owns only what both have)
-FIELDS: Tuple[Tuple[str, Variants, bool], ...] = (
-    ("metadata.name", _attr("name", lambda v: [v + "-" + CHANGED]), False),
-    ("metadata.namespace", _attr("namespace", _text), False),
-    ("spec.framework", _attr("framework", _choices(*FRAMEWORKS)), True),
-    ("spec.target", _attr("target", _choices(*JOBS)), True),
-    ("spec.profile", _profile, False),
-    ("spec.npus (or spec.pods)", _attr("pods", lambda v: [v + 1]), False),
-    ("spec.npus (or spec.npusPerPod)", _attr("npus_per_pod", lambda v: [v + 1]), False),
-    ("spec.image", _attr("image", lambda v: [v + "-" + CHANGED]), False),
-    ("spec.imagePullPolicy", _attr("image_pull_policy", lambda v: [v + "-" + CHANGED]), False),
-    ("spec.command", _attr("command", lambda v: [v + (CHANGED,)]), False),
-    ("spec.args", _attr("args", lambda v: [v + (CHANGED,)]), False),
-    ("spec.workingDir", _attr("working_dir", _text), False),
-    ("spec.env", _attr("env", _env), False),
-    ("spec.resources.cpu", _attr("cpu", _text), False),
-    ("spec.resources.memory", _attr("memory", _text), False),
-    ("spec.resources.shm", _attr("shm_size", _text), False),
-    ("spec.volumes", _attr("volumes", lambda v: _each(v, _volume)), False),
-    ("spec.ports", _attr("ports", _ports), False),
-    ("spec.restartPolicy", _attr("restart_policy", _REPLICA[0][2]), False),
-    ("spec.queue", _attr("queue", lambda v: [v + "-" + CHANGED]), False),
-    ("spec.hostArch", _attr("host_arch", _text), False),
-    ("spec.scheduling", _attr("scheduling", _choices(NODE_SELECTOR, SCHEDULE_POLICY, NO_HARDWARE_NAMED)), False),
-    ("spec.ranktable", _attr("ranktable", _choices("env", "file", "hostPath", "none")), False),
-    ("spec.ranktableVolume", _attr("ranktable_volume", lambda v: [] if v is None else [_volume(v)]), False),
-    ("spec.schedulerHoldsNpus", _attr("scheduler_holds_npus", lambda v: [not v]), False),
-    ("spec.torAffinity", _attr("tor_affinity", _text), False),
-    ("spec.superPod.spBlock", _attr("sp_block", _number), False),
-    ("spec.superPod.raBlock", _attr("ra_block", _number), False),
-    ("spec.multiLevel", _attr("multi_level", lambda v: [(), v + (1,)] if v else [(1,)]), False),
-    ("spec.retries", _attr("retries", _number), False),
-    ("spec.hostNetwork", _attr("host_network", lambda v: [not v]), False),
-    ("spec.plugins", _plugins, False),
-    ("spec.taskName", _attr("task_name", lambda v: [v + "-" + CHANGED]), False),
-    ("spec.containerName", _attr("container_name", lambda v: [v + "-" + CHANGED]), False),
-    ("spec.labels", _attr("labels", _changed_values), False),
-    ("spec.annotations", _attr("annotations", _changed_values), False),
-    ("spec.podLabels", _attr("pod_labels", _changed_values), False),
-    ("spec.podAnnotations", _attr("pod_annotations", _changed_values), False),
-    ("spec.faultScheduling", _resilience("fault_scheduling", _choices(
+FIELDS: Tuple[Tuple[str, Setting, bool], ...] = (
+    ("metadata.name", Setting("name", lambda v: [v + "-" + CHANGED]), False),
+    ("metadata.namespace", Setting("namespace", _text), False),
+    ("spec.framework", Setting("framework", _choices(*FRAMEWORKS)), True),
+    ("spec.target", Setting("target", _choices(*JOBS)), True),
+    ("spec.profile", Setting("profile", _profiles), False),
+    ("spec.npus (or spec.pods)", Setting("pods", lambda v: [v + 1]), False),
+    ("spec.npus (or spec.npusPerPod)", Setting("npus_per_pod", lambda v: [v + 1]), False),
+    ("spec.image", Setting("image", lambda v: [v + "-" + CHANGED]), False),
+    ("spec.imagePullPolicy", Setting("image_pull_policy", lambda v: [v + "-" + CHANGED]), False),
+    ("spec.command", Setting("command", lambda v: [v + (CHANGED,)]), False),
+    ("spec.args", Setting("args", lambda v: [v + (CHANGED,)]), False),
+    ("spec.workingDir", Setting("working_dir", _text), False),
+    ("spec.env", Setting("env", _env), False),
+    ("spec.resources.cpu", Setting("cpu", _text), False),
+    ("spec.resources.memory", Setting("memory", _text), False),
+    ("spec.resources.shm", Setting("shm_size", _text), False),
+    ("spec.volumes", Setting("volumes", lambda v: _each(v, _volume)), False),
+    ("spec.ports", Setting("ports", _ports), False),
+    ("spec.restartPolicy", Setting("restart_policy", REPLICA_SETTINGS[0][2]), False),
+    ("spec.queue", Setting("queue", lambda v: [v + "-" + CHANGED]), False),
+    ("spec.hostArch", Setting("host_arch", _text), False),
+    ("spec.scheduling", Setting("scheduling", _choices(NODE_SELECTOR, SCHEDULE_POLICY, NO_HARDWARE_NAMED)), False),
+    ("spec.ranktable", Setting("ranktable", _choices("env", "file", "hostPath", "none")), False),
+    ("spec.ranktableVolume", Setting("ranktable_volume", lambda v: [] if v is None else [_volume(v)]), False),
+    ("spec.schedulerHoldsNpus", Setting("scheduler_holds_npus", lambda v: [not v]), False),
+    ("spec.torAffinity", Setting("tor_affinity", _text), False),
+    ("spec.superPod.spBlock", Setting("sp_block", _number), False),
+    ("spec.superPod.raBlock", Setting("ra_block", _number), False),
+    ("spec.multiLevel", Setting("multi_level", lambda v: [(), v + (1,)] if v else [(1,)]), False),
+    ("spec.retries", Setting("retries", _number), False),
+    ("spec.hostNetwork", Setting("host_network", lambda v: [not v]), False),
+    ("spec.plugins", Setting("plugins", _plugins), False),
+    ("spec.taskName", Setting("task_name", lambda v: [v + "-" + CHANGED]), False),
+    ("spec.containerName", Setting("container_name", lambda v: [v + "-" + CHANGED]), False),
+    ("spec.labels", Setting("labels", _changed_values), False),
+    ("spec.annotations", Setting("annotations", _changed_values), False),
+    ("spec.podLabels", Setting("pod_labels", _changed_values), False),
+    ("spec.podAnnotations", Setting("pod_annotations", _changed_values), False),
+    ("spec.faultScheduling", Setting("resilience.fault_scheduling", _choices(
         None, FAULT_SCHEDULING_GRACE, FAULT_SCHEDULING_FORCE, FAULT_SCHEDULING_OFF)), False),
-    ("spec.faultRetryTimes", _resilience("fault_retry_times", _number), False),
-    ("spec.podRescheduling", _resilience("pod_rescheduling", lambda v: [not v]), False),
-    ("spec.processRecovery.strategies", _resilience("recover_strategies", _strategies), False),
-    ("spec.processRecovery.waitRescheduleTimeout", _resilience("wait_reschedule_timeout", _number), False),
-    ("spec.resetConfig", _resilience("reset_config", _choices(None, "hostPath", "configMap")), False),
-    ("spec.subHealthyStrategy", _resilience("sub_healthy_strategy", _choices(None, *SUB_HEALTHY_STRATEGIES)), False),
-    ("spec.terminationGracePeriodSeconds", _resilience("termination_grace_period", _number), False),
+    ("spec.faultRetryTimes", Setting("resilience.fault_retry_times", _number), False),
+    ("spec.podRescheduling", Setting("resilience.pod_rescheduling", lambda v: [not v]), False),
+    ("spec.processRecovery.strategies", Setting("resilience.recover_strategies", _strategies), False),
+    ("spec.processRecovery.waitRescheduleTimeout", Setting("resilience.wait_reschedule_timeout", _number), False),
+    ("spec.resetConfig", Setting("resilience.reset_config", _choices(None, "hostPath", "configMap")), False),
+    ("spec.subHealthyStrategy",
+     Setting("resilience.sub_healthy_strategy", _choices(None, *SUB_HEALTHY_STRATEGIES)), False),
+    ("spec.terminationGracePeriodSeconds", Setting("resilience.termination_grace_period", _number), False),
 )
 
 
@@ -290,7 +301,7 @@ def _replica_fields(spec: Spec, rtypes: Sequence[str]) -> Iterator[Tuple[str, Va
         return make
 
     for rtype in rtypes:
-        for name, called, values in _REPLICA:
+        for name, called, values in REPLICA_SETTINGS:
             yield f"spec.replicaTypes.{rtype}.{called}", variants(rtype, name, values), False
 
 
@@ -302,7 +313,8 @@ def derive(spec: Spec, job: Dict[str, Any], emit_job: Callable[[Spec], Dict[str,
     paths it would write with another value."""
     rtypes = list(job["spec"]["replicaSpecs"]) if spec.target == ASCEND_JOB else [WORKER]
     owned: Ownership = {}
-    for field, variants, shape in (*FIELDS, *_replica_fields(spec, rtypes)):
+    every: List[Tuple[str, Variants, bool]] = [*FIELDS, *_replica_fields(spec, rtypes)]
+    for field, variants, shape in every:
         for variant in variants(spec):
             for path, old, new in diff(job, emit_job(variant), both=shape):
                 path = tuple(ANY if part == _ANY_KEY else part for part in path)

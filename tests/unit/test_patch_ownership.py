@@ -11,10 +11,11 @@ import yaml
 
 from ascend_compile.compiling.pipeline import compile_specs
 from ascend_compile.emit import unpatched_job
-from ascend_compile.emit.ownership import ANY, Item, Ownership, at, derive
+from ascend_compile.emit.ownership import ANY, FIELDS, REPLICA_SETTINGS, UNCHANGED, Item, Ownership, at, derive
 from ascend_compile.errors import CompileError
 from ascend_compile.files.discovery import read_documents
 from ascend_compile.hardware.profiles import ProfileRegistry
+from ascend_compile.jobspec.model import Replica, Resilience, Spec
 from ascend_compile.jobspec.resolve import resolve
 from ascend_compile.yamlio.locations import Document
 from tests.checkout import run_cli
@@ -222,7 +223,8 @@ def test_patches_that_change_nothing_a_field_writes_still_merge():
 
 def test_a_patch_bringing_back_the_policy_fault_retry_times_replaces_is_refused():
     fields = {"framework": "pytorch", "profile": "module-910b-8", "target": "VolcanoJob", "npus": 16, "image": "t:1",
-              "faultRetryTimes": 3, "jobPatch": {"spec": {"policies": [{"event": "PodEvicted", "action": "RestartJob"}]}}}
+              "faultRetryTimes": 3,
+              "jobPatch": {"spec": {"policies": [{"event": "PodEvicted", "action": "RestartJob"}]}}}
     with pytest.raises(CompileError) as refused:
         compile_specs([Document("<test>", 0, _document(fields), None)], REGISTRY, lint=False)
     [finding] = refused.value.findings
@@ -243,3 +245,12 @@ def test_a_removal_names_the_field_that_leaves_it_out_or_says_none_does(patch, w
         compile_specs([Document("<test>", 0, _document(fields), None)], REGISTRY, lint=False)
     [finding] = refused.value.findings
     assert (finding.rule, finding.path) == ("AC024", ("spec", "jobPatch", *where)) and hint in finding.hint
+
+
+def test_the_derivation_changes_every_setting_of_a_spec():
+    """A setting the emitter may read is one the derivation changes, so a new field is derived without a list of
+    its paths (the field's name and the values it takes are all it needs in FIELDS)."""
+    changed = {setting.attribute for _, setting, _ in FIELDS}
+    settings = {*Spec.__match_args__, *(f"resilience.{name}" for name in Resilience.__match_args__)}
+    assert sorted(settings - changed - set(UNCHANGED)) == []
+    assert {name for name, _, _ in REPLICA_SETTINGS} == set(Replica.__match_args__) - {"patch"}
