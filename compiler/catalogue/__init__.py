@@ -27,9 +27,12 @@ project-config checks and ``docs/rules.md`` all read this module; reporting code
 the constants here.  A lint rule's entry names its unit (``lint/rules/<name with _>.py``, whose
 ``check`` runs and whose docstring is the rule's documentation, loaded only when asked for).
 
-Adding a rule: an entry here, a unit module, its citation in ``citations.py`` (the one place that names
-upstream's code), a failing and a passing case in ``tests/lint/cases/``, then ``python scripts/gen_rule_docs.py``.  This module imports only constants, so listing and
-resolving rules costs nothing at start-up.
+A lint rule lives in two places, as ruff keeps its rules: its row here (ID, name, severity, kinds, hint, the
+schema rules it replaces) and its unit (the check, the documentation, ``CITATION``: what it mirrors upstream,
+the one place that names upstream's code, and ``fix`` when ``lint --fix`` can fix it); nothing else is keyed
+by its ID (``tests/structure/test_rule_table.py``).  Adding a rule: a row here, a unit module, a failing and a
+passing case in ``tests/lint/cases/``, then ``python scripts/gen_rule_docs.py``.  This module imports only
+constants, so listing and resolving rules costs nothing at start-up.
 """
 from __future__ import annotations
 
@@ -435,6 +438,8 @@ _ENTRIES: Tuple[Entry, ...] = (
           "write keys as [prefix/]name (a DNS subdomain prefix; a name of at most 63 letters, digits, '-', '_' or '.' "
           "with a letter or digit at each end) and label values as such a name or empty; keep annotations under "
           "256 KiB"),
+    _lint("AC713", "duplicate-env", WARNING, WORKLOADS,
+          "keep one env entry per name, or write the later value with $(NAME) to extend the earlier one"),
     _lint("AC801", "plaintext-credential", WARNING, WORKLOADS + (CONFIG_MAP,),
           "move the value into a Secret and use valueFrom.secretKeyRef (or a Secret volume)"),
     # AC9xx the cluster the job will run on: only with --cluster or --cluster-snapshot (an inventory)

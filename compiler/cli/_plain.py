@@ -207,9 +207,9 @@ def _nothing_read(command: str, files: int, code: int, left_out: Sequence[Any]) 
 
 
 def _fixable(findings: Any) -> bool:
-    from ..lint.autofix_rules import FIXERS
+    from ..lint.fixing import fixer
 
-    return any(f.rule in FIXERS for f in findings)
+    return any(fixer(f.rule) is not None for f in findings)
 
 
 def _linted(paths: Sequence[str], options: Mapping[str, Any], findings: Any) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import FrozenSet, List, Optional, Sequence, Tuple
 
+from ..catalogue import INPUT_ERROR, INPUT_TOO_LARGE, YAML_TOO_DEEP
 from ..findings import ERROR, Finding
 from .parallel import workers_for
 
@@ -43,18 +44,18 @@ def _check_files(paths: Sequence[str], strict: bool, strict_kinds: bool, volcano
         except InputError as exc:
             findings.extend(exc.findings)
         except SchemaError as exc:
-            findings.append(Finding(rule="AC001", severity=ERROR, file=name, input_error=True,
+            findings.append(Finding(rule=INPUT_ERROR, severity=ERROR, file=name, input_error=True,
                                     message=f"the built-in schemas are broken: {exc}",
                                     hint="reinstall ascend-compile; please report this"))
         except MemoryError:
-            findings.append(Finding(rule="AC002", severity=ERROR, file=name, input_error=True,
+            findings.append(Finding(rule=INPUT_TOO_LARGE, severity=ERROR, file=name, input_error=True,
                                     message="is too large to check in the memory available (out of memory)",
                                     hint="split it into smaller files, or refuse such files early with --max-bytes"))
         except RecursionError:
-            findings.append(Finding(rule="AC006", severity=ERROR, file=name, input_error=True,
+            findings.append(Finding(rule=YAML_TOO_DEEP, severity=ERROR, file=name, input_error=True,
                                     message="nests too deeply to check", hint="flatten the document"))
         except Exception as exc:  # noqa: BLE001 - never a traceback for any input
-            findings.append(Finding(rule="AC001", severity=ERROR, file=name, input_error=True,
+            findings.append(Finding(rule=INPUT_ERROR, severity=ERROR, file=name, input_error=True,
                                     message=f"could not be checked: internal error ({type(exc).__name__}: {exc})",
                                     hint="please report this with the input file"))
     return findings

@@ -2,7 +2,7 @@
 
 A fix replaces or inserts the characters of one YAML node and nothing else, so comments, quoting,
 indentation, line ends and key order elsewhere stay byte for byte.  Only fixes whose meaning is certain
-are made (what each rule's fix does: :mod:`.autofix_rules`).  Before a file is changed, its fixed text is
+are made (what each rule's fix does: its unit's ``fix``; :mod:`.fixing`).  Before a file is changed, its fixed text is
 read again and must hold exactly the data of the old text with the fixed fields set, and nothing else;
 otherwise the file keeps every finding and is not touched.
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .autofix_rules import FIXERS, Change, Fix
+from .fixing import Fix, fixer
 from ..findings import Finding
 
 __all__ = ["Lines", "apply", "plan", "sarif_fix"]
@@ -27,7 +27,12 @@ def _fixes_for(path: str, text: str, mine: Sequence[Finding]) -> List[Fix]:
 
     docs = yamledit.compose(text)
     before = _read(text)
-    candidates = [fix for fix in (FIXERS[finding.rule](finding, text, docs) for finding in mine) if fix is not None]
+    candidates = []
+    for finding in mine:
+        fix_of = fixer(finding.rule)
+        made = fix_of(finding, text, docs) if fix_of is not None else None
+        if made is not None:
+            candidates.append(made)
     # Most often every fix is right: one check of them all reads the file twice, not twice per fix
     # (a file with hundreds of findings took minutes).  Otherwise they are checked by halves; of two
     # overlapping ones the first is kept.
@@ -71,7 +76,7 @@ def plan(findings: Sequence[Finding], read: Any) -> Dict[str, List[Fix]]:
     """The fixes per file; ``read(path)`` gives a file's text (files that cannot be read get none)."""
     wanted: Dict[str, List[Finding]] = {}
     for finding in findings:
-        if finding.rule in FIXERS and finding.file and not finding.file.startswith("<"):
+        if finding.file and not finding.file.startswith("<") and fixer(finding.rule) is not None:
             wanted.setdefault(finding.file, []).append(finding)
     out: Dict[str, List[Fix]] = {}
     for path, mine in sorted(wanted.items()):

@@ -1,4 +1,4 @@
-"""The lint run: read, schema-check, run every rule unit, locate, suppress, configure.
+"""The lint run: read, schema-check, run every rule unit, locate, suppress (:mod:`.suppress`), configure.
 
 :class:`Linter` is one configured run; its entry points are :func:`~.oneshot.lint_documents` and
 :func:`~.oneshot.lint_objects` (documents or plain objects, one run) and :func:`~.paths.lint_paths`
@@ -14,22 +14,23 @@ were read.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from .. import catalogue
-from ..catalogue import BAD_SUPPRESSION
 from ..errors import InputError
 from ..findings import FIX_VALUE, INTERNAL, Finding, sort_key
 from . import registry as _registry
 from . import suppress
 from .context import ObjectContext, RunContext
 from .index import CrossRun, ObjectRef
-from .locate import locate, locate_all, locate_later
+from .locate import locate_all, locate_later
 from .results import Fact, FileResult, SpecCheck
 from .rule import Problem, Rule
 
 #: (the data, its Document or None, its place in the run) of each input of one file
 Entry = Tuple[Any, Any, Any]
+#: a finding and the object it is about (None: about the file)
+Pair = Tuple[Finding, Optional[ObjectContext]]
 
 
 def _objects_of(data: Any, doc: Any, source: str, index: int) -> List[ObjectContext]:
@@ -62,13 +63,14 @@ class Linter:
         self.strict = strict
         self.volcano_version = volcano_version
         self.strict_kinds = strict_kinds
-        self.schema, self.specs = schema, specs
+        self.schema = schema  # whether the schema check runs
+        self.specs = specs  # the compile's check of the specs among the documents (None: no spec is checked)
         lint_cfg = self.config.lint
         self.disabled = {(catalogue.resolve(d) or d.upper()) for d in (*lint_cfg.disable, *disable)}
         self.severity = {(catalogue.resolve(k) or k.upper()): v for k, v in lint_cfg.severity.items()}
         self._rules: Optional[List[Rule]] = None  # every rule unit, imported when something asks for them all
         self._by_kind: Dict[str, Tuple[List[Tuple[Rule, Any]], List[Tuple[Rule, Any]]]] = {}  # see _units
-        self.inventory = inventory
+        self.inventory = inventory  # the cluster the cluster-aware rules check against (None: they say nothing)
         self.target = target or target_of(self.config, cluster_versions=getattr(inventory, "versions", None))
         self._run = RunContext(self.profiles, self.config, volcano_version, inventory, self.target)
         self._schemas: Any = None  # the schemas module, imported on first use
@@ -85,7 +87,8 @@ class Linter:
         results = [self.lint_file(source, entries, texts.get(source) if texts is not None else None,
                                   comments=from_docs)
                    for (from_docs, source), entries in files.items()]
-        held = {source: [doc for _, doc, _ in entries] for (from_docs, source), entries in files.items() if from_docs}
+        held = {source: [doc for _, doc, _ in entries]
+                for (from_docs, source), entries in files.items() if from_docs}
         return self.finish(results, lambda result: held.get(result.source))
 
     def lint_file(self, source: str, entries: Sequence[Entry], text: Optional[str] = None, *,
@@ -95,7 +98,7 @@ class Linter:
         ``text`` is the file's text, for comment directives (read from ``source`` when None and
         ``comments``).
         """
-        raw: List[Tuple[Finding, Optional[ObjectContext]]] = []
+        raw: List[Pair] = []
         refs: List[ObjectRef] = []
         facts: List[Fact] = []
         specs = self.specs([doc for _, doc, _ in entries]) if self.specs is not None else {}
@@ -109,11 +112,12 @@ class Linter:
                 raw.extend(self._check_object(obj, facts, len(refs)))
                 refs.append(_ref(obj, entry, (order, number)))
         directives = suppress.file_directives(source, text, catalogue.resolve) if comments else None
-        findings = self._suppress(self._dedupe(raw), directives, source)
+        findings = suppress.drop_suppressed(self._dedupe(raw), directives, source)
         return FileResult(source, self.configure(findings), refs, facts,
                           directives if facts else None, digest)
 
-    def finish(self, results: Sequence[FileResult], docs_of: Optional[Callable[[FileResult], Optional[List[Any]]]] = None,
+    def finish(self, results: Sequence[FileResult],
+               docs_of: Optional[Callable[[FileResult], Optional[List[Any]]]] = None,
                beside: Any = None, locator: Any = None) -> List[Finding]:
         """The run's findings: every file's, and what cross-object rules judge over the whole run.
 
@@ -123,7 +127,8 @@ class Linter:
         findings = [finding for result in results for finding in result.findings]
         facts = [(result, fact) for result in results for fact in result.facts]
         if facts:
-            run = CrossRun([ref for res in results for ref in res.refs], self.profiles, self.config, beside, self.inventory)
+            refs = [ref for result in results for ref in result.refs]
+            run = CrossRun(refs, self.profiles, self.config, beside, self.inventory)
             findings.extend(self._judge(facts, run, docs_of, locator))
         return sorted(findings, key=sort_key)
 
@@ -132,7 +137,8 @@ class Linter:
     def rules(self) -> List[Rule]:
         """The rule units this run runs (all imported; a run imports only those of the kinds it meets)."""
         if self._rules is None:
-            self._rules = [r for r in _registry.lint_rules(self.inventory is not None) if r.id not in self.disabled]
+            every = _registry.lint_rules(self.inventory is not None)
+            self._rules = [rule for rule in every if rule.id not in self.disabled]
         return self._rules
 
     @rules.setter
@@ -145,10 +151,14 @@ class Linter:
         return sorted([rule for rule, _ in checks] + [rule for rule, _ in facts], key=lambda rule: rule.id)
 
     def _units(self, kind: str) -> Tuple[List[Tuple[Rule, Any]], List[Tuple[Rule, Any]]]:
-        """The rules that look at ``kind``: (rule, check) of the per-object ones, (rule, facts) of the cross-object ones."""
+        """The rules that look at ``kind``: (rule, check) of the per-object ones, (rule, facts) of the cross-object
+        ones."""
         units = self._by_kind.get(kind)
         if units is None:
-            found = self._rules if self._rules is not None else _registry.rules_for(kind, self.inventory is not None)
+            if self._rules is not None:
+                found = self._rules
+            else:
+                found = _registry.rules_for(kind, self.inventory is not None)
             mine = [r for r in found if r.id not in self.disabled and ("*" in r.kinds or kind in r.kinds)]
             units = self._by_kind[kind] = ([(r, r.check) for r in mine if not r.cross],
                                            [(r, r.facts) for r in mine if r.cross])
@@ -178,14 +188,15 @@ class Linter:
                 continue
             if fact is not None:
                 facts.append((rule.id, ref_index, fact))
-        places = locate_all(obj.doc, [(obj.prefix + tuple(problem.path), problem.key) for _, problem, _ in problems])
+        wanted = [(obj.prefix + tuple(problem.path), problem.key) for _, problem, _ in problems]
+        places = locate_all(obj.doc, wanted)
         out: List[Tuple[Finding, Any]] = [(self._finding(rule, obj, problem, where, internal), obj)
                                           for (rule, problem, internal), where in zip(problems, places)]
-        out.extend((f, obj) for f in self._annotation_problems(obj))
+        out.extend((finding, obj) for finding in suppress.annotation_problems(obj))
         return out
 
     def _schema_findings(self, data: Any, doc: Any, source: str,
-                         objs: List[ObjectContext]) -> List[Tuple[Finding, Optional[ObjectContext]]]:
+                         objs: List[ObjectContext]) -> List[Pair]:
         check = self._schemas
         if check is None:
             from ..schemacheck import check
@@ -201,13 +212,21 @@ class Linter:
         path = obj.prefix + tuple(problem.path)
         file, line, column = where
         rule_id = problem.rule or rule.id
-        severity = problem.severity or (rule.severity if rule_id == rule.id else
-                                        catalogue.severity(rule_id, rule.severity))
+        if problem.severity:
+            severity = problem.severity
+        elif rule_id == rule.id:
+            severity = rule.severity
+        else:
+            severity = catalogue.severity(rule_id, rule.severity)
+        if internal:
+            extra: Tuple[Tuple[str, str], ...] = (INTERNAL,)
+        else:
+            extra = ((FIX_VALUE, problem.fix),) if problem.fix else ()
         return Finding(rule=rule_id, severity=severity, message=problem.message, path=path,
                        hint=rule.hint if problem.hint is None else problem.hint,
                        file=file or obj.source, line=line, column=column,
-                       obj=obj.describe() if isinstance(obj, ObjectContext) else obj.obj, api_version=obj.api_version,
-                       extra=(INTERNAL,) if internal else ((FIX_VALUE, problem.fix),) if problem.fix else ())
+                       obj=obj.describe() if isinstance(obj, ObjectContext) else obj.obj,
+                       api_version=obj.api_version, extra=extra)
 
     # ------------------------------------------------------------------ the whole run
     def _judge(self, facts: List[Tuple[FileResult, Fact]], run: CrossRun,
@@ -215,13 +234,16 @@ class Linter:
         rules = {rule.id: rule for rule in self._rules} if self._rules is not None else _LazyRules()
         pending = []
         for result, (rule_id, ref_index, fact) in facts:
-            rule, ref = rules[rule_id], result.refs[ref_index]
+            rule = rules[rule_id]
+            ref = result.refs[ref_index]
+            crashed = False
             try:
-                problems, crashed = list(rule.judge(ref, fact, run)), False  # type: ignore[misc]
+                problems = list(rule.judge(ref, fact, run))  # type: ignore[misc]
             except InputError:
                 raise
             except Exception as exc:  # noqa: BLE001 - see _check_object
-                problems, crashed = [rule.crashed(exc)], True
+                problems = [rule.crashed(exc)]
+                crashed = True
             for problem in problems:
                 pending.append((result, rule, ref, problem, crashed))
         places = locate_later([(result, ref, ref.prefix + tuple(problem.path), problem.key)
@@ -231,62 +253,14 @@ class Linter:
         for (result, rule, ref, problem, crashed), where in zip(pending, places):
             finding = self._finding(rule, ref, problem, where, internal=crashed)
             ident = (finding.rule, finding.file, finding.line, finding.column, finding.path, finding.message)
-            if ident in seen or _suppressed(finding, result.directives, ref.ignored):
+            if ident in seen or suppress.suppressed(finding, result.directives, ref.ignored):
                 continue
             seen.add(ident)
             out.extend(self.configure([finding]))
         return out
 
-    # ------------------------------------------------------------------ suppression
-    def _annotation_problems(self, obj: ObjectContext) -> List[Finding]:
-        value = obj.annotations.get(suppress.IGNORE_ANNOTATION)
-        if value is None:
-            return []
-        path = obj.prefix + ("metadata", "annotations", suppress.IGNORE_ANNOTATION)
-        file, line, column = locate(obj.doc, path, False)
-        out = []
-
-        def bad(message: str, hint: str) -> None:
-            out.append(Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION), message, path, hint,
-                               file or obj.source, line, column, obj=obj.describe(), api_version=obj.api_version))
-
-        if not isinstance(value, str):
-            bad("the ascend-compile.io/ignore annotation must be a string", 'e.g. "AC303: reason"')
-            return out
-        for entry in suppress.parse_annotation(value, catalogue.resolve):
-            if entry.rule is None:
-                bad(f"unknown rule {entry.token!r} in the ascend-compile.io/ignore annotation",
-                    "list the rules with 'ascend-compile rules'")
-            elif not entry.reason:
-                bad(f"the ascend-compile.io/ignore entry for {entry.rule} has no reason, so it is not honoured",
-                    f'write it as "{entry.rule}: why this is fine"')
-            elif suppress.why_not_suppressible(entry.rule):
-                bad(f"{entry.rule} cannot be suppressed ({suppress.why_not_suppressible(entry.rule)}), so the "
-                    "ascend-compile.io/ignore entry does nothing for it", "remove the entry")
-        return out
-
-    def _suppress(self, pairs: List[Tuple[Finding, Optional[ObjectContext]]], directives: Any,
-                  source: str) -> List[Finding]:
-        if directives is not None:
-            for bad in directives.problems:
-                pairs.append((Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION),
-                                      bad.message, (), bad.hint,
-                                      source, bad.line, bad.column), None))
-        annotated: Dict[int, FrozenSet[str]] = {}
-        out: List[Finding] = []
-        for finding, obj in pairs:
-            ignored: FrozenSet[str] = frozenset()
-            if obj is not None and finding.rule != BAD_SUPPRESSION:
-                key = id(obj)
-                if key not in annotated:
-                    annotated[key] = _ignored(obj)
-                ignored = annotated[key]
-            if not _suppressed(finding, directives if finding.file == source else None, ignored):
-                out.append(finding)
-        return out
-
     # ------------------------------------------------------------------ config
-    def _dedupe(self, pairs: List[Tuple[Finding, Optional[ObjectContext]]]) -> List[Tuple[Finding, Optional[ObjectContext]]]:
+    def _dedupe(self, pairs: List[Pair]) -> List[Pair]:
         if not pairs:  # most files: nothing to replace, no rule to look at
             return pairs
         replaced: Set[Tuple[Any, ...]] = set()
@@ -308,7 +282,8 @@ class Linter:
         return out
 
     def configure(self, findings: Sequence[Finding]) -> List[Finding]:
-        """``findings`` with the run's settings applied: disabled rules dropped, severities changed (``silenceable`` ones)."""
+        """``findings`` with the run's settings applied: disabled rules dropped, severities changed (``silenceable``
+        ones)."""
         out = []
         for finding in findings:
             if not catalogue.silenceable(finding):
@@ -340,21 +315,8 @@ def _with_severity(finding: Finding, severity: str) -> Finding:
 def _ref(obj: ObjectContext, entry: int, order: Any) -> ObjectRef:
     origin = getattr(obj.doc, "origin", None)
     return ObjectRef(obj.kind, obj.name, obj.namespace, obj.source, obj.labels, obj.describe(), obj.prefix,
-                     entry, origin[1:] if origin is not None else None, order, _ignored(obj), obj.api_version)
-
-
-def _ignored(obj: ObjectContext) -> FrozenSet[str]:
-    value = obj.annotations.get(suppress.IGNORE_ANNOTATION)
-    return frozenset(suppress.rules_in(suppress.parse_annotation(value, catalogue.resolve))) \
-        if isinstance(value, str) else frozenset()
-
-
-def _suppressed(finding: Finding, directives: Any, ignored: FrozenSet[str]) -> bool:
-    if not catalogue.silenceable(finding):
-        return False
-    if directives is not None and directives.suppresses(finding.rule, finding.line):
-        return True
-    return finding.rule != BAD_SUPPRESSION and (finding.rule in ignored or suppress.ALL in ignored)
+                     entry, origin[1:] if origin is not None else None, order, suppress.ignored_by(obj),
+                     obj.api_version)
 
 
 def _owner(path: Any, objs: List[ObjectContext]) -> Optional[ObjectContext]:

@@ -8,11 +8,14 @@ once per process, when a lint run needs them, or their documentation is asked fo
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, Dict, Iterable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional
 
 from .. import catalogue
 from ..catalogue import Entry
 from .rule import Problem, Rule
+
+if TYPE_CHECKING:
+    from ..catalogue.citations import Citation
 
 _UNITS: Dict[str, Rule] = {}  # rule units imported so far, by ID
 
@@ -21,11 +24,11 @@ def _unit(entry: Any) -> Rule:
     rule = _UNITS.get(entry.id)
     if rule is None:
         module = importlib.import_module(f"{__package__}.rules.{entry.unit}")
-        judge = getattr(module, "judge", None)
+        judge, fix = getattr(module, "judge", None), getattr(module, "fix", None)
         if judge is None:
-            rule = Rule(entry, module.check)
+            rule = Rule(entry, module.check, fix=fix)
         else:
-            rule = Rule(entry, _whole_run_check(module.facts, judge), module.facts, judge)
+            rule = Rule(entry, _whole_run_check(module.facts, judge), module.facts, judge, fix)
         _UNITS[entry.id] = rule
     return rule
 
@@ -70,19 +73,25 @@ SEVERITY_MARK = "|severity|"
 _SAID = {"error": "an error", "warning": "a warning", "info": "a note (info)"}
 
 
+def citation(entry: Entry) -> Optional[Citation]:
+    """What a lint rule mirrors upstream: its unit's ``CITATION`` (None for a rule without a unit)."""
+    if not entry.unit:
+        return None
+    cited: Citation = importlib.import_module(f"{__package__}.rules.{entry.unit}").CITATION
+    return cited
+
+
 def documentation(entry: Entry) -> str:
     """Any rule's documentation: a lint rule's is its unit's docstring (cleaned as ``inspect.cleandoc`` would,
-    without importing inspect: slow to import), then what it mirrors upstream; another rule's is the catalogue's.
-    :data:`SEVERITY_MARK` in it reads as the rule's severity in the catalogue ("a warning")."""
+    without importing inspect: slow to import), then what it mirrors upstream (:func:`citation`); another rule's
+    is the catalogue's.  :data:`SEVERITY_MARK` in it reads as the rule's severity in the catalogue ("a warning")."""
     if not entry.unit:
         return entry.doc.replace(SEVERITY_MARK, _SAID[entry.severity])
-    from ..catalogue.citations import CITATIONS
-
     doc = importlib.import_module(f"{__package__}.rules.{entry.unit}").__doc__ or ""
     lines = doc.expandtabs().strip().split("\n")
     indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
     margin = min(indents) if indents else 0
-    cited = CITATIONS.get(entry.id)
+    cited = citation(entry)
     text = "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]) + \
         (f"\n\n{cited.render()}" if cited else "")
     return text.replace(SEVERITY_MARK, _SAID[entry.severity])

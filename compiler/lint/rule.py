@@ -1,4 +1,4 @@
-"""What a lint rule is: a catalogue entry (:mod:`ascend_compile.catalogue`) and a unit module with ``check``.
+"""What a lint rule is: a row of the rule table (:mod:`ascend_compile.catalogue`) and a unit module with ``check``.
 
 Each rule's unit lives in its own module under :mod:`ascend_compile.lint.rules`
 (the yamllint / ansible-lint layout), named after the rule (``npu-count`` is
@@ -24,8 +24,16 @@ several processes and the rule still sees the whole run:
     :class:`~ascend_compile.lint.index.ObjectRef` (kind, name, namespace, source,
     labels), ``run`` answers ``find`` and ``exists_beside``; yields Problems.
 
-ID, name, default severity, kinds, fix hint and the schema rules it replaces
-are the entry's, in the catalogue (a cross-object rule replaces nothing).
+It may also define:
+
+``fix(finding, text, docs)``
+    what ``lint --fix`` makes of one of its findings: a :class:`~.fixing.Fix` at one node of
+    the file's text, or None when the fix is not certain.
+
+and it holds ``CITATION``, what it mirrors upstream (:class:`~ascend_compile.catalogue.citations.Citation`).
+ID, name, default severity, kinds, fix hint and the schema rules it replaces are its row in the rule
+table (:mod:`ascend_compile.catalogue`; a cross-object rule replaces nothing): a rule lives in its row
+and its module, nowhere else.
 """
 from __future__ import annotations
 
@@ -59,6 +67,8 @@ class Rule(NamedTuple):
     check: Callable[[Any, Any], Iterable[Problem]]
     facts: Optional[Callable[[Any], Any]] = None
     judge: Optional[Callable[[Any, Any, Any], Iterable[Problem]]] = None
+    #: the unit's ``fix`` (None when it fixes nothing): (finding, the file's text, its documents) -> Fix or None
+    fix: Optional[Callable[[Any, str, Any], Any]] = None
 
     @property
     def id(self) -> str:

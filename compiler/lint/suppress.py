@@ -1,4 +1,4 @@
-"""Suppressing findings: comments in the YAML, and an annotation on the object.
+"""Suppressing findings: comments in the YAML, and an annotation on the object; and applying them.
 
 Comment directives (any YAML file):
 
@@ -27,9 +27,16 @@ reported (AC012), as are unknown rule IDs in any suppression.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
+from .. import catalogue
+from ..catalogue import BAD_SUPPRESSION
+from ..findings import Finding
 from ..records import NamedTuple
+from .locate import locate
+
+if TYPE_CHECKING:
+    from .context import ObjectContext
 
 IGNORE_ANNOTATION = "ascend-compile.io/ignore"
 ALL = "all"
@@ -168,3 +175,73 @@ def parse_annotation(value: str, resolve: Callable[[str], Optional[str]]) -> Lis
 
 def rules_in(entries: Iterable[AnnotationEntry]) -> Set[str]:
     return {e.rule for e in entries if e.rule and e.reason}
+
+
+# ---------------------------------------------------------------------- applying them to a file's findings
+def annotation_problems(obj: ObjectContext) -> List[Finding]:
+    """The AC012 findings of ``obj``'s ignore annotation: not a string, an unknown rule, no reason, a rule that no
+    annotation silences."""
+    value = obj.annotations.get(IGNORE_ANNOTATION)
+    if value is None:
+        return []
+    path = obj.prefix + ("metadata", "annotations", IGNORE_ANNOTATION)
+    file, line, column = locate(obj.doc, path, False)
+    out = []
+
+    def bad(message: str, hint: str) -> None:
+        out.append(Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION), message, path, hint,
+                           file or obj.source, line, column, obj=obj.describe(), api_version=obj.api_version))
+
+    if not isinstance(value, str):
+        bad(f"the {IGNORE_ANNOTATION} annotation must be a string", 'e.g. "AC303: reason"')
+        return out
+    for entry in parse_annotation(value, catalogue.resolve):
+        if entry.rule is None:
+            bad(f"unknown rule {entry.token!r} in the {IGNORE_ANNOTATION} annotation",
+                "list the rules with 'ascend-compile rules'")
+        elif not entry.reason:
+            bad(f"the {IGNORE_ANNOTATION} entry for {entry.rule} has no reason, so it is not honoured",
+                f'write it as "{entry.rule}: why this is fine"')
+        elif why_not_suppressible(entry.rule):
+            bad(f"{entry.rule} cannot be suppressed ({why_not_suppressible(entry.rule)}), so the "
+                f"{IGNORE_ANNOTATION} entry does nothing for it", "remove the entry")
+    return out
+
+
+def drop_suppressed(pairs: List[Tuple[Finding, Optional[ObjectContext]]], directives: Optional[FileDirectives],
+                    source: str) -> List[Finding]:
+    """The findings of one file (each with the object it is about, when there is one) less those its comment
+    directives or their object's annotation suppress, with the directives' own problems (AC012) added."""
+    if directives is not None:
+        for problem in directives.problems:
+            pairs.append((Finding(BAD_SUPPRESSION, catalogue.severity(BAD_SUPPRESSION), problem.message, (),
+                                  problem.hint, source, problem.line, problem.column), None))
+    annotated: Dict[int, FrozenSet[str]] = {}  # by object: most files have many findings about few objects
+    out: List[Finding] = []
+    for finding, obj in pairs:
+        ignored: FrozenSet[str] = frozenset()
+        if obj is not None and finding.rule != BAD_SUPPRESSION:
+            key = id(obj)
+            if key not in annotated:
+                annotated[key] = ignored_by(obj)
+            ignored = annotated[key]
+        if not suppressed(finding, directives if finding.file == source else None, ignored):
+            out.append(finding)
+    return out
+
+
+def ignored_by(obj: ObjectContext) -> FrozenSet[str]:
+    """The rules ``obj``'s ignore annotation silences (the entries with a reason)."""
+    value = obj.annotations.get(IGNORE_ANNOTATION)
+    if not isinstance(value, str):
+        return frozenset()
+    return frozenset(rules_in(parse_annotation(value, catalogue.resolve)))
+
+
+def suppressed(finding: Finding, directives: Optional[FileDirectives], ignored: FrozenSet[str]) -> bool:
+    """Whether a comment directive of its file or its object's annotation (``ignored``) silences ``finding``."""
+    if not catalogue.silenceable(finding):
+        return False
+    if directives is not None and directives.suppresses(finding.rule, finding.line):
+        return True
+    return finding.rule != BAD_SUPPRESSION and (finding.rule in ignored or ALL in ignored)

@@ -274,7 +274,7 @@ def test_what_cannot_be_edited_with_certainty_is_left_alone(tmp_path: Path) -> N
 
 def test_a_fix_whose_text_would_read_as_other_data_is_refused() -> None:
     from ascend_compile.lint import autofix
-    from ascend_compile.lint.autofix_rules import Change, Fix
+    from ascend_compile.lint.fixing import Change, Fix
     from ascend_compile.findings import Finding
 
     text = "a:\n  b: 1\n"
@@ -286,10 +286,10 @@ def test_a_fix_whose_text_would_read_as_other_data_is_refused() -> None:
     assert autofix._only_the_changes(text, [honest], before) and not autofix._only_the_changes(text, [liar], before)
 
 
-def test_one_wrong_fix_among_right_ones_leaves_only_it_out() -> None:
+def test_one_wrong_fix_among_right_ones_leaves_only_it_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """All fixes are checked together first; when that fails each is checked alone (the liar goes, the rest stay)."""
     from ascend_compile.lint import autofix
-    from ascend_compile.lint.autofix_rules import Change, Fix
+    from ascend_compile.lint.fixing import Change, Fix
     from ascend_compile.findings import Finding
 
     text = "a: 1\nb: 2\nc: 3\n"
@@ -301,12 +301,8 @@ def test_one_wrong_fix_among_right_ones_leaves_only_it_out() -> None:
 
     right_a, liar_b, right_c = quote("a", 3), quote("b", 8, "\nd: 4"), quote("c", 13)
     made = iter([right_a, liar_b, right_c])
-    original = autofix.FIXERS
-    autofix.FIXERS = {**original, "AC102": lambda finding, text, docs: next(made)}
-    try:
-        kept = autofix._fixes_for("f.yaml", text, [right_a.finding, liar_b.finding, right_c.finding])
-    finally:
-        autofix.FIXERS = original
+    monkeypatch.setattr(autofix, "fixer", lambda rule_id: lambda finding, text, docs: next(made))
+    kept = autofix._fixes_for("f.yaml", text, [right_a.finding, liar_b.finding, right_c.finding])
     assert kept == [right_a, right_c]
     assert autofix.apply(text, kept) == 'a: "1"\nb: 2\nc: "3"\n'
 

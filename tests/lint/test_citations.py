@@ -33,11 +33,21 @@ def _lint_ids():
     return sorted(r.id for r in lint_rules())
 
 
-def test_every_lint_rule_has_a_citation_and_nothing_else_does():
-    from ascend_compile.catalogue.citations import CITATIONS, SOURCES
+def _citations():
+    """Every lint rule's citation, by ID: its unit's ``CITATION``."""
+    from ascend_compile.catalogue import LINT, entries
+    from ascend_compile.lint.registry import citation
 
-    assert sorted(CITATIONS) == _lint_ids()
-    for rule_id, cited in CITATIONS.items():
+    return {entry.id: citation(entry) for entry in entries(LINT)}
+
+
+def test_every_lint_rule_has_a_citation_and_nothing_else_does():
+    from ascend_compile.catalogue.citations import Citation, SOURCES
+
+    citations = _citations()
+    assert sorted(citations) == _lint_ids()
+    for rule_id, cited in citations.items():
+        assert isinstance(cited, Citation), rule_id
         assert cited.source in SOURCES, rule_id
         assert cited.path, rule_id
         if cited.source.startswith(("mind-cluster", "Volcano", "Kubernetes")) and not cited.path.split(" ")[0].endswith(".md"):
@@ -48,11 +58,11 @@ def test_every_error_rule_cites_code_and_upstream_message():
     """An error claims upstream rejects, fails or never schedules: the citation says where and in what words,
     or (for a job that stays Pending without a message of upstream's own) names the function."""
     from ascend_compile import catalogue
-    from ascend_compile.catalogue.citations import CITATIONS
 
+    citations = _citations()
     for rule_id in _lint_ids():
         if catalogue.get(rule_id).severity == "error":
-            assert CITATIONS[rule_id].function, rule_id
+            assert citations[rule_id].function, rule_id
 
 
 def _archive_text(archive, path, cache={}):
@@ -69,9 +79,7 @@ NOT_ARCHIVED = ("component/ascend-device-plugin/",)
 
 
 def _in_archives():
-    from ascend_compile.catalogue.citations import CITATIONS
-
-    return sorted((i, n) for i, c in CITATIONS.items() for n, p in enumerate(c.places())
+    return sorted((i, n) for i, c in _citations().items() for n, p in enumerate(c.places())
                   if p.source in ARCHIVES and p.function and not p.path.startswith(NOT_ARCHIVED))
 
 
@@ -79,9 +87,7 @@ def _in_archives():
 def test_the_cited_function_exists_at_the_pinned_commit(rule_id, number):
     """Each function a citation names, the one a rule mirrors and the others it reads (Kubernetes functions and
     sample scripts are not among the archives: they are not looked up)."""
-    from ascend_compile.catalogue.citations import CITATIONS
-
-    cited = CITATIONS[rule_id].places()[number]
+    cited = _citations()[rule_id].places()[number]
     archive = os.path.join(SHARED, "upstream", "src", ARCHIVES[cited.source])
     if not os.path.exists(archive):
         pytest.skip(f"{archive} is not available (the shared research folder is not checked out)")
@@ -121,7 +127,7 @@ def _said_again(message, doc):
 def test_a_rule_docstring_names_no_upstream_source():
     """The citation is the one place that names upstream's function, file, commit and message; the docstring says
     what, why and how to fix in our own words (it said both once, and they disagreed)."""
-    from ascend_compile.catalogue.citations import CITATIONS, SOURCES
+    from ascend_compile.catalogue.citations import SOURCES
 
     from ascend_compile.releases import release_of
 
@@ -129,13 +135,14 @@ def test_a_rule_docstring_names_no_upstream_source():
     pins = [re.escape(source.split(" ")[1]) for source in SOURCES if source and not release_of(source)]
     pattern = re.compile("|".join([_NAMES_UPSTREAM, *pins]))
     found = []
+    citations = _citations()
     for rule_id, doc in _rule_docstrings():
-        cited = CITATIONS[rule_id]
+        cited = citations[rule_id]
         found += [f"{rule_id}: {m.group(0)!r}" for m in pattern.finditer(doc)]
         found += [f"{rule_id}: function {p.function!r}" for p in cited.places()
                   if p.function and re.search(rf"(?<![\w.]){re.escape(p.function)}(?!\w)", doc)]
         found += [f"{rule_id}: message {part!r}" for part in _said_again(cited.message, doc)]
-    assert found == [], "say it in the citation (compiler/catalogue/citations.py), not the docstring:\n" + \
+    assert found == [], "say it in the citation (the unit's CITATION), not the docstring:\n" + \
         "\n".join(found)
 
 
@@ -156,17 +163,17 @@ def test_no_function_docstring_or_comment_in_the_rules_names_upstream():
     """The same holds below a rule's module docstring: a function's or class's docstring or a comment in a rule unit
     or a helper the units share names no upstream source, file or pinned commit, nor any function a citation names
     (a helper serves several rules, so every citation's functions count)."""
-    from ascend_compile.catalogue.citations import CITATIONS, SOURCES
+    from ascend_compile.catalogue.citations import SOURCES
 
     from ascend_compile.releases import release_of
 
     # a MindCluster release is what a rule is judged for (docstrings name the releases a claim holds on); a commit is a pin
     pins = [re.escape(source.split(" ")[1]) for source in SOURCES if source and not release_of(source)]
-    functions = sorted({p.function for c in CITATIONS.values() for p in c.places() if p.function})
+    functions = sorted({p.function for c in _citations().values() for p in c.places() if p.function})
     pattern = re.compile("|".join([_NAMES_UPSTREAM, *pins,
                                    *(rf"(?<![\w.]){re.escape(f)}(?!\w)" for f in functions)]))
     texts = list(_rule_code_texts())
     comments = sum(where.endswith(" comment") for where, _ in texts)
     assert comments > 100 and len(texts) - comments > 100, "the walk found the docstrings and the comments"
     found = [f"{where}: {m.group(0)!r}" for where, text in texts for m in pattern.finditer(text)]
-    assert found == [], "say it in the citation (compiler/catalogue/citations.py), not here:\n" + "\n".join(found)
+    assert found == [], "say it in the citation (the unit's CITATION), not here:\n" + "\n".join(found)

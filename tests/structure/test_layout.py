@@ -13,6 +13,8 @@ from typing import Dict, List, Set, Tuple
 
 import pytest
 
+from tests.structure.floors import FLOORS
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "compiler"
 MAX_MODULE_LINES = 400
@@ -87,25 +89,6 @@ def test_no_import_cycles() -> None:
     assert cycles == []
 
 
-#: The floors of compiler/, bottom first, as docs/architecture.md names them: every top-level module and package
-#: stands on one ("" is the package's own __init__.py), and imports only from the floors below its own.
-FLOORS = [
-    ("base", {"_version", "records", "releases", "resources", "textdiff", "vocabulary"}),
-    ("findings", {"findings"}),
-    ("catalogue", {"catalogue"}),
-    ("errors", {"errors"}),
-    ("safe I/O", {"safeio"}),
-    ("text and caches", {"yamlio", "datacache"}),
-    ("checked data", {"config", "schemacheck"}),
-    ("inputs and hardware", {"files", "hardware"}),
-    ("models", {"jobspec", "manifest"}),
-    ("cluster model", {"inventory"}),
-    ("stages", {"emit", "lint"}),
-    ("pipelines and edges", {"compiling", "kube", "report"}),
-    ("use cases", {"api", "importer"}),
-    ("entry points", {"cli", ""}),
-    ("main", {"__main__"}),
-]
 FLOOR = {unit: number for number, (_, units) in enumerate(FLOORS) for unit in units}
 
 

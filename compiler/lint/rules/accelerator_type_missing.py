@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, FrozenSet, Iterator, List, Optional, Tuple
 
+from ...catalogue.citations import Citation, MC, PL
 from ... import releases
 from ...findings import ERROR, INFO
 from ...hardware.targeting import hardware_unnamed, known_policies
@@ -60,6 +61,8 @@ from ._util import on_other_releases
 if TYPE_CHECKING:
     from ...hardware.profiles import Profile
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("get910CardHandlerName", PL + "internal/npu/factory.go", MC)
 
 #: the one accelerator-type the default handler takes where it checks the node's label
 MODULE = "module"

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, FrozenSet, Iterator, List, Optional, Sequence
 
+from ...catalogue.citations import Citation, MC, PL, Place
 from ... import releases
 from ...findings import INFO, WARNING
 from ...hardware.targeting import handler_absent, policy_picks_handler
@@ -45,6 +46,11 @@ if TYPE_CHECKING:
     from ...hardware.profiles import Profile
     from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("init910CardPolicyHandler", PL + "internal/npu/factory.go", MC,
+                    "validNPUJob fail by job<%s> policyHandler is nil",
+                    also=(Place("getJobSelectorFromVcJob", PL + "plugin/job.go", MC),
+                          Place("validJobFn", PL + "plugin/job.go", MC)))
 
 #: node label values from the upstream docs that no built-in profile covers yet
 EXTRA_KNOWN = ("350-Atlas-8", "350-Atlas-16", "350-Atlas-4p-8", "350-Atlas-4p-16", "850-Atlas-8p-8")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, Place, REFUSED, VAL
 from ...vocabulary import CONTAINER_NAME
 from ..rule import Problem
 from ._release import operator_refusal
@@ -34,6 +35,10 @@ from ._util import ascend_container
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateContainer", VAL, MC, "... There is no container named ascend",
+                    also=(*REFUSED, Place("validContainerNum", VAL, MC),
+                          Place("", "component/ascend-common/api/default_name.go", MC)))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -36,14 +36,19 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
+from ...catalogue.citations import Citation, MC
 from ...vocabulary import PORT_NAME
 from ..rule import Problem
 from .leader_service_port import leader_ports
 
 if TYPE_CHECKING:
+    from ...findings import Finding
+    from ..fixing import Fix
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("setDefaultPort", "component/ascend-operator/pkg/api/v1/defaults.go", MC)
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
@@ -53,3 +58,29 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         yield Problem(container.path + ("ports",),
                       f"the ascend container of {pod_set.role} declares ports but none named {PORT_NAME}; the "
                       f"operator adds {PORT_NAME} (2222) and its Service and MASTER_PORT use that one", key=True)
+
+
+def fix(finding: Finding, text: str, docs: Sequence[Any]) -> Optional[Fix]:
+    """``lint --fix``: declare the port with the default number, which the operator's defaulting adds anyway, so the
+    job runs as before and the file says so; nothing when a declared port already uses that number (AC217 reports
+    that leader instead: renaming that port is the fix, not mechanical)."""
+    import yaml
+
+    from .. import yamledit
+    from ..fixing import Change, Fix, locate
+    from ...vocabulary import DEFAULT_PORT
+    from ...yamlio.locations import child
+
+    found = locate(finding, docs)
+    if found is None or not isinstance(found[1], yaml.SequenceNode):
+        return None
+    doc, ports = found
+    if any(isinstance(port, yaml.MappingNode) and getattr(child(port, "containerPort")[0], "value", None)
+           == str(DEFAULT_PORT) for port in ports.value):
+        return None  # a port already uses it: renaming that one is the fix, not mechanical
+    edit = yamledit.append_item(text, ports, [("name", PORT_NAME), ("containerPort", str(DEFAULT_PORT))])
+    if edit is None:
+        return None
+    return Fix(finding, edit.start, edit.end, edit.text,
+               f"declare the port the operator adds anyway: {PORT_NAME} {DEFAULT_PORT}",
+               Change(doc, finding.path + (len(ports.value),), {"name": PORT_NAME, "containerPort": DEFAULT_PORT}))

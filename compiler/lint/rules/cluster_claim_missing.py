@@ -30,12 +30,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, K8S
 from ...manifest.values import as_dict
 from ..rule import Problem
 from ._cluster import inventory, names
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("PreFilter", "pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", K8S,
+                    "persistentvolumeclaim \"%s\" not found")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

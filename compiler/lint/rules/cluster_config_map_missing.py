@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Tuple
 
+from ...catalogue.citations import Citation, K8S
 from ...findings import Path
 from ...manifest.values import as_dict, as_list
 from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RESET_CONFIGMAP_PREFIX
@@ -42,6 +43,8 @@ from ._cluster import inventory, names
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("SetUpAt", "pkg/volume/configmap/configmap.go", K8S, "configmap \"%s\" not found")
 
 
 def facts(obj: ObjectContext) -> Any:

@@ -25,11 +25,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, VC
 from ..rule import Problem
 from ._cluster import free_npus, gang_need, gang_text, nodes_summary, placeable, pods_room
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("OnSessionClose", "pkg/scheduler/plugins/gang/gang.go", VC,
+                    "%v/%v tasks in gang unschedulable: %v")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
 
+from ...catalogue.citations import Citation, MC, PL
 from ...findings import WARNING
 from ...hardware.targeting import handler_family, handler_node_limit
 from ...vocabulary import SCHEDULE_POLICY_ANNOTATION
@@ -41,6 +42,8 @@ from ._cluster import inventory, nodes_summary, once, usable
 if TYPE_CHECKING:
     from ...inventory.model import Node
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("GetUsableTopFromNode", PL + "internal/npu/base/node.go", MC, "node npu top<%v> is invalid")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Tuple
 
+from ...catalogue.citations import Citation, MC, PL
 from ...hardware import arithmetic
 from ...inventory.objects import RESOURCE_LEVEL_CONFIG
 from ...vocabulary import AFFINITY_CONFIG_ANNOTATION, MULTILEVEL_POLICY
@@ -52,6 +53,9 @@ if TYPE_CHECKING:
     from ...inventory.model import Node
     from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("CheckNodeNPUByTask", PL + "internal/npu/policy/multilevelscheduling/frame.go", MC,
+                    "topology label does not match config")
 
 #: the node label that names a node's topology tree, and the tree of a node without it
 TOPOLOGY_TREE_LABEL, DEFAULT_TREE = "huawei.com/topotree", "default"

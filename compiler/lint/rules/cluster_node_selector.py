@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Iterator, List, Tuple
 
+from ...catalogue.citations import Citation, K8S
 from ...manifest.pods import NODE_AFFINITY_PATH
 from ..rule import Problem
 from ._cluster import affinity_text, counted, inventory, labels_text, names, once, selected, selector_of, usable
@@ -42,6 +43,9 @@ if TYPE_CHECKING:
     from ...manifest.pods import Term
     from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("Filter", "pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", K8S,
+                    "node(s) didn't match Pod's node affinity/selector")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

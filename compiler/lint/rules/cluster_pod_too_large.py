@@ -29,11 +29,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, K8S
 from ..rule import Problem
 from ._cluster import inventory, most, nodes_summary, usable
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("fitsRequest", "pkg/scheduler/framework/plugins/noderesources/fit.go", K8S, "Insufficient %v")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

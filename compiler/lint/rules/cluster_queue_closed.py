@@ -25,12 +25,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, VC, VCJ
 from ..rule import Problem
 from ._cluster import inventory, names
 from ._queues import queue_path
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateJobCreate", VCJ, VC, "can only submit job to queue with state `Open`, queue `%s` status is `%s`")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

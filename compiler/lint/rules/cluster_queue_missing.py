@@ -30,12 +30,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, VAL
 from ..rule import Problem
 from ._cluster import inventory, names
 from ._queues import queue_path
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateBasicInfo", VAL, MC, "check queue<%s> failed, err: %v, maybe it is not create")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -28,12 +28,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, PL
 from ...vocabulary import TOR_AFFINITY_LABEL
 from ..rule import Problem
 from ._cluster import inventory
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("ValidNPUJob", PL + "internal/nslb/frame.go", MC,
+                    "job tor affinity check failed, cluster basic-tor-node-cm is not imported")
 
 #: the plugin's switch topology ConfigMap, and where it lives
 TOPOLOGY_CONFIG_MAP, TOPOLOGY_NAMESPACE = "basic-tor-node-cm", "kube-system"

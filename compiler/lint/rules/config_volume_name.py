@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
+from ...catalogue.citations import Citation, K8S, Place
 from ...manifest.values import as_dict, as_list
 from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX
 from ..rule import Problem
@@ -48,6 +49,9 @@ if TYPE_CHECKING:
     from ..context import ObjectContext
     from ..index import CrossRun, ObjectRef
     from ...findings import Path
+
+CITATION = Citation("SetUpAt", "pkg/volume/configmap/configmap.go", K8S, "Couldn't get configMap %v/%v: %v",
+                    also=(Place("SetUpAt", "pkg/volume/secret/secret.go", K8S),))
 
 SECRET = "Secret"
 #: the shortest shared prefix that makes two names alike ("a-" is not enough)

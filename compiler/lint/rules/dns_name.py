@@ -35,12 +35,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, K8S, Place, VC, VCJ
 from ...manifest.values import as_dict
 from ...vocabulary import DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, JOBS, VOLCANO_JOB
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("IsDNS1123Subdomain", "staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go", K8S,
+                    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'",
+                    also=(Place("validateJobName", VCJ, VC),
+                          Place("validateK8sPodNameLength", VCJ, VC),
+                          Place("", "pkg/controllers/job/plugins/svc/svc.go", VC),
+                          Place("", "pkg/controllers/job/plugins/ssh/ssh.go", VC),
+                          Place("", "pkg/webhooks/admission/jobs/mutate/mutate_job.go", VC)))
 
 
 #: Volcano job plugins that give the job a Service named after it (svc, and those Volcano adds svc for)

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, Tuple
 
+from ...catalogue.citations import Citation, K8S, K8V, Place
 from ...manifest.values import as_str
 from ..rule import Problem
 from ._downward import ENV_FIELD_PATHS, field_path_problem, field_ref, resource_ref, volume_file, volume_files
@@ -66,6 +67,12 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...manifest.pods import PodSet
     from ...findings import Path
+
+CITATION = Citation("validateObjectFieldSelector", K8V, K8S, "Unsupported value: %q: supported values: %v",
+                    also=(Place("validateEnvVarValueFrom", K8V, K8S),
+                          Place("validateContainerResourceFieldSelector", K8V, K8S),
+                          Place("validateContainerResourceDivisor", K8V, K8S),
+                          Place("validateDownwardAPIVolumeFile", K8V, K8S)))
 
 #: the sources an env var's valueFrom may name, one at a time
 SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")

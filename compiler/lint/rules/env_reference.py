@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Set, Tuple
 
+from ...catalogue.citations import Citation, K8S, MC, OP, Place, VC
 from ...manifest.values import as_list
 from ...vocabulary import JOBS
 from ..rule import Problem
@@ -51,6 +52,13 @@ from ._util import pod_containers
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...findings import Path
+
+CITATION = Citation("makeEnvironmentVariables", "pkg/kubelet/kubelet_pods.go", K8S,
+                    also=(Place("ExpandContainerCommandAndArgs", "pkg/kubelet/container/helpers.go", K8S),
+                          Place("Expand", "third_party/forked/golang/expansion/expand.go", K8S),
+                          Place("addEnvValue", OP + "env.go", MC),
+                          Place("", "pkg/controllers/job/plugins/env/env.go", VC),
+                          Place("", "pkg/controllers/job/plugins/svc/svc.go", VC)))
 
 #: an env var name as Kubernetes validates it (IsEnvVarName)
 _ENV_NAME = re.compile(r"[-._a-zA-Z][-._a-zA-Z0-9]*")

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Tuple
 
+from ...catalogue.citations import Citation, MC, Place, VC
 from ...vocabulary import ENABLED, POD_RESCHEDULING_LABEL
 from ...manifest.values import as_list
 from ..rule import Problem
@@ -62,6 +63,12 @@ from ._resilience import job_label, retry_times
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...findings import Path
+
+CITATION = Citation("Execute", "pkg/controllers/job/state/running.go", VC,
+                    also=(Place("", "pkg/controllers/job/state/restarting.go", VC),
+                          Place("", "component/ascend-for-volcano/internal/rescheduling", MC),
+                          Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (spec.policies)", MC),
+                          Place("", "component/ascend-for-volcano/build/build.sh and volcano-v*.yaml", MC)))
 
 IGNORE = "Ignore"
 #: the ``--volcano-version`` releases whose MindCluster build acts on Ignore (its patch of Volcano's running-job

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Tuple
 
+from ...catalogue.citations import AT, Citation, MC, OP, PL, Place
 from ...releases import RELEASES, span_text
 from ...vocabulary import ASCEND_JOB, FAULT_RETRY_TIMES_LABEL
 from ..rule import Problem
@@ -64,6 +65,15 @@ from ._resilience import rescheduling_on, retry_times
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...findings import Path
+
+CITATION = Citation("getTaskHealthStateByPod", PL + "internal/rescheduling/reschedule.go", AT["v7.0.RC1"],
+                    also=(Place("getTaskHealthStateByPod", PL + "internal/rescheduling/reschedule.go", AT["v6.0.0"]),
+                          Place("faultRetryTimeOfJob", PL + "internal/rescheduling/job.go", AT["v7.0.RC1"]),
+                          Place("isFailedTask", PL + "internal/rescheduling/job.go", AT["v7.3.2"]),
+                          Place("setFaultRetryTimeOfJob", PL + "internal/rescheduling/job.go", AT["v7.3.2"]),
+                          Place("isFailedTask", PL + "internal/rescheduling/job.go", AT["v26.1.0"]),
+                          Place("setRestartPolicy", OP + "pod.go", AT["v26.1.0"]),
+                          Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (restartPolicy)", MC)))
 
 NEVER = "Never"
 #: Kubernetes' default for a pod template without restartPolicy

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, MD, Place
 from ...findings import INFO
 from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, START_SCRIPT
 from ..rule import Problem
@@ -54,6 +55,17 @@ from ._util import command_text, npu_containers
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("", "samples/train/basic-training/ranktable/train_start.sh (framework null check and the case-sensitive "
+                        "comparisons; every revision 2023-06 to 2026-05, blob 73b10192 on branch_v6.0.0 to branch_v26.0.0)",
+                    MD,
+                    also=(Place("", "samples/train/resumable-training/fault-rescheduling/withRanktable/pytorch/*/"
+                                    "train_start.sh (reads framework)", MD),
+                          Place("", "samples/train/resumable-training/fault-rescheduling/withRanktable/mindspore/*/"
+                                    "train_start.sh (does not read framework)", MD),
+                          Place("", "samples/train/resumable-training/fault-tolerance/ranktable/mindspore/*/"
+                                    "train_start.sh (does not read framework)", MD),
+                          Place("GetJobFramework", "component/ascend-operator/pkg/api/v1/defaults.go", MC)))
 
 VALUES = tuple(FRAMEWORK_ENV_VALUES.values())
 

@@ -27,12 +27,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, REFUSED
 from ...vocabulary import FRAMEWORK_LABEL, FRAMEWORKS
 from ..rule import Problem
 from ._release import operator_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("GetJobFramework", "component/ascend-operator/pkg/api/v1/defaults.go", MC,
+                    "framework label is not set, please set label framework as one of <pytorch,mindspore,tensorflow>",
+                    also=(*REFUSED,))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

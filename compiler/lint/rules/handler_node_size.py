@@ -36,12 +36,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, PL, Place
 from ...hardware.targeting import handler_family, handler_key, handler_node_limit, node_profile
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, CARD_ACCELERATOR_MARK
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("GetUsableTopFromNode", "component/ascend-for-volcano/internal/npu/base/node.go", MC,
+                    "node npu top<%v> is invalid",
+                    also=(Place("SetMaxNodeNPUNum", PL + "internal/npu/base/frame.go", MC),
+                          Place("WithMaxNodeNum", PL + "internal/npu/base/frame.go", MC),
+                          Place("", PL + "internal/npu/factory.go (each handler's node limit)", MC)))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional
 
+from ...catalogue.citations import AT, Citation, MC, MD, OP, Place
 from ...findings import INFO
 from ...vocabulary import (FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, HCCL_IF_IP_ENV, HCCL_SOCKET_IFNAME_ENV, PYTORCH,
                            START_SCRIPT, XDL_IP_ENV)
@@ -62,6 +63,13 @@ from ._util import ascend_container, command_text
 if TYPE_CHECKING:
     from ...manifest.pods import Container, PodSet
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (HCCL_IF_IP)", MC,
+                    also=(Place("", OP + "env.go (sets no HCCL_IF_IP or HCCL_SOCKET_IFNAME)", AT["v6.0.0"]),
+                          Place("", OP + "env.go (sets no HCCL_IF_IP or HCCL_SOCKET_IFNAME)", AT["v26.1.0"]),
+                          Place("", "samples/train/basic-training/ranktable/train_start.sh (get_env_for_pytorch_multi_node_job "
+                                    "exports HCCL_IF_IP=${XDL_IP}; blob 73b10192, branch_v6.0.0 to branch_v26.0.0)", MD),
+                          Place("", "samples/train/basic-training/without-ranktable/*/train_start.sh (sets neither)", MD)))
 
 
 def _script(command: str) -> Optional[str]:

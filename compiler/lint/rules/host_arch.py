@@ -29,11 +29,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Set
 
+from ...catalogue.citations import Citation, K8S, MC, MD, Place, VC
 from ...vocabulary import HOST_ARCH_LABEL, HOST_ARCH_VALUES
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("Filter", "pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", K8S,
+                    "node(s) didn't match Pod's node affinity/selector",
+                    also=(Place("", "pkg/scheduler/plugins/predicates", VC),
+                          Place("", "docs/en/scheduling/developer_guide/installation_deployment/manual_installation/"
+                                "01_preparing_for_installation.md (node labels)", MC),
+                          Place("", "samples/train/basic-training (nodeSelector host-arch)", MD)))
 
 
 #: the label key's length give or take a character (host_arch, hostArch, host.arch, host-arch-): the keys worth

@@ -38,11 +38,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional
 
+from ...catalogue.citations import Citation, K8S, MC, MD, Place
 from ...vocabulary import HOST_ARCH_LABEL, HOST_ARCH_VALUES
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("Filter", "pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", K8S,
+                    "node(s) didn't match Pod's node affinity/selector",
+                    also=(Place("", "docs/en/scheduling/developer_guide/installation_deployment/manual_installation/"
+                                "01_preparing_for_installation.md (node labels)", MC),
+                          Place("", "samples/train/basic-training (nodeSelector host-arch with accelerator-type)", MD)))
 
 
 def _only_arch(obj: ObjectContext, run: RunContext) -> Optional[str]:

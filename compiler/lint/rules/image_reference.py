@@ -48,11 +48,23 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Iterator, Optional, Tuple
 
+from ...catalogue.citations import Citation, K8S, K8V, Place
 from ..rule import Problem
 from ._util import pod_containers
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("EnsureImageExists", "pkg/kubelet/images/image_manager.go", K8S,
+                    "Failed to apply default image tag %q: %v (InvalidImageName)",
+                    also=(Place("applyDefaultImageTag", "pkg/kubelet/images/image_manager.go", K8S),
+                          Place("ParseImageName", "pkg/util/parsers/parsers.go", K8S),
+                          Place("ParseNormalizedNamed", "vendor/github.com/distribution/reference/normalize.go", K8S),
+                          Place("splitDockerDomain", "vendor/github.com/distribution/reference/normalize.go", K8S),
+                          Place("Parse", "vendor/github.com/distribution/reference/reference.go", K8S),
+                          Place("", "vendor/github.com/distribution/reference/regexp.go", K8S),
+                          Place("Digest.Validate", "vendor/github.com/opencontainers/go-digest/digest.go", K8S),
+                          Place("validateContainers", K8V, K8S)))
 
 # The image reference grammar the kubelet parses, in ASCII: Go's \w and classes are ASCII-only.
 _ALNUM = r"[a-z0-9]+"

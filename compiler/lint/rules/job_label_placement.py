@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
+from ...catalogue.citations import Citation, MC, OP, PL, Place, VC
 from ...vocabulary import (JOB_LABELS, JOBS, POD_CONTROLLERS, RANKTABLE_CONFIGMAP_PREFIX, RESET_CONFIGMAP_PREFIX,
                            WORKLOADS)
 from ..rule import Problem
@@ -48,6 +49,12 @@ from ..rule import Problem
 if TYPE_CHECKING:
     from ..context import ObjectContext
     from ..index import CrossRun, ObjectRef
+
+CITATION = Citation("getJobLabelFromVcJob", PL + "plugin/job.go", MC,
+                    also=(Place("", PL + "internal/rescheduling/type.go (the label keys)", MC),
+                          Place("createOrUpdatePodGroup", "pkg/controllers/job/job_controller_actions.go", VC),
+                          Place("", "pkg/controllers/podgroup/pg_controller_handler.go", VC),
+                          Place("createPodGroup", OP + "job.go", MC)))
 
 _POD_GROUP = "PodGroup"  # its labels are what the plugin reads
 _JOB_CONFIG_MAPS = (RANKTABLE_CONFIGMAP_PREFIX, RESET_CONFIGMAP_PREFIX)

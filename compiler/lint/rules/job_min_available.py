@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, NO_WEBHOOK, Place, VC, VC19, VCJ
 from ...manifest.values import as_int
 from ...findings import ERROR
 from ..rule import Problem
@@ -39,6 +40,9 @@ from ._release import webhook_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateJobCreate", VCJ, VC, "job 'minAvailable' should not be greater than total replicas in tasks;",
+                    also=(*NO_WEBHOOK, Place("validateJobCreate", VCJ, VC19), Place("", "pkg/controllers/job/job_controller_actions.go (PodGroup minMember)", VC19),))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set
 
+from ...catalogue.citations import Citation, K8S, K8V, Place, VC, VCJ
 from ...findings import Path
 from ...manifest.values import as_dict, as_list
 from ...vocabulary import ASCEND_JOB, MAX_LABEL_LENGTH, VOLCANO_JOB, never_echoed
@@ -60,6 +61,24 @@ from ._labels import ANNOTATIONS_LIMIT, KEY_FORM, key_problem, value_problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("ValidateLabels", "staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go", K8S,
+                    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+                    "must start and end with an alphanumeric character",
+                    also=(Place("IsQualifiedName", "staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go", K8S),
+                          Place("IsValidLabelValue", "staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go",
+                                K8S),
+                          Place("ValidateAnnotations", "staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go",
+                                K8S),
+                          Place("ValidateLabelSelector",
+                                "staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go", K8S),
+                          Place("ValidatePodTemplateSpec", K8V, K8S),
+                          Place("ValidatePodSpec", K8V, K8S),
+                          Place("validatePodAffinityTerm", K8V, K8S),
+                          Place("ValidateNodeSelectorRequirement", K8V, K8S),
+                          Place("ValidateTolerations", K8V, K8S),
+                          Place("validateTopologySpreadConstraints", K8V, K8S),
+                          Place("validateTaskTemplate", VCJ, VC)))
 
 #: what happens to an object whose own metadata (or a built-in kind's pod template) the API server refuses
 REFUSED = "the API server refuses the object, so nothing is created"

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, VAL
 from ...manifest.values import as_dict, as_int
 from ...vocabulary import WORKER
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateLeader", VAL, MC, "%s replicaSpec is not valid, the replicas must be only 1")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

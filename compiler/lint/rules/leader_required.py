@@ -31,11 +31,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, VAL
 from ...vocabulary import PYTORCH, TENSORFLOW, LEADERS
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("checkReplicaSpecs", VAL, MC, "replicaType is not valid: there need 1 leader replicaType")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

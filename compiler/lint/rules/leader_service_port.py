@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, TYPE_CHECKING, Tuple
 
+from ...catalogue.citations import Citation, K8S, K8V, MC, OP, Place
 from ...manifest.values import as_int, as_list
 from ...vocabulary import DEFAULT_PORT, PORT_NAME, WORKER
 from ..rule import Problem
@@ -49,6 +50,11 @@ from ._util import ascend_container
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...manifest.pods import Container, PodSet
+
+CITATION = Citation("validateServicePort", K8V, K8S, "spec.ports[%d].name: Required value",
+                    also=(Place("setDefaultPort", "component/ascend-operator/pkg/api/v1/defaults.go", MC),
+                          Place("genServicePorts", OP + "service.go", MC),
+                          Place("getOrCreateSvc", OP + "jobinfo.go", MC)))
 
 
 def service_ports(ports: List[Dict[str, Any]]) -> Dict[str, Optional[int]]:

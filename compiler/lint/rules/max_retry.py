@@ -31,12 +31,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, NO_WEBHOOK, Place, VC, VC19, VCJ
 from ...manifest.values import as_int
 from ..rule import Problem
 from ._release import webhook_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateJobCreate", VCJ, VC, "'maxRetry' cannot be less than zero.",
+                    also=(*NO_WEBHOOK, Place("validateJobCreate", VCJ, VC19), Place("Execute", "pkg/controllers/job/state/restarting.go", VC19), Place("Execute", "pkg/controllers/job/state/restarting.go", VC), Place("timeLeft", "pkg/controllers/garbagecollector/garbagecollector.go", VC19),))
 
 
 #: what Volcano's job controller does with each negative field when no webhook refused the job

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, OP, Place, VAL
 from ...manifest.values import as_dict, as_int
 from ...vocabulary import MINDSPORE, SCHEDULER, WORKER
 from ..rule import Problem
@@ -47,6 +48,10 @@ from ._util import ascend_container, npu_request_path
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...manifest.pods import PodSet
+
+CITATION = Citation("jobTotalRequest", VAL, MC, "replicaSpec is not valid: when scheduler not found, the req num must be 1",
+                    also=(Place("getReplicaSpecRequestRes", VAL, MC),
+                          Place("getContainerResourceReq", OP + "utils.go", MC)))
 
 
 def _requested(pod_set: PodSet) -> int:

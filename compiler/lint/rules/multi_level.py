@@ -34,12 +34,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, PL, Place
 from ...hardware import arithmetic
 from ...vocabulary import AFFINITY_CONFIG_ANNOTATION, MULTILEVEL_POLICY, SCHEDULE_POLICY_ANNOTATION, SCHEDULER
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("ValidNPUJob", PL + "internal/npu/policy/multilevelscheduling/frame.go", MC,
+                    "affinity block levelN is not exist",
+                    also=(Place("GetAffinityBlocks", PL + "plugin/job.go", MC),
+                          Place("GetTaskTreeLevels", PL + "common/util/type_multilevel.go", MC),
+                          Place("checkTaskNPU", PL + "internal/npu/policy/multilevelscheduling/frame.go", MC)))
 
 #: pods that may request no NPUs in a multilevel job
 SKIP_ANNOTATION = "huawei.com/skip-ascend-plugin"

@@ -41,10 +41,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, VC
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("getTaskStatus", "pkg/scheduler/api/helpers.go", VC)
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

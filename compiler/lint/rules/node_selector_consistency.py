@@ -28,10 +28,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, PL
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("getJobSelectorFromVcJob", PL + "plugin/job.go", MC)
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MD
 from ...catalogue import NOT_FULL_NODE
 from ..rule import Problem
 from ._util import npu_request_path
@@ -37,6 +38,8 @@ from .npu_count import pod_set_violations
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("", "samples/train/basic-training/ranktable/yaml (request comments)", MD)
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -72,6 +72,7 @@ from __future__ import annotations
 
 from typing import FrozenSet, Iterator, List, Optional, TYPE_CHECKING, Tuple
 
+from ...catalogue.citations import Citation, MC, PL, Place
 from ...catalogue import NPU_COUNT
 from ...findings import Path
 from ... import releases
@@ -87,6 +88,14 @@ from ._util import npu_request_path
 if TYPE_CHECKING:
     from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("ValidNPUJob", PL + "internal/npu/base/frame.go", MC,
+                    "expected: job<%s> req npu num should small than %d, and not in %v, actual: task<%s> req npu: %d",
+                    also=(Place("get310PCardHandlerName", PL + "internal/npu/factory.go", MC),
+                          Place("init310PCardPolicyHandler", PL + "internal/npu/factory.go", MC),
+                          Place("init310CardPolicyHandler", PL + "internal/npu/factory.go", MC),
+                          Place("", PL + "internal/npu/ascend910/ascend910b/module910bx16/frame.go", MC),
+                          Place("", PL + "internal/npu/ascend910/ascend910a3/*/frame.go", MC)))
 
 #: (profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects)
 _Handler = Tuple[Tuple[Profile, ...], bool]

@@ -37,12 +37,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional
 
+from ...catalogue.citations import Citation, MC, Place
 from ...vocabulary import RANKTABLE_HOSTPATH_VOLUME, RESET_SHARED_DIR, RESET_VOLUME
 from ...manifest.values import as_dict
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("GenRankTableDir", "component/ascend-operator/pkg/ranktable/utils/util.go", MC,
+                    also=(Place("GenResetDirName", "component/ascend-device-plugin/pkg/common/file_manager.go", MC),))
 
 
 def _node_directory(volume: Dict[str, Any]) -> Optional[str]:

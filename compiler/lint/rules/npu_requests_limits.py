@@ -43,8 +43,9 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional, Sequence
 
+from ...catalogue.citations import Citation, K8S, K8V, MC, OP, Place
 from ...findings import WARNING
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME
 from ...manifest.quantity import parse
@@ -54,8 +55,18 @@ from ...manifest.values import refused_amount
 from ..rule import Problem
 
 if TYPE_CHECKING:
+    from ...findings import Finding
+    from ..fixing import Fix
     from ..context import ObjectContext, RunContext
     from ...manifest.pods import PodSet
+
+CITATION = Citation("validateResourceRequirements", K8V, K8S, "must be equal to %s limit of %s",
+                    also=(Place("ValidateResourceQuantityValue", K8V, K8S),
+                          Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (resources)", MC),
+                          Place("getContainerNPUResourceNameAndReq", OP + "utils.go", MC),
+                          Place("setEnv", OP + "pod.go", MC),
+                          Place("setAscendVisibleDevicesEnv", OP + "env.go", MC),
+                          Place("", "pkg/kubelet/cm/devicemanager (devices per container)", K8S)))
 
 
 def _refused_amounts(container: Container, requests: Dict[str, Any], limits: Dict[str, Any]) -> Iterator[Problem]:
@@ -130,3 +141,33 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                               "(MASTER_ADDR, RANK, WORLD_SIZE; MS_*; CM_*) and no ASCEND_VISIBLE_DEVICES",
                               hint=f"add requests: {{{name}: {limits[name]}}} (the same count as the limit)",
                               severity=WARNING)
+
+
+def fix(finding: Finding, text: str, docs: Sequence[Any]) -> Optional[Fix]:
+    """``lint --fix`` of an NPU requested with no limit: the limit, the request's value as written (Kubernetes
+    requires both, equal).  Differing values are left alone: which of the two was meant is not mechanical."""
+    import yaml
+
+    from .. import yamledit
+    from ..fixing import Change, Fix, locate
+    from ...yamlio.locations import child
+
+    found = locate(finding, docs) if finding.path[-2:-1] == ("requests",) else None
+    if found is None:
+        return None
+    doc, node = found
+    name, resources_path = finding.path[-1], finding.path[:-2]
+    resources = yamledit.walk(docs[doc], resources_path)
+    requests = child(resources, "requests")[0]
+    amount, key = yamledit.written(text, node), yamledit.written(text, child(requests, name)[1])
+    if amount is None or key is None:
+        return None
+    limits, limits_key = child(resources, "limits")
+    if limits is None and limits_key is None:
+        edit = yamledit.insert_entry(text, resources, "limits", [(key, amount)], flow_value=requests.flow_style)
+    else:
+        edit = yamledit.insert_entry(text, limits, key, amount)
+    if edit is None:
+        return None
+    return Fix(finding, edit.start, edit.end, edit.text, f"add the limit {key}: {amount}, equal to the request",
+               Change(doc, resources_path + ("limits", name), yaml.safe_load(amount)))

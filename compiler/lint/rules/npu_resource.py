@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
+from ...catalogue.citations import Citation, K8S
 from ...findings import Path
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, HAMI_ANNOTATION_PREFIX, HAMI_POD_ANNOTATION
 from ..rule import Problem
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
     from ...hardware.profiles import Profile
     from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("fitsRequest", "pkg/scheduler/framework/plugins/noderesources/fit.go", K8S, "Insufficient %v")
 
 #: what :func:`_resources` works out once per run
 _Resources = Tuple[List[str], Dict[str, List[str]], Dict[str, List[str]], FrozenSet[str]]

@@ -35,12 +35,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Pattern, Set, Tuple
 import re
 
+from ...catalogue.citations import Citation, NONE
 from ...manifest.values import as_dict
 from ...vocabulary import CONFIG_MAP, SECRET_NAME
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("", "no upstream rule: Kubernetes Secrets documentation (a security convention)", NONE)
 
 
 _NAME = SECRET_NAME

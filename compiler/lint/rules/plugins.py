@@ -33,11 +33,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List
 
+from ...catalogue.citations import Citation, Place, VC, VCJ
 from ...manifest.values import as_dict, as_list, as_str
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateJobCreate", VCJ, VC, "unable to find job plugin: %s;",
+                    also=(Place("", "pkg/controllers/job/plugins/", VC),
+                          Place("", "pkg/controllers/job/plugins/distributed-framework/mpi/mpi.go", VC)))
 
 KNOWN = ("ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "ray")
 

@@ -32,11 +32,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, OP, Place, VC, VCJ
 from ...vocabulary import ASCEND_JOB, VOLCANO_JOB, WORKER
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateK8sPodNameLength", VCJ, VC, "create pod with name %s validate failed %v;",
+                    also=(Place("getOrCreateSvc", OP + "jobinfo.go", MC),
+                          Place("", OP + "service.go", MC)))
 
 LIMIT = 63
 

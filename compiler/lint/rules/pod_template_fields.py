@@ -79,6 +79,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 import re
 
+from ...catalogue.citations import Citation, K8S, K8V, Place, VC, VCJ
 from ...findings import WARNING, Path
 from ...vocabulary import ASCEND_JOB, CONTAINER_NAME, DNS1123_LABEL, VOLCANO_JOB
 from ...manifest.values import as_int
@@ -87,6 +88,18 @@ from ._pod_spec import check_container, check_pod, check_volume, plain_volumes
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateTaskTemplate", VCJ, VC, "spec.task[%d].template.spec.volumes[%d].name: Invalid value: "
+                                                      "\"%s\": a lowercase RFC 1123 label must consist of lower case "
+                                                      "alphanumeric characters or '-' (and the other pod template checks)",
+                    also=(Place("validateContainerCommon", K8V, K8S),
+                          Place("validateContainerPorts", K8V, K8S),
+                          Place("ValidateEnv", K8V, K8S),
+                          Place("ValidateVolumeMounts", K8V, K8S),
+                          Place("validateVolumes", K8V, K8S),
+                          Place("AccumulateUniqueHostPorts", K8V, K8S),
+                          Place("validatePodHostNetworkDeps", K8V, K8S),
+                          Place("ValidateTolerations", K8V, K8S)))
 
 _PORT_NAME = re.compile(r"^[-a-z0-9]+$")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")

@@ -37,12 +37,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Set, Tuple
 
+from ...catalogue.citations import Citation, Place, VC, VCJ
 from ...manifest.values import as_list
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...findings import Path
+
+CITATION = Citation("validatePolicies", "pkg/webhooks/admission/jobs/validate/util.go", VC,
+                    "duplicate event %v  across different policy",
+                    also=(Place("validateJobCreate", VCJ, VC),))
 
 EVENTS = ("*", "PodFailed", "PodEvicted", "PodPending", "Unknown", "TaskCompleted", "TaskFailed", "JobUpdated")
 ANY_EVENT = "*"

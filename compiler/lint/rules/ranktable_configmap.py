@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Tuple
 
+from ...catalogue.citations import Citation, MC, OP, Place
 from ...manifest.values import as_dict
 from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL
 from ..rule import Problem
@@ -54,6 +55,10 @@ if TYPE_CHECKING:
     from ..context import ObjectContext
     from ..index import CrossRun, ObjectRef
     from ...findings import Path
+
+CITATION = Citation("saveRankTableConfigmap", OP + "pod.go", MC,
+                    also=(Place("configmapExist", OP + "pod.go", MC),
+                          Place("", OP + "consts.go (configmapPrefix)", MC)))
 
 
 def _configmap_volumes(obj: ObjectContext) -> Iterator[Tuple[Path, str]]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
+from ...catalogue.citations import Citation, MC, MD, OP, Place
 from ...manifest.values import as_dict
 from ...vocabulary import RANKTABLE_KEY, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, WORKLOADS
 from ..rule import Problem
@@ -40,6 +41,9 @@ from ..rule import Problem
 if TYPE_CHECKING:
     from ..context import ObjectContext
     from ..index import CrossRun, ObjectRef
+
+CITATION = Citation("", "samples/train/basic-training/ranktable/yaml (rings-config ConfigMaps)", MD,
+                    also=(Place("", OP + "consts.go (configmapKey)", MC),))
 
 
 def facts(obj: ObjectContext) -> Any:

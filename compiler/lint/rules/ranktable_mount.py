@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Tuple
 
+from ...catalogue.citations import AT, Citation, MC, MD, OP, Place, in_every_release
 from ...findings import ERROR, INFO
 from ...manifest.values import as_dict, as_list
 from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH, START_SCRIPT
@@ -54,6 +55,12 @@ from ._util import command_text, npu_containers
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("saveRankTableConfigmap", OP + "pod.go", MC,
+                    also=(*in_every_release("writeRanktableToCm", OP + "ascendjob_controller.go"),
+                          Place("", OP + "consts.go (configmapPrefix, every release)", AT["v26.1.0"]),
+                          Place("", "samples/train/basic-training/ranktable/rank_table.sh (check_hccl_status: 60 tries "
+                                    "5 s apart, then exit 1; every revision since 2023-06-01)", MD)))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

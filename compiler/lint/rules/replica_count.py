@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import AT, Citation, MC, OP, Place, REFUSED, VAL
 from ...hardware import arithmetic
 from ...manifest.values import as_dict, as_int
 from ..rule import Problem
@@ -32,6 +33,9 @@ from ._release import on_releases, operator_refusal, where_fact
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateReplicas", VAL, MC, "%s replicaSpec is not valid: replicas can not be negative num, but got %d",
+                    also=(*REFUSED, Place("validateReplicas", VAL, AT["v7.3.2"]), Place("", VAL + " (no range check)", AT["v7.0.RC1"]), Place("", OP + "consts.go (maxReplicas)", MC),))
 
 MAX_REPLICAS = arithmetic.MAX_PODS
 

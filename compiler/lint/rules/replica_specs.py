@@ -28,11 +28,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, Place, REFUSED, VAL
 from ..rule import Problem
 from ._release import operator_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("checkReplicaSpecs", VAL, MC, "%s replicaSpec is not set, please modify your job",
+                    also=(*REFUSED, Place("validateBasicInfo", VAL, MC),))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

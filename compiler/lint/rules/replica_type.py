@@ -29,12 +29,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, Place, VAL
 from ...manifest.values import as_dict
 from ...vocabulary import REPLICA_TYPES
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("getValidReplicaType", VAL, MC, "replicaType is %v but must be one of %v",
+                    also=(Place("", "component/ascend-operator/pkg/api/v1/common.go", MC),))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

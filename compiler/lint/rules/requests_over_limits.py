@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, K8S, K8V
 from ...manifest.values import as_dict
 from ...manifest.quantity import parse
 from ...vocabulary import NPU_RESOURCE_PREFIX
@@ -39,6 +40,8 @@ from ._util import pod_containers
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateResourceRequirements", K8V, K8S, "must be less than or equal to %s limit of %s")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
+from ...catalogue.citations import Citation, MC, PL, Place
 from ...findings import INFO
 from ...vocabulary import (CONFIG_MAP, ENABLED, POD_RESCHEDULING_LABEL, RECOVER_STRATEGY_ANNOTATION,
                            RESET_CONFIGMAP_PREFIX, RESET_KEY, SUB_HEALTHY_GRACE_EXIT, SUB_HEALTHY_LABEL)
@@ -54,6 +55,10 @@ if TYPE_CHECKING:
     from ..context import ObjectContext
     from ..index import CrossRun, ObjectRef
     from ...findings import Path
+
+CITATION = Citation("updateResetConfigMap", PL + "plugin/job.go", MC, "get reset cm err by reset.json is not exist",
+                    also=(Place("updateResetConfigMapWithGraceExit", PL + "internal/rescheduling/reschedule.go", MC),
+                          Place("", "docs/zh/scheduling/04_usage/04_resumable_training/01_solutions_principles.md", MC)))
 
 
 def _needs_reset(obj: ObjectContext) -> Optional[Path]:

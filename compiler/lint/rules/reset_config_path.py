@@ -35,12 +35,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, PL, Place
 from ...manifest.values import as_dict
 from ...vocabulary import RESET_CONFIGMAP_PREFIX, RESET_SHARED_DIR
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("updateResetConfigMap", PL + "plugin/job.go", MC,
+                    also=(Place("", PL + "plugin/type.go (ResetInfoCMNamePrefix)", MC),
+                          Place("GenResetDirName", "component/ascend-device-plugin/pkg/common/file_manager.go", MC),
+                          Place("", "tests/st/testcases/basic_schedule/training_910b/resources_0001/job_llama-2x8.yaml", MC)))
 
 _FOLDER = RESET_SHARED_DIR + "/"
 _MARK = "." + RESET_CONFIGMAP_PREFIX

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional, Tuple
 
+from ...catalogue.citations import Citation, MC, OP, PL, Place
 from ...vocabulary import (ASCEND_JOB, ENABLED, FAULT_SCHEDULING_LABEL, POD_RESCHEDULING_LABEL,
                            RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_HOT_SWITCH, SUB_HEALTHY_LABEL)
 from ..rule import Problem
@@ -44,6 +45,14 @@ from ._resilience import job_label, rescheduling_on, retry_times
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...findings import Path
+
+CITATION = Citation("updateNewFaultJobAttr", PL + "internal/rescheduling/reschedule.go", MC,
+                    "rescheduleLabel off, skip rescheduling",
+                    also=(Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (fault-retry-times)", MC),
+                          Place("addPgProcessRecoverLabel", OP + "job.go", MC),
+                          Place("addProcessRecoverEnv", OP + "env.go", MC),
+                          Place("addSubHealthyEnv", OP + "env.go", MC),
+                          Place("setFaultRetryTimeOfJob", PL + "internal/rescheduling/job.go", MC)))
 
 
 def _features(obj: ObjectContext, retry: int, sub_healthy: Tuple[Optional[str], Path]) -> Iterator[Tuple[str, Path]]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Iterator
 
+from ...catalogue.citations import AT, Citation, MC, OP, PL, Place
 from ...findings import ERROR
 from ...manifest.values import as_dict
 from ...vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_OFF,
@@ -54,6 +55,12 @@ from ._resilience import annotated_only, job_label
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("setFaultRetryTimeOfJob", PL + "internal/rescheduling/job.go", MC,
+                    also=(Place("setFaultRetryTimesToBackoffLimits", OP + "ascendjob_controller.go", AT["v6.0.0"]), Place("onOwnerCreateFunc", OP + "ascendjob_controller.go", AT["v26.1.0"]), Place("setFaultRetryTimesToBackoffLimits", OP + "ascendjob_controller.go", AT["v26.1.0"]), Place("setJobSubHealthyStrategy", PL + "plugin/job.go", MC),
+                          Place("addEnvByStrategy", OP + "env.go", MC),
+                          Place("getJobLabelFromVcJob", PL + "plugin/job.go", MC),
+                          Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (value ranges)", MC)))
 
 INT32_MAX = 2147483647
 LABELS = (

@@ -28,12 +28,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, K8S, K8V, MC, Place
 from ...manifest.values import as_dict
 from ...vocabulary import VOLCANO_JOB
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateRestartPolicy", K8V, K8S, "Unsupported value: \"%s\": supported values: \"Always\", "
+                                                        "\"OnFailure\", \"Never\"",
+                    also=(Place("", "component/ascend-operator/pkg/api/v1/ascendjob_types.go "
+                                    "(kubeflow common's RestartPolicy)", MC),))
 
 ALLOWED = ("Always", "OnFailure", "Never", "ExitCode")
 POD_ALLOWED = ALLOWED[:3]

@@ -37,8 +37,9 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
+from ...catalogue.citations import Citation, MC, PL, Place
 from ... import releases
 from ...manifest.job import joined_label
 from ...manifest.values import as_dict
@@ -49,8 +50,13 @@ from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME
 from ..rule import Problem
 
 if TYPE_CHECKING:
+    from ...findings import Finding
+    from ..fixing import Fix
     from ..context import ObjectContext, RunContext
     from ...findings import Path
+
+CITATION = Citation("ShouldGenerateRankTable", "component/ascend-operator/pkg/ranktable/plugins.go", MC,
+                    also=(Place("", PL + "common/util/job.go", MC),))
 
 KNOWN = RING_CONTROLLER_VALUES
 
@@ -126,3 +132,28 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         yield Problem(("metadata", "labels", RING_LABEL),
                       f"{RING_LABEL} is {job_value} but the job runs on {names}, "
                       f"which uses {' or '.join(expected)}")
+
+
+def fix(finding: Finding, text: str, docs: Sequence[Any]) -> Optional[Fix]:
+    """``lint --fix`` of a Volcano Job mounting a ranktable ConfigMap without the label: the label on the job, with
+    the value every hardware profile the job could land on uses (the finding names it; with no single value
+    there is no fix)."""
+    from .. import yamledit
+    from ..fixing import Change, Fix, locate, value
+    from ...yamlio.locations import child
+
+    wanted, found = value(finding), locate(finding, docs)
+    if wanted is None or found is None or "spec" not in finding.path:
+        return None
+    doc = found[0]
+    job_path = finding.path[:finding.path.index("spec")]
+    metadata = yamledit.walk(docs[doc], job_path + ("metadata",))
+    labels, labels_key = child(metadata, "labels")
+    if labels is None and labels_key is None:
+        edit = yamledit.insert_entry(text, metadata, "labels", [(RING_LABEL, wanted)])
+    else:
+        edit = yamledit.insert_entry(text, labels, RING_LABEL, wanted)
+    if edit is None:
+        return None
+    return Fix(finding, edit.start, edit.end, edit.text, f"label the job {RING_LABEL}: {wanted}",
+               Change(doc, job_path + ("metadata", "labels", RING_LABEL), wanted))

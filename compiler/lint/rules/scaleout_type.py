@@ -27,11 +27,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import AT, Citation, MC, Place, REFUSED, VAL
 from ..rule import Problem
 from ._release import on_releases, operator_refusal, where_fact
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("CheckAcJobScaleOutTypeLabel", "component/ascend-operator/pkg/utils/job_v2.go", MC,
+                    "the value of label scaleout-type is invalid, which should be ROCE or UBOE",
+                    also=(*REFUSED, Place("CheckAcJobScaleOutTypeLabel", "component/ascend-operator/pkg/utils/job_v2.go", AT["v26.0.1"]), Place("", VAL + " (no scaleout-type check)", AT["v7.3.2"]),))
 
 ALLOWED = ("ROCE", "UBOE")
 

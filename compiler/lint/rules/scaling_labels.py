@@ -33,11 +33,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import AT, Citation, MC, Place, REFUSED, VAL
 from ..rule import Problem
 from ._release import on_releases, operator_refusal, where_fact
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("ValidJob", "component/ascend-operator/pkg/controllers/scaling/controller.go", MC,
+                    "job %s has no group name, please set label of mind-cluster/group-name=...",
+                    also=(*REFUSED, Place("validateJob", VAL, AT["v7.3.2"]), Place("", VAL + " (no scaling check)", AT["v7.0.RC1"]),))
 
 
 SCALING_RULE = "mind-cluster/scaling-rule"

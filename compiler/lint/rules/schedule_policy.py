@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
 
+from ...catalogue.citations import Citation, MC, PL, Place, VC
 from ... import releases
 from ...findings import INFO, WARNING, Path
 from ...hardware.targeting import candidate_profiles, known_policies
@@ -66,6 +67,16 @@ from ._util import on_other_releases
 if TYPE_CHECKING:
     from ...hardware.profiles import Profile
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("get910CardHandlerName", PL + "internal/npu/factory.go", MC,
+                    "validNPUJob fail by job<%s> policyHandler is nil",
+                    also=(Place("", PL + "internal/npu/factory.go (policy910HandlerMap)", MC),
+                          Place("getJobAnnotationFromJobInfo", PL + "plugin/job.go", MC),
+                          Place("inheritUpperAnnotations", "pkg/controllers/podgroup/pg_controller_handler.go", VC),
+                          Place("getJobLabelFromVcJob", PL + "plugin/job.go", MC),
+                          Place("init310CardPolicyHandler", PL + "internal/npu/factory.go", MC),
+                          Place("get310PCardHandlerName", PL + "internal/npu/factory.go", MC),
+                          Place("init310PCardPolicyHandler", PL + "internal/npu/factory.go", MC)))
 
 
 def _close(word: str, options: Sequence[str], n: int = 1) -> List[str]:

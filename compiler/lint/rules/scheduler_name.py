@@ -41,11 +41,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, OP, Place, VC
 from ...vocabulary import ASCEND_JOB, SCHEDULER_NAME
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("setGangScheduleInfo", OP + "pod.go", MC,
+                    "Another job scheduler is specified when gang-scheduling is enabled and it will not be overwritten",
+                    also=(Place("createJobPod", "pkg/controllers/job/job_controller_util.go", VC),
+                          Place("getSchedulerName", OP + "utils.go", MC)))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -31,11 +31,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, OP
 from ...manifest.values import as_dict, as_int
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("newPodGroupSpec", OP + "job.go", MC)
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

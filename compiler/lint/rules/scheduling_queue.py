@@ -30,12 +30,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, REFUSED, VAL
 from ...manifest.values import as_dict
 from ..rule import Problem
 from ._release import operator_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateBasicInfo", VAL, MC, "check queue<%s> failed, err: %v, maybe it is not create",
+                    also=(*REFUSED,))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

@@ -28,11 +28,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, OP, PL, Place
 from ..rule import Problem
 from ...manifest.values import hami_companions
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("getContainerResourceReq", OP + "utils.go", MC,
+                    also=(Place("GetVCJobReqNPUTypeFromJobInfo", PL + "plugin/job.go", MC),))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

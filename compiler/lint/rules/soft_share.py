@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
+from ...catalogue.citations import Citation, MC, OP, PL, Place
 from ...vocabulary import (SCHEDULE_POLICY_ANNOTATION, SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICIES,
                            SOFT_SHARE_POLICY, SOFT_SHARE_POLICY_LABEL)
 from ..rule import Problem
@@ -44,6 +45,11 @@ from ._resilience import job_label
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("checkSoftShareDevResource", PL + "internal/npu/policy/chip1softsharedev/job.go", MC,
+                    "check share device job(%s) valid failed, aicoreQuota: %v not in range [1,100]",
+                    also=(Place("getSoftShareDevResource", PL + "internal/npu/policy/chip1softsharedev/job.go", MC),
+                          Place("isSoftShareDevJob", OP + "utils.go", MC)))
 
 
 def _integer(value: Any) -> Optional[int]:

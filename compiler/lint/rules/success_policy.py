@@ -22,11 +22,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, Place, VAL
 from ...vocabulary import SUCCESS_POLICY_ALL_WORKERS
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateBasicInfo", VAL, MC, "job success policy is invalid, it must be one of <\"\", AllWorkers>",
+                    also=(Place("", "component/ascend-operator/pkg/api/v1/common.go", MC),))
 
 ALLOWED = ("", SUCCESS_POLICY_ALL_WORKERS)
 

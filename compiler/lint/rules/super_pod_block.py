@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional, Tuple
 
+from ...catalogue.citations import Citation, MC, PL, Place
 from ...hardware import arithmetic
 from ...manifest.values import as_dict, as_int
 from ...vocabulary import ASCEND_JOB, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
@@ -43,6 +44,11 @@ from ._util import first_npu_path
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("checkSpBlock", PL + "internal/npu/ascend910/ascend910a3/superpod/frame.go", MC,
+                    "sp-block(%d) is not mutiple of node npu (%d)",
+                    also=(Place("setSpBlock", PL + "plugin/job.go", MC),
+                          Place("GetVCJobReqNPUTypeFromJobInfo", PL + "plugin/job.go", MC)))
 
 
 def _min_available(obj: ObjectContext) -> Optional[int]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Set
 
+from ...catalogue.citations import Citation, NO_WEBHOOK, Place, VC, VC19, VCJ
 from ...manifest.values import as_list
 from ...vocabulary import DNS1123_LABEL
 from ...findings import ERROR
@@ -41,6 +42,10 @@ from ._release import webhook_refusal
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateJobCreate", VCJ, VC, "duplicated task name %s;",
+                    also=(*NO_WEBHOOK, Place("", "pkg/controllers/job/helpers/helpers.go (PodNameFmt)", VC19), Place("topoSort", "pkg/webhooks/admission/jobs/validate/util.go", VC),
+                          Place("makeGraph", "pkg/webhooks/admission/jobs/validate/util.go", VC)))
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

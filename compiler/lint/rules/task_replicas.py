@@ -27,11 +27,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, VC, VCJ
 from ...manifest.values import as_int, as_list
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateJobCreate", VCJ, VC, "'replicas' < 0 in task: %s, job: %s;")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

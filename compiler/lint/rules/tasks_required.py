@@ -26,10 +26,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, VC, VCJ
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("validateJobCreate", VCJ, VC, "No task specified in job spec")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:

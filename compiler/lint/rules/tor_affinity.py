@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, PL, Place
 from ...findings import WARNING
 from ...vocabulary import TOR_AFFINITY_LABEL
 from ..rule import Problem
@@ -36,6 +37,10 @@ from ._resilience import annotated_only
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("ValidNPUJob", PL + "internal/nslb/frame.go", MC,
+                    "job tor affinity label check failed,tor-affinity label value is %s",
+                    also=(Place("getJobLabelFromVcJob", PL + "plugin/job.go", MC),))
 
 ALLOWED = ("large-model-schema", "normal-schema", "null")
 

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, List
 
+from ...catalogue.citations import Citation, MC, OP, PL, Place
 from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, PYTORCH, SOFT_SHARE_AICORE_LABEL,
                            SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
 from ...manifest.values import npu_count
@@ -56,6 +57,16 @@ from ._util import ascend_container, npu_request_path
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...manifest.pods import PodSet
+
+CITATION = Citation("getNpuReqInfoPerPod", OP + "utils.go", MC,
+                    also=(Place("getTotalNpuReplicas", OP + "utils.go", MC),
+                          Place("getNpuWorkerSpec", OP + "utils.go", MC),
+                          Place("checkNonWorkerRplMountChips", OP + "utils.go", MC),
+                          Place("createPodSpec", OP + "pod.go", MC),
+                          Place("setPytorchEnv", OP + "env.go", MC),
+                          Place("setMindSporeEnv", OP + "env.go", MC),
+                          Place("setTensorflowEnv", OP + "env.go", MC),
+                          Place("ValidNPUJob", PL + "internal/npu/base/frame.go", MC)))
 
 #: the per-pod and job-wide NPU counts ascend-operator writes into the ascend container, by framework
 SIZE_ENV = {PYTORCH: "LOCAL_WORLD_SIZE and WORLD_SIZE", MINDSPORE: "MS_LOCAL_WORKER and MS_WORKER_NUM",

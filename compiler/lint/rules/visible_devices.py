@@ -32,16 +32,22 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Iterator, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional, Sequence, Union
 import re
 
+from ...catalogue.citations import Citation, MC, MD, OP, Place
 from ...manifest.values import as_dict
 from ...vocabulary import VISIBLE_DEVICES_ENV, visible_devices_field_path
 from ..rule import Problem
 from .env_field_ref import valid_env_field_path
 
 if TYPE_CHECKING:
+    from ...findings import Finding
+    from ..fixing import Fix
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("", "samples/train/basic-training (ASCEND_VISIBLE_DEVICES comments)", MD,
+                    also=(Place("", OP + "env.go", MC),))
 
 ENV = VISIBLE_DEVICES_ENV
 _ANNOTATION = re.compile(r"""^metadata\.annotations\[['"]([^'"]+)['"]\]$""")
@@ -82,3 +88,23 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                               f"{ENV} reads {field_path!r} but the container requests {resource}: "
                               "the env stays empty", hint=f"use {visible_devices_field_path(resource)}",
                               fix=visible_devices_field_path(resource) if annotation else None)
+
+
+def fix(finding: Finding, text: str, docs: Sequence[Any]) -> Optional[Fix]:
+    """``lint --fix``: read the annotation of the resource the container requests (the finding names it), in the
+    quoting the value was written in."""
+    import json
+
+    from .. import yamledit
+    from ..fixing import Change, Fix, locate, value
+
+    wanted, found = value(finding), locate(finding, docs)
+    if wanted is None or found is None:
+        return None
+    doc, node = found
+    if yamledit.written(text, node) is None:
+        return None
+    # in the quoting it was written in (the new value differs only in a resource name)
+    new = {'"': json.dumps(wanted), "'": "'" + wanted.replace("'", "''") + "'"}.get(node.style or "", wanted)
+    return Fix(finding, node.start_mark.index, node.end_mark.index, new,
+               f"read the annotation of the requested resource: {wanted}", Change(doc, finding.path, wanted))

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, AbstractSet, Any, Iterator, List, Optional, Set
 
+from ...catalogue.citations import Citation, K8S, K8V, Place, VC, VCJ
 from ...manifest.values import as_list
 from ..rule import Problem
 from ._util import pod_containers
@@ -40,6 +41,11 @@ from ._util import pod_containers
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...manifest.pods import PodSet
+
+CITATION = Citation("validateTaskTemplate", VCJ, VC, "spec.task[%d].template.spec.containers[%d].volumeMounts[%d].name: "
+                                                      "Not found: \"%s\"; spec.volumes[%d].name: Duplicate value",
+                    also=(Place("ValidateVolumeMounts", K8V, K8S),
+                          Place("ValidatePodTemplate", K8V, K8S)))
 
 
 def _duplicates(pod_set: PodSet) -> Iterator[Problem]:

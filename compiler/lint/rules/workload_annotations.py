@@ -33,11 +33,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from ...catalogue.citations import Citation, MC, PL, Place, VC
 from ...vocabulary import POD_GROUP_ANNOTATIONS, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
+
+CITATION = Citation("getJobAnnotationFromJobInfo", PL + "plugin/job.go", MC,
+                    also=(Place("inheritUpperAnnotations", "pkg/controllers/podgroup/pg_controller_handler.go", VC),))
 
 _KEYS = tuple(key for key in POD_GROUP_ANNOTATIONS if key != SCHEDULE_POLICY_ANNOTATION)  # AC307 reports the policy
 
