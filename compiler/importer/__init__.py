@@ -30,6 +30,7 @@ from ..yamlio.locations import Document
 from .fields import named_framework
 from .harmless import accept_object
 from .mergediff import Uncarried, first_difference
+from .owned import uncarried_owned
 from .search import comparable
 
 __all__ = ["Imported", "ImportRefused", "import_documents"]
@@ -176,11 +177,15 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
         raise ImportRefused([_refuse(doc, f"job {job.name!r} does not compile on {_listed(names)} with any "
                                      "framework and NPU layout its manifest suggests" + (f" ({reason})" if reason
                                                                                           else ""),
-                                     "give --profile NAME, or check the job's NPU request with 'ascend-compile lint'")])
+                                     "the job cannot run as written on this hardware: change its NPU request "
+                                     "('ascend-compile lint' says what the hardware takes), or keep it as a manifest")])
     if len(tied) > 1 and profile is None:
         raise ImportRefused([_refuse(doc, f"job {job.name!r} fits the profiles {_listed(tied)} equally well",
                                      "say which with --profile NAME")])
     best = search.refine(best, job, doc.data, datas, compile_one, exact)
+    owned = uncarried_owned(best.spec, best.accepted, registry, config) if best.patch else None
+    if owned is not None:
+        raise ImportRefused([_refuse(doc, f"job {job.name!r}: {owned[1]}", owned[2], owned[0])])
     spec = copy.deepcopy(best.spec)
     if best.patch:
         spec["spec"]["jobPatch"] = best.patch
