@@ -185,7 +185,13 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
     best = search.refine(best, job, doc.data, datas, compile_one, exact)
     owned = uncarried_owned(best.spec, best.accepted, registry, config) if best.patch else None
     if owned is not None:
-        raise ImportRefused([_refuse(doc, f"job {job.name!r}: {owned[1]}", owned[2], owned[0])])
+        mistakes = compile_one.lint([best.accepted])  # the manifest's own error comes first: compile refuses it too
+        if mistakes:
+            raise ImportRefused([_lint_error(doc, f, [best.accepted]) for f in mistakes])
+        hint = owned[2] + (", or import it without --exact (the differences the cluster does not act on are then "
+                           "accepted, and listed in the spec)" if exact and _loose(doc, others, registry, config, profile)
+                           else "")
+        raise ImportRefused([_refuse(doc, f"job {job.name!r}: {owned[1]}", hint, owned[0])])
     spec = copy.deepcopy(best.spec)
     if best.patch:
         spec["spec"]["jobPatch"] = best.patch
@@ -196,6 +202,16 @@ def _import_job(doc: Document, others: Sequence[Document], registry: ProfileRegi
                                  f"framework env): spec.framework {spec['spec']['framework']} is the one whose job "
                                  "comes closest; check it")
     return imported, used
+
+
+def _loose(doc: Document, others: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig,
+           profile: Optional[str]) -> bool:
+    """Whether the job imports without ``--exact`` (a refusal with ``--exact`` may say so only then)."""
+    try:
+        _import_job(doc, others, registry, config, profile, False)
+    except ImportRefused:
+        return False
+    return True
 
 
 _LINT_IT = "fix what 'ascend-compile lint' reports ('lint --fix' makes the mechanical fixes), then import it"

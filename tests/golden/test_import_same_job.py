@@ -23,7 +23,7 @@ from ascend_compile.importer.render import render
 from ascend_compile.importer.search import comparable
 from ascend_compile.yamlio.parsing import load_documents
 from tests.checkout import SHARED, run_cli
-from tests.golden.test_import_roundtrip import REFUSED, SAMPLES, SKIPPED
+from tests.golden.test_import_roundtrip import SAMPLES, SKIPPED, refused
 
 _MISSING: Any = "<missing>"
 _POD = r"spec\.(tasks\[\d+\]|replicaSpecs\.\w+)\.template\.spec"
@@ -115,7 +115,7 @@ def _compiled(imported: List[Imported], *overrides: str) -> List[Dict[str, Any]]
     return [obj for job in compile_specs(docs) for obj in job.objects]  # linted, as compile does
 
 
-IMPORTED = [p for p in SAMPLES if p.name not in REFUSED]
+IMPORTED = [p for p in SAMPLES if refused(p) is None]
 #: the parameters: the samples, or one stand-in that the shared_dir fixture skips with its reason
 PARAMS = IMPORTED or [Path("(the upstream samples are absent)")]
 
@@ -226,12 +226,7 @@ def test_the_framework_is_the_one_the_sample_says(path: Path, shared_dir: Path) 
 
 
 #: samples whose patch still writes a key a spec field owns, and why no field can
-OWNED_IN_PATCH = {
-    # chip4-node8 named the 910 module handler up to v7.3.0 and names the 350 "4p-8" handler since v26.0
-    # (FACTS.md): the module-910 profile writes accelerator-type, never this annotation
-    "master/samples__train__basic-training__without-ranktable__pytorch__pytorch_multinodes_acjob.yaml":
-        [("metadata", "annotations", "huawei.com/schedule_policy")],
-}
+OWNED_IN_PATCH: Dict[str, Any] = {}  # none: compile refuses such a patch (AC024), so import refuses such a job
 
 
 def test_no_patch_writes_a_label_or_annotation_a_field_owns(shared_dir: Path) -> None:
@@ -245,12 +240,17 @@ def test_no_patch_writes_a_label_or_annotation_a_field_owns(shared_dir: Path) ->
     assert found == OWNED_IN_PATCH
 
 
-def test_configmaps_in_default_beside_a_job_that_names_no_namespace_are_the_spec_s(shared_dir: Path) -> None:
+def test_configmaps_in_default_beside_a_job_that_names_no_namespace_are_the_spec_s(shared_dir: Path,
+                                                                                  tmp_path: Path) -> None:
     """The reset ConfigMap of a namespace-less job, in namespace default: the spec names default and writes it
     (it was skipped as an object of another namespace); with --exact the job keeps no namespace and it is
     skipped as before."""
-    path = shared_dir / "upstream" / "samples" / \
+    sample = shared_dir / "upstream" / "samples" / \
         "tests__st__testcases__multi_node_schedule__resources_0001__job_kwok_simulator-8x8.yaml"
+    # its ranktable mounted where spec.ranktable puts it (as written no spec carries it: test_import_roundtrip)
+    path = tmp_path / sample.name
+    path.write_text(sample.read_text(encoding="utf-8").replace("mountPath: /user/mindx/ranktable",
+                                                               "mountPath: /user/serverid/devindex/config"))
     skipped: List[Any] = []
     [one] = import_documents(read_documents([str(path)]), skipped=skipped)
     assert skipped == [] and one.spec["metadata"]["namespace"] == "default"
