@@ -247,18 +247,29 @@ def test_configmaps_in_default_beside_a_job_that_names_no_namespace_are_the_spec
     skipped as before."""
     sample = shared_dir / "upstream" / "samples" / \
         "tests__st__testcases__multi_node_schedule__resources_0001__job_kwok_simulator-8x8.yaml"
-    # its ranktable mounted where spec.ranktable puts it (as written no spec carries it: test_import_roundtrip)
+    # without its ranktable volume, which only its Worker mounts, at a path of its own: as written no spec carries
+    # it (test_import_roundtrip's REFUSED)
+    docs = [d for d in yaml.safe_load_all(sample.read_text(encoding="utf-8")) if d]
+    for replica in docs[-1]["spec"]["replicaSpecs"].values():
+        pod = replica["template"]["spec"]
+        pod["volumes"] = [v for v in pod.get("volumes", []) if v["name"] != "ranktable"]
+        for container in pod["containers"]:
+            container["volumeMounts"] = [m for m in container.get("volumeMounts", []) if m["name"] != "ranktable"]
     path = tmp_path / sample.name
-    path.write_text(sample.read_text(encoding="utf-8").replace("mountPath: /user/mindx/ranktable",
-                                                               "mountPath: /user/serverid/devindex/config"))
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
     skipped: List[Any] = []
     [one] = import_documents(read_documents([str(path)]), skipped=skipped)
     assert skipped == [] and one.spec["metadata"]["namespace"] == "default"
     assert ("ConfigMap", "reset-config-default-test-8x8") in \
         {(o["kind"], o["metadata"]["name"]) for o in _compiled([one])}
-    [exact] = import_documents(read_documents([str(path)]), skipped=skipped, exact=True)
-    assert "namespace" not in exact.spec["metadata"] and [f.message.split(" (")[0] for f in skipped] == \
+    # with --exact the job keeps no namespace, so the ConfigMap is skipped; the job itself is refused (its
+    # anti-affinity selects the pods of another name, which only the spec's job name writes), pointing to the
+    # import above
+    with pytest.raises(ImportRefused) as info:
+        import_documents(read_documents([str(path)]), skipped=skipped, exact=True)
+    assert [f.message.split(" (")[0] for f in info.value.findings if f.severity == "info"] == \
         ["skipped ConfigMap reset-config-default-test-8x8"]
+    assert all("import it without --exact" in f.hint for f in info.value.findings if f.severity == "error")
 
 
 def test_a_job_lint_finds_an_error_in_is_refused_where_the_error_is(shared_dir: Path) -> None:
