@@ -162,8 +162,9 @@ def diff(old: Any, new: Any, path: Path = (), both: bool = False) -> Iterator[Tu
 Variants = Callable[[Spec], List[Spec]]
 
 
-def _text(value: Optional[str]) -> List[Optional[str]]:
-    return [CHANGED] if value is None else [value + "-" + CHANGED, None]
+def _text(value: Optional[Any]) -> List[Optional[str]]:
+    """Another text, and none: a quantity may be a number (``cpu: 16``), changed as its text."""
+    return [CHANGED] if value is None else [f"{value}-{CHANGED}", None]
 
 
 def _number(value: Optional[int]) -> List[Optional[int]]:

@@ -52,6 +52,8 @@ HARMLESS: List[Tuple[str, Optional[str], str]] = [
     (r"metadata(\.labels)?(\.ring-controller\.atlas)?", "AscendJob", "ring-controller.atlas"),
     (_POD + r"\.affinity\.podAntiAffinity\..*\.values\[0\]", None, "anti-affinity"),
     (r"metadata\.namespace", "sample", "namespace default"),
+    (r"spec\.runPolicy(\.schedulingPolicy)?(\.minAvailable)?", "AscendJob", "the operator's default: every pod"),
+    (_CONTAINER + r"\.imagePullPolicy", "sample", "imagePullPolicy: IfNotPresent"),
 ]
 
 
