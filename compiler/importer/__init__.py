@@ -93,8 +93,9 @@ def import_documents(docs: Sequence[Document], registry: Optional[ProfileRegistr
         one.notes += [f"skipped the {what} of the same file, not an AscendJob or Volcano Job: keep it as a manifest"
                       for doc, what in left if doc.source == one.source]
     if not jobs and not problems:
-        raise ImportRefused([Finding(IMPORT_REFUSED, ERROR, "no AscendJob or Volcano Job to import", (), "",
-                                     docs[0].source if docs else "")] + notes)
+        raise ImportRefused([Finding(IMPORT_REFUSED, ERROR, "no AscendJob or Volcano Job to import", (),
+                                     "import reads AscendJob and Volcano Job manifests; keep the others as manifests "
+                                     "('ascend-compile lint' checks them)", docs[0].source if docs else "")] + notes)
     if problems and (refused is None or not out):
         raise ImportRefused(problems + notes)
     if refused is not None:
