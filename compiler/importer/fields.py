@@ -186,7 +186,8 @@ def owning_fields(job: Manifest) -> List[Candidate]:
 def resilience_fields(job: Manifest) -> List[Candidate]:
     """``processRecovery`` from the recover-strategy (and wait-reschedule-timeout) annotations, ``multiLevel`` from
     the affinity-config annotation: the fields that write them (a patch may not)."""
-    annotations, out = job.annotations, []
+    annotations = job.annotations
+    out: List[Candidate] = []
     strategies = annotations.get(RECOVER_STRATEGY_ANNOTATION)
     if isinstance(strategies, str) and strategies:
         recovery: Dict[str, Any] = {"strategies": strategies.split(",")}
