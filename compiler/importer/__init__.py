@@ -275,6 +275,10 @@ def _does_not_compile(doc: Document, finding: Finding) -> Finding:
         return _refuse(doc, "the job is not valid as written, so no spec compiles to it: "
                             f"{finding.message.split(' is invalid at ', 1)[-1]}",
                        _LINT_IT)
+    if finding.path[:2] == ("spec", "jobPatch"):  # the patch import wrote, not the user: no hint about editing it
+        return _refuse(doc, "no spec compiles to this job: the jobPatch that would carry what its fields do not say "
+                            f"is refused: {finding.message}", "keep this job as a manifest ('ascend-compile lint' "
+                                                              "checks it)")
     return _refuse(doc, f"the imported spec does not compile: {finding.message}", finding.hint)
 
 

@@ -156,3 +156,30 @@ def test_a_job_compiled_from_an_imported_spec_imports_again(tmp_path: Path) -> N
         except ImportRefused as exc:
             refused.append((one.source, [f.message for f in exc.findings if f.severity == "error"][:1]))
     assert refused == []
+
+
+def test_a_job_lacking_what_a_field_writes_is_refused_with_a_hint_that_works(tmp_path: Path) -> None:
+    """A Volcano Job without the ring-controller.atlas label every compiled job has (upstream reads it on the Volcano
+    Job itself): refused at the job's labels, saying what it lacks and that compile would add it; doing what the
+    hint says (adding the label) gives a job that imports. With --exact the same refusal: the hint offers no import
+    without --exact, which would be refused too."""
+    docs = [d for d in yaml.safe_load_all((ROOT / "golden" / "matrix" / "pytorch-module-910b-8-vcjob.yaml")
+                                          .read_text(encoding="utf-8")) if d]
+    del docs[-1]["metadata"]["labels"]["ring-controller.atlas"]
+    path = tmp_path / "job.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
+    for exact in (False, True):
+        try:
+            import_documents(read_documents([str(path)]), exact=exact)
+        except ImportRefused as exc:
+            [finding] = [f for f in exc.findings if f.severity == "error"]
+        else:
+            raise AssertionError("imported a job no spec compiles to")
+        assert finding.rule == "AC026" and finding.path == ("metadata", "labels")
+        assert "lacks metadata.labels.ring-controller.atlas" in finding.message
+        assert "compile would add it" in finding.message and "jobPatch" not in finding.message + finding.hint
+        assert finding.hint.startswith("keep this job as a manifest") and \
+            "add metadata.labels.ring-controller.atlas: 'ascend-910b' to the manifest" in finding.hint
+    docs[-1]["metadata"]["labels"]["ring-controller.atlas"] = "ascend-910b"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
+    assert import_documents(read_documents([str(path)]))
