@@ -69,7 +69,7 @@ SPEC_INVALID = "AC020"  # a spec rule the schema cannot express
 PROFILE_UNKNOWN = "AC021"
 PROFILE_UNSUPPORTED = "AC022"  # framework, target or dialect the profile does not support
 NOT_A_SPEC = "AC023"
-GENERATED_KEY = "AC024"  # free-form labels/annotations that would replace generated ones
+GENERATED_KEY = "AC024"  # free-form labels/annotations or patches over what a spec field writes
 PATCH_CONFLICT = "AC025"  # a podTemplatePatch/jobPatch that cannot be merged as written
 IMPORT_REFUSED = "AC026"  # import: a manifest part no spec can carry, an ambiguous profile, not a job
 UNKNOWN_FIELD = "AC101"
@@ -254,7 +254,7 @@ _ENTRIES: Tuple[Entry, ...] = (
     _meta(NOT_A_SPEC, "not-a-spec", SPEC, "compile was given a document that is not a TrainingJob spec.", kinds=SPEC_KINDS),
     _meta(GENERATED_KEY, "generated-key", SPEC,
           "A spec's free-form labels or annotations set a key the compiler generates, or its jobPatch or "
-          "podTemplatePatch replaces the value a spec field gave the job; the message names the field.",
+          "podTemplatePatch changes, adds or removes what a spec field writes; the message names the field.",
           kinds=SPEC_KINDS),
     _meta(PATCH_CONFLICT, "patch-conflict", SPEC,
           "A podTemplatePatch or jobPatch cannot be merged as written: a list item without the name it is merged "

@@ -362,19 +362,23 @@ wrong file or directory.
 **How to fix.** Give ``compile`` spec files only; check manifests with ``ascend-compile lint``. In a
 directory that holds both, keep the specs in a folder of their own.""",
     "AC024": """\
-**What.** A spec's free-form ``labels``, ``annotations``, ``podLabels`` or ``env`` set a key the
-compiler writes itself (``ring-controller.atlas``, ``framework``, ``ASCEND_VISIBLE_DEVICES``, the
-fault-tolerance annotations, ...), or its ``jobPatch`` or ``podTemplatePatch`` replaces the value that
-such a key, or a job field a spec field sets (a Volcano Job's ``maxRetry``, ``queue``, ``plugins``; an
-AscendJob's ``backoffLimit`` and queue), has in the compiled job,
-whatever lint thinks of the result. A patch that restates the value, adds a key the spec's fields left
-out, or removes one (``null``) is not reported.
+**What.** A spec's free-form ``labels``, ``annotations`` or ``podLabels`` set a key the compiler writes
+itself (``ring-controller.atlas``, ``framework``, the fault-tolerance labels and annotations, ...), or its
+``jobPatch`` or ``podTemplatePatch`` changes, adds or removes something a spec field writes in the job: the
+container's image or NPU count, ``restartPolicy``, a generated label such as ``fault-retry-times``, a Volcano
+Job's ``maxRetry``, ``queue`` or ``plugins``, the generated env and volumes, ... Which field writes what is
+derived from the compiler itself (each field's value changed in turn, the jobs compared), so every field is
+covered. A patch that restates the field's value, or sets what no field writes (tolerations, a sidecar, a
+``{event: PodFailed, action: Ignore}`` policy), is not reported.
 
 **Why.** The spec would say one thing in a field and another in a label or patch (``fault-retry-times:
-"5"`` in ``jobPatch`` over ``faultRetryTimes: 3``); the compiled job must not depend on which one wins.
+"5"`` in ``jobPatch`` over ``faultRetryTimes: 3``; ``image: v2`` with a container patch of ``v1``), and the
+patch would win silently. A field brings what goes with it and gets its checks: ``faultRetryTimes`` makes
+the pods ``Never`` restart and drops the ``RestartJob`` policy, while the same label added by a patch kept both.
 
-**How to fix.** Remove the key and set the spec field the message names (e.g. ``torAffinity`` for
-``tor-affinity``, ``faultScheduling`` for ``fault-scheduling``, ``retries`` for ``maxRetry``).""",
+**How to fix.** Remove it from the label map or the patch and set the spec field the message names (e.g.
+``torAffinity`` for ``tor-affinity``, ``faultRetryTimes`` for ``fault-retry-times``, ``retries`` for
+``maxRetry``, ``image`` for the container's image).""",
     "AC025": """\
 **What.** A ``podTemplatePatch`` or ``jobPatch`` cannot be merged into the generated object as
 written: a list item without the ``name`` it is merged by, a ``$patch: delete`` of an item that is not

@@ -56,7 +56,7 @@ def _replica(spec: Spec, rtype: str, replicas: int, npus: int) -> Dict[str, Any]
     pod = common.pod_spec(spec, rtype, [container], _affinity(spec, rtype), npus)
     labels = {RING_LABEL: spec.profile.ring_controller}
     policy = spec.replica(rtype).restart_policy or spec.restart_policy or DEFAULT_RESTART_POLICY
-    return {"replicas": replicas, "restartPolicy": policy, "template": common.pod_template(spec, rtype, pod, labels)}
+    return {"replicas": replicas, "restartPolicy": policy, "template": common.pod_template(spec, pod, labels)}
 
 
 def ascend_job(spec: Spec) -> Dict[str, Any]:

@@ -267,17 +267,9 @@ def pod_spec(spec: Spec, rtype: str, containers: List[Dict[str, Any]], affinity:
     return out
 
 
-def pod_template(spec: Spec, rtype: str, pod: Dict[str, Any], labels: Mapping[str, str]) -> Dict[str, Any]:
-    """The pod template with the shared, then the replica type's, podTemplatePatch merged in."""
-    from .patch import apply_patch
-
+def pod_template(spec: Spec, pod: Dict[str, Any], labels: Mapping[str, str]) -> Dict[str, Any]:
+    """The pod template, before the patches (:func:`ascend_compile.emit.emit` merges them in)."""
     meta: Dict[str, Any] = {"labels": {**labels, **spec.pod_labels}}
     if spec.pod_annotations:
         meta["annotations"] = dict(spec.pod_annotations)
-    template = {"metadata": meta, "spec": pod}
-    if spec.pod_template_patch:
-        template = apply_patch(template, spec.pod_template_patch, ("spec", "podTemplatePatch"))
-    replica_patch = spec.replica(rtype).patch
-    if replica_patch:
-        template = apply_patch(template, replica_patch, ("spec", "replicaTypes", rtype, "podTemplatePatch"))
-    return template
+    return {"metadata": meta, "spec": pod}

@@ -81,7 +81,7 @@ def volcano_job(spec: Spec) -> Dict[str, Any]:
         "tasks": [{
             "name": spec.task_name,
             "replicas": spec.pods,
-            "template": common.pod_template(spec, WORKER, pod, pod_labels),
+            "template": common.pod_template(spec, pod, pod_labels),
         }],
     })
     return {

@@ -29,6 +29,7 @@ from ..yamlio.locations import Document
 from .fields import named_framework
 from .harmless import accept_object
 from .mergediff import Uncarried, first_difference
+from .owned import uncarried_owned
 from .search import comparable
 
 __all__ = ["Imported", "ImportRefused", "import_documents"]
@@ -91,8 +92,9 @@ def import_documents(docs: Sequence[Document], session: Optional[Session] = None
         one.notes += [f"skipped the {what} of the same file, not an AscendJob or Volcano Job: keep it as a manifest"
                       for doc, what in left if doc.source == one.source]
     if not jobs and not problems:
-        raise ImportRefused([Finding(IMPORT_REFUSED, ERROR, "no AscendJob or Volcano Job to import", (), "",
-                                     docs[0].source if docs else "")] + notes)
+        raise ImportRefused([Finding(IMPORT_REFUSED, ERROR, "no AscendJob or Volcano Job to import", (),
+                                     "import reads AscendJob and Volcano Job manifests; keep the others as manifests "
+                                     "('ascend-compile lint' checks them)", docs[0].source if docs else "")] + notes)
     if problems and (refused is None or not out):
         raise ImportRefused(problems + notes)
     if refused is not None:
@@ -175,11 +177,21 @@ def _import_job(doc: Document, others: Sequence[Document], session: Session, pro
         raise ImportRefused([_refuse(doc, f"job {job.name!r} does not compile on {_listed(names)} with any "
                                      "framework and NPU layout its manifest suggests" + (f" ({reason})" if reason
                                                                                           else ""),
-                                     "give --profile NAME, or check the job's NPU request with 'ascend-compile lint'")])
+                                     "the job cannot run as written on this hardware: change its NPU request "
+                                     "('ascend-compile lint' says what the hardware takes), or keep it as a manifest")])
     if len(tied) > 1 and profile is None:
         raise ImportRefused([_refuse(doc, f"job {job.name!r} fits the profiles {_listed(tied)} equally well",
                                      "say which with --profile NAME")])
     best = search.refine(best, job, doc.data, datas, compile_one, exact)
+    owned = uncarried_owned(best.spec, best.accepted, registry, config) if best.patch else None
+    if owned is not None:
+        mistakes = compile_one.lint([best.accepted])  # the manifest's own error comes first: compile refuses it too
+        if mistakes:
+            raise ImportRefused([_lint_error(doc, f, [best.accepted]) for f in mistakes])
+        hint = owned[2] + (", or import it without --exact (the differences the cluster does not act on are then "
+                           "accepted, and listed in the spec)" if exact and _loose(doc, others, registry, config, profile)
+                           else "")
+        raise ImportRefused([_refuse(doc, f"job {job.name!r}: {owned[1]}", hint, owned[0])])
     spec = copy.deepcopy(best.spec)
     if best.patch:
         spec["spec"]["jobPatch"] = best.patch
@@ -190,6 +202,16 @@ def _import_job(doc: Document, others: Sequence[Document], session: Session, pro
                                  f"framework env): spec.framework {spec['spec']['framework']} is the one whose job "
                                  "comes closest; check it")
     return imported, used
+
+
+def _loose(doc: Document, others: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig,
+           profile: Optional[str]) -> bool:
+    """Whether the job imports without ``--exact`` (a refusal with ``--exact`` may say so only then)."""
+    try:
+        _import_job(doc, others, registry, config, profile, False)
+    except ImportRefused:
+        return False
+    return True
 
 
 _LINT_IT = "fix what 'ascend-compile lint' reports ('lint --fix' makes the mechanical fixes), then import it"
@@ -252,6 +274,10 @@ def _does_not_compile(doc: Document, finding: Finding) -> Finding:
         return _refuse(doc, "the job is not valid as written, so no spec compiles to it: "
                             f"{finding.message.split(' is invalid at ', 1)[-1]}",
                        _LINT_IT)
+    if finding.path[:2] == ("spec", "jobPatch"):  # the patch import wrote, not the user: no hint about editing it
+        return _refuse(doc, "no spec compiles to this job: the jobPatch that would carry what its fields do not say "
+                            f"is refused: {finding.message}", "keep this job as a manifest ('ascend-compile lint' "
+                                                              "checks it)")
     return _refuse(doc, f"the imported spec does not compile: {finding.message}", finding.hint)
 
 

@@ -6,10 +6,13 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..manifest.job import Manifest
 from ..manifest.pods import PodSet
 from ..manifest.values import as_dict, as_int, as_list
-from ..vocabulary import (ACCELERATOR_TYPE_LABEL, ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL,
-                          FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, FRAMEWORKS, HOST_ARCH_LABEL, LEADERS,
-                          POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, SCHEDULE_POLICY_ANNOTATION, SHM_VOLUME,
-                          SP_BLOCK_ANNOTATION, SUB_HEALTHY_LABEL, TOR_AFFINITY_LABEL, VOLCANO_JOB)
+from ..hardware.arithmetic import parse_multi_level
+from ..vocabulary import (ACCELERATOR_TYPE_LABEL, AFFINITY_CONFIG_ANNOTATION, ASCEND_JOB, FAULT_RETRY_TIMES_LABEL,
+                          FAULT_SCHEDULING_LABEL, FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, FRAMEWORKS, HOST_ARCH_LABEL,
+                          LEADERS, POD_RESCHEDULING_LABEL, RA_BLOCK_ANNOTATION, RANKTABLE_MOUNT_PATH,
+                          RANKTABLE_SHARED_DIR, RECOVER_STRATEGY_ANNOTATION, SCHEDULE_POLICY_ANNOTATION, SHM_VOLUME,
+                          SP_BLOCK_ANNOTATION, SUB_HEALTHY_LABEL, TOR_AFFINITY_LABEL, VOLCANO_JOB,
+                          WAIT_RESCHEDULE_TIMEOUT_ANNOTATION)
 
 Candidate = Tuple[str, Any]  # (spec field, value), or (TOGETHER, {field: value, ...})
 TOGETHER = ""
@@ -177,7 +180,53 @@ def owning_fields(job: Manifest) -> List[Candidate]:
                                                                     ("raBlock", RA_BLOCK_ANNOTATION))}
     if any(v is not None for v in blocks.values()):
         out.append(("superPod", {k: v for k, v in blocks.items() if v is not None}))
+    return out + resilience_fields(job) + ranktable_fields(job)
+
+
+def resilience_fields(job: Manifest) -> List[Candidate]:
+    """``processRecovery`` from the recover-strategy (and wait-reschedule-timeout) annotations, ``multiLevel`` from
+    the affinity-config annotation: the fields that write them (a patch may not)."""
+    annotations = job.annotations
+    out: List[Candidate] = []
+    strategies = annotations.get(RECOVER_STRATEGY_ANNOTATION)
+    if isinstance(strategies, str) and strategies:
+        recovery: Dict[str, Any] = {"strategies": strategies.split(",")}
+        timeout = as_int(annotations.get(WAIT_RESCHEDULE_TIMEOUT_ANNOTATION))
+        if timeout is not None:
+            recovery["waitRescheduleTimeout"] = timeout
+        out.append(("processRecovery", recovery))
+    config = annotations.get(AFFINITY_CONFIG_ANNOTATION)
+    levels = parse_multi_level(config)[0] if isinstance(config, str) else None
+    if levels:
+        out.append(("multiLevel", levels))
+        out.append((TOGETHER, {"multiLevel": levels, "scheduling": None}))
     return out
+
+
+def ranktable_fields(job: Manifest) -> List[Candidate]:
+    """``ranktable`` (and ``ranktableVolume``) from the volume the main container mounts at the ranktable path:
+    a ConfigMap is ``file``, the operator's shared directory (a host path, an NFS export or a claim) ``hostPath``."""
+    pod_set = main_pod_set(job)
+    if pod_set is None:
+        return []
+    mounted = [m.get("name") for m in as_list(main_container(job).get("volumeMounts"))
+               if isinstance(m, dict) and m.get("mountPath") == RANKTABLE_MOUNT_PATH]
+    source = next((v for _, v in pod_set.volumes() if isinstance(v, dict) and v.get("name") in mounted
+                   and isinstance(v.get("name"), str)), None)
+    if source is None:
+        return []
+    if isinstance(source.get("configMap"), dict):
+        return [("ranktable", "file")]
+    nfs, claim = as_dict(source.get("nfs")), as_dict(source.get("persistentVolumeClaim"))
+    if isinstance(nfs.get("server"), str) and isinstance(nfs.get("path"), str):
+        export = nfs["path"].rsplit("/", 1)[0] if nfs["path"].rstrip("/").count("/") > 1 else nfs["path"]
+        return [(TOGETHER, {"ranktable": "hostPath", "ranktableVolume": {"nfs": f"{nfs['server']}:{export}"}})]
+    if isinstance(claim.get("claimName"), str):
+        return [(TOGETHER, {"ranktable": "hostPath", "ranktableVolume": {"pvc": claim["claimName"]}})]
+    path = as_dict(source.get("hostPath")).get("path")
+    if isinstance(path, str) and path.startswith(RANKTABLE_SHARED_DIR):
+        return [("ranktable", "hostPath")]
+    return []
 
 
 def pod_fields(job: Manifest) -> List[Candidate]:

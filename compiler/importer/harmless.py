@@ -243,6 +243,7 @@ def _job_defaults(generated: Dict[str, Any], original: Dict[str, Any], notes: No
         if mine.get("successPolicy") is not None and "successPolicy" not in theirs:
             theirs["successPolicy"] = mine["successPolicy"]
             notes.append("successPolicy is written out (the operator does not read it)")
+        _min_available(mine, theirs, notes)
         return
     for key, default in _VOLCANO_JOB_DEFAULTS.items():
         if mine.get(key) == default and key not in theirs:
@@ -255,8 +256,43 @@ def _job_defaults(generated: Dict[str, Any], original: Dict[str, Any], notes: No
         notes.append("minAvailable is written out (Volcano's default: every pod)")
 
 
+def _min_available(mine: Dict[str, Any], theirs: Dict[str, Any], notes: Notes) -> None:
+    """An AscendJob's runPolicy.schedulingPolicy.minAvailable of every pod: the operator's PodGroup asks for every
+    replica when the job gives none (minMember is the replicas' sum then)."""
+    made = _dict(_dict(mine.get("runPolicy")).get("schedulingPolicy")).get("minAvailable")
+    total = sum(r["replicas"] for r in _dict(mine.get("replicaSpecs")).values()
+                if isinstance(r, dict) and isinstance(r.get("replicas"), int))
+    run = theirs.get("runPolicy", {})
+    policy = run.get("schedulingPolicy", {}) if isinstance(run, dict) else None
+    if made != total or not isinstance(policy, dict) or "minAvailable" in policy:
+        return
+    theirs["runPolicy"] = {**run, "schedulingPolicy": {**policy, "minAvailable": total}}
+    notes.append("minAvailable is written out (the operator's default: every pod)")
+
+
+def _pull_policy(kind: str, made: Dict[str, Any], had: Dict[str, Any], notes: Notes) -> None:
+    """imagePullPolicy IfNotPresent on a container whose image has a tag other than latest (or a digest): the API
+    server's default for it."""
+    mine, theirs = _first_container(made), _first_container(had)
+    image = (theirs or {}).get("image")
+    if mine is None or theirs is None or mine.get("imagePullPolicy") != "IfNotPresent" \
+            or "imagePullPolicy" in theirs or not isinstance(image, str) or not _tagged(image):
+        return
+    theirs["imagePullPolicy"] = "IfNotPresent"
+    notes.append("imagePullPolicy: IfNotPresent is written out (the API server's default for an image with a tag "
+                 "other than latest)")
+
+
+def _tagged(image: str) -> bool:
+    """The image names a digest, or a tag other than ``latest`` (a port in the registry's host is not a tag)."""
+    if "@" in image:
+        return True
+    last = image.rsplit("/", 1)[-1]
+    return ":" in last and last.rsplit(":", 1)[1] not in ("", "latest")
+
+
 _PER_POD_SET: Tuple[Callable[[str, Dict[str, Any], Dict[str, Any], Notes], None], ...] = (
-    _task_names, _container_names, _volumes, _env, _pod_defaults, _anti_affinity, _taskd_port)
+    _task_names, _container_names, _volumes, _env, _pod_defaults, _anti_affinity, _taskd_port, _pull_policy)
 
 
 def _namespace(generated: Dict[str, Any], original: Dict[str, Any], notes: Notes) -> None:

@@ -147,7 +147,7 @@ def refine(best: Attempt, job: Manifest, original: Dict[str, Any], others: Dict[
     for field, value in fields.owning_fields(job):
         changes = value if field == fields.TOGETHER else {field: value}
         found = attempt(_with(best.spec, changes), original, others, compile_one, exact)
-        if found is not None and (len(generated_keys(found.patch)), found.size) <= \
+        if found is not None and (len(generated_keys(found.patch)), found.size) < \
                 (len(generated_keys(best.patch)), best.size):
             best = found
     for _round in range(2):

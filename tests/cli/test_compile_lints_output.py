@@ -41,11 +41,11 @@ def test_no_lint_prints_nothing_more(tmp_path):
 
 
 def test_a_lint_error_in_the_output_refuses_it(tmp_path):
-    patch = "  podTemplatePatch:\n    spec:\n      nodeSelector: {accelerator-type: module-910b-9}\n"
+    patch = "  podTemplatePatch:\n    spec:\n      schedulerName: default-scheduler\n"
     out = tmp_path / "out"
     result = run_cli("compile", _write(tmp_path, patch), "-o", str(out))
     assert result.returncode == 1
-    assert "[AC306]" in result.stderr
+    assert "[AC409]" in result.stderr
     assert not out.exists() or not any(out.iterdir())
 
 

@@ -67,7 +67,7 @@ def test_the_api_raises_a_compile_error_not_an_internal_one(text: str) -> None:
 
 
 def test_a_field_missing_from_what_the_patch_wrote_is_located_on_the_patch(tmp_path: Path) -> None:
-    text = worker_patch("affinity:", "  podAntiAffinity:", "    requiredDuringSchedulingIgnoredDuringExecution:",
+    text = worker_patch("affinity:", "  podAffinity:", "    requiredDuringSchedulingIgnoredDuringExecution:",
                         "      - {$patch: replace}", "      - topologyKey: kubernetes.io/hostname",
                         "        labelSelector: {matchExpressions: [{operator: In, values: [x]}]}")
     path, proc = _compile(tmp_path, text)

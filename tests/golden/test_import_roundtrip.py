@@ -50,7 +50,44 @@ REFUSED = {
     # (lint's AC709); the spec would say the same and compile would refuse it
     "samples__train__basic-training__ranktable__yaml__950__a950_superpod_pytorch_vcjob.yaml":
         "volume name 'huawei.com/npu-config' is not a DNS-1123 label",
+    # what a spec field writes, the job has otherwise or lacks (compile refuses a jobPatch that changes it, AC024),
+    # so no spec compiles to the job: the Master has the accelerator-type selector, the Worker not
+    **{f"samples__train__basic-training__without-ranktable__{name}.yaml":
+       "lacks spec.replicaSpecs.Worker.template.spec.nodeSelector.accelerator-type"
+       for name in ("mindspore__mindspore_multinodes_acjob", "mindspore__mindspore_multinodes_acjob_super_pod",
+                    "pytorch__pytorch_multinodes_acjob_super_pod", "tensorflow__tensorflow_multinodes_acjob_super_pod")},
+    # chip4-node8 names a handler the module-910 profile never writes (it writes accelerator-type)
+    "samples__train__basic-training__without-ranktable__pytorch__pytorch_multinodes_acjob.yaml":
+        "has metadata.annotations.huawei.com/schedule_policy: 'chip4-node8'",
+    # the ranktable ConfigMap is mounted under another volume name than the one the spec writes
+    **{f"samples__train__basic-training__ranktable__yaml__950__a950_superpod_{fw}_vcjob.yaml":
+       "lacks spec.tasks[default-test].template.spec.volumes[ascend-910-config]" for fw in ("mindspore", "tensorflow")},
+    # a Volcano Job without the ring-controller.atlas label every compiled job has
+    "samples__utils__env_validation__train-volcano.yaml": "lacks metadata.labels.ring-controller.atlas",
+    # a volume named ranktable mounted at /user/mindx/ranktable, not where spec.ranktable puts it
+    "tests__st__testcases__multi_node_schedule__resources_0001__job_kwok_simulator-8x8.yaml":
+        "volumeMounts[ranktable]: {'name': 'ranktable', 'mountPath': '/user/mindx/ranktable'}",
+    # the job lacks an env the compiled job writes (named after the job, from the pod)
+    "tests__st__testcases__multi_node_schedule__resources_0001__vcjob_kwok_simulator-8x8.yaml":
+        "env[default-test-vcjob-8pod-8npu]",
+    # MindIO's ttp-port without the recover-strategy annotation: processRecovery writes both or neither
+    "tests__st__testcases__multi_pod_schedule__resources_0001__job_llama-2x16.yaml":
+        "has spec.replicaSpecs.Master.template.spec.containers[ascend].ports[ttp-port]",
 }
+#: refused samples of which the other version (upstream's master branch, or the release) a spec carries, by the
+#: folder of the version that imports ("master" or "samples")
+IMPORTS_IN = {"samples__train__basic-training__without-ranktable__mindspore__mindspore_multinodes_acjob_super_pod.yaml":
+              "master",
+              "samples__train__basic-training__without-ranktable__pytorch__pytorch_multinodes_acjob.yaml": "samples"}
+
+
+def refused(path: Path) -> Optional[str]:
+    """Why import refuses the sample at ``path``, or None when it imports."""
+    if IMPORTS_IN.get(path.name) == path.parent.name:
+        return None
+    return REFUSED.get(path.name)
+
+
 #: upstream samples whose job imports while an object beside it is skipped with a note (it stays a manifest)
 SKIPPED = {
     # the reset ConfigMap says namespace: default, the job names none: the spec writes its own reset
@@ -97,15 +134,26 @@ def test_every_golden_imports_and_compiles_back(path: Path) -> None:
 @pytest.mark.parametrize("path", SAMPLES, ids=[p.name[-70:] for p in SAMPLES])  # a list: SAMPLES may be empty
 def test_with_exact_every_upstream_sample_imports_and_compiles_back_or_is_refused_with_its_reason(path: Path) -> None:
     original = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
-    if path.name in REFUSED:
-        with pytest.raises(ImportRefused) as info:
+    if refused(path) is not None:
+        with pytest.raises(ImportRefused):
             roundtrip(path)
-        assert any(REFUSED[path.name] in f.message for f in info.value.findings), info.value.findings
+        with pytest.raises(ImportRefused) as info:  # the reason: without --exact, which accepts harmless differences
+            roundtrip(path, exact=False)
+        assert any(str(refused(path)) in f.message for f in info.value.findings), info.value.findings
         # AC026, or the ID of the lint error the job has (one problem, one ID)
         assert all(f.rule == "AC026" or "import refuses the job:" in f.message for f in info.value.findings)
         return
     skipped: List[Any] = []
-    compiled = roundtrip(path, skipped)
+    try:
+        compiled = roundtrip(path, skipped)
+    except ImportRefused as exc:
+        # a job that differs from every spec's only where the cluster does not act on it (a missing ring-controller
+        # label, anti-affinity, mount or env): a jobPatch may not take out what a field writes (AC024), so --exact
+        # refuses it, says why, and points to the import without --exact, which works
+        errors = [f for f in exc.findings if f.severity == "error"]
+        assert errors and all("import it without --exact" in f.hint for f in errors), exc.findings
+        assert import_documents(read_documents([str(path)]))
+        return
     if path.name in SKIPPED:
         kind, name = SKIPPED[path.name]
         assert [(f.severity, f.message.startswith(f"skipped {kind} {name} ")) for f in skipped] == [("info", True)]
@@ -116,7 +164,7 @@ def test_with_exact_every_upstream_sample_imports_and_compiles_back_or_is_refuse
 
 
 def test_samples_are_there_and_most_import(shared_dir: Path) -> None:
-    assert len(SAMPLES) >= 50 and len(SAMPLES) - len(REFUSED) >= 52
+    assert len(SAMPLES) >= 50 and len([p for p in SAMPLES if refused(p) is None]) >= 41
 
 
 def _leaves(value: Any) -> int:
@@ -322,14 +370,18 @@ def test_a_sample_refused_for_an_env_number_imports_after_lint_fix(name: str, tm
     path = tmp_path / name
     path.write_bytes(paths[name].read_bytes())
     with pytest.raises(ImportRefused) as info:
-        roundtrip(path)
+        roundtrip(path, exact=False)
     assert any("'lint --fix' makes the mechanical fixes" in f.hint for f in info.value.findings)
     fixed = run_cli("lint", str(path), "--no-cache", "--fix")
     assert "fixed 1 finding(s) in 1 file(s)" in fixed.stderr, fixed.stderr
     if name in STILL_REFUSED:
         with pytest.raises(ImportRefused) as info:
-            roundtrip(path)
+            roundtrip(path, exact=False)
         assert [f.rule for f in info.value.findings] == [STILL_REFUSED[name]]  # under the lint error's one ID
         assert all("[AC" not in f.message for f in info.value.findings)
         return
-    same_objects([d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d], roundtrip(path))
+    assert roundtrip(path, exact=False)
+    try:  # exactly: only if no field writes what the job lacks (else refused, pointing to the import above)
+        same_objects([d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d], roundtrip(path))
+    except ImportRefused as exc:
+        assert all("import it without --exact" in f.hint for f in exc.findings if f.severity == "error")

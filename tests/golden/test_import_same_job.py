@@ -23,7 +23,7 @@ from ascend_compile.importer.render import render
 from ascend_compile.importer.search import comparable
 from ascend_compile.yamlio.parsing import load_documents
 from tests.checkout import SHARED, run_cli
-from tests.golden.test_import_roundtrip import REFUSED, SAMPLES, SKIPPED
+from tests.golden.test_import_roundtrip import SAMPLES, SKIPPED, refused
 
 _MISSING: Any = "<missing>"
 _POD = r"spec\.(tasks\[\d+\]|replicaSpecs\.\w+)\.template\.spec"
@@ -52,6 +52,8 @@ HARMLESS: List[Tuple[str, Optional[str], str]] = [
     (r"metadata(\.labels)?(\.ring-controller\.atlas)?", "AscendJob", "ring-controller.atlas"),
     (_POD + r"\.affinity\.podAntiAffinity\..*\.values\[0\]", None, "anti-affinity"),
     (r"metadata\.namespace", "sample", "namespace default"),
+    (r"spec\.runPolicy(\.schedulingPolicy)?(\.minAvailable)?", "AscendJob", "the operator's default: every pod"),
+    (_CONTAINER + r"\.imagePullPolicy", "sample", "imagePullPolicy: IfNotPresent"),
 ]
 
 
@@ -115,7 +117,7 @@ def _compiled(imported: List[Imported], *overrides: str) -> List[Dict[str, Any]]
     return [obj for job in compile_specs(docs) for obj in job.objects]  # linted, as compile does
 
 
-IMPORTED = [p for p in SAMPLES if p.name not in REFUSED]
+IMPORTED = [p for p in SAMPLES if refused(p) is None]
 #: the parameters: the samples, or one stand-in that the shared_dir fixture skips with its reason
 PARAMS = IMPORTED or [Path("(the upstream samples are absent)")]
 
@@ -226,12 +228,7 @@ def test_the_framework_is_the_one_the_sample_says(path: Path, shared_dir: Path) 
 
 
 #: samples whose patch still writes a key a spec field owns, and why no field can
-OWNED_IN_PATCH = {
-    # chip4-node8 named the 910 module handler up to v7.3.0 and names the 350 "4p-8" handler since v26.0
-    # (FACTS.md): the module-910 profile writes accelerator-type, never this annotation
-    "master/samples__train__basic-training__without-ranktable__pytorch__pytorch_multinodes_acjob.yaml":
-        [("metadata", "annotations", "huawei.com/schedule_policy")],
-}
+OWNED_IN_PATCH: Dict[str, Any] = {}  # none: compile refuses such a patch (AC024), so import refuses such a job
 
 
 def test_no_patch_writes_a_label_or_annotation_a_field_owns(shared_dir: Path) -> None:
@@ -245,20 +242,36 @@ def test_no_patch_writes_a_label_or_annotation_a_field_owns(shared_dir: Path) ->
     assert found == OWNED_IN_PATCH
 
 
-def test_configmaps_in_default_beside_a_job_that_names_no_namespace_are_the_spec_s(shared_dir: Path) -> None:
+def test_configmaps_in_default_beside_a_job_that_names_no_namespace_are_the_spec_s(shared_dir: Path,
+                                                                                  tmp_path: Path) -> None:
     """The reset ConfigMap of a namespace-less job, in namespace default: the spec names default and writes it
     (it was skipped as an object of another namespace); with --exact the job keeps no namespace and it is
     skipped as before."""
-    path = shared_dir / "upstream" / "samples" / \
+    sample = shared_dir / "upstream" / "samples" / \
         "tests__st__testcases__multi_node_schedule__resources_0001__job_kwok_simulator-8x8.yaml"
+    # without its ranktable volume, which only its Worker mounts, at a path of its own: as written no spec carries
+    # it (test_import_roundtrip's REFUSED)
+    docs = [d for d in yaml.safe_load_all(sample.read_text(encoding="utf-8")) if d]
+    for replica in docs[-1]["spec"]["replicaSpecs"].values():
+        pod = replica["template"]["spec"]
+        pod["volumes"] = [v for v in pod.get("volumes", []) if v["name"] != "ranktable"]
+        for container in pod["containers"]:
+            container["volumeMounts"] = [m for m in container.get("volumeMounts", []) if m["name"] != "ranktable"]
+    path = tmp_path / sample.name
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
     skipped: List[Any] = []
     [one] = import_documents(read_documents([str(path)]), skipped=skipped)
     assert skipped == [] and one.spec["metadata"]["namespace"] == "default"
     assert ("ConfigMap", "reset-config-default-test-8x8") in \
         {(o["kind"], o["metadata"]["name"]) for o in _compiled([one])}
-    [exact] = import_documents(read_documents([str(path)]), skipped=skipped, exact=True)
-    assert "namespace" not in exact.spec["metadata"] and [f.message.split(" (")[0] for f in skipped] == \
+    # with --exact the job keeps no namespace, so the ConfigMap is skipped; the job itself is refused (its
+    # anti-affinity selects the pods of another name, which only the spec's job name writes), pointing to the
+    # import above
+    with pytest.raises(ImportRefused) as info:
+        import_documents(read_documents([str(path)]), skipped=skipped, exact=True)
+    assert [f.message.split(" (")[0] for f in info.value.findings if f.severity == "info"] == \
         ["skipped ConfigMap reset-config-default-test-8x8"]
+    assert all("import it without --exact" in f.hint for f in info.value.findings if f.severity == "error")
 
 
 def test_a_job_lint_finds_an_error_in_is_refused_where_the_error_is(shared_dir: Path) -> None:

@@ -193,7 +193,9 @@ def test_scheduling_none_where_the_default_handler_is_another_profiles(fields, h
     ("AscendJob", {"metadata": {"labels": {"framework": "mindspore"}}}, ("metadata", "labels", "framework"),
      "spec.framework"),
     ("VolcanoJob", {"spec": {"maxRetry": 5}}, ("spec", "maxRetry"), "spec.retries"),
-    ("VolcanoJob", {"spec": {"plugins": {"svc": []}}}, ("spec", "plugins"), "spec.plugins"),
+    ("VolcanoJob", {"spec": {"plugins": {"svc": ["--disable-network-policy"]}}}, ("spec", "plugins", "svc"),
+     "spec.plugins"),
+    ("VolcanoJob", {"spec": {"plugins": {"mpi": []}}}, ("spec", "plugins", "mpi"), "spec.plugins"),
     ("AscendJob", {"spec": {"runPolicy": {"schedulingPolicy": {"queue": "q"}}}},
      ("spec", "runPolicy", "schedulingPolicy", "queue"), "spec.queue"),
     ("VolcanoJob", {"spec": {"tasks": [{"name": "worker", "template": {"metadata": {"labels": {
@@ -214,10 +216,18 @@ def test_a_pod_template_patch_over_the_ring_label_is_refused():
                                       "ring-controller.atlas")) and "spec.profile" in hint
 
 
-def test_a_patch_that_restates_or_adds_what_the_fields_leave_out_is_not_an_override():
-    patch = {"metadata": {"labels": {"fault-retry-times": "3", "pod-rescheduling": "on"}}}
+def test_a_patch_that_restates_what_the_fields_say_is_not_an_override():
+    patch = {"metadata": {"labels": {"fault-retry-times": "3"}}, "spec": {"plugins": {"svc": []}}}
     job = _job(compile_spec(_spec(faultRetryTimes=3, jobPatch=patch)))
-    assert job["metadata"]["labels"]["pod-rescheduling"] == "on"
+    assert job["metadata"]["labels"]["fault-retry-times"] == "3"
+
+
+def test_a_patch_that_adds_what_a_field_leaves_out_is_refused_naming_the_field():
+    """Issue 46: a label a field writes, added by hand, is the field's to say (it brings what goes with it)."""
+    patch = {"metadata": {"labels": {"pod-rescheduling": "on"}}}
+    [(rule, path, _, hint)] = _refused(_spec(faultRetryTimes=3, jobPatch=patch))
+    assert (rule, path) == ("AC024", ("spec", "jobPatch", "metadata", "labels", "pod-rescheduling"))
+    assert "spec.podRescheduling" in hint
 
 
 def test_patches_that_set_keys_no_field_owns_still_merge():
