@@ -50,14 +50,14 @@ def unjudged(jobs: Sequence[Job]) -> Dict[str, Result]:
             for job in jobs}
 
 
-def lint_all(jobs: Sequence[Job], inventory: Any = None) -> Dict[str, Result]:
+def lint_all(jobs: Sequence[Job], inventory: Any = None, release: str = "") -> Dict[str, Result]:
     """Every job linted offline and, with the ``inventory`` of the oracle's cluster (:func:`take_snapshot`), against
-    it."""
+    it; both with the target set to the oracle's ``release`` ("" for the simulated cluster's default)."""
     results = unjudged(jobs)
     for job in jobs:
-        results[job.id].findings = lint_findings(job.objects)
+        results[job.id].findings = lint_findings(job.objects, release=release)
         if inventory is not None:
-            results[job.id].cluster_findings = lint_findings(job.objects, inventory)
+            results[job.id].cluster_findings = lint_findings(job.objects, inventory, release)
     return results
 
 
@@ -86,8 +86,11 @@ def _never_enqueued(result: Result) -> bool:
     return result.outcome == "pending" and result.room == "never-fits" and "0/0 tasks" in result.message
 
 
-def fresh_cluster() -> SimCluster:
-    """A new cluster of the oracle's size (the recheck and hint rounds of the full run start one)."""
+def fresh_cluster(release: str = "") -> SimCluster:
+    """A new cluster of the oracle's size running ``release`` ("" for the default; the recheck and hint rounds of the
+    full run start one)."""
+    if release:
+        return SimCluster(nodes_per_profile=NODES_PER_PROFILE, release=release)
     return SimCluster(nodes_per_profile=NODES_PER_PROFILE)
 
 
