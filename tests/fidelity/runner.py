@@ -127,18 +127,27 @@ def recheck(sim: SimCluster, again: Sequence[Job], results: Dict[str, Result]) -
     All of them together first.  The oracle's rounds delete every job that runs, so the jobs still pending at
     the end were judged in a last round where nothing else ran but them.  If none of those got a pod either,
     none held a node or a place in the queue that another needed, so each saw what it would have seen alone,
-    and the verdicts stand (a job that ran together runs alone too).  Only if some job of that last round got
-    pods without running are the pending ones judged again alone.
+    and the verdicts stand (a job that ran together runs alone too).  If some got pods without running (they
+    may have held what the others needed), the others are judged together once more without them, and the
+    same holds of that round; only the jobs that got pods, and the others when one of them got pods in that
+    round too, are judged again one by one.
     """
     if not again:
         return 0
     _judge_chunk(sim, again, results, RECHECK_ROUND)
     left = [job for job in again if results[job.id].outcome == "pending"]
-    if all(_never_enqueued(results[job.id]) for job in left):
+    held = [job for job in left if not _never_enqueued(results[job.id])]
+    rest = [job for job in left if _never_enqueued(results[job.id])]
+    if not held:
         return 0
-    for job in left:
+    if rest:
+        _judge_chunk(sim, rest, results, RECHECK_ROUND)
+        pending = [job for job in rest if results[job.id].outcome == "pending"]
+        if not all(_never_enqueued(results[job.id]) for job in pending):
+            held += pending
+    for job in held:
         _judge_chunk(sim, [job], results, RECHECK_ROUND)
-    return len(left)
+    return len(held)
 
 
 def clean(sim: SimCluster, verdicts: Sequence[Verdict]) -> None:
