@@ -43,10 +43,11 @@ def _count(results: Sequence[Result]) -> Counter:
 
 
 def _share(counts: Counter) -> Tuple[int, int, str]:
-    """Agreeing jobs, conclusive jobs and the share, of a count of verdicts."""
+    """Agreeing jobs, conclusive jobs and the share, of a count of verdicts (to two places: the acceptance line of 97%
+    must not be met by rounding, 923 of 952 is 96.95%)."""
     conclusive = sum(counts[v] for v in (AGREE_GOOD, AGREE_BAD, MISSED, FALSE_ERROR))
     agree = counts[AGREE_GOOD] + counts[AGREE_BAD]
-    return agree, conclusive, (f"{100.0 * agree / conclusive:.1f}%" if conclusive else "n/a")
+    return agree, conclusive, (f"{100.0 * agree / conclusive:.2f}%" if conclusive else "n/a")
 
 
 def _totals(run: Run) -> List[str]:
