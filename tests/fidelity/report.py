@@ -201,8 +201,9 @@ def _hints(runs: Sequence[Run]) -> List[str]:
     checked = [run for run in runs if run.hints]
     if not checked:
         return ["Not checked in these runs (`run --full` checks them unless told `--no-hints`)."]
-    out = [f"Checked on {', '.join(run.release for run in checked)} (the other releases' runs were made with "
-           "`--no-hints`)." if len(checked) < len(runs) else "Checked on every release."]
+    others = [run.release for run in runs if not run.hints]
+    out = [f"Checked on {', '.join(run.release for run in checked)}"
+           + (f" (the runs on {', '.join(others)} were made with `--no-hints`)." if others else ".")]
     for run in checked:
         out += ["", f"### On {run.release}", "", *_hint_rows(run)]
     return out
