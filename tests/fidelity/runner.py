@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -82,8 +83,13 @@ def _judge_chunk(sim: SimCluster, chunk: Sequence[Job], results: Dict[str, Resul
     clean(sim, verdicts)
 
 
-def _never_enqueued(result: Result) -> bool:
-    return result.outcome == "pending" and result.room == "never-fits" and "0/0 tasks" in result.message
+#: the gang plugin's message "<unready>/<the job's pods> tasks in gang unschedulable" (pkg/scheduler/plugins/gang/gang.go
+#: of Volcano v1.9.0 and v1.12.0) for a job with no pod yet: "0/0" under v1.12.0, "<minAvailable>/0" under v1.9.0
+NO_POD = re.compile(r"\b\d+/0 tasks in gang unschedulable")
+
+
+def never_enqueued(result: Result) -> bool:
+    return result.outcome == "pending" and result.room == "never-fits" and bool(NO_POD.search(result.message))
 
 
 def fresh_cluster(release: str = "") -> SimCluster:
@@ -109,7 +115,7 @@ def judge_jobs(sim: SimCluster, jobs: Sequence[Job], results: Dict[str, Result],
     for first in range(0, len(jobs), batch):
         _judge_chunk(sim, jobs[first:first + batch], results)
         log(f"fidelity: {min(first + batch, len(jobs))}/{len(jobs)} jobs judged, {time.monotonic() - started:.0f}s")
-    again = [job for job in jobs if _never_enqueued(results[job.id])]
+    again = [job for job in jobs if never_enqueued(results[job.id])]
     if again and fresh is not None:
         with fresh() as new:
             prepare(new, again)
@@ -136,14 +142,14 @@ def recheck(sim: SimCluster, again: Sequence[Job], results: Dict[str, Result]) -
         return 0
     _judge_chunk(sim, again, results, RECHECK_ROUND)
     left = [job for job in again if results[job.id].outcome == "pending"]
-    held = [job for job in left if not _never_enqueued(results[job.id])]
-    rest = [job for job in left if _never_enqueued(results[job.id])]
+    held = [job for job in left if not never_enqueued(results[job.id])]
+    rest = [job for job in left if never_enqueued(results[job.id])]
     if not held:
         return 0
     if rest:
         _judge_chunk(sim, rest, results, RECHECK_ROUND)
         pending = [job for job in rest if results[job.id].outcome == "pending"]
-        if not all(_never_enqueued(results[job.id]) for job in pending):
+        if not all(never_enqueued(results[job.id]) for job in pending):
             held += pending
     for job in held:
         _judge_chunk(sim, [job], results, RECHECK_ROUND)

@@ -91,3 +91,17 @@ def test_unexplained_judges_each_release_by_its_entries(entries):
     missed = [_result("job-a1", True, False)]
     assert report.unexplained(missed, entries, "v26.0.1") == missed
     assert report.unexplained(missed, entries, "v7.3.2") == []
+
+
+@pytest.mark.parametrize("message, no_pod", [
+    ("0/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable", True),  # Volcano v1.12.0
+    ("1/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable", True),  # v1.9.0: minAvailable first
+    ("10/0 tasks in gang unschedulable: pod group is not ready", True),
+    ("2/1 tasks in gang unschedulable: pod group is not ready, 1 Pending", False),  # a pod exists
+    ("1/10 tasks in gang unschedulable: pod group is not ready", False),
+])
+def test_a_job_without_a_pod_is_told_under_either_volcano(message, no_pod):
+    from tests.fidelity import runner
+
+    result = Result("j", "j", "golden", "p", "", outcome="pending", room="never-fits", message=message)
+    assert runner.never_enqueued(result) is no_pod
