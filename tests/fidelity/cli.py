@@ -169,8 +169,8 @@ def rerender(full: bool, write: bool, release: Optional[str]) -> int:
 
 def recheck(full: bool, write: bool, release: str) -> int:
     """Judge the saved run's jobs that never got a pod again on a new cluster of ``release`` (as ``run`` does after its
-    batches), save the verdicts and render: for a run whose recheck missed them (before the never-enqueued test read
-    Volcano v1.9.0's message)."""
+    batches), with the pending ones ``known.yaml`` lists as ``investigate`` there, save the verdicts and render: for a
+    run whose recheck missed them (before the never-enqueued test read Volcano v1.9.0's message)."""
     path = _results_path(full, release)
     if not path.is_file():
         print(f"fidelity: no saved run on {release} ({path})", file=sys.stderr)
@@ -179,7 +179,12 @@ def recheck(full: bool, write: bool, release: str) -> int:
     generated = generator.generate()
     jobs = {job.id: job for job in (generated.jobs if full else generator.ci_subset(generated.jobs))}
     results = {r.id: r for r in data["results"]}
-    again = [jobs[r.id] for r in data["results"] if runner.never_enqueued(r) and r.id in jobs
+    entries = report.known_mod.load()
+
+    def looked_into(result: Result) -> bool:  # a pending verdict known.yaml lists as not understood yet
+        entry = report.known_mod.explain(entries, result.id, result.verdict, release)
+        return result.outcome == "pending" and entry is not None and entry.kind == "investigate"
+    again = [jobs[r.id] for r in data["results"] if (runner.never_enqueued(r) or looked_into(r)) and r.id in jobs
              and r.digest == verdicts_digest(jobs[r.id].objects)]
     started = time.monotonic()
     with runner.fresh_cluster(release) as sim:
