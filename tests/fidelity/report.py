@@ -259,6 +259,10 @@ def _across(runs: Sequence[Run], objects: Mapping[str, Sequence[Mapping[str, Any
            f"{len(covered)} of them of a shape of `tests/simcluster/release_shapes.py` (the per-release tests "
            "assert that shape's verdict on each release's cluster, and lint's with the target set to it). "
            + across.COVERAGE, ""]
+    shapes = across.release_shapes.differing()
+    out += [f"`tests/simcluster/release_shapes.py` holds {len(shapes)} shapes whose verdict differs between releases, "
+            "each judged on every release's cluster (tests/simcluster/test_releases.py): "
+            + ", ".join(f"`{shape.id}`" for shape in shapes) + ".", ""]
     rows = [(f"`{d.id}`", *[d.cell(run.release) for run in runs], ", ".join(d.shapes) or "-") for d in found]
     return out + (_table(("job", *[run.release for run in runs], "release_shapes.py"), rows) if rows else ["None."])
 
