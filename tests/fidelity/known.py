@@ -1,12 +1,14 @@
-"""The known disagreements (``known.yaml``): which job ids, which direction, and why."""
+"""The known disagreements (``known.yaml``): which job ids, which direction, on which releases, and why."""
 from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional, Tuple
 
 import yaml
+
+from tests.simcluster.releases import DEFAULT, SUPPORTED
 
 KNOWN_FILE = Path(__file__).resolve().parent / "known.yaml"
 #: what an entry says the disagreement is
@@ -26,14 +28,35 @@ class Known:
     verdict: str  # missed | false-error
     kind: str
     reason: str
+    #: the supported releases it holds for (every one unless the entry says ``releases:``)
+    releases: Tuple[str, ...] = SUPPORTED
 
-    def covers(self, job_id: str, verdict: str) -> bool:
-        return verdict == self.verdict and fnmatch.fnmatchcase(job_id, self.match)
+    def covers(self, job_id: str, verdict: str, release: str = DEFAULT) -> bool:
+        return verdict == self.verdict and release in self.releases and fnmatch.fnmatchcase(job_id, self.match)
+
+
+def release_span(value: Any, where: str) -> Tuple[str, ...]:
+    """The supported releases an entry's ``releases:`` names: a list of releases, or a span ``"v6.0.0-v7.3.2"``
+    (both ends included, in the order of tests/simcluster/releases.py); absent: every one."""
+    if value is None:
+        return SUPPORTED
+    ends = [part.strip() for part in value.split("-")] if isinstance(value, str) else None
+    names = ends or ([str(v) for v in value] if isinstance(value, list) else [])
+    if not names or len(ends or ()) > 2 or any(n not in SUPPORTED for n in names):
+        raise ValueError(f"{where}: releases {value!r}: a list of releases or a span 'first-last', each one of "
+                         f"{', '.join(SUPPORTED)}")
+    if ends:
+        first, last = SUPPORTED.index(ends[0]), SUPPORTED.index(ends[-1])
+        if first > last:
+            raise ValueError(f"{where}: releases {value!r}: the span's first release comes after its last")
+        return SUPPORTED[first:last + 1]
+    return tuple(r for r in SUPPORTED if r in names)
 
 
 def load(path: Path = KNOWN_FILE) -> List[Known]:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-    entries = [Known(str(e["match"]), str(e["verdict"]), str(e["kind"]), " ".join(str(e["reason"]).split()))
+    entries = [Known(str(e["match"]), str(e["verdict"]), str(e["kind"]), " ".join(str(e["reason"]).split()),
+                     release_span(e.get("releases"), f"{path.name}: entry {e['match']!r}"))
                for e in data]
     for entry in entries:
         if entry.kind not in KINDS or entry.verdict not in ("missed", "false-error"):
@@ -42,5 +65,6 @@ def load(path: Path = KNOWN_FILE) -> List[Known]:
     return entries
 
 
-def explain(entries: List[Known], job_id: str, verdict: str) -> Optional[Known]:
-    return next((e for e in entries if e.covers(job_id, verdict)), None)
+def explain(entries: List[Known], job_id: str, verdict: str, release: str = DEFAULT) -> Optional[Known]:
+    """The entry that explains ``job_id``'s ``verdict`` on ``release`` (the simulated cluster's default unless said)."""
+    return next((e for e in entries if e.covers(job_id, verdict, release)), None)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -50,14 +51,14 @@ def unjudged(jobs: Sequence[Job]) -> Dict[str, Result]:
             for job in jobs}
 
 
-def lint_all(jobs: Sequence[Job], inventory: Any = None) -> Dict[str, Result]:
+def lint_all(jobs: Sequence[Job], inventory: Any = None, release: str = "") -> Dict[str, Result]:
     """Every job linted offline and, with the ``inventory`` of the oracle's cluster (:func:`take_snapshot`), against
-    it."""
+    it; both with the target set to the oracle's ``release`` ("" for the simulated cluster's default)."""
     results = unjudged(jobs)
     for job in jobs:
-        results[job.id].findings = lint_findings(job.objects)
+        results[job.id].findings = lint_findings(job.objects, release=release)
         if inventory is not None:
-            results[job.id].cluster_findings = lint_findings(job.objects, inventory)
+            results[job.id].cluster_findings = lint_findings(job.objects, inventory, release)
     return results
 
 
@@ -82,12 +83,20 @@ def _judge_chunk(sim: SimCluster, chunk: Sequence[Job], results: Dict[str, Resul
     clean(sim, verdicts)
 
 
-def _never_enqueued(result: Result) -> bool:
-    return result.outcome == "pending" and result.room == "never-fits" and "0/0 tasks" in result.message
+#: the gang plugin's message "<unready>/<the job's pods> tasks in gang unschedulable" (pkg/scheduler/plugins/gang/gang.go
+#: of Volcano v1.9.0 and v1.12.0) for a job with no pod yet: "0/0" under v1.12.0, "<minAvailable>/0" under v1.9.0
+NO_POD = re.compile(r"\b\d+/0 tasks in gang unschedulable")
 
 
-def fresh_cluster() -> SimCluster:
-    """A new cluster of the oracle's size (the recheck and hint rounds of the full run start one)."""
+def never_enqueued(result: Result) -> bool:
+    return result.outcome == "pending" and result.room == "never-fits" and bool(NO_POD.search(result.message))
+
+
+def fresh_cluster(release: str = "") -> SimCluster:
+    """A new cluster of the oracle's size running ``release`` ("" for the default; the recheck and hint rounds of the
+    full run start one)."""
+    if release:
+        return SimCluster(nodes_per_profile=NODES_PER_PROFILE, release=release)
     return SimCluster(nodes_per_profile=NODES_PER_PROFILE)
 
 
@@ -106,7 +115,7 @@ def judge_jobs(sim: SimCluster, jobs: Sequence[Job], results: Dict[str, Result],
     for first in range(0, len(jobs), batch):
         _judge_chunk(sim, jobs[first:first + batch], results)
         log(f"fidelity: {min(first + batch, len(jobs))}/{len(jobs)} jobs judged, {time.monotonic() - started:.0f}s")
-    again = [job for job in jobs if _never_enqueued(results[job.id])]
+    again = [job for job in jobs if never_enqueued(results[job.id])]
     if again and fresh is not None:
         with fresh() as new:
             prepare(new, again)
@@ -124,18 +133,27 @@ def recheck(sim: SimCluster, again: Sequence[Job], results: Dict[str, Result]) -
     All of them together first.  The oracle's rounds delete every job that runs, so the jobs still pending at
     the end were judged in a last round where nothing else ran but them.  If none of those got a pod either,
     none held a node or a place in the queue that another needed, so each saw what it would have seen alone,
-    and the verdicts stand (a job that ran together runs alone too).  Only if some job of that last round got
-    pods without running are the pending ones judged again alone.
+    and the verdicts stand (a job that ran together runs alone too).  If some got pods without running (they
+    may have held what the others needed), the others are judged together once more without them, and the
+    same holds of that round; only the jobs that got pods, and the others when one of them got pods in that
+    round too, are judged again one by one.
     """
     if not again:
         return 0
     _judge_chunk(sim, again, results, RECHECK_ROUND)
     left = [job for job in again if results[job.id].outcome == "pending"]
-    if all(_never_enqueued(results[job.id]) for job in left):
+    held = [job for job in left if not never_enqueued(results[job.id])]
+    rest = [job for job in left if never_enqueued(results[job.id])]
+    if not held:
         return 0
-    for job in left:
+    if rest:
+        _judge_chunk(sim, rest, results, RECHECK_ROUND)
+        pending = [job for job in rest if results[job.id].outcome == "pending"]
+        if not all(never_enqueued(results[job.id]) for job in pending):
+            held += pending
+    for job in held:
         _judge_chunk(sim, [job], results, RECHECK_ROUND)
-    return len(left)
+    return len(held)
 
 
 def clean(sim: SimCluster, verdicts: Sequence[Verdict]) -> None:

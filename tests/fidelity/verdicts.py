@@ -114,18 +114,20 @@ def digest(objects: List[Dict[str, Any]]) -> str:
     return hashlib.sha256(json.dumps(objects, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def lint_findings(objects: List[Dict[str, Any]], inventory: Any = None) -> List[LintFinding]:
+def lint_findings(objects: List[Dict[str, Any]], inventory: Any = None, release: str = "") -> List[LintFinding]:
     """``lint`` as ``lint --mindcluster <the oracle's release> --volcano-webhook`` runs it, with the CLI's defaults
     (strict schemas, no project config); with an ``inventory`` (a snapshot read as ``--cluster-snapshot`` reads it),
     as ``lint --cluster-snapshot`` runs: the cluster-aware rules on, the schemas of the cluster's Volcano release when
-    lint bundles them.  (The engine's call: the public API takes no target and no snapshot.)"""
+    lint bundles them.  (The engine's call: the public API takes no target and no snapshot.)  ``release``: the oracle's
+    (tests/simcluster/releases.py; "" for its default)."""
     from ascend_compile.lint.oneshot import lint_objects
-    from tests.simcluster.releases import lint_target
+    from tests.simcluster.releases import DEFAULT, lint_target
 
     # judged for what the oracle's cluster runs (its release, Volcano's admission webhook registered)
+    target = lint_target(release or DEFAULT)
     if inventory is None:
-        found = lint_objects(objects, target=lint_target())
+        found = lint_objects(objects, target=target)
     else:
         found = lint_objects(objects, inventory=inventory, volcano_version=inventory.bundled_volcano(),
-                             target=lint_target())
+                             target=target)
     return [LintFinding(f.rule, f.severity, f.message, f.field_path, f.hint) for f in found]

@@ -22,7 +22,10 @@ not on the servers it was written for (a 910B job with 16 NPUs per pod stays
 Pending under the Atlas 800 rules). The same job labelled ``ascend-910`` runs as
 well, which is right on a cluster of Atlas 800 servers; on a mixed cluster its pods
 too may land on any 910 node, which the manifest cannot tell, so it is not
-reported.
+reported. Up to v26.0.1, where the default handler refuses every node labelled with
+another accelerator-type, it is an error; with a cluster snapshot whose nodes the pods
+may land on include some without an accelerator-type (or labelled ``module``), a
+warning: the job runs there, not on the servers its label names.
 
 **How to fix.** Add the ``accelerator-type`` of the servers the job is for to
 every pod template (``ascend-compile profiles`` lists them), or the job
@@ -52,7 +55,7 @@ from typing import TYPE_CHECKING, Any, FrozenSet, Iterator, List, Optional, Tupl
 
 from ...catalogue.citations import Citation, MC, PL
 from ... import releases
-from ...findings import ERROR, INFO
+from ...findings import ERROR, INFO, WARNING
 from ...hardware.targeting import hardware_unnamed, known_policies
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, RING_LABEL, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
@@ -94,21 +97,28 @@ def _refusal(types: Tuple[str, ...]) -> str:
             f"Atlas 800 (910) nodes labelled {MODULE} or not at all, and waits forever on a cluster without them")
 
 
-def _only_typed_nodes(run: RunContext, placed: List[Any]) -> str:
-    """With a cluster inventory: what says that every node offering a pod's NPUs that the pod selects has an
-    accelerator-type other than module (so the default handler refuses them all); "" otherwise, or without nodes."""
+def _on_the_cluster(run: RunContext, placed: List[Any]) -> Optional[Tuple[str, str]]:
+    """With a cluster inventory, what its nodes say: (error, why) when every node offering a pod's NPUs that the pod
+    selects has an accelerator-type other than module (the default handler refuses them all); (warning, why) when
+    each pod may land on a node the default handler takes (no accelerator-type, or module): the job runs there, not
+    on the servers its label names; None without nodes, or when some pod has no node at all (another rule's)."""
     if run.inventory is None or run.inventory.nodes is None:
-        return ""
+        return None
     from ._cluster import usable  # only with a cluster inventory: a plain lint imports none of the cluster's code
-
+    taken = []
     for pod_set in placed:
         resource, npus = pod_set.npu_resource() or ASCEND_910, max(pod_set.npus(), 1)
         nodes = [n for n in usable(run, pod_set) if n.allocatable.get(resource, 0) >= npus]
-        if nodes and all(n.labels.get(ACCELERATOR_TYPE_LABEL) not in (None, MODULE) for n in nodes):
+        if not nodes:
+            return None
+        untyped = [n for n in nodes if n.labels.get(ACCELERATOR_TYPE_LABEL) in (None, MODULE)]
+        if not untyped:
             kinds = sorted({n.labels[ACCELERATOR_TYPE_LABEL] for n in nodes})
-            return (f"every one of the {len(nodes)} node(s) of the cluster that {pod_set.role}'s pods may land on is "
-                    f"labelled {ACCELERATOR_TYPE_LABEL} {', '.join(kinds)}, so its pods are never placed")
-    return ""
+            return ERROR, (f"every one of the {len(nodes)} node(s) of the cluster that {pod_set.role}'s pods may land "
+                           f"on is labelled {ACCELERATOR_TYPE_LABEL} {', '.join(kinds)}, so its pods are never placed")
+        taken.append(len(untyped))
+    return WARNING, (f"the cluster has node(s) it takes that the pods may land on ({min(taken)} or more per pod "
+                     f"template, without {ACCELERATOR_TYPE_LABEL} or labelled {MODULE}): the job runs there")
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
@@ -135,10 +145,11 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     elif policy:
         said += f" but {policy}, which MindCluster {run.release} gives the default handler too"
     if releases.value(_REFUSES, run.release):
-        typed = _only_typed_nodes(run, placed)
-        if typed:  # the cluster's inventory: every node the pods may land on is one the handler refuses
-            yield Problem(where, f"{said}: on MindCluster {run.release} {_refusal(types)}; {typed}", hint=hint,
-                          key=True, severity=ERROR)
+        found = _on_the_cluster(run, placed)
+        if found:  # the cluster's inventory says whether the handler takes a node the pods may land on
+            severity = found[0] if found[0] == ERROR or other else INFO
+            yield Problem(where, f"{said}: on MindCluster {run.release} {_refusal(types)}; {found[1]}", hint=hint,
+                          key=True, severity=severity)
             return
         yield Problem(where, f"{said}: on MindCluster {run.release} {_refusal(types)}", hint=hint, key=True,
                       severity=ERROR if other else INFO)

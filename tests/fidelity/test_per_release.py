@@ -1,0 +1,107 @@
+"""The per-release parts of the differential test that need no cluster: ``known.yaml`` entries that hold only for
+some releases, and docs/fidelity.md rendered from the saved runs of several releases (issue 44)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+from tests.fidelity import known, report
+from tests.fidelity.verdicts import Result
+from tests.simcluster import release_shapes
+from tests.simcluster.releases import DEFAULT, SUPPORTED
+
+ENTRIES = """
+- match: "job-a*"
+  verdict: missed
+  kind: lint-bug
+  reason: only on the old releases
+  releases: v6.0.0-v7.3.2
+- match: "job-a*"
+  verdict: missed
+  kind: simulation
+  reason: on the newest
+  releases: [v26.1.0]
+- match: "job-b"
+  verdict: false-error
+  kind: oracle
+  reason: on every release
+"""
+
+
+@pytest.fixture()
+def entries(tmp_path: Path) -> List[known.Known]:
+    path = tmp_path / "known.yaml"
+    path.write_text(ENTRIES, encoding="utf-8")
+    return known.load(path)
+
+
+def test_an_entry_holds_for_its_releases_only(entries):
+    assert [known.explain(entries, "job-a1", "missed", r).kind if known.explain(entries, "job-a1", "missed", r)
+            else None for r in SUPPORTED] == ["lint-bug", "lint-bug", "lint-bug", None, "simulation"]
+    assert all(known.explain(entries, "job-b", "false-error", r) for r in SUPPORTED)
+    # without a release: the simulated cluster's default, as the CI test judges
+    assert known.explain(entries, "job-a1", "missed").kind == "simulation" and DEFAULT == "v26.1.0"
+
+
+@pytest.mark.parametrize("span", ["v7.3.2-v6.0.0", "v8.0.0", "[]", "v6.0.0-v7.3.2-v26.1.0"])
+def test_a_bad_release_span_is_refused_with_the_entry_named(tmp_path, span):
+    path = tmp_path / "known.yaml"
+    path.write_text(f'- {{match: "job-x", verdict: missed, kind: cluster, reason: r, releases: {span}}}\n',
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match=r"known.yaml: entry 'job-x': releases"):
+        known.load(path)
+
+
+def _result(job_id: str, bad: bool, errors: bool, profile: str = "module-910b-8") -> Result:
+    result = Result(job_id, job_id, "golden", profile, "", outcome="pending" if bad else "running",
+                    room="never-fits" if bad else "")
+    if errors:
+        from tests.fidelity.verdicts import LintFinding
+        result.findings = [LintFinding("AC305", "error", "m", "p")]
+    return result
+
+
+def _run(release: str, results: List[Result]) -> report.Run:
+    return report.Run(results, True, 2, 1, [], {"goldens": []}, [], 60.0, relinted=True, release=release)
+
+
+def test_the_document_has_a_section_per_release_and_the_verdicts_that_differ(entries, monkeypatch):
+    monkeypatch.setattr(known, "load", lambda: entries)
+    shape = release_shapes.shape("no-accelerator-type-910b-8")
+    objects: Dict[str, list] = {"shaped": shape.manifests(), "same": shape.manifests()}
+    runs = [_run(release, [_result("shaped", shape.verdicts[release] != "placed", release != "v26.1.0"),
+                           _result("same", True, True)])
+            for release in ("v26.1.0", "v7.0.RC1")]
+    text = report.render(runs, objects)
+    assert "## MindCluster v7.0.RC1" in text and "## MindCluster v26.1.0" in text
+    assert text.index("## MindCluster v7.0.RC1") < text.index("## MindCluster v26.1.0")
+    summary = text[text.index("## Per release"):text.index("## Verdicts that differ")]
+    assert "| v7.3.2 | not run yet |" in summary and "| v7.0.RC1 | 2 | 2 of 2 (100.00%) |" in summary
+    across = text[text.index("## Verdicts that differ"):text.index("## MindCluster")]
+    assert "**1**, 1 of them of a shape" in across
+    row = next(line for line in across.splitlines() if line.startswith("| `shaped`"))
+    assert "bad (pending): agree-bad" in row and "good (running): agree-good" in row
+    assert "no-accelerator-type-910b-8" in row
+    assert "`same`" not in across
+
+
+def test_unexplained_judges_each_release_by_its_entries(entries):
+    missed = [_result("job-a1", True, False)]
+    assert report.unexplained(missed, entries, "v26.0.1") == missed
+    assert report.unexplained(missed, entries, "v7.3.2") == []
+
+
+@pytest.mark.parametrize("message, no_pod", [
+    ("0/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable", True),  # Volcano v1.12.0
+    ("1/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable", True),  # v1.9.0: minAvailable first
+    ("10/0 tasks in gang unschedulable: pod group is not ready", True),
+    ("2/1 tasks in gang unschedulable: pod group is not ready, 1 Pending", False),  # a pod exists
+    ("1/10 tasks in gang unschedulable: pod group is not ready", False),
+])
+def test_a_job_without_a_pod_is_told_under_either_volcano(message, no_pod):
+    from tests.fidelity import runner
+
+    result = Result("j", "j", "golden", "p", "", outcome="pending", room="never-fits", message=message)
+    assert runner.never_enqueued(result) is no_pod
