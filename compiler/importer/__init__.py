@@ -183,13 +183,13 @@ def _import_job(doc: Document, others: Sequence[Document], session: Session, pro
         raise ImportRefused([_refuse(doc, f"job {job.name!r} fits the profiles {_listed(tied)} equally well",
                                      "say which with --profile NAME")])
     best = search.refine(best, job, doc.data, datas, compile_one, exact)
-    owned = uncarried_owned(best.spec, best.accepted, registry, config) if best.patch else None
+    owned = uncarried_owned(best.spec, best.accepted, session.registry, session.config) if best.patch else None
     if owned is not None:
         mistakes = compile_one.lint([best.accepted])  # the manifest's own error comes first: compile refuses it too
         if mistakes:
             raise ImportRefused([_lint_error(doc, f, [best.accepted]) for f in mistakes])
         hint = owned[2] + (", or import it without --exact (the differences the cluster does not act on are then "
-                           "accepted, and listed in the spec)" if exact and _loose(doc, others, registry, config, profile)
+                           "accepted, and listed in the spec)" if exact and _loose(doc, others, session, profile)
                            else "")
         raise ImportRefused([_refuse(doc, f"job {job.name!r}: {owned[1]}", hint, owned[0])])
     spec = copy.deepcopy(best.spec)
@@ -204,11 +204,10 @@ def _import_job(doc: Document, others: Sequence[Document], session: Session, pro
     return imported, used
 
 
-def _loose(doc: Document, others: Sequence[Document], registry: ProfileRegistry, config: ProjectConfig,
-           profile: Optional[str]) -> bool:
+def _loose(doc: Document, others: Sequence[Document], session: Session, profile: Optional[str]) -> bool:
     """Whether the job imports without ``--exact`` (a refusal with ``--exact`` may say so only then)."""
     try:
-        _import_job(doc, others, registry, config, profile, False)
+        _import_job(doc, others, session, profile, False)
     except ImportRefused:
         return False
     return True
