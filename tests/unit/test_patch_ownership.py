@@ -17,6 +17,7 @@ from ascend_compile.files.discovery import read_documents
 from ascend_compile.hardware.profiles import ProfileRegistry
 from ascend_compile.jobspec.model import Replica, Resilience, Spec
 from ascend_compile.jobspec.resolve import resolve
+from ascend_compile.lint.session import open_session
 from ascend_compile.yamlio.locations import Document
 from tests.checkout import run_cli
 from tests.specs_passed_through import HEAD
@@ -64,6 +65,8 @@ KNOWN = (
     "spec.replicaTypes.Worker.resources.cpu", "spec.replicaTypes.Worker.resources.memory",
     "spec.replicaTypes.Worker.resources.shm")
 REGISTRY = ProfileRegistry()
+#: compile without its output lint (what these tests judge is the spec check), the built-in profiles
+SESSION = open_session(registry=REGISTRY, output_lint=False)
 
 
 def _document(fields: Dict[str, Any]) -> Dict[str, Any]:
@@ -120,7 +123,7 @@ def _compile(tmp_path: Path, fields: Dict[str, Any]) -> List[Any]:
     path = tmp_path / "job.yaml"
     path.write_text(yaml.safe_dump(_document(fields), sort_keys=False, default_flow_style=False), encoding="utf-8")
     with pytest.raises(CompileError) as refused:
-        compile_specs(read_documents([str(path)]), REGISTRY, lint=False)
+        compile_specs(read_documents([str(path)]), SESSION)
     return list(refused.value.findings)
 
 
@@ -215,7 +218,7 @@ def test_patches_that_change_nothing_a_field_writes_still_merge():
                                             "volumes": [{"name": "localtime", "$patch": "delete"}]}},
               "jobPatch": {"metadata": {"labels": {"team": "a", "fault-retry-times": "3"}},
                            "spec": {"policies": [{"event": "PodFailed", "action": "Ignore"}]}}}
-    job = compile_specs([Document("<test>", 0, _document(fields), None)], REGISTRY, lint=False)[0].objects[-1]
+    job = compile_specs([Document("<test>", 0, _document(fields), None)], SESSION)[0].objects[-1]
     assert job["spec"]["policies"] == [{"event": "PodFailed", "action": "Ignore"}]
     pod = job["spec"]["tasks"][0]["template"]["spec"]
     assert [c["name"] for c in pod["containers"]] == ["ascend", "log-shipper"] and pod["tolerations"]
@@ -226,7 +229,7 @@ def test_a_patch_bringing_back_the_policy_fault_retry_times_replaces_is_refused(
               "faultRetryTimes": 3,
               "jobPatch": {"spec": {"policies": [{"event": "PodEvicted", "action": "RestartJob"}]}}}
     with pytest.raises(CompileError) as refused:
-        compile_specs([Document("<test>", 0, _document(fields), None)], REGISTRY, lint=False)
+        compile_specs([Document("<test>", 0, _document(fields), None)], SESSION)
     [finding] = refused.value.findings
     assert (finding.rule, finding.path) == ("AC024", ("spec", "jobPatch", "spec", "policies"))
     assert "spec.faultRetryTimes" in finding.hint
@@ -242,7 +245,7 @@ def test_a_removal_names_the_field_that_leaves_it_out_or_says_none_does(patch, w
     fields = {"framework": "pytorch", "profile": "module-910b-8", "target": "VolcanoJob", "npus": 16, "image": "t:1",
               "faultRetryTimes": 3, "jobPatch": patch}
     with pytest.raises(CompileError) as refused:
-        compile_specs([Document("<test>", 0, _document(fields), None)], REGISTRY, lint=False)
+        compile_specs([Document("<test>", 0, _document(fields), None)], SESSION)
     [finding] = refused.value.findings
     assert (finding.rule, finding.path) == ("AC024", ("spec", "jobPatch", *where)) and hint in finding.hint
 
