@@ -90,11 +90,14 @@ class UnknownRelease(ValueError):
 
 
 def lint_target(release: str = DEFAULT, admission_webhook: bool = True) -> Any:
-    """The target lint judges for when a simulated cluster of ``release`` judges the same jobs: that release, and
-    Volcano's admission webhook as the cluster registers it (on by default, as SimCluster's)."""
-    from ascend_compile.releases import Target
+    """The target lint judges for when a simulated cluster of ``release`` judges the same jobs: that release,
+    Volcano's admission webhook as the cluster registers it (on by default, as SimCluster's), and MindCluster's
+    device plugin, the stack whose resources the cluster's nodes offer (named, as a cluster names it: a pod written
+    for another stack is then judged for this one, not given the benefit of the doubt)."""
+    from ascend_compile.releases import MINDCLUSTER_STACK, Target
 
-    return Target(release, True, f"the simulated cluster (MindCluster {release})", admission_webhook)
+    where = f"the simulated cluster (MindCluster {release})"
+    return Target(release, True, where, admission_webhook, MINDCLUSTER_STACK, where)
 
 
 def get(name: str) -> Release:
