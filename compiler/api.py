@@ -158,15 +158,20 @@ SpecArg = Union[JobSpec, Mapping[str, Any]]
 def _session(config: ConfigArg, profile_dirs: Sequence[PathArg], cluster_snapshot: Optional[PathArg] = None,
              max_bytes: Optional[int] = None) -> Session:
     """The session of one call, as the CLI's ``--config``, ``--profile-dir`` and ``--cluster-snapshot`` make it: the
-    config's ``lint.failOn`` and ``cluster`` apply, and a snapshot's recorded versions choose the release."""
+    config's ``lint.failOn`` and ``cluster`` apply (``cluster.snapshot`` where ``cluster_snapshot`` is not given),
+    and a snapshot's recorded versions choose the release."""
+    loaded = _config(config)
     inventory = None
-    if cluster_snapshot is not None:
+    source = ""
+    if cluster_snapshot is not None or loaded.cluster.snapshot:
         from .inventory.snapshot import load
 
-        inventory = load(_fspath(cluster_snapshot, "cluster_snapshot"))
-    loaded = _config(config)
+        snapshot = _fspath(cluster_snapshot, "cluster_snapshot") if cluster_snapshot is not None \
+            else str(loaded.cluster.snapshot)
+        inventory = load(snapshot)
+        source = f"cluster_snapshot {snapshot}" if cluster_snapshot is not None else \
+            f"cluster.snapshot {snapshot} (in {loaded.path})"
     registry = ProfileRegistry([*loaded.profile_dirs, *_dirs(profile_dirs, "profile_dirs")])
-    source = f"cluster_snapshot {os.fspath(cluster_snapshot)}" if cluster_snapshot is not None else ""
     return open_session(loaded, registry, inventory=inventory, cluster_source=source, max_bytes=max_bytes)
 
 

@@ -23,6 +23,7 @@ defaults, extra profile directories and lint settings::
       mindcluster: v7.3.2     # the MindCluster release the cluster runs (default: the newest supported)
       volcanoWebhook: false   # whether Volcano's admission webhook is installed
       deviceStack: hami       # mindcluster (default), hami, volcano-vnpu:hami or volcano-vnpu:mindcluster
+      snapshot: cluster/snapshot.json   # lint/compile/apply --cluster-snapshot by default (relative to this file)
     podTemplates:             # kinds whose pod templates the pod rules check, besides the built-in ones
       - apiVersion: example.com/v1
         kind: TrainingRun
@@ -68,6 +69,8 @@ class ClusterSettings:
     mindcluster: Optional[str] = None
     volcano_webhook: Optional[bool] = None
     device_stack: Optional[str] = None
+    #: cluster.snapshot: the snapshot lint, compile and apply check against unless told otherwise (absolute)
+    snapshot: Optional[str] = None
 
 
 @record(frozen=True)
@@ -162,7 +165,7 @@ def load_config(path: Optional[str] = None, discover: bool = True) -> ProjectCon
 
 
 _TOP_KEYS = ("defaults", "profileDirs", "lint", "cluster", "podTemplates")
-_CLUSTER_KEYS = ("mindcluster", "volcanoWebhook", "deviceStack")
+_CLUSTER_KEYS = ("mindcluster", "volcanoWebhook", "deviceStack", "snapshot")
 _LINT_KEYS = ("disable", "severity", "failOn", "baseline")
 _Where = Callable[..., Tuple[int, int]]
 
@@ -242,7 +245,18 @@ def _cluster_settings(data: Dict[str, Any], path: str, where: _Where) -> Cluster
     if stack is not None and (not isinstance(stack, str) or stack_of(stack) is None):
         raise _bad(path, f"cluster.deviceStack {stack!r} is not a device stack ascend-compile knows",
                    f"one of {', '.join(DEVICE_STACKS)}", *where("cluster", "deviceStack", key=False))
-    return ClusterSettings(release, webhook, stack_of(stack))
+    return ClusterSettings(release, webhook, stack_of(stack), _relative_file(cluster, path, where))
+
+
+def _relative_file(cluster: Dict[str, Any], path: str, where: _Where) -> Optional[str]:
+    """``cluster.snapshot``: a file path, relative to the config file's folder (made absolute); None if not given."""
+    snapshot = cluster.get("snapshot")
+    if snapshot is None:
+        return None
+    if not isinstance(snapshot, str) or not snapshot:
+        raise _bad(path, "cluster.snapshot must be a file path", "e.g. snapshot: cluster/snapshot.json (written by "
+                   "'ascend-compile cluster snapshot', relative to this file)", *where("cluster", "snapshot", key=False))
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), snapshot))
 
 
 def _pod_templates(data: Dict[str, Any], path: str, where: _Where) -> Tuple[Any, ...]:

@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import click
 
 from ._optiontable import DIR, FILE, FLAG, INT, MANY, SWITCH, TEXT, Option, options_of
-from ._session import describe, load_profiles
+from ._session import describe, load_profiles, with_config_snapshot
 from ._settings import Inputs, Judging, options_for
 
 
@@ -29,7 +29,7 @@ def table_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., 
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         if any(option.param == "show_config" for option in options):
-            func = _showing_config(func)
+            func = _showing_config(func, any(option.param == "cluster_snapshot" for option in options))
         for option in reversed(options):
             func = _click_option(option, command)(func)
         return func
@@ -61,26 +61,28 @@ def _click_option(option: Option, command: str) -> Callable[[Callable[..., Any]]
                         show_default=option.show_default, help=option.help_for(command), **extra)
 
 
-def _showing_config(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--show-config`` given: report the config and exit, before the command runs."""
+def _showing_config(func: Callable[..., Any], takes_snapshot: bool) -> Callable[..., Any]:
+    """``--show-config`` given: report the config and exit, before the command runs (``takes_snapshot``: the command
+    takes ``--cluster-snapshot``, so the config's ``cluster.snapshot`` is what it would read)."""
 
     @functools.wraps(func)
     def command(*args: Any, **params: Any) -> Any:
         inputs = options_for(Inputs, params)
         if inputs.show_config:
-            show_config(inputs, options_for(Judging, params))
+            show_config(inputs, options_for(Judging, params), takes_snapshot)
             sys.exit(0)
         return func(*args, **params)
 
     return command
 
 
-def show_config(inputs: Inputs, judging: Judging) -> None:
+def show_config(inputs: Inputs, judging: Judging, takes_snapshot: bool = False) -> None:
     """``--show-config``: the config and profile directories on stdout, then the settings they give."""
     import json
     from dataclasses import replace
 
     from ..podtemplates import described
+    from ..safeio.text import printable
 
     config, _registry = load_profiles(replace(inputs, verbose=False))
     lines = describe(config, inputs)
@@ -92,9 +94,15 @@ def show_config(inputs: Inputs, judging: Judging) -> None:
                                                             "baseline": config.lint.baseline},
                 "cluster": {"mindcluster": config.cluster.mindcluster,
                             "volcanoWebhook": config.cluster.volcano_webhook,
-                            "deviceStack": config.cluster.device_stack},
+                            "deviceStack": config.cluster.device_stack, "snapshot": config.cluster.snapshot},
                 "podTemplates": described(config.pod_templates)}
     click.echo("settings: " + json.dumps(settings, sort_keys=True))
+    if takes_snapshot:
+        judging = with_config_snapshot(judging, config)
+        if judging.cluster_snapshot:
+            click.echo("cluster snapshot: " + printable(judging.cluster_snapshot) +
+                       (" (cluster.snapshot)" if judging.cluster_snapshot == config.cluster.snapshot else
+                        " (--cluster-snapshot)"))
     click.echo("target: " + _target_line(judging, config))
 
 

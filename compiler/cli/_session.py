@@ -33,16 +33,20 @@ class BadParameter(Usage):
 
 
 def open_for(inputs: Inputs, judging: Judging = _NO_JUDGING, kubectl: KubectlFlags = _NO_KUBECTL, *,
-             cache: Optional[bool] = None, output_lint: bool = True) -> Session:
+             cache: Optional[bool] = None, output_lint: bool = True, config_snapshot: bool = False) -> Session:
     """The command's session.  ``--cluster`` with ``--cluster-snapshot``, or an unsupported ``--mindcluster``, is a
     :class:`Usage` error, before anything is read; a config or profile directory that cannot be used is reported
-    and exits 2; a snapshot that cannot be read (AC016) is raised (an InputError) for the command to report."""
+    and exits 2; a snapshot that cannot be read (AC016) is raised (an InputError) for the command to report.
+    ``config_snapshot``: the command takes ``--cluster-snapshot``, and the config's ``cluster.snapshot`` stands in
+    for it (:func:`with_config_snapshot`)."""
     from ..lint.session import open_session
 
     if judging.cluster_snapshot and judging.cluster:
         raise Usage("--cluster and --cluster-snapshot: give one (the live cluster, or a snapshot of it)")
     _check_release(judging)
     config, registry = load_profiles(inputs)
+    if config_snapshot:
+        judging = with_config_snapshot(judging, config)
     inventory = cluster_inventory(judging, kubectl)
     return open_session(config, registry, fail_on=judging.fail_on, inventory=inventory,
                         target=run_target(judging, config, inventory), cache=cache, output_lint=output_lint,
@@ -79,6 +83,16 @@ def _check_release(judging: Judging) -> None:
                     f"{', '.join(DEVICE_STACKS)})")
 
 
+def with_config_snapshot(judging: Judging, config: Any) -> Judging:
+    """The project config's ``cluster.snapshot`` as ``--cluster-snapshot`` where neither that flag nor ``--cluster``
+    is given (a flag wins)."""
+    from dataclasses import replace
+
+    if judging.cluster_snapshot or judging.cluster or not config.cluster.snapshot:
+        return judging
+    return replace(judging, cluster_snapshot=config.cluster.snapshot)
+
+
 def cluster_inventory(judging: Judging, kubectl: KubectlFlags = _NO_KUBECTL) -> Any:
     """The cluster the cluster-aware rules check against: ``--cluster-snapshot FILE`` (read and checked against its
     schema: AC016, an InputError) or, for ``--cluster``, the live cluster read through kubectl
@@ -101,7 +115,9 @@ def run_target(judging: Judging, config: Any, inventory: Any = None) -> Any:
 
     _check_release(judging)
     snapshot = judging.cluster_snapshot
-    source = f"--cluster-snapshot {snapshot}" if snapshot else "the live cluster (--cluster)"
+    source = "the live cluster (--cluster)" if not snapshot else \
+        f"cluster.snapshot {snapshot} (in {config.path})" if snapshot == config.cluster.snapshot else \
+        f"--cluster-snapshot {snapshot}"
     return target_of(config, judging.mindcluster, judging.volcano_webhook, getattr(inventory, "versions", None),
                      source, judging.device_stack, inventory.offered() if inventory is not None else ())
 

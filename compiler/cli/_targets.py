@@ -20,7 +20,9 @@ def compile_for_cluster(specs: Sequence[str], options: Union[ApplyOptions, DiffO
     from .compile import compile_or_exit
 
     try:
-        session = open_for(options.inputs, options.judging, options.kubectl)
+        # apply takes --cluster-snapshot, and so the config's cluster.snapshot; diff takes neither
+        session = open_for(options.inputs, options.judging, options.kubectl,
+                           config_snapshot=isinstance(options, ApplyOptions))
     except Usage as exc:
         raise click.UsageError(str(exc)) from None
     except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)

@@ -54,7 +54,8 @@ def run(specs: Sequence[str], options: CompileOptions) -> int:
     overrides = _parse_overrides(options.overrides)
     fmt = options.inputs.fmt
     try:
-        session = open_for(options.inputs, options.judging, options.kubectl, output_lint=not options.no_lint)
+        session = open_for(options.inputs, options.judging, options.kubectl, output_lint=not options.no_lint,
+                           config_snapshot=True)
     except AscendCompileError as exc:  # a snapshot that cannot be read (AC016)
         report_and_exit(exc.findings, fmt, stream=sys.stderr)
         return EXIT_INPUT

@@ -122,7 +122,7 @@ def init_command(path: Optional[str], name: Optional[str], framework: Optional[s
     framework = framework or (str(click.prompt("Framework", type=click.Choice(FRAMEWORKS), default=DEFAULT_FRAMEWORK))
                               if ask else DEFAULT_FRAMEWORK)
     found = _profile(session.registry, profile, ask)
-    npus = npus if npus is not None else _npus(found, ask)
+    npus = _npus(found, npus, ask)
     if image is None:
         image = str(click.prompt("Image", default=DEFAULT_IMAGES[framework])) if ask else DEFAULT_IMAGES[framework]
     if target is None:
@@ -153,27 +153,50 @@ def _profile(registry: Any, profile: Optional[str], ask: bool) -> Any:
         names = registry.names()
     except AscendCompileError as exc:  # a broken profile directory is reported, not a traceback
         _fail("; ".join(f"{f.file}: {f.message}" for f in exc.findings))
-    if profile is None:
-        if ask:
-            click.echo("Hardware profiles: " + ", ".join(names), err=True)
-            profile = str(click.prompt("Profile", type=click.Choice(names), default=DEFAULT_PROFILE,
-                                       show_choices=False))
-        else:
-            profile = DEFAULT_PROFILE
+    if profile is None and ask:
+        click.echo("Hardware profiles: " + ", ".join(names), err=True)
+
+        def known(value: str) -> Any:  # an unknown name is asked again, with the nearest names
+            try:
+                return registry.require(value)
+            except ProfileNotFoundError as exc:
+                raise click.BadParameter(exc.sentence()) from None
+
+        return click.prompt("Profile", default=DEFAULT_PROFILE, value_proc=known)
     try:
-        return registry.require(profile)
+        return registry.require(profile or DEFAULT_PROFILE)
     except ProfileNotFoundError as exc:
         _fail(exc.sentence())
 
 
-def _npus(profile: Any, ask: bool) -> int:
+def _npus(profile: Any, npus: Optional[int], ask: bool) -> int:
+    """The NPU total, checked against the profile when it is given (a flag) or answered (asked again)."""
+    if npus is not None:
+        try:
+            return _placeable(profile, str(npus))
+        except click.BadParameter as exc:
+            _fail(f"invalid --npus {npus}: {exc.message}")
     fallback = DEFAULT_NPUS if DEFAULT_NPUS in profile.single_pod else max(profile.single_pod)
     if not ask:
         return int(fallback)
     from .profiles import allowed_totals
 
     click.echo(f"{profile.name} takes {allowed_totals(profile)}", err=True)
-    return int(click.prompt("Total NPUs", type=click.IntRange(min=1), default=fallback))
+    return int(click.prompt("Total NPUs", default=fallback, value_proc=lambda value: _placeable(profile, value)))
+
+
+def _placeable(profile: Any, value: str) -> int:
+    """A total the profile can place (hardware.split_total), else BadParameter saying why and what to ask for."""
+    from ..hardware.arithmetic import split_total
+
+    try:
+        total = int(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a whole number of NPUs") from None
+    split, violations = split_total(profile, total)
+    if split is None:
+        raise click.BadParameter("; ".join(f"{v.message} ({v.hint})" for v in violations))
+    return total
 
 
 def _write(path: str, text: str, name: str, force: bool) -> None:

@@ -81,7 +81,7 @@ def _lint(paths: Sequence[str], options: LintOptions, cache: Optional[bool]) -> 
     disabled = disabled_rules(options.checks.disable)
     volcano_version = volcano(options.checks.volcano_version)
     try:
-        session = _session.open_for(options.inputs, options.judging, options.kubectl, cache=cache)
+        session = _session.open_for(options.inputs, options.judging, options.kubectl, cache=cache, config_snapshot=True)
         _fix_roots(paths, options)
     except AscendCompileError as exc:  # a snapshot that cannot be read (AC016), a path --fix must not go through
         return refused(exc)

@@ -19,8 +19,6 @@ from ._jobarg import fetch_job, job_argument, one_target, output_option
 from ._options import table_options
 from ._settings import KubectlFlags, options_for
 
-_WORDS = {0: "reached", 1: "ended otherwise", 2: "timed out"}  # by wait_for's code
-_EXIT = {0: 0, 1: 1, 2: 1}  # wait_for's code -> exit code: a timeout is "not in the state asked", as in status
 
 
 @click.command(
@@ -90,11 +88,11 @@ def wait_command(target: str, kind: str, until: str, timeout: str, interval: str
         waited = Waited(TIMED_OUT, answered[0])
     state = waited.state
     if output == "json" and not quiet:
-        click.echo(json.dumps({"for": until, "result": _WORDS[waited.code], "exitCode": _EXIT[waited.code],
+        click.echo(json.dumps({"for": until, "result": waited.result, "exitCode": waited.code,
                                "state": state.as_dict() if state else None}, indent=2, sort_keys=True))
-    if waited.code == TIMED_OUT:
+    if waited.outcome == TIMED_OUT:
         now = f"; it is {printable(state.summary())}" if state else ""
         click.echo(f"error: timed out after {timeout} waiting for {target} to be {until}{now}", err=True)
     elif waited.code and state is not None:
         click.echo(f"error: {printable(state.line())}: it ended without being {until}", err=True)
-    sys.exit(_EXIT[waited.code])
+    sys.exit(waited.code)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
 
+from ..errors import ArgumentError
 from ..vocabulary import ASCEND_JOB, CONFIG_MAP, CORE_API_VERSION, NAMESPACE, ranktable_configmap_name
 from ..yamlio.plain import plain
 from .clienterror import ClusterError, error_from
@@ -63,9 +64,10 @@ def _kubernetes() -> Any:
 
 
 def _job_type(kind: str) -> JobType:
-    found = find_job_type(kind)
+    """The job type ``kind`` names; an ArgumentError (the API's own error) naming the kinds there are."""
+    found = find_job_type(kind) if isinstance(kind, str) else None
     if found is None:
-        raise ValueError(f"unknown job kind {kind!r}: use AscendJob or VolcanoJob (Job)")
+        raise ArgumentError(f"unknown job kind {kind!r}", "use AscendJob (acjob) or VolcanoJob (Job, vcjob)")
     return found
 
 
@@ -203,8 +205,8 @@ class Cluster:
             elif job_type_of(data) is not None:
                 plan.append((2, data))
             else:
-                raise ValueError(f"Cluster.create handles what ascend-compile emits (Namespace, ConfigMap, "
-                                 f"AscendJob, Volcano Job), not {kind} ({api_version})")
+                raise ArgumentError(f"objects[{index}]: Cluster.create does not create {kind} ({api_version})",
+                                    "give it what ascend-compile emits: Namespace, ConfigMap, AscendJob, Volcano Job")
         plan.sort(key=lambda item: item[0])
         created: List[Dict[str, Any]] = []
         done: List[Tuple[str, str, str]] = []  # (kind, name, namespace) to roll back
@@ -304,10 +306,14 @@ class Cluster:
              timeout: float = 3600.0, interval: float = 2.0) -> "Waited":
         """Wait until the job is ``running``, ``succeeded`` or ``finished`` (0 = no time limit).
 
-        Returns a :class:`~ascend_compile.kube.lifecycle.Waited`: ``code`` 0 when reached, 1 when the job
-        ended in another state, 2 on timeout (``ascend-compile wait``'s exit codes), and the last ``state``."""
-        from .lifecycle import wait_for
+        Returns a :class:`~ascend_compile.kube.lifecycle.Waited`: ``code`` is ``ascend-compile wait``'s exit
+        code (0 when reached, 1 when the job ended in another state or time ran out), ``result`` says which
+        (``reached``, ``ended otherwise``, ``timed out``), and ``state`` is the last state read."""
+        from .lifecycle import WAIT_FOR, wait_for
 
+        if until not in WAIT_FOR:
+            raise ArgumentError(f"until={until!r} is not a state to wait for", f"use one of {', '.join(WAIT_FOR)}")
+        _job_type(kind)  # a bad kind is refused before any reading
         return wait_for(lambda _left: self.status(name, kind, namespace), until, timeout, interval)
 
     def list(self, namespace: Optional[str] = None, *, selector: str = "", everyone: bool = False) -> List[JobState]:

@@ -14,8 +14,13 @@ from .jobview import PodView, Reader
 
 #: what ``wait --for`` accepts
 WAIT_FOR = ("running", "succeeded", "finished")
-#: ``wait``'s exit codes: the state was reached, the job ended in another state, time ran out
+#: how a wait ended: the state was reached, the job ended in another state, time ran out
 REACHED, OTHER_END, TIMED_OUT = 0, 1, 2
+#: each outcome in words (``wait -o json``'s ``result``)
+RESULTS = {REACHED: "reached", OTHER_END: "ended otherwise", TIMED_OUT: "timed out"}
+#: each outcome's exit code (``ascend-compile wait``; ``Waited.code``): a timeout is "not in the state asked",
+#: as in ``status --watch``
+EXIT_CODES = {REACHED: 0, OTHER_END: 1, TIMED_OUT: 1}
 #: the field manager whose jobs ``list`` shows (what ``apply`` and ``Cluster.create`` write as)
 MANAGER = "ascend-compile"
 _RUNNING = "Running"
@@ -40,8 +45,18 @@ def reached(state: JobState, want: str) -> Optional[int]:
 
 @dataclass(frozen=True)
 class Waited:
-    code: int  # REACHED, OTHER_END or TIMED_OUT
+    outcome: int  # REACHED, OTHER_END or TIMED_OUT
     state: Optional[JobState]  # the last state read (None if the job was never read)
+
+    @property
+    def code(self) -> int:
+        """The exit code ``ascend-compile wait`` gives this outcome: 0 reached, 1 ended otherwise or timed out."""
+        return EXIT_CODES[self.outcome]
+
+    @property
+    def result(self) -> str:
+        """The outcome in words: ``reached``, ``ended otherwise`` or ``timed out``."""
+        return RESULTS[self.outcome]
 
 
 def wait_for(read: Callable[[float], JobState], want: str, timeout: float, interval: float = 2.0,

@@ -157,13 +157,13 @@ def test_wait_for_reads_until_the_state_and_reports_each_change() -> None:
     seen: List[str] = []
     clock = _Clock()
     waited = wait_for(lambda _left: next(states), "running", 60, 2, lambda s: seen.append(s.state), clock, clock.sleep)
-    assert (waited.code, waited.state.state, seen, clock.now) == (REACHED, "Running", ["Created", "Running"], 4.0)
+    assert (waited.outcome, waited.state.state, seen, clock.now) == (REACHED, "Running", ["Created", "Running"], 4.0)
 
 
 def test_wait_for_gives_up_at_the_deadline() -> None:
     clock = _Clock()
     waited = wait_for(lambda _left: _state("Created"), "succeeded", 5, 2, None, clock, clock.sleep)
-    assert waited.code == TIMED_OUT and clock.now <= 5
+    assert waited.outcome == TIMED_OUT and clock.now <= 5
 
 
 def test_reached() -> None:

@@ -133,7 +133,7 @@ def test_list_events_and_the_python_client(sim, applied):
         listed = {(s.namespace, s.name) for s in cluster.list(NAMESPACE)}
         assert (NAMESPACE, "never-placed") in listed and (NAMESPACE, other) not in listed
         waited = cluster.wait("never-placed", "AscendJob", NAMESPACE, until="running", timeout=2, interval=0.5)
-        assert waited.code == 2 and waited.state is not None and waited.state.state == "Created"
+        assert (waited.code, waited.result) == (1, "timed out") and waited.state is not None and waited.state.state == "Created"
         assert cluster.wait("fails", "AscendJob", NAMESPACE, until="finished", timeout=60).code == 0
         assert any(e.reason == "SuccessfulCreatePod" for e in cluster.events("never-placed", "AscendJob", NAMESPACE))
 
