@@ -16,6 +16,8 @@ from ..findings import Finding
 from ..lint.session import Session
 from ._settings import Inputs, Judging, KubectlFlags
 
+#: the report formats that are one document: a command writes one on stdout, whatever else it says on stderr
+DOCUMENT_FORMATS = ("json", "sarif")
 _NO_JUDGING = Judging()
 _NO_KUBECTL = KubectlFlags()
 
@@ -43,7 +45,7 @@ def open_for(inputs: Inputs, judging: Judging = _NO_JUDGING, kubectl: KubectlFla
         raise Usage("--cluster and --cluster-snapshot: give one (the live cluster, or a snapshot of it)")
     _check_release(judging)
     config, registry = load_profiles(inputs)
-    inventory = cluster_inventory(judging, kubectl)
+    inventory = cluster_inventory(judging, kubectl, inputs.fmt)
     return open_session(config, registry, fail_on=judging.fail_on, inventory=inventory,
                         target=run_target(judging, config, inventory), cache=cache, output_lint=output_lint,
                         max_bytes=inputs.max_bytes)
@@ -79,10 +81,11 @@ def _check_release(judging: Judging) -> None:
                     f"{', '.join(DEVICE_STACKS)})")
 
 
-def cluster_inventory(judging: Judging, kubectl: KubectlFlags = _NO_KUBECTL) -> Any:
+def cluster_inventory(judging: Judging, kubectl: KubectlFlags = _NO_KUBECTL, fmt: str = "text") -> Any:
     """The cluster the cluster-aware rules check against: ``--cluster-snapshot FILE`` (read and checked against its
     schema: AC016, an InputError) or, for ``--cluster``, the live cluster read through kubectl
-    (:func:`ascend_compile.cli._cluster.read_live_inventory`); None without either (those rules then say nothing)."""
+    (:func:`ascend_compile.cli._cluster.read_live_inventory`; with ``--format json`` a cluster that cannot be read
+    is a JSON error object on stdout); None without either (those rules then say nothing)."""
     if judging.cluster_snapshot:
         from ..inventory.snapshot import load
 
@@ -90,7 +93,7 @@ def cluster_inventory(judging: Judging, kubectl: KubectlFlags = _NO_KUBECTL) -> 
     if judging.cluster:
         from ._cluster import read_live_inventory
 
-        return read_live_inventory(kubectl)
+        return read_live_inventory(kubectl, fmt == "json")
     return None
 
 
@@ -137,10 +140,13 @@ def report(findings: Iterable[Finding], fmt: str, stream: Optional[TextIO] = Non
 
 def report_and_exit(findings: Iterable[Finding], fmt: str, stream: Optional[TextIO] = None,
                     files_checked: Optional[int] = None) -> None:
+    """Report the findings that end the command and exit (1, or 2 for an input error).  ``stream`` is for the text
+    formats (stderr where stdout holds the command's output); a document format (json, sarif) always goes to stdout:
+    the command writes nothing else there now, and a program reading stdout gets its one document."""
     from ..findings import exit_code
 
     findings = list(findings)
-    report(findings, fmt, stream, files_checked)
+    report(findings, fmt, sys.stdout if fmt in DOCUMENT_FORMATS else stream, files_checked)
     sys.exit(exit_code(findings) or 1)
 
 

@@ -1,0 +1,99 @@
+"""One output contract per format for every command (issue 47 item 3), as a table over command x format.
+
+Each command that offers ``--format`` is run on a spec that cannot be read (an input error: exit 2) and, for
+the commands that read the live cluster, against a cluster that refuses the connection (exit 4).  The contract:
+the exit code's class; stdout parses as the format asked for (json: exactly one document; sarif: valid against
+the SARIF 2.1.0 schema of ../shared/standards when present, else its structure; github: workflow commands
+only, which may also go to stderr: the runner reads both); stderr holds nothing but diagnostics (never the report
+document).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from tests.checkout import SHARED, run_cli as cli
+from tests.cli.test_kubectl import Fake, fake  # noqa: F401 - the fake kubectl fixture
+
+SARIF_SCHEMA = SHARED / "standards" / "sarif-schema-2.1.0.json"
+#: every command that offers --format, and the formats it offers (what --help lists)
+OFFERED: Dict[str, List[str]] = {
+    "lint": ["text", "json", "sarif", "github"], "validate": ["text", "json", "sarif", "github"],
+    "compile": ["text", "json", "sarif", "github"], "import": ["text", "json", "sarif", "github"],
+    "apply": ["text", "json", "sarif", "github"], "diff": ["text", "json", "sarif", "github"],
+    "delete": ["text", "json", "sarif", "github"], "status": ["text", "json"],
+}
+TABLE = [(command, fmt) for command, formats in OFFERED.items() for fmt in formats]
+REFUSED = {"match": ["get"], "rc": 1, "stderr": "The connection to the server 127.0.0.1:1 was refused - "
+                                                "did you specify the right host or port?\n"}
+
+
+def _one_json(stdout: str) -> Any:
+    """The one JSON document stdout holds (json.loads fails on a second one or on trailing text)."""
+    return json.loads(stdout)
+
+
+def _check_sarif(stdout: str) -> Dict[str, Any]:
+    log: Dict[str, Any] = json.loads(stdout)
+    if SARIF_SCHEMA.exists():
+        import jsonschema
+
+        jsonschema.validate(log, json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
+    assert log["version"] == "2.1.0" and len(log["runs"]) == 1
+    assert log["runs"][0]["tool"]["driver"]["name"] == "ascend-compile"
+    return log
+
+
+def _check_stdout(fmt: str, stdout: str) -> None:
+    if fmt == "json":
+        _one_json(stdout)
+    elif fmt == "sarif":
+        _check_sarif(stdout)
+    elif fmt == "github":
+        commands = [line for line in stdout.splitlines() if line.startswith("::")]
+        assert all(line.startswith(("::error ", "::warning ", "::notice ")) for line in commands), stdout
+
+
+def _check_stderr(fmt: str, stderr: str) -> None:
+    """Diagnostics only: for a document format, never the document (or any JSON) on stderr."""
+    if fmt in ("json", "sarif"):
+        assert '"schemaVersion"' not in stderr and '"$schema"' not in stderr, stderr
+    assert "Traceback" not in stderr, stderr
+
+
+@pytest.fixture
+def bad_spec(tmp_path: Path) -> Path:
+    spec = tmp_path / "job.yaml"
+    spec.write_text("kind: TrainingJob\nname: [\n", encoding="utf-8")
+    return spec
+
+
+def _run(command: str, fmt: str, *args: str, **kwargs: Any) -> subprocess.CompletedProcess:
+    return cli(*command.split(), "--format", fmt, *args, **kwargs)
+
+
+@pytest.mark.parametrize("command,fmt", TABLE)
+def test_unreadable_spec(command: str, fmt: str, bad_spec: Path, fake: Fake) -> None:  # noqa: F811
+    """An input error exits 2; a document format still writes its one document (the finding) on stdout."""
+    proc = _run(command, fmt, str(bad_spec), env=fake.env())
+    assert proc.returncode == 2, proc.stderr
+    _check_stdout(fmt, proc.stdout)
+    _check_stderr(fmt, proc.stderr)
+    if fmt == "json":
+        findings = _one_json(proc.stdout)["findings"]
+        assert findings and findings[0]["inputError"] and findings[0]["file"].endswith("job.yaml")
+
+
+@pytest.mark.parametrize("command", ["lint", "compile"])
+def test_unreachable_cluster_json(command: str, fake: Fake) -> None:  # noqa: F811
+    """--cluster against a cluster that refuses the connection: exit 4 and a JSON error object on stdout."""
+    fake.rules(REFUSED)
+    proc = _run(command, "json", "--cluster", "examples/pytorch-module-910b-8.yaml", env=fake.env())
+    assert proc.returncode == 4, proc.stderr
+    error = _one_json(proc.stdout)["error"]
+    assert error["exitCode"] == 4 and "refused" in error["message"]
+    assert proc.stderr.startswith("error: ")
