@@ -10,13 +10,14 @@ document).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
 
-from tests.checkout import SHARED, run_cli as cli
+from tests.checkout import ROOT, SHARED, run_cli as cli
 from tests.cli.test_kubectl import Fake, fake  # noqa: F401 - the fake kubectl fixture
 
 SARIF_SCHEMA = SHARED / "standards" / "sarif-schema-2.1.0.json"
@@ -26,8 +27,12 @@ OFFERED: Dict[str, List[str]] = {
     "compile": ["text", "json", "sarif", "github"], "import": ["text", "json", "sarif", "github"],
     "apply": ["text", "json", "sarif", "github"], "diff": ["text", "json", "sarif", "github"],
     "delete": ["text", "json", "sarif", "github"], "status": ["text", "json"],
+    "why": ["text", "json"], "wait": ["text", "json"], "events": ["text", "json"], "list": ["text", "json"],
+    "explain": ["text", "json"],
 }
-TABLE = [(command, fmt) for command, formats in OFFERED.items() for fmt in formats]
+#: the commands that read specs and manifests: each is run on one that cannot be read
+READERS = ("lint", "validate", "compile", "import", "apply", "diff", "delete", "status")
+TABLE = [(command, fmt) for command in READERS for fmt in OFFERED[command]]
 REFUSED = {"match": ["get"], "rc": 1, "stderr": "The connection to the server 127.0.0.1:1 was refused - "
                                                 "did you specify the right host or port?\n"}
 
@@ -97,3 +102,26 @@ def test_unreachable_cluster_json(command: str, fake: Fake) -> None:  # noqa: F8
     error = _one_json(proc.stdout)["error"]
     assert error["exitCode"] == 4 and "refused" in error["message"]
     assert proc.stderr.startswith("error: ")
+
+
+@pytest.mark.parametrize("command", sorted(OFFERED))
+def test_help_offers_only_what_the_command_produces(command: str) -> None:
+    """--help lists exactly the formats of the table: those the command can produce."""
+    proc = cli(*command.split(), "--help")
+    listed = re.search(r"--format \[([a-z|]+)\]", proc.stdout)
+    assert listed and listed.group(1).split("|") == OFFERED[command], proc.stdout
+
+
+def test_a_format_not_offered_is_a_usage_error() -> None:
+    """status reports jobs, not findings: --format sarif was accepted and wrote a SARIF log to stderr."""
+    proc = cli("status", "job1", "--format", "sarif")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "'sarif' is not one of 'text', 'json'" in proc.stderr
+
+
+def test_docs_use_the_visible_format_option() -> None:
+    """The docs spell --format, never the hidden -o json of the cluster commands (kubectl's own -o is fine)."""
+    hidden = [f"{page.name}:{number}: {line.strip()}" for page in sorted((ROOT / "docs").glob("*.md"))
+              for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+              if re.search(r"`(\w+ )?-o json`", line) and "kubectl" not in line]
+    assert hidden == []
