@@ -125,3 +125,22 @@ def test_docs_use_the_visible_format_option() -> None:
               for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
               if re.search(r"`(\w+ )?-o json`", line) and "kubectl" not in line]
     assert hidden == []
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_paths_are_relative_to_the_repository_root(fmt: str, tmp_path: Path) -> None:
+    """Run from a subfolder, every format names the file from the repository root (GitHub resolves annotations
+    that way); before, github, json and text named it from the subfolder."""
+    repo = tmp_path / "repo"
+    (repo / "k8s" / "jobs").mkdir(parents=True)
+    (repo / ".git").mkdir()
+    (repo / "k8s" / "jobs" / "job.yaml").write_text("kind: AscendJob\nfoo: [\n", encoding="utf-8")
+    proc = cli("lint", "--format", fmt, "jobs/job.yaml", cwd=repo / "k8s")
+    assert proc.returncode == 2, proc.stderr
+    _check_stdout(fmt, proc.stdout)
+    named = {"text": lambda out: out.split(":", 1)[0],
+             "json": lambda out: json.loads(out)["findings"][0]["file"],
+             "sarif": lambda out: json.loads(out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+                                   ["artifactLocation"]["uri"],
+             "github": lambda out: re.search(r"file=([^,]+),", out).group(1)}[fmt]  # type: ignore[union-attr]
+    assert named(proc.stdout) == "k8s/jobs/job.yaml"
