@@ -65,7 +65,7 @@ def load_profiles(inputs: Inputs) -> Tuple[Any, Any]:
                 sys.stderr.write(f"ascend-compile: {line}\n")
         registry.check()  # a bad profile directory is one error now, not one per use later
     except AscendCompileError as exc:
-        report_and_exit(exc.findings, inputs.fmt, stream=sys.stderr)
+        report_and_exit(exc.findings, inputs.fmt, stream=sys.stderr, color=color_of(inputs))
         raise  # unreachable
     return config, registry
 
@@ -129,24 +129,29 @@ def describe(config: Any, inputs: Inputs) -> List[str]:
     return [printable(where), "profile directories: " + printable(", ".join(dirs))]
 
 
+def color_of(inputs: Inputs) -> Optional[bool]:
+    """``--color`` as the text reporter takes it: None (auto: the terminal and the environment decide), True, False."""
+    return {"always": True, "never": False}.get(inputs.color)
+
+
 def report(findings: Iterable[Finding], fmt: str, stream: Optional[TextIO] = None,
-           files_checked: Optional[int] = None) -> None:
+           files_checked: Optional[int] = None, color: Optional[bool] = None) -> None:
     from ..report import catalogue_rules, render
 
     rules = catalogue_rules() if fmt == "sarif" else None
     render(sorted(findings, key=Finding.sort_key), fmt, rules=rules, stream=stream or sys.stdout,
-           files_checked=files_checked)
+           files_checked=files_checked, color=color)
 
 
 def report_and_exit(findings: Iterable[Finding], fmt: str, stream: Optional[TextIO] = None,
-                    files_checked: Optional[int] = None) -> None:
+                    files_checked: Optional[int] = None, color: Optional[bool] = None) -> None:
     """Report the findings that end the command and exit (1, or 2 for an input error).  ``stream`` is for the text
     formats (stderr where stdout holds the command's output); a document format (json, sarif) always goes to stdout:
     the command writes nothing else there now, and a program reading stdout gets its one document."""
     from ..findings import exit_code
 
     findings = list(findings)
-    report(findings, fmt, sys.stdout if fmt in DOCUMENT_FORMATS else stream, files_checked)
+    report(findings, fmt, sys.stdout if fmt in DOCUMENT_FORMATS else stream, files_checked, color)
     sys.exit(exit_code(findings) or 1)
 
 

@@ -144,3 +144,18 @@ def test_paths_are_relative_to_the_repository_root(fmt: str, tmp_path: Path) -> 
                                    ["artifactLocation"]["uri"],
              "github": lambda out: re.search(r"file=([^,]+),", out).group(1)}[fmt]  # type: ignore[union-attr]
     assert named(proc.stdout) == "k8s/jobs/job.yaml"
+
+
+#: (--color, environment, coloured?): no-color.org and force-color.org for auto; the flag wins over both
+COLOR_TABLE = [("auto", {}, False), ("auto", {"FORCE_COLOR": "1"}, True), ("auto", {"NO_COLOR": "1"}, False),
+               ("auto", {"FORCE_COLOR": ""}, False), ("always", {}, True), ("always", {"NO_COLOR": "1"}, True),
+               ("never", {"FORCE_COLOR": "1"}, False), ("never", {}, False)]
+
+
+@pytest.mark.parametrize("command", ["lint", "validate"])
+@pytest.mark.parametrize("flag,env,coloured", COLOR_TABLE)
+def test_color(command: str, flag: str, env: Dict[str, str], coloured: bool, bad_spec: Path) -> None:
+    """The text report is coloured as --color, FORCE_COLOR and NO_COLOR say (stdout is a pipe here: auto is off)."""
+    proc = cli(command, "--color", flag, str(bad_spec), env=env, unset=("FORCE_COLOR", "NO_COLOR"))
+    assert proc.returncode == 2, proc.stderr
+    assert ("\033[" in proc.stdout) is coloured, proc.stdout
