@@ -159,3 +159,31 @@ def test_color(command: str, flag: str, env: Dict[str, str], coloured: bool, bad
     proc = cli(command, "--color", flag, str(bad_spec), env=env, unset=("FORCE_COLOR", "NO_COLOR"))
     assert proc.returncode == 2, proc.stderr
     assert ("\033[" in proc.stdout) is coloured, proc.stdout
+
+
+@pytest.mark.parametrize("command,fmt", [(c, f) for c in ("lint", "validate") for f in OFFERED[c]])
+def test_clean_input(command: str, fmt: str) -> None:
+    """A clean manifest: exit 0, stdout is the format (json: one document with no findings), stderr empty."""
+    proc = cli(command, "--format", fmt, "examples/pytorch-module-910b-8.yaml")
+    assert proc.returncode == 0, proc.stderr
+    _check_stdout(fmt, proc.stdout)
+    assert proc.stderr == ""
+    if fmt == "json":
+        assert _one_json(proc.stdout)["findings"] == []
+
+
+@pytest.mark.parametrize("command", ["status", "why", "events", "list", "wait", "delete"])
+def test_cluster_command_unreachable(command: str, fake: Fake) -> None:  # noqa: F811
+    """Every cluster command offering json: a refused connection is exit 4 and one JSON error object on stdout."""
+    fake.rules(REFUSED, {"match": ["delete"], **{k: v for k, v in REFUSED.items() if k != "match"}})
+    target = ["--all"] if command == "list" else ["job1"]
+    proc = cli(command, *target, "--format", "json", env=fake.env())
+    assert proc.returncode == 4, proc.stderr
+    assert _one_json(proc.stdout)["error"]["exitCode"] == 4
+    assert proc.stderr.startswith("error: ") or "\nerror: " in proc.stderr, proc.stderr
+
+
+def test_explain_json() -> None:
+    proc = cli("explain", "AC101", "--format", "json")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert _one_json(proc.stdout)["id"] == "AC101"
