@@ -67,9 +67,9 @@ def report(path: str, findings: Sequence[Finding], fmt: str, rules: Optional[Dic
         run["properties"] = {"baseline": {"file": path, "baselined": len(part.baselined), "stale": part.stale}}
         sys.stdout.write(printable_json(document) + "\n")
     elif fmt == "json":
-        from ..report import _json
+        from ..report import _json, repository_paths
 
-        document = _json.as_dict(sort_findings(part.new), rules, files, _version())
+        document = _json.as_dict(sort_findings(repository_paths(part.new)), rules, files, _version())
         document["summary"].update({"baselined": len(part.baselined), "staleBaselineEntries": part.stale})
         sys.stdout.write(printable_json(document) + "\n")
     else:

@@ -95,9 +95,10 @@ def stdout_sink(sanitize: bool = True) -> Callable[[str], None]:
     return write
 
 
-def read_live_inventory(flags: KubectlFlags) -> Any:
+def read_live_inventory(flags: KubectlFlags, json_error: bool = False) -> Any:
     """The live cluster's inventory (``--cluster``), read through kubectl with the cluster commands' flags; what could
-    not be read is said on stderr; a kubectl failure is ``error: ...`` and its exit code (4: unreachable)."""
+    not be read is said on stderr; a kubectl failure is ``error: ...`` and its exit code (4: unreachable), and with
+    ``json_error`` a JSON error object on stdout too."""
     from ..inventory.replies import ClusterDataError
     from ..kube.kubectl import EXIT_UNREACHABLE, KubectlError
     from ..kube.inventory import read_inventory
@@ -110,9 +111,9 @@ def read_live_inventory(flags: KubectlFlags) -> Any:
         inventory, notes = read_inventory(KubectlReader(kubectl), flags.namespace, flags.context or "",
                                           job_namespace(kubectl))
     except KubectlError as exc:
-        fail(exc.message, exc.exit_code)
+        fail(exc.message, exc.exit_code, json_error)
     except ClusterDataError as exc:
-        fail(exc.findings[0].message, EXIT_UNREACHABLE, reason=MALFORMED)
+        fail(exc.findings[0].message, EXIT_UNREACHABLE, json_error, MALFORMED)
     for note in notes:
         click.echo(f"note: {printable(note)}", err=True)
     return inventory

@@ -21,6 +21,10 @@ FLAG, SWITCH, MANY, INT, TEXT, FILE, DIR = "flag", "switch", "many", "int", "tex
 
 #: the commands that read the project config and profiles (``--config``, ``--format``, ``--show-config``, ...)
 _INPUT = ("lint", "compile", "import", "status", "apply", "diff", "delete")
+#: ``--color``: auto (the terminal and NO_COLOR / FORCE_COLOR decide), always, never
+COLOR_CHOICES = ("auto", "always", "never")
+#: the commands whose report is findings, in any of the report formats (``status`` reports jobs: text or json)
+_FINDINGS = tuple(command for command in _INPUT if command != "status")
 #: the commands that run kubectl (``--kubeconfig``, ``--context``, ``-n``, ...)
 _KUBECTL = ("lint", "compile", "apply", "diff", "delete", "status", "why", "wait", "logs", "events", "list",
             "cluster snapshot")
@@ -173,8 +177,13 @@ OPTIONS: Tuple[Option, ...] = (
            "Extra directory of hardware profiles (repeatable; later ones win).", default=(), fast=False),
     Option(("--max-bytes",), "max_bytes", INT, (*_INPUT, "validate", "krm"), "Refuse input files larger than this.",
            default=DEFAULT_MAX_BYTES, show_default=True),
-    Option(("--format",), "fmt", FORMATS, (*_INPUT, "validate"), "How to report problems.", default="text",
+    Option(("--format",), "fmt", FORMATS, (*_FINDINGS, "validate"), "How to report problems.", default="text",
            show_default=True),
+    Option(("--color",), "color", COLOR_CHOICES, (*_FINDINGS, "validate"),
+           "Colour in the text format: auto (when stdout is a terminal; NO_COLOR turns it off, FORCE_COLOR on), "
+           "always or never (this flag wins over both variables).", default="auto", show_default=True),
+    Option(("--format",), "fmt", ("text", "json"), ("status",), "How to report the jobs (and problems).",
+           default="text", show_default=True),
     Option(("-f",), "fmt_alias", FORMATS, ("validate",), "The old spelling of --format.", hidden=True),
     Option(("-v", "--verbose"), "verbose", FLAG, _INPUT,
            "Say on stderr which project config and profile directories are used.", default=False, fast=False),

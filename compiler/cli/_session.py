@@ -16,6 +16,8 @@ from ..findings import Finding
 from ..lint.session import Session
 from ._settings import Inputs, Judging, KubectlFlags
 
+#: the report formats that are one document: a command writes one on stdout, whatever else it says on stderr
+DOCUMENT_FORMATS = ("json", "sarif")
 _NO_JUDGING = Judging()
 _NO_KUBECTL = KubectlFlags()
 
@@ -47,7 +49,7 @@ def open_for(inputs: Inputs, judging: Judging = _NO_JUDGING, kubectl: KubectlFla
     config, registry = load_profiles(inputs)
     if config_snapshot:
         judging = with_config_snapshot(judging, config)
-    inventory = cluster_inventory(judging, kubectl)
+    inventory = cluster_inventory(judging, kubectl, inputs.fmt)
     return open_session(config, registry, fail_on=judging.fail_on, inventory=inventory,
                         target=run_target(judging, config, inventory), cache=cache, output_lint=output_lint,
                         max_bytes=inputs.max_bytes)
@@ -67,7 +69,7 @@ def load_profiles(inputs: Inputs) -> Tuple[Any, Any]:
                 sys.stderr.write(f"ascend-compile: {line}\n")
         registry.check()  # a bad profile directory is one error now, not one per use later
     except AscendCompileError as exc:
-        report_and_exit(exc.findings, inputs.fmt, stream=sys.stderr)
+        report_and_exit(exc.findings, inputs.fmt, stream=sys.stderr, color=color_of(inputs))
         raise  # unreachable
     return config, registry
 
@@ -93,10 +95,11 @@ def with_config_snapshot(judging: Judging, config: Any) -> Judging:
     return replace(judging, cluster_snapshot=config.cluster.snapshot)
 
 
-def cluster_inventory(judging: Judging, kubectl: KubectlFlags = _NO_KUBECTL) -> Any:
+def cluster_inventory(judging: Judging, kubectl: KubectlFlags = _NO_KUBECTL, fmt: str = "text") -> Any:
     """The cluster the cluster-aware rules check against: ``--cluster-snapshot FILE`` (read and checked against its
     schema: AC016, an InputError) or, for ``--cluster``, the live cluster read through kubectl
-    (:func:`ascend_compile.cli._cluster.read_live_inventory`); None without either (those rules then say nothing)."""
+    (:func:`ascend_compile.cli._cluster.read_live_inventory`; with ``--format json`` a cluster that cannot be read
+    is a JSON error object on stdout); None without either (those rules then say nothing)."""
     if judging.cluster_snapshot:
         from ..inventory.snapshot import load
 
@@ -104,7 +107,7 @@ def cluster_inventory(judging: Judging, kubectl: KubectlFlags = _NO_KUBECTL) -> 
     if judging.cluster:
         from ._cluster import read_live_inventory
 
-        return read_live_inventory(kubectl)
+        return read_live_inventory(kubectl, fmt == "json")
     return None
 
 
@@ -142,21 +145,29 @@ def describe(config: Any, inputs: Inputs) -> List[str]:
     return [printable(where), "profile directories: " + printable(", ".join(dirs))]
 
 
+def color_of(inputs: Inputs) -> Optional[bool]:
+    """``--color`` as the text reporter takes it: None (auto: the terminal and the environment decide), True, False."""
+    return {"always": True, "never": False}.get(inputs.color)
+
+
 def report(findings: Iterable[Finding], fmt: str, stream: Optional[TextIO] = None,
-           files_checked: Optional[int] = None) -> None:
+           files_checked: Optional[int] = None, color: Optional[bool] = None) -> None:
     from ..report import catalogue_rules, render
 
     rules = catalogue_rules() if fmt == "sarif" else None
     render(sorted(findings, key=Finding.sort_key), fmt, rules=rules, stream=stream or sys.stdout,
-           files_checked=files_checked)
+           files_checked=files_checked, color=color)
 
 
 def report_and_exit(findings: Iterable[Finding], fmt: str, stream: Optional[TextIO] = None,
-                    files_checked: Optional[int] = None) -> None:
+                    files_checked: Optional[int] = None, color: Optional[bool] = None) -> None:
+    """Report the findings that end the command and exit (1, or 2 for an input error).  ``stream`` is for the text
+    formats (stderr where stdout holds the command's output); a document format (json, sarif) always goes to stdout:
+    the command writes nothing else there now, and a program reading stdout gets its one document."""
     from ..findings import exit_code
 
     findings = list(findings)
-    report(findings, fmt, stream, files_checked)
+    report(findings, fmt, sys.stdout if fmt in DOCUMENT_FORMATS else stream, files_checked, color)
     sys.exit(exit_code(findings) or 1)
 
 

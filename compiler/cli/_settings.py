@@ -27,6 +27,7 @@ class Inputs:
     profile_dirs: Tuple[str, ...] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
     fmt: str = "text"
+    color: str = "auto"
     verbose: bool = False
     show_config: bool = False
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, List, Tuple
 import click
 
 from ._options import table_options
-from ._session import nothing_found, open_for, report, report_and_exit
+from ._session import DOCUMENT_FORMATS, nothing_found, open_for, report, report_and_exit
 from ._settings import ImportOptions, options_for
 
 if TYPE_CHECKING:
@@ -74,7 +74,9 @@ def import_command(manifests: Tuple[str, ...], **params: Any) -> None:
         return
     skipped += [for_command(note, "import") for note in left_out]
     if refused or skipped:  # refused jobs, objects that are not jobs, files left out: on stderr, the specs on stdout
-        report([*refused, *skipped], fmt, sys.stderr)
+        # (a json or sarif document on stdout when no spec goes there: its one document)
+        alone = fmt in DOCUMENT_FORMATS and (options.output_dir is not None or not imported)
+        report([*refused, *skipped], fmt, sys.stdout if alone else sys.stderr)
     if options.output_dir is None:
         sys.stdout.write(render_all(imported))
     else:

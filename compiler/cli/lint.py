@@ -11,7 +11,7 @@ from typing import Any, List, Optional, Sequence, Union
 
 from ..errors import AscendCompileError
 from ..lint.session import Session
-from ._session import Usage
+from ._session import Usage, color_of
 from ._settings import LintOptions
 
 EPILOG = """\b
@@ -155,7 +155,8 @@ def _report(paths: Sequence[str], options: LintOptions, session: Session, findin
 
         _fixing.sarif(findings, rules, _fixing.fixes(findings))
     else:
-        render(findings, fmt, rules=rules, stream=sys.stdout, files_checked=files, quiet=options.checks.quiet)
+        render(findings, fmt, rules=rules, stream=sys.stdout, files_checked=files, quiet=options.checks.quiet,
+               color=color_of(options.inputs))
     return nothing_read("lint", files, exit_code(findings, session.fail_on), left_out)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any, List, Sequence
 
-from ._session import Usage
+from ._session import Usage, color_of
 from ._settings import ValidateOptions
 
 DOC = """Check Kubernetes manifests (AscendJob, Volcano Job/PodGroup/Queue, ConfigMap,
@@ -68,7 +68,7 @@ def run(paths: Sequence[str], options: ValidateOptions) -> int:
         return nothing_read("validate", files, 0, left_out)
     try:
         render(findings, options.fmt_alias or options.inputs.fmt, stream=sys.stdout, files_checked=files,
-               quiet=options.checks.quiet)
+               quiet=options.checks.quiet, color=color_of(options.inputs))
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         import os

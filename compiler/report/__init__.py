@@ -22,6 +22,7 @@ any other ID seen gets its catalogue entry.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, TextIO
 
@@ -101,6 +102,35 @@ def count(findings: Iterable[Finding]) -> Dict[str, int]:
     return counts
 
 
+def repository_root() -> Optional[str]:
+    """The root of the repository the command runs in (None outside one)."""
+    from ..safeio.inside import repository_root as find
+
+    return find(os.getcwd())
+
+
+def in_repository(path: str, root: Optional[str]) -> Optional[str]:
+    """``path`` relative to the repository ``root``, with ``/`` separators; None when it is not inside it (or is
+    standard input, or there is no root)."""
+    if not (root and path and path != "<stdin>"):
+        return None
+    absolute = os.path.abspath(path)
+    if not absolute.startswith(root.rstrip(os.sep) + os.sep):
+        return None
+    return os.path.relpath(absolute, root).replace(os.sep, "/")
+
+
+def repository_paths(findings: Iterable[Finding]) -> List[Finding]:
+    """The findings with each file inside the repository named relative to its root, whatever folder the command
+    ran from (GitHub annotations and CI logs need that); files elsewhere keep the name they were given."""
+    root = repository_root()
+    shown = []
+    for finding in findings:
+        inside = in_repository(finding.file, root)
+        shown.append(finding if inside is None else finding.at(inside, finding.line, finding.column))
+    return shown
+
+
 def render(findings: Iterable[Finding], fmt: str = "text", rules: Optional[Mapping[str, RuleInfo]] = None,
            stream: Optional[TextIO] = None, *, files_checked: Optional[int] = None,
            color: Optional[bool] = None, quiet: bool = False, tool_version: Optional[str] = None) -> None:
@@ -111,9 +141,11 @@ def render(findings: Iterable[Finding], fmt: str = "text", rules: Optional[Mappi
     if tool_version is None:
         from .._version import __version__ as tool_version
     module = importlib.import_module(f"{__name__}.{_MODULES[fmt]}")
+    if fmt != "sarif":  # SARIF names the files relative to the root itself, with its uriBaseId
+        findings = repository_paths(findings)
     module.render(sort_findings(findings), rules=rules, stream=out, files_checked=files_checked,
                   color=color, quiet=quiet, tool_version=tool_version)
 
 
-__all__ = ["FORMATS", "RuleInfo", "catalogue_rules", "default_rules", "merged_rules", "render", "rule_info",
+__all__ = ["FORMATS", "RuleInfo", "catalogue_rules", "default_rules", "merged_rules", "render", "repository_paths", "repository_root", "in_repository", "rule_info",
            "sort_findings", "count"]

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from ..findings import ERROR, INFO, WARNING, Finding
 from ..safeio.text import printable_json
-from . import INFORMATION_URI, TOOL_NAME, RuleInfo, merged_rules
+from . import INFORMATION_URI, TOOL_NAME, RuleInfo, in_repository, merged_rules, repository_root
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {ERROR: "error", WARNING: "warning", INFO: "note"}
@@ -42,18 +42,10 @@ SRCROOT = "%SRCROOT%"
 
 def artifact_location(path: str, root: Optional[str]) -> Dict[str, Any]:
     """A SARIF artifactLocation: relative to the repository ``root`` (with its uriBaseId) when the file is in it."""
-    if root and path and path != "<stdin>":
-        absolute = os.path.abspath(path)
-        if absolute.startswith(root.rstrip(os.sep) + os.sep):
-            return {"uri": quote(os.path.relpath(absolute, root).replace(os.sep, "/")), "uriBaseId": SRCROOT}
+    inside = in_repository(path, root)
+    if inside is not None:
+        return {"uri": quote(inside), "uriBaseId": SRCROOT}
     return {"uri": artifact_uri(path)}
-
-
-def repository_root() -> Optional[str]:
-    """The root of the repository the command runs in (None outside one)."""
-    from ..safeio.inside import repository_root as find
-
-    return find(os.getcwd())
 
 
 def _rule_descriptor(rule: RuleInfo) -> Dict[str, Any]:

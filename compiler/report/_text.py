@@ -14,10 +14,14 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
 def use_color(stream: TextIO, color: Optional[bool]) -> bool:
+    """``color`` when given (``--color always/never``); else off when ``NO_COLOR`` is set and not empty
+    (no-color.org), on when ``FORCE_COLOR`` is (force-color.org: CI logs), else on a terminal only."""
     if color is not None:
         return color
     if os.environ.get("NO_COLOR"):
         return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
     isatty = getattr(stream, "isatty", None)
     try:
         return bool(isatty and isatty())

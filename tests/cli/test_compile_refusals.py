@@ -122,8 +122,8 @@ def test_json_report_names_the_rule_and_counts_the_files(tmp_path) -> None:
     (tmp_path / "bad.yaml").write_text(spec_text("module-910b-8", "npus: 13"))
     (tmp_path / "good.yaml").write_text(spec_text("module-910b-8", "npus: 8").replace("refused", "fine"))
     result = run_cli("compile", str(tmp_path), "--format", "json")
-    assert result.returncode == 1 and result.stdout == ""
-    report = json.loads(result.stderr)
+    assert result.returncode == 1 and result.stderr == ""  # the JSON document on stdout, nothing else there
+    report = json.loads(result.stdout)
     assert report["summary"]["filesChecked"] == 2 and report["summary"]["errors"] == 1
     [finding] = report["findings"]
     assert finding["rule"] == "AC304" and finding["ruleName"] == "npu-total"
@@ -136,7 +136,7 @@ def test_a_refused_spec_is_named_as_lint_and_validate_name_it(tmp_path) -> None:
     spec = tmp_path / "bad.yaml"
     spec.write_text(spec_text("module-910b-8", "npus: 13").replace("  name: refused\n",
                                                                    "  name: refused\n  namespace: team-a\n"))
-    compiled = json.loads(run_cli("compile", str(spec), "--format", "json").stderr)
+    compiled = json.loads(run_cli("compile", str(spec), "--format", "json").stdout)
     spec.write_text(spec.read_text().replace("npus: 13", "npuz: 13"))
     validated = json.loads(run_cli("validate", str(spec), "--format", "json").stdout)
     assert [f["object"] for f in compiled["findings"]] == ["TrainingJob/team-a/refused"]

@@ -20,8 +20,9 @@ REPO = {
     "k8s/prod/patch.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: '1'}\n",
     "docker-compose.yml": "services:\n  web: {image: nginx}\n",
 }
-ALL_NOTES = [("./charts/app", "AC007", "info"), ("./docker-compose.yml", "AC009", "info"),
-             ("./k8s/prod/patch.yaml", "AC014", "warning")]
+#: named from the repository root, as every format names files (not as the walk of "." spelled them: ./charts/app)
+ALL_NOTES = [("charts/app", "AC007", "info"), ("docker-compose.yml", "AC009", "info"),
+             ("k8s/prod/patch.yaml", "AC014", "warning")]
 COMMANDS = [("lint", "--no-cache"), ("validate",)]
 
 
@@ -53,8 +54,8 @@ def test_disable_silences_each_note_on_the_command_line(repo, command, disable, 
 def test_the_project_config_disables_a_note_and_changes_the_severity_of_others(repo):
     (repo / ".ascend-compile.yaml").write_text("lint:\n  disable: [not-a-manifest]\n"
                                               "  severity: {AC007: error}\n", encoding="utf-8")
-    assert _run("lint", "--no-cache", ".", cwd=repo) == (1, [("./charts/app", "AC007", "error"),
-                                                            ("./k8s/prod/patch.yaml", "AC014", "warning")])
+    assert _run("lint", "--no-cache", ".", cwd=repo) == (1, [("charts/app", "AC007", "error"),
+                                                            ("k8s/prod/patch.yaml", "AC014", "warning")])
     (repo / ".ascend-compile.yaml").write_text("lint:\n  severity: {AC007: error, AC014: info}\n", encoding="utf-8")
     refused = run_cli("lint", "--no-cache", ".", cwd=repo, env={"NO_COLOR": "1"})
     assert (refused.returncode, refused.stdout) == (2, "")
@@ -67,7 +68,7 @@ def test_the_result_cache_answers_each_setting_with_its_own_notes(repo):
     assert any((repo / "cache").rglob("*")), "the result cache was not written"
     assert _run("lint", "--disable", "AC009", ".", cwd=repo, env=env)[1] == [ALL_NOTES[0], ALL_NOTES[2]]
     (repo / ".ascend-compile.yaml").write_text("lint: {severity: {AC009: warning}}\n", encoding="utf-8")
-    assert ("./docker-compose.yml", "AC009", "warning") in _run("lint", ".", cwd=repo, env=env)[1]
+    assert ("docker-compose.yml", "AC009", "warning") in _run("lint", ".", cwd=repo, env=env)[1]
     (repo / ".ascend-compile.yaml").unlink()
     assert _run("lint", ".", cwd=repo, env=env) == (0, ALL_NOTES)
 

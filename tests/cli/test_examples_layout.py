@@ -25,7 +25,7 @@ def test_the_whole_folder_fails_only_for_the_reasons_the_layout_gives(tmp_path: 
     result = run_cli("compile", "examples/", "-o", str(tmp_path / "out"), "--format", "json")
     assert result.returncode == 1
     assert not (tmp_path / "out").exists()  # all or nothing
-    findings = json.loads(result.stderr)["findings"]
+    findings = json.loads(result.stdout)["findings"]
     reasons = {(f["rule"], "samples" if f["file"].startswith("examples/samples/") else f["file"]) for f in findings}
     assert reasons == {("AC020", "samples")}  # a walk leaves kustomize/generator's kustomization.yaml out
     assert all("defined twice" in f["message"] for f in findings if f["rule"] == "AC020")

@@ -47,7 +47,7 @@ def test_import_of_objects_that_are_not_jobs_names_the_left_out_patches_too(tmp_
     assert "./overlay/replicas.yaml: warning: was NOT CHECKED: ./overlay/kustomization.yaml merges" in result.stderr
     assert "    hint: import what it builds: kubectl kustomize ./overlay | ascend-compile import -\n" in result.stderr
     as_json = run_cli("import", "--format", "json", ".", cwd=tmp_path)
-    rules = sorted(f["rule"] for f in json.loads(as_json.stderr)["findings"])
+    rules = sorted(f["rule"] for f in json.loads(as_json.stdout)["findings"])
     assert (as_json.returncode, rules) == (1, ["AC007", "AC014", "AC026", "AC026"])
 
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.checkout import run_cli
+from tests.checkout import ROOT, run_cli
 
 from .conftest import CASES, SARIF_SCHEMA
 
@@ -24,7 +24,8 @@ def test_clean_file_exits_0():
 def test_errors_exit_1_with_location():
     result = run_cli("lint", ERRORS)
     assert result.returncode == 1
-    assert f"{ERRORS}:8:18: error:" in result.stdout and "[AC204]" in result.stdout
+    named = os.path.relpath(ERRORS, ROOT).replace(os.sep, "/")  # named from the repository root, as given or not
+    assert f"{named}:8:18: error:" in result.stdout and "[AC204]" in result.stdout
 
 
 def test_warnings_pass_unless_fail_on_warning():
