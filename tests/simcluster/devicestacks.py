@@ -20,6 +20,7 @@ No ascend-operator and no MindCluster plugin run; the controllers and CRDs are t
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -120,6 +121,43 @@ class DeviceShareCluster(SimCluster):
             raise SimClusterError(f"unknown deviceshare mode {mode!r}; known: {', '.join(MODE_ARGUMENT)}")
         super().__init__(profiles=["310p"], nodes_per_profile=0, admission_webhook=False, **kwargs)
         self.mode, self.node_count = mode, node_count
+
+    def start(self) -> "DeviceShareCluster":
+        super().start()
+        try:
+            self._report_devices_after_the_first_session()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _sessions(self) -> int:
+        return (self.log_dir / "vc-scheduler.log").read_text(errors="replace").count("Open Session")
+
+    def _wait_for_sessions(self, count: int, timeout: float = 120.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self._sessions() < count:
+            if time.monotonic() > deadline or self.dead_processes():
+                raise SimClusterError(f"vc-scheduler opened fewer than {count} sessions within {timeout:.0f}s\n"
+                                      + self.logs_for_failure())
+            time.sleep(0.5)
+
+    def _report_devices_after_the_first_session(self) -> None:
+        """Update every node once the scheduler has opened a session, as a device plugin's periodic report does.
+
+        deviceshare turns its Ascend modes on when a session first reads its arguments
+        (``enablePredicate``, pkg/scheduler/plugins/deviceshare/deviceshare.go), and the scheduler's cache records
+        a node's Ascend devices only when it adds or updates the node (``setNodeOthersResource``,
+        pkg/scheduler/api/node_info.go; a session's copy keeps the cached devices).  A node the cache took in
+        before that first session has none until its next update: on a busy machine the nodes came first, and
+        every shape was placed by its resource count alone.  On a real cluster the device plugins' reports update
+        the nodes; here one update after the first session stands in for them, and the shapes are applied two
+        sessions later, when the cache has read it."""
+        self._wait_for_sessions(1)
+        stamp = str(time.time_ns())
+        for fake in self.fake_nodes:
+            self.kubectl("annotate", "node", fake.name, "--overwrite", f"ascend-compile.test/reported={stamp}")
+        self._wait_for_sessions(self._sessions() + 2)
 
     def _built(self) -> build.Binaries:
         try:
