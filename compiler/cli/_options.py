@@ -118,7 +118,10 @@ def _target_line(judging: Judging, config: Any) -> str:
         try:
             inventory = cluster_inventory(judging)
         except AscendCompileError as exc:
-            raise click.UsageError(exc.findings[0].message) from None
+            found = exc.findings[0]
+            where = f"{found.file}: " if found.file else ""
+            hint = f" ({found.hint})" if found.hint else ""
+            raise click.UsageError(printable(f"{where}{found.message}{hint}")) from None
     try:
         target = run_target(judging, config, inventory)
     except Usage as exc:

@@ -88,3 +88,13 @@ def test_the_python_api_reads_the_configs_snapshot_as_the_cli_does(tmp_path: Pat
     flagged = {f.rule for f in ascend_compile.lint_manifests([str(QUEUE_MISSING)], config=str(config),
                                                              cluster_snapshot=tmp_path / "cluster" / "empty.yaml")}
     assert "AC901" not in flagged
+
+
+def test_show_config_names_a_missing_snapshot_file(tmp_path: Path) -> None:
+    """A config naming a snapshot that is not there: --show-config is a usage error that names the file and says
+    what to do, as lint's AC016 does (it said only "cannot read the cluster snapshot: no such file")."""
+    config = _project(tmp_path, "cluster/missing.yaml")
+    shown = cli("lint", "--config", str(config), "--show-config")
+    assert shown.returncode == 2
+    assert str(tmp_path / "cluster" / "missing.yaml") in shown.stderr
+    assert "check the path" in shown.stderr
