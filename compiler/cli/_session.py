@@ -88,10 +88,10 @@ def _check_release(judging: Judging) -> None:
 def with_config_snapshot(judging: Judging, config: Any) -> Judging:
     """The project config's ``cluster.snapshot`` as ``--cluster-snapshot`` where neither that flag nor ``--cluster``
     is given (a flag wins)."""
-    from dataclasses import replace
-
     if judging.cluster_snapshot or judging.cluster or not config.cluster.snapshot:
         return judging
+    from dataclasses import replace  # here: a lint of one file imports no dataclasses (compiler/records.py)
+
     return replace(judging, cluster_snapshot=config.cluster.snapshot)
 
 
