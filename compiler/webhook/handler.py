@@ -73,20 +73,19 @@ class Handler(BaseHTTPRequestHandler):
         hook = self.server.webhook
         started = time.monotonic()
         if self.path.partition("?")[0] != "/validate":
-            self._reply(404, b"not found\n", _TEXT, drain=True)
+            self._reply(404, b"not found\n", _TEXT, close=True)
             return
-        body, problem = self._body(hook.settings.max_body_bytes, started + hook.settings.deadline)
-        if body is None:
-            hook.log.event("bad-request", "warning", reason=problem)
-            self._reply(400, (problem + "\n").encode(), _TEXT)
-            self.close_connection = True  # what is left of the body is not read
-            return
-        hook.enter()
+        hook.enter()  # in flight from the first byte of its body to the last of its answer: a shutdown waits
         try:
+            body, problem = self._body(hook.settings.max_body_bytes, started + hook.settings.deadline)
+            if body is None:
+                hook.log.event("bad-request", "warning", reason=problem)
+                self._reply(400, (problem + "\n").encode(), _TEXT, close=True)  # the rest of the body is not read
+                return
             status, answer = hook.admit(body, started)
+            self._reply(status, answer, "application/json" if status == 200 else _TEXT)
         finally:
             hook.leave()
-        self._reply(status, answer, "application/json" if status == 200 else _TEXT)
 
     def _body(self, limit: int, deadline: float) -> "tuple[Optional[bytes], str]":
         """(the body, "") or (None, why it was not read): a length is required, at most ``limit`` bytes, all of
@@ -114,8 +113,8 @@ class Handler(BaseHTTPRequestHandler):
             left -= len(chunk)
         return b"".join(chunks), ""
 
-    def _reply(self, status: int, body: bytes, content_type: str, drain: bool = False) -> None:
-        if drain:
+    def _reply(self, status: int, body: bytes, content_type: str, close: bool = False) -> None:
+        if close:
             self.close_connection = True
         self.send_response(status)
         self.send_header("Content-Type", content_type)

@@ -44,7 +44,7 @@ class Metrics:
                 "# TYPE ascend_compile_admissions_total counter"]
             lines += [f'ascend_compile_admissions_total{{kind="{kind}",result="{result}"}} {count}'
                       for (kind, result), count in sorted(self.admissions.items())]
-            lines += ["# HELP ascend_compile_denials_total Admissions refused, by the rule of each refusing finding.",
+            lines += ["# HELP ascend_compile_denials_total Admissions refused, counted once for each rule that refused them.",
                       "# TYPE ascend_compile_denials_total counter"]
             lines += [f'ascend_compile_denials_total{{rule="{rule}"}} {count}'
                       for rule, count in sorted(self.denials.items())]

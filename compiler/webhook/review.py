@@ -58,7 +58,8 @@ def read_request(body: bytes, max_bytes: int) -> Request:
     try:
         docs = list(iter_documents(decode(body, "request body", max_bytes), "request body"))
     except InputError as exc:
-        raise BadRequest(exc.findings[0].message if exc.findings else "cannot read the body") from None
+        said = exc.findings[0].message if exc.findings else "cannot be read"
+        raise BadRequest("the body " + said.replace("not valid YAML", "not valid JSON")) from None
     except RecursionError:
         raise BadRequest("the body nests too deeply to read") from None
     if len(docs) != 1 or not isinstance(docs[0].data, dict):

@@ -130,12 +130,6 @@ class InventoryWatch:
         with self._changes:
             self._changes.notify_all()
 
-    def wait_current(self, timeout: float) -> bool:
-        """Wait until the inventory includes every change seen so far; whether it does."""
-        with self._changes:
-            target = self._seen
-            return self._changes.wait_for(lambda: self._built >= target, timeout)
-
     def _spawn(self, name: str, target: Callable[[], None]) -> None:
         thread = threading.Thread(target=target, name=name, daemon=True)
         self._threads.append(thread)
