@@ -35,6 +35,12 @@ def webhook_command() -> None:
 @webhook_command.command(  # type: ignore[untyped-decorator, unused-ignore]  # click 8.1 types group.command loosely
     "serve",
     epilog="""\b
+Examples:
+  ascend-compile webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key
+  ascend-compile webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key --audit --failure-mode fail
+  ascend-compile webhook serve --plain-http --listen 127.0.0.1:8080 --cluster-snapshot cluster.yaml
+
+\b
 Endpoints: POST /validate (admission.k8s.io/v1 AdmissionReview), GET /healthz,
 GET /readyz (503 until the session is built and the inventory synced, and
 while shutting down), GET /metrics (Prometheus text).

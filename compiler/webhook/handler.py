@@ -38,7 +38,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         hook = self.server.webhook
-        self.timeout = hook.settings.deadline
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # an answer's headers and body go at once
         if hook.certificates is not None:
             self.request.settimeout(hook.settings.deadline)
             wrapped = hook.certificates.context().wrap_socket(self.request, server_side=True,

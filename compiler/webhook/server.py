@@ -20,7 +20,7 @@ import signal
 import ssl
 import threading
 import time
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from .handler import HTTPServer, Handler
 from .judge import Judge, Verdict, failed
@@ -188,7 +188,7 @@ def run(settings: ServeSettings, prepare: Callable[[WebhookServer], Judge], log:
         (hurry if stopping.is_set() else stopping).set()
 
     previous = {number: signal.signal(number, on_signal) for number in (signal.SIGTERM, signal.SIGINT)}
-    failure: list = []
+    failure: List[BaseException] = []
 
     def start_up() -> None:
         try:

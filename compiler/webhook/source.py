@@ -78,7 +78,8 @@ class ClientSource:
                 raise
             page = page if isinstance(page, dict) else {}
             items += [item for item in page.get("items") or [] if isinstance(item, dict)]
-            meta = page.get("metadata") if isinstance(page.get("metadata"), dict) else {}
+            meta = page.get("metadata")
+            meta = meta if isinstance(meta, dict) else {}
             token = meta.get("continue") or None
             if not token:
                 return items, str(meta.get("resourceVersion") or "")

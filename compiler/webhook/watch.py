@@ -16,8 +16,9 @@ The reads themselves are a :class:`Source`'s (:mod:`.source` over the Kubernetes
 """
 from __future__ import annotations
 
+import functools
 import threading
-from typing import Any, Callable, Dict, Iterator, List, Optional, Protocol, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Protocol, Tuple
 
 from ..inventory.objects import inventory_from
 
@@ -53,7 +54,7 @@ def slim(resource: str, obj: Dict[str, Any]) -> Dict[str, Any]:
     """What the inventory reads of ``obj``: its name and namespace (and a node's labels), and per resource the
     fields :mod:`ascend_compile.inventory.objects` takes; no annotation, no env, no ConfigMap data but the scheduler
     configuration's."""
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = _mapping(obj, "metadata")
     kept: Dict[str, Any] = {key: meta[key] for key in ("name", "namespace", "ownerReferences") if key in meta}
     if resource == NODES and "labels" in meta:
         kept["labels"] = meta["labels"]
@@ -67,7 +68,8 @@ def slim(resource: str, obj: Dict[str, Any]) -> Dict[str, Any]:
         out["status"] = {"phase": status.get("phase")}
     elif resource == DEPLOYMENTS:
         template = _mapping(_mapping(spec, "template"), "spec")
-        containers = template.get("containers") if isinstance(template.get("containers"), list) else []
+        containers = template.get("containers")
+        containers = containers if isinstance(containers, list) else []
         out["spec"] = {"template": {"spec": {"containers": [{"name": c.get("name"), "image": c.get("image")}
                                                              for c in containers if isinstance(c, dict)]}}}
     elif resource == CONFIG_MAPS:
@@ -121,7 +123,7 @@ class InventoryWatch:
         self._inventory = self._build()
         for resource, version in versions.items():
             if version is not None:
-                self._spawn(f"watch-{resource}", lambda r=resource, v=version: self._follow(r, v))
+                self._spawn(f"watch-{resource}", functools.partial(self._follow, resource, version))
         self._spawn("inventory-build", self._rebuild_loop)
         return self._inventory
 
@@ -209,7 +211,8 @@ class InventoryWatch:
 
     def _build(self) -> Any:
         with self._changes:
-            parts = {resource: None if store is None else list(store.values())
+            parts: Dict[str, Optional[List[Mapping[str, Any]]]] = {
+                resource: None if store is None else list(store.values())
                      for resource, store in self._stores.items()}
         spaces = sorted(str(n["metadata"].get("name") or "") for n in parts.get(NAMESPACES) or [])
         return inventory_from(parts.get(NODES), parts.get(PODS) or [], parts.get(QUEUES), parts.get(CLAIMS),

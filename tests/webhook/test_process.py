@@ -1,5 +1,6 @@
-"""``webhook serve`` as a process: SIGTERM turns readyz to 503 while requests are still answered, the request in
-flight is answered, and the process exits 0."""
+"""``webhook serve`` as a process: judged against a cluster snapshot when given one; SIGTERM turns readyz to 503
+while requests are still answered, the request in flight is answered, and the process exits 0; usage and input
+errors exit 2 without a traceback."""
 from __future__ import annotations
 
 import http.client
@@ -23,9 +24,27 @@ def _status(port: int, path: str) -> int:
         conn.close()
 
 
+def _post(port: int, data: object) -> dict:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("POST", "/validate", body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
+        reply = conn.getresponse()
+        assert reply.status == 200
+        return json.loads(reply.read())["response"]
+    finally:
+        conn.close()
+
+
+def _until_ready(port: int) -> None:
+    end = time.monotonic() + 60
+    while _status(port, "/readyz") != 200:
+        assert time.monotonic() < end, "never ready"
+        time.sleep(0.05)
+
+
 def _start(*extra: str) -> "tuple[subprocess.Popen, int, List[str]]":
     proc = subprocess.Popen([sys.executable, "-m", "ascend_compile", "webhook", "serve", "--plain-http",
-                             "--no-inventory", "--no-config", "--listen", "127.0.0.1:0", *extra],
+                             "--no-config", "--listen", "127.0.0.1:0", *extra],
                             cwd=ROOT, env=checkout_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: List[str] = []
     while True:
@@ -38,12 +57,9 @@ def _start(*extra: str) -> "tuple[subprocess.Popen, int, List[str]]":
 
 
 def test_sigterm_turns_readyz_503_answers_the_request_in_flight_and_exits_0() -> None:
-    proc, port, lines = _start("--shutdown-delay", "1.5")
+    proc, port, lines = _start("--no-inventory", "--shutdown-delay", "1.5")
     try:
-        end = time.monotonic() + 60
-        while _status(port, "/readyz") != 200:
-            assert time.monotonic() < end, "never ready"
-            time.sleep(0.05)
+        _until_ready(port)
         body = json.dumps(review(golden_job(), uid="in-flight")).encode()
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         conn.putrequest("POST", "/validate")
@@ -79,3 +95,19 @@ def test_a_tls_file_that_is_not_there_is_an_input_error_naming_it(tmp_path) -> N
                            "--tls-cert", str(missing), "--tls-key", str(missing), "--listen", "127.0.0.1:0"],
                           cwd=ROOT, env=checkout_env(), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and str(missing) in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_cluster_snapshot_is_what_the_cluster_aware_rules_judge_against() -> None:
+    job = golden_job()
+    job["spec"]["runPolicy"]["schedulingPolicy"]["queue"] = "frozen"
+    proc, port, _ = _start("--cluster-snapshot", "tests/lint/clusters/small.yaml", "--shutdown-delay", "0")
+    try:
+        _until_ready(port)
+        answer = _post(port, review(job))
+        assert answer["allowed"] is False and "AC902 at " in answer["status"]["message"]  # the queue is Closed
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
