@@ -158,17 +158,19 @@ class InventoryWatch:
         return version
 
     def _follow(self, resource: str, version: str) -> None:
-        pause = 1.0
+        pause, expired = 1.0, False
         while not self._stop.is_set():
             try:
+                if expired:
+                    version, expired = self._list(resource) or version, False
                 for kind, obj in self.source.watch(resource, version):
                     if self._stop.is_set():
                         return
                     version = self._apply(resource, kind, obj) or version
                     pause = 1.0
             except Expired:
-                version = self._list(resource) or version
-            except Exception as exc:  # noqa: BLE001 - any failure of a watch: logged, tried again
+                expired = True
+            except Exception as exc:  # noqa: BLE001 - any failure of a watch or a LIST again: logged, tried again
                 self.log("watch-error", "warning", resource=resource, error=type(exc).__name__, retry_in=pause)
                 self._stop.wait(pause)
                 pause = min(pause * 2, MAX_PAUSE)

@@ -114,6 +114,27 @@ def test_an_expired_watch_lists_its_resource_again(watched: Any) -> None:
     assert _refused_rules(running) == []
 
 
+def test_a_watch_that_fails_and_a_list_again_that_fails_are_tried_again(watched: Any) -> None:
+    source, watch, running = watched
+    real_list = source.list
+    failures = ["the list after the expiry"]
+
+    def flaky_list(resource: str) -> Tuple[List[Dict[str, Any]], str]:
+        if failures:
+            failures.pop()
+            raise ConnectionError("the API server went away")
+        return real_list(resource)
+
+    source.list = flaky_list  # type: ignore[method-assign]
+    said: List[str] = []
+    watch.log = lambda event, *_, **__: said.append(event)
+    source.nodes.append(node("arm-1"))
+    source.nodes.append(node("arm-2"))
+    source.streams[NODES].put("expired")
+    assert _until(lambda: _names(watch) == ["arm-1", "arm-2", "x86-1"], timeout=15)
+    assert failures == [] and said == ["watch-error"]
+
+
 def test_the_inventory_keeps_only_what_it_reads() -> None:
     kept = slim(NODES, node("n1"))
     assert "annotations" not in kept["metadata"] and "images" not in kept["status"]
