@@ -93,6 +93,9 @@ def serve(**params: Any) -> None:
     """Serve the validating admission webhook (HTTPS)."""
     from ..errors import AscendCompileError
     from ..findings import EXIT_INPUT, exit_code
+    from ..inventory.replies import ClusterDataError
+    from ..kube.clienterror import ClusterError
+    from ..kube.kubectl import EXIT_UNREACHABLE
     from ..webhook.logs import Log
     from ..webhook.server import ListenError, run
     from ..webhook.startup import preparer
@@ -124,6 +127,10 @@ def serve(**params: Any) -> None:
         sys.exit(run(settings, prepare, log))
     except ListenError as exc:
         fail(str(exc), EXIT_INPUT)
+    except ImportError as exc:  # the kubernetes client (the k8s extra), to watch the cluster
+        fail(str(exc), EXIT_INPUT)
     except AscendCompileError as exc:
         finding = exc.findings[0]
-        fail(f"{finding.file + ': ' if finding.file else ''}{finding.message}", exit_code(exc.findings) or EXIT_INPUT)
+        cluster = isinstance(exc, (ClusterError, ClusterDataError))
+        fail(f"{finding.file + ': ' if finding.file else ''}{finding.message}",
+             EXIT_UNREACHABLE if cluster else exit_code(exc.findings) or EXIT_INPUT)

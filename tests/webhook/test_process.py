@@ -111,3 +111,16 @@ def test_a_cluster_snapshot_is_what_the_cluster_aware_rules_judge_against() -> N
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_cluster_that_cannot_be_read_at_start_exits_4_without_a_traceback(tmp_path) -> None:
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: c\n"
+        "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}}]\n"
+        "users: [{name: u, user: {token: not-a-secret}}]\n"
+        "contexts: [{name: c, context: {cluster: c, user: u}}]\n")
+    proc = subprocess.run([sys.executable, "-m", "ascend_compile", "webhook", "serve", "--plain-http", "--no-config",
+                           "--listen", "127.0.0.1:0", "--kubeconfig", str(kubeconfig)],
+                          cwd=ROOT, env=checkout_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 4 and "list nodes" in proc.stderr and "Traceback" not in proc.stderr
