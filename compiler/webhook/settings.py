@@ -9,9 +9,10 @@ from typing import Optional
 
 from ..records import record
 
-#: the largest request body read: 3 MiB, the largest object etcd stores by default (1.5 MiB) twice over (an
-#: UPDATE carries the object and the stored one); the API server's own request limit (3 MB per object, larger
-#: for the whole request) lets through more, which is answered 400 here
+#: the largest request body read: 3 MiB.  An object is at most etcd's 1.5 MiB by default and the AdmissionReview of an
+#: UPDATE carries it twice (the object and the stored one); the API server's own limit on what it is sent is larger
+#: (3 MB per write by default), so a larger review can come: it is answered 400, and the
+#: webhook's failurePolicy decides (raise it with --max-body-bytes where the cluster stores larger objects)
 DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024
 #: seconds within which every request is answered: under the default timeoutSeconds (10) of the webhook, with
 #: room for the network and the TLS handshake
