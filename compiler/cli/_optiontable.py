@@ -28,6 +28,8 @@ _FINDINGS = tuple(command for command in _INPUT if command != "status")
 #: the commands that run kubectl (``--kubeconfig``, ``--context``, ``-n``, ...)
 _KUBECTL = ("lint", "compile", "apply", "diff", "delete", "status", "why", "wait", "logs", "events", "list",
             "cluster snapshot")
+#: the webhook's server: judged as ``lint`` judges, against the cluster it watches (through the Python client)
+_WEBHOOK = "webhook serve"
 #: what ``-n`` means to the commands that check jobs against the live cluster
 _CLUSTER_NAMESPACE = ("With --cluster: read the PersistentVolumeClaims and ConfigMaps of this namespace (and kube-system) "
                       "only, not those of every namespace; jobs in other namespaces are then not checked for missing "
@@ -122,22 +124,25 @@ OPTIONS: Tuple[Option, ...] = (
     Option(("--no-lint",), "no_lint", FLAG, ("compile",),
            "Do not lint the compiled output (by default its warnings are printed to stderr, and an error refuses "
            "the spec as a compile error would).", default=False),
-    Option(("--cluster-snapshot",), "cluster_snapshot", TEXT, ("lint", "compile", "apply"),
+    Option(("--cluster-snapshot",), "cluster_snapshot", TEXT, ("lint", "compile", "apply", _WEBHOOK),
            "Also check the jobs against this cluster snapshot (ascend-compile cluster snapshot): queues, nodes, "
            "NPUs, claims, ConfigMaps and topology (rules AC901-AC911).", metavar="FILE",
            helps=(("compile", "Also check the compiled output against this cluster snapshot (ascend-compile "
                               "cluster snapshot): a job the cluster would refuse or never schedule (rules "
-                              "AC901-AC911) is refused."),)),
-    Option(("--mindcluster",), "mindcluster", TEXT, ("lint", "compile", "apply"),
+                              "AC901-AC911) is refused."),
+                  (_WEBHOOK, "Judge against this cluster snapshot, fixed, instead of watching the cluster (tests, "
+                             "benchmarks)."))),
+    Option(("--mindcluster",), "mindcluster", TEXT, ("lint", "compile", "apply", _WEBHOOK),
            "The MindCluster release the cluster runs (v6.0.0, v7.0.RC1, v7.3.2, v26.0.1 or v26.1.0): what the jobs "
            "are judged for (default: cluster.mindcluster in the config, else the version --cluster or "
            "--cluster-snapshot records, else the newest; --show-config says which and why).", metavar="VERSION"),
-    Option(("--device-stack",), "device_stack", TEXT, ("lint", "compile", "apply"),
+    Option(("--device-stack",), "device_stack", TEXT, ("lint", "compile", "apply", _WEBHOOK),
            "What gives the pods their NPUs (mindcluster: MindCluster's device plugin; hami: HAMi; volcano-vnpu:hami or "
            "volcano-vnpu:mindcluster: Volcano's deviceshare in that mode): what the NPU requests are judged for "
            "(default: cluster.deviceStack in the config, else hami when the --cluster or --cluster-snapshot nodes offer "
            "HAMi's resources, else mindcluster; --show-config says which and why).", metavar="STACK"),
-    Option(("--volcano-webhook", "--no-volcano-webhook"), "volcano_webhook", SWITCH, ("lint", "compile", "apply"),
+    Option(("--volcano-webhook", "--no-volcano-webhook"), "volcano_webhook", SWITCH,
+           ("lint", "compile", "apply", _WEBHOOK),
            "Whether Volcano's admission webhook is installed on the cluster (Volcano's own install has it, "
            "MindCluster's has none; default: cluster.volcanoWebhook in the config, else not said): some refusals "
            "exist only with it.", default=None),
@@ -148,9 +153,11 @@ OPTIONS: Tuple[Option, ...] = (
                               "--kubeconfig, --context, -n, ...), as --cluster-snapshot does against a file."),)),
     Option(("--kubectl",), "kubectl_path", TEXT, _KUBECTL,
            "kubectl to run (default: $ASCEND_COMPILE_KUBECTL, else kubectl on PATH).", metavar="PATH", fast=False),
-    Option(("--kubeconfig",), "kubeconfig", TEXT, _KUBECTL,
-           "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config).", metavar="FILE", fast=False),
-    Option(("--context",), "context", TEXT, _KUBECTL,
+    Option(("--kubeconfig",), "kubeconfig", TEXT, (*_KUBECTL, _WEBHOOK),
+           "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config).", metavar="FILE", fast=False,
+           helps=((_WEBHOOK, "kubeconfig file of the cluster to watch (default: in a pod, its service account; "
+                             "else $KUBECONFIG, else ~/.kube/config)."),)),
+    Option(("--context",), "context", TEXT, (*_KUBECTL, _WEBHOOK),
            "kubeconfig context to use (default: the current context).", metavar="NAME", fast=False),
     Option(("-n", "--namespace"), "namespace", TEXT, _KUBECTL,
            "Namespace for jobs whose spec names none (default: the context's namespace). A spec's own namespace "
@@ -166,14 +173,15 @@ OPTIONS: Tuple[Option, ...] = (
     Option(("--kubectl-timeout",), "kubectl_timeout", TEXT, _KUBECTL,
            "Stop a kubectl run (and what it started) that takes longer than this.", default="5m",
            metavar="DURATION", show_default=True, fast=False),
-    Option(("--config",), "config_path", FILE, (*_INPUT, "validate", "krm"),
+    Option(("--config",), "config_path", FILE, (*_INPUT, "validate", "krm", _WEBHOOK),
            "Project config file (default: .ascend-compile.yaml found upward from here to the repository root).",
            fast=False,
            helps=(("validate", "Project config whose lint.disable applies (default: .ascend-compile.yaml found from "
                                "here up to the repository root)."),)),
-    Option(("--no-config",), "no_config", FLAG, (*_INPUT, "validate", "krm"), "Ignore any project config file.",
+    Option(("--no-config",), "no_config", FLAG, (*_INPUT, "validate", "krm", _WEBHOOK),
+           "Ignore any project config file.",
            default=False),
-    Option(("--profile-dir",), "profile_dirs", DIR, (*_INPUT, "krm"),
+    Option(("--profile-dir",), "profile_dirs", DIR, (*_INPUT, "krm", _WEBHOOK),
            "Extra directory of hardware profiles (repeatable; later ones win).", default=(), fast=False),
     Option(("--max-bytes",), "max_bytes", INT, (*_INPUT, "validate", "krm"), "Refuse input files larger than this.",
            default=DEFAULT_MAX_BYTES, show_default=True),

@@ -24,8 +24,9 @@ from tests.checkout import ROOT, checkout_pythonpath, run_cli
 #: What a runnable example starts with (after a ``$ `` prompt, in the docs).
 _PROGRAMS = ("ascend-compile ", "cat ", "kustomize ", "kpt ", "kubectl ")
 #: Examples left out, and why: they need a cluster (kubectl, or a command with --kubeconfig, found below), a
-#: terminal, or process substitution.
-_OFFLINE_ONLY = re.compile(r"kubectl apply|^kubectl (?!kustomize)|^ascend-compile init\s*(#|$)|<\(")
+#: terminal, or process substitution; and the webhook's server, which serves until it is stopped.
+_OFFLINE_ONLY = re.compile(r"kubectl apply|^kubectl (?!kustomize)|^ascend-compile init\s*(#|$)|<\(|"
+                           r"^ascend-compile webhook serve\b")
 
 
 def _join_continued(lines: List[str]) -> Iterator[str]:

@@ -1,0 +1,136 @@
+"""``ascend-compile webhook``: the validating admission webhook (``serve``), judged as ``lint`` judges.
+
+The command line makes the session's parts once (config, profiles, release: :mod:`._session`) and hands the rest
+to :mod:`ascend_compile.webhook` (the server, the watches, the judge).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ._options import table_options
+from ..webhook.settings import (DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_DELAY, FAILURE_MODES,
+                                LOG_FORMATS, ServeSettings)
+from ._settings import Inputs, Judging, KubectlFlags, options_for
+
+
+@click.group(
+    "webhook",
+    epilog="""\b
+Examples:
+  ascend-compile webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key --config /etc/ascend-compile/config.yaml""",
+)
+def webhook_command() -> None:
+    """A validating admission webhook that runs lint's checks on every job submitted.
+
+    'webhook serve' answers the API server's AdmissionReviews for AscendJobs,
+    Volcano Jobs, Pods and the kinds whose pod templates lint reads: an error
+    refuses the object with each finding's field path and hint, a warning is
+    an admission warning (kubectl prints it).
+    """
+
+
+@webhook_command.command(  # type: ignore[untyped-decorator, unused-ignore]  # click 8.1 types group.command loosely
+    "serve",
+    epilog="""\b
+Examples:
+  ascend-compile webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key
+  ascend-compile webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key --audit --failure-mode fail
+  ascend-compile webhook serve --plain-http --listen 127.0.0.1:8080 --cluster-snapshot cluster.yaml
+
+\b
+Endpoints: POST /validate (admission.k8s.io/v1 AdmissionReview), GET /healthz,
+GET /readyz (503 until the session is built and the inventory synced, and
+while shutting down), GET /metrics (Prometheus text).
+
+\b
+The inventory the cluster-aware rules (AC901-AC915) read is the cluster's,
+listed once at start and kept current by watches (through the service
+account's RBAC: nodes, pods, queues, Deployments, PriorityClasses,
+HyperNodes, namespaces, PVCs and ConfigMaps; never Secrets), a snapshot
+(--cluster-snapshot), or none (--no-inventory).
+
+\b
+Logs: one JSON object per line on stderr, naming rules and field paths only:
+never an object's body, an env value or a finding's message.  SIGTERM or
+SIGINT: readyz answers 503, then the server stops after the requests in
+flight, and exits 0.
+
+\b
+Exit codes: 0 stopped by a signal; 2 usage or input error (a config, a
+profile, a snapshot, the TLS files, the address); 4 the cluster could not be
+read at start.""",
+)
+@click.option("--listen", metavar="HOST:PORT", default="0.0.0.0:8443", show_default=True,
+              help="Where to listen.")
+@click.option("--tls-cert", type=click.Path(dir_okay=False), metavar="FILE", default=None,
+              help="The server's TLS certificate (PEM; read again when it changes).")
+@click.option("--tls-key", type=click.Path(dir_okay=False), metavar="FILE", default=None,
+              help="The certificate's private key (PEM).")
+@click.option("--plain-http", is_flag=True, default=False,
+              help="Serve plain HTTP, without TLS: for tests only (the API server calls webhooks over HTTPS).")
+@click.option("--audit", is_flag=True, default=False,
+              help="Never refuse: what would refuse is answered as a warning.")
+@click.option("--failure-mode", type=click.Choice(FAILURE_MODES), default=FAILURE_MODES[0], show_default=True,
+              help="What an object that cannot be checked in time (or our own error) gets: ignore admits it (as "
+                   "failurePolicy Ignore does when the webhook is down), fail refuses it.")
+@click.option("--no-inventory", is_flag=True, default=False,
+              help="Judge without the cluster's inventory (the cluster-aware rules say nothing).")
+@click.option("--max-body-bytes", type=click.IntRange(min=1024), default=DEFAULT_MAX_BODY_BYTES, show_default=True,
+              help="Refuse (HTTP 400) a request body larger than this.")
+@click.option("--deadline", type=click.FloatRange(min=0.1, max=29.0), default=DEFAULT_DEADLINE, show_default=True,
+              metavar="SECONDS", help="Answer every request within this time (keep it under the webhook's "
+                                      "timeoutSeconds); what is not judged by then gets --failure-mode's answer.")
+@click.option("--shutdown-delay", type=click.FloatRange(min=0.0, max=60.0), default=DEFAULT_SHUTDOWN_DELAY, show_default=True,
+              metavar="SECONDS", help="After SIGTERM, answer 503 on /readyz but keep serving this long, so the "
+                                      "endpoints drop the pod first.")
+@click.option("--log-format", type=click.Choice(LOG_FORMATS), default=LOG_FORMATS[0], show_default=True,
+              help="One JSON object per line, or key=value text.")
+@table_options("webhook serve")
+def serve(**params: Any) -> None:
+    """Serve the validating admission webhook (HTTPS)."""
+    from ..errors import AscendCompileError
+    from ..findings import EXIT_INPUT, exit_code
+    from ..inventory.replies import ClusterDataError
+    from ..kube.clienterror import ClusterError
+    from ..kube.kubectl import EXIT_UNREACHABLE
+    from ..webhook.logs import Log
+    from ..webhook.server import ListenError, run
+    from ..webhook.startup import preparer
+    from ._cluster import fail
+    from ._session import Usage, load_profiles, run_target
+
+    settings = options_for(ServeSettings, params)
+    inputs, judging, kube = options_for(Inputs, params), options_for(Judging, params), options_for(KubectlFlags, params)
+    if not settings.plain_http and not (settings.tls_cert and settings.tls_key):
+        raise click.UsageError("give --tls-cert and --tls-key (the API server calls webhooks over HTTPS), or "
+                               "--plain-http in tests")
+    if settings.no_inventory and judging.cluster_snapshot:
+        raise click.UsageError("--no-inventory and --cluster-snapshot: give one")
+    config, registry = load_profiles(inputs)
+    try:
+        run_target(judging, config)  # a release or device stack we do not know: a usage error before listening
+    except Usage as exc:
+        raise click.UsageError(str(exc)) from None
+
+    def session_for(inventory: Any) -> Any:
+        from ..lint.session import open_session
+
+        return open_session(config, registry, inventory=inventory, target=run_target(judging, config, inventory))
+
+    log = Log(settings.log_format)
+    prepare = preparer(settings, session_for, log, snapshot=judging.cluster_snapshot, kubeconfig=kube.kubeconfig,
+                       context=kube.context)
+    try:
+        sys.exit(run(settings, prepare, log))
+    except ListenError as exc:
+        fail(str(exc), EXIT_INPUT)
+    except ImportError as exc:  # the kubernetes client (the k8s extra), to watch the cluster
+        fail(str(exc), EXIT_INPUT)
+    except AscendCompileError as exc:
+        finding = exc.findings[0]
+        cluster = isinstance(exc, (ClusterError, ClusterDataError))
+        fail(f"{finding.file + ': ' if finding.file else ''}{finding.message}",
+             EXIT_UNREACHABLE if cluster else exit_code(exc.findings) or EXIT_INPUT)
