@@ -18,7 +18,7 @@ FLOORS: List[Tuple[str, Set[str]]] = [
     ("cluster model", {"inventory"}),
     ("stages", {"emit", "lint"}),
     ("pipelines and edges", {"compiling", "kube", "report"}),
-    ("use cases", {"api", "importer"}),
+    ("use cases", {"api", "importer", "webhook"}),
     ("entry points", {"cli", ""}),
     ("main", {"__main__"}),
 ]

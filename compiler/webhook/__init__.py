@@ -1,0 +1,1 @@
+"""The admission webhook: ``webhook serve`` and what to apply to run it."""
