@@ -19,6 +19,12 @@ def webhook() -> None:
     pass
 
 
+webhook.epilog = """\b
+Examples:
+  ascend-compile webhook manifests --image registry.example.com/ascend-compile:1.4.0 > webhook.yaml
+
+\b
+docs/admission.md: install, upgrade, failure modes, RBAC, what it costs."""
 #: the name the command table's loader (``_group.py``) looks the group up by
 webhook_command = webhook
 
