@@ -329,9 +329,11 @@ def render(results: Dict[str, Any]) -> str:
                     f"{row['failures']} | {row['p50_ms']:.1f} ms | {row['p90_ms']:.1f} ms | {row['p99_ms']:.1f} ms | "
                     f"{row['max_ms']:.1f} ms |")
     mem = results["memory"]
-    rows += ["", "| memory | requests | failures | RSS after 1/10 | RSS at the end | growth |", "|---|---|---|---|---|---|",
-             f"| {mem['inventory']} | {mem['requests']} | {mem['failures']} | {mem['rss_after_first_tenth_mib']:.1f} MiB "
-             f"| {mem['rss_last_mib']:.1f} MiB | {100.0 * (mem['growth'] or 0.0):+.1f}% |"]
+    rows += ["", "| memory | requests | failures | RSS after 1/10 | RSS at the end | growth |",
+             "|---|---|---|---|---|---|",
+             f"| {mem['inventory']} | {mem['requests']} | {mem['failures']} | "
+             f"{mem['rss_after_first_tenth_mib']:.1f} MiB | {mem['rss_last_mib']:.1f} MiB | "
+             f"{100.0 * (mem['growth'] or 0.0):+.1f}% |"]
     lint = results["lint"]
     rows += ["", f"| plain lint of the same {lint['jobs']} jobs (one process, median of 3) | total | per job |",
              "|---|---|---|"]

@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, Optional, Tuple
 
 import click
 
+from ..webhook.manifests import (DEFAULT_NAMESPACE, DEFAULT_REPLICAS, DEFAULT_TIMEOUT, FAILURE_POLICIES, MAX_TIMEOUT,
+                                 MIN_TIMEOUT, TLS_SOURCES)
+
 if TYPE_CHECKING:
     from ..podtemplates import PodTemplateKind
 
@@ -53,21 +56,22 @@ Exit codes: 0 printed; 2 usage or input error (nothing is printed).""",
 )
 @click.option("--image", required=True, metavar="IMAGE",
               help="The image built from the Dockerfile (pin it by tag or digest).")
-@click.option("--namespace", default="ascend-compile", show_default=True, metavar="NS",
+@click.option("--namespace", default=DEFAULT_NAMESPACE, show_default=True, metavar="NS",
               help="The namespace the webhook runs in (never checked by it, nor kube-system).")
-@click.option("--failure-policy", type=click.Choice(["Ignore", "Fail"]), default="Ignore", show_default=True,
+@click.option("--failure-policy", type=click.Choice(FAILURE_POLICIES), default=FAILURE_POLICIES[0],
+              show_default=True,
               help="What the API server does when the webhook does not answer: admit (Ignore) or refuse (Fail).")
-@click.option("--timeout-seconds", type=int, default=10, show_default=True, metavar="N",
-              help="How long the API server waits for an answer (1-30).")
+@click.option("--timeout-seconds", type=int, default=DEFAULT_TIMEOUT, show_default=True, metavar="N",
+              help=f"How long the API server waits for an answer ({MIN_TIMEOUT}-{MAX_TIMEOUT}).")
 @click.option("--audit", is_flag=True, default=False,
               help="Never refuse: errors are returned as warnings (try it out before enforcing).")
-@click.option("--tls", type=click.Choice(["cert-manager", "self-signed"]), default="cert-manager", show_default=True,
+@click.option("--tls", type=click.Choice(TLS_SOURCES), default=TLS_SOURCES[0], show_default=True,
               help="Where the serving certificate comes from: cert-manager, or one you make (with --ca-bundle).")
 @click.option("--ca-bundle", "ca_bundle", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="With --tls self-signed: the PEM certificate of the CA that signed the serving certificate.")
 @click.option("--namespace-selector", "namespace_selector", multiple=True, metavar="KEY=VALUE",
               help="Check only namespaces with this label (repeatable: all of them).")
-@click.option("--replicas", type=int, default=2, show_default=True, metavar="N",
+@click.option("--replicas", type=int, default=DEFAULT_REPLICAS, show_default=True, metavar="N",
               help="Replicas of the webhook (2 keeps admissions answered while one restarts).")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="A project config (.ascend-compile.yaml) for the webhook's checks, carried in its ConfigMap.")

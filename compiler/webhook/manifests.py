@@ -27,8 +27,10 @@ WEBHOOK_NAME = "jobs.webhook.ascend-compile.io"
 DEFAULT_NAMESPACE = "ascend-compile"
 FAILURE_POLICIES = ("Ignore", "Fail")
 TLS_SOURCES = ("cert-manager", "self-signed")
-#: the time limits the API allows a webhook (seconds)
-MIN_TIMEOUT, MAX_TIMEOUT = 1, 30
+#: the time limits the API allows a webhook (seconds), and ours by default
+MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 1, 30, 10
+#: two: one answers while the other restarts
+DEFAULT_REPLICAS = 2
 #: the Secret with the serving certificate: cert-manager's Certificate writes it, or the user makes it
 TLS_SECRET = f"{NAME}-tls"
 CONFIG_MAP = f"{NAME}-config"
@@ -55,13 +57,13 @@ class Options:
 
     image: str
     namespace: str = DEFAULT_NAMESPACE
-    failure_policy: str = "Ignore"
-    timeout_seconds: int = 10
+    failure_policy: str = FAILURE_POLICIES[0]
+    timeout_seconds: int = DEFAULT_TIMEOUT
     audit: bool = False
-    tls: str = "cert-manager"
+    tls: str = TLS_SOURCES[0]
     ca_bundle: bytes = b""
     namespace_selector: Tuple[Tuple[str, str], ...] = ()
-    replicas: int = 2
+    replicas: int = DEFAULT_REPLICAS
     config_text: str = ""
     config_kinds: Tuple[PodTemplateKind, ...] = ()
 

@@ -120,6 +120,8 @@ class _Proxy:
             except (ConnectionRefusedError, ConnectionResetError, BrokenPipeError, http.client.RemoteDisconnected,
                     ssl.SSLEOFError):
                 continue  # not answering (down, or closed before any answer): the other replica
+            except TimeoutError:
+                return 504, "text/plain", b"the replica did not answer in time"  # as the API server's own time-out
             finally:
                 conn.close()
         return 503, "text/plain", b"no replica answered"
