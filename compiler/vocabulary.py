@@ -380,4 +380,6 @@ DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z
 #: DNS-1035 label: names that become Service names (jobs)
 DNS1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 MAX_LABEL_LENGTH = 63
+#: a label key's name (after its optional DNS-subdomain prefix and ``/``) and a non-empty label value
+QUALIFIED_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 MAX_SUBDOMAIN_LENGTH = 253

@@ -23,7 +23,7 @@ COMMANDS = {
     "cluster": ("cluster", "Read what a cluster has (nodes, queues, claims, versions) into a snapshot file."),
     "delete": ("kubectl_cmds", "Delete a compiled job and its ranktable ConfigMap from the cluster."),
     "krm": ("krm", "Run as a kustomize/kpt KRM function (ResourceList on stdin)."),
-    "webhook": ("webhook", "Run the checks at the cluster's door: a validating admission webhook."),
+    "webhook": ("webhook", "A validating admission webhook that runs lint's checks on every job submitted."),
 }
 
 

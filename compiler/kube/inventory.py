@@ -24,6 +24,10 @@ PRIORITY_CLASS_RESOURCE = "priorityclasses.scheduling.k8s.io"
 HYPER_NODE_RESOURCE = "hypernodes.topology.volcano.sh"
 #: the namespace of the Ascend plugin's cluster-wide ConfigMaps (device information, switch topology)
 SYSTEM_NAMESPACE = "kube-system"
+#: every resource :func:`read_inventory` lists: what a reader of the inventory may read (``webhook manifests``'
+#: ClusterRole grants these, read-only, and nothing else)
+RESOURCES: Tuple[str, ...] = (NODE_RESOURCE, POD_RESOURCE, QUEUE_RESOURCE, DEPLOYMENT_RESOURCE, PRIORITY_CLASS_RESOURCE,
+                              HYPER_NODE_RESOURCE, NAMESPACE_RESOURCE, CLAIM_RESOURCE, CONFIG_MAP_RESOURCE)
 
 
 def read_inventory(reader: Reader, namespace: Optional[str] = None, name: str = "", default_namespace: str = ""

@@ -117,6 +117,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Tuple[Path, Dict[str,
     (work / "cluster.yaml").write_text(  # a cluster snapshot that knows only its queue (lint --cluster-snapshot)
         "apiVersion: ascend-compile.io/v1alpha1\nkind: ClusterSnapshot\nmetadata: {name: lab}\n"
         "spec:\n  queues:\n  - {name: default, state: Open}\n")
+    (work / "ca.pem").write_text(  # a CA certificate (webhook manifests --tls self-signed --ca-bundle ca.pem)
+        "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIBATAKBggqhkjOPQQDAjAA\n-----END CERTIFICATE-----\n")
     profile = yaml.safe_load((ROOT / "profiles" / "module-910b-8.yaml").read_text())
     profile["metadata"]["name"] = "my-cluster-a2"
     (work / "hw-profiles").mkdir()
