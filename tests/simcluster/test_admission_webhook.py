@@ -7,8 +7,9 @@ each restarts in turn; its service account reads nodes and never Secrets; its lo
 The webhook runs as local processes (the API server calls URLs on 127.0.0.1, as the cluster's Volcano webhooks),
 with a certificate for 127.0.0.1 from the cluster's ``certgen``.  The API server calls one URL: a small proxy here
 stands in for the Service in front of the Deployment's two replicas.  It ends TLS with the same certificate, sends
-each request to the next replica that takes the connection and, when a replica closes the connection before any
-answer (it is shutting down), to the other one: what a load balancer may do for a webhook that declares no side
+each request to the next replica that is among the Service's endpoints (its /readyz answers 200, as the readiness
+probe asks: a replica starting or shutting down gets no traffic) and, when a replica closes the connection before
+any answer (it is shutting down), to the other one: what a load balancer may do for a webhook that declares no side
 effects (``sideEffects: None``).  An answer, a time-out or an error status is passed on as it is.
 
 The configuration is registered only for a namespace with this test's label, so the session's other tests never
@@ -110,8 +111,22 @@ class _Proxy:
             self._next = (self._next + 1) % len(self.backends)
             return self.backends[self._next:] + self.backends[:self._next]
 
+    def ready(self, port: int) -> bool:
+        """Whether the replica is among the Service's endpoints: its /readyz answers 200, as the kubelet's readiness
+        probe asks (a replica starting, or shutting down, gets no traffic)."""
+        conn = http.client.HTTPSConnection("127.0.0.1", port, context=self.client, timeout=2)
+        try:
+            conn.request("GET", "/readyz")
+            return conn.getresponse().status == 200
+        except (OSError, http.client.HTTPException):
+            return False
+        finally:
+            conn.close()
+
     def forward(self, method: str, path: str, body: bytes, content_type: str) -> tuple:
         for port in self.order():
+            if path.startswith("/validate") and not self.ready(port):
+                continue
             conn = http.client.HTTPSConnection("127.0.0.1", port, context=self.client, timeout=30)
             try:
                 conn.request(method, path, body=body or None, headers={"Content-Type": content_type})
@@ -414,6 +429,9 @@ def test_every_object_it_writes_is_accepted_by_the_api_server(webhook: Any, sim:
     objects = hook.manifests("Fail")
     kinds = {o["kind"] for o in objects}
     assert {"Deployment", "PodDisruptionBudget", "Service", "ValidatingWebhookConfiguration", "ClusterRole"} <= kinds
+    for config in (o for o in objects if o["kind"] == "ValidatingWebhookConfiguration"):
+        # the one registered here points at the proxy's URL: apply's merge with it would hold a url and a service
+        config["metadata"]["name"] += "-written"
     text = json.dumps({"apiVersion": "v1", "kind": "List", "items": objects})
     proc = sim.kubectl("apply", "--dry-run=server", "-f", "-", input=text, check=False)
     assert proc.returncode == 0, proc.stderr
