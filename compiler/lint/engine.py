@@ -163,7 +163,9 @@ class Linter:
                 found = self._rules
             else:
                 found = _registry.rules_for(kind, self.inventory is not None)
-            mine = [r for r in found if r.id not in self.disabled and ("*" in r.kinds or kind in r.kinds)]
+            stack = self.target.stack
+            mine = [r for r in found if r.id not in self.disabled and ("*" in r.kinds or kind in r.kinds)
+                    and r.holds_on(stack)]
             units = self._by_kind[kind] = ([(r, r.check) for r in mine if not r.cross],
                                            [(r, r.facts) for r in mine if r.cross])
         return units

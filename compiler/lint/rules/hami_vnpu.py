@@ -50,10 +50,10 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional
 from ...catalogue.citations import HAMI, HAMI_PLUGIN, VC115, Citation, Place
 from ...findings import INFO, WARNING, Path
 from ...manifest.values import as_dict, npu_count
-from ...releases import DEVICESHARE_VOLCANO, VOLCANO_HAMI_STACK
+from ...releases import DEVICESHARE_VOLCANO, HAMI_STACKS, VOLCANO_HAMI_STACK
 from ...vocabulary import HAMI_CORE_MODE, HAMI_POD_ANNOTATION, HAMI_RESOURCE_PREFIX
 from ..rule import Problem
-from ._stacks import CORE_SUFFIX, HAMI_CHIPS, MEMORY_SUFFIX, Chip, offered, on_hami
+from ._stacks import CORE_SUFFIX, HAMI_CHIPS, MEMORY_SUFFIX, Chip, offered
 
 if TYPE_CHECKING:
     from ...manifest.pods import Container, PodSet
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 
 
 _HAMI_VC = "pkg/scheduler/api/devices/ascend/hami/device_info.go"
+STACKS = HAMI_STACKS
 CITATION = Citation("verifyReq", _HAMI_VC, VC115,
                     "vNPU does not support partial memory allocation when requesting multiple devices",
                     also=(Place("trimMemory", _HAMI_VC, VC115), Place("ResourceReqs", _HAMI_VC, VC115),
@@ -163,8 +164,6 @@ def _unknown(role: str, container: Container, resource: str) -> Problem:
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    if not on_hami(run):
-        return
     volcano = run.target.stack == VOLCANO_HAMI_STACK
     nodes_offer = offered(run)
     for pod_set in obj.pod_sets():

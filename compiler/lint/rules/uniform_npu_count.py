@@ -51,6 +51,7 @@ from ...catalogue.citations import Citation, MC, OP, PL, Place
 from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, NPU_CORE_RESOURCE, PYTORCH,
                            SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
 from ...manifest.values import npu_count
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ..rule import Problem
 from ._util import ascend_container, npu_request_path
 
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...manifest.pods import PodSet
 
+STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("getNpuReqInfoPerPod", OP + "utils.go", MC,
                     also=(Place("getTotalNpuReplicas", OP + "utils.go", MC),
                           Place("getNpuWorkerSpec", OP + "utils.go", MC),
