@@ -2,7 +2,8 @@
 
 Read-only: ``list`` on nodes, pods (for the NPUs they hold), Volcano queues, namespaces,
 PersistentVolumeClaims, ConfigMaps, Deployments, PriorityClasses and Volcano HyperNodes.  Of the ConfigMaps and claims only the names are
-kept (and of the Volcano scheduler's configuration the Ascend plugin's multi-level topology), of the
+kept (and of the Volcano scheduler's configuration the Ascend plugin's multi-level topology and the Ascend modes its
+deviceshare plugin turns on), of the
 Deployments only the image tags; Secrets are never read.  A part that may not be read
 (RBAC) or whose type the cluster lacks is left out of the inventory, with a note saying why; a cluster
 that does not answer is an error (exit code 4 on the command line).

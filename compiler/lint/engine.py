@@ -75,7 +75,8 @@ class Linter:
         self._by_kind: Dict[str, Tuple[List[Tuple[Rule, Any]], List[Tuple[Rule, Any]]]] = {}  # see _units
         self.inventory = inventory  # the cluster the cluster-aware rules check against (None: they say nothing)
         self.target = target or target_of(self.config, cluster_versions=getattr(inventory, "versions", None),
-                                          cluster_resources=inventory.offered() if inventory is not None else ())
+                                          cluster_resources=inventory.offered() if inventory is not None else (),
+                                          cluster_device_share=getattr(inventory, "device_share", None) or ())
         self._run = RunContext(self.profiles, self.config, volcano_version, inventory, self.target)
         self._schemas: Any = None  # the schemas module, imported on first use
 
