@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from tests.checkout import run_cli as cli
+from tests.cli.test_kubectl import Fake, fake  # noqa: F401 - the fake kubectl fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 HAMI_SNAPSHOT = ROOT / "tests" / "lint" / "clusters" / "hami.yaml"
@@ -97,3 +98,44 @@ def test_the_config_shows_the_stack(tmp_path: Path) -> None:
     settings = yaml.safe_load(next(line for line in proc.stdout.splitlines()
                                    if line.startswith("settings: "))[len("settings: "):])
     assert settings["cluster"]["deviceStack"] == "volcano-vnpu:hami"
+
+
+def test_a_snapshot_whose_scheduler_turns_on_one_deviceshare_mode_selects_it(tmp_path: Path) -> None:
+    """The snapshot's deviceShare (the Ascend mode Volcano's deviceshare plugin runs in) beats the guess from the
+    nodes' resources; a flag beats both."""
+    repo = _repo(tmp_path)
+    snapshot = tmp_path / "vnpu.yaml"
+    snapshot.write_text(HAMI_SNAPSHOT.read_text(encoding="utf-8").replace("spec:\n", "spec:\n  deviceShare: [hami]\n", 1))
+    line = _target_line("--cluster-snapshot", str(snapshot), cwd=repo)
+    assert "device stack: Volcano's native Ascend device sharing in HAMi mode" in line
+    assert "deviceshare's hami mode" in line and "vnpu.yaml" in line
+    assert "--device-stack hami" in _target_line("--cluster-snapshot", str(snapshot), "--device-stack", "hami",
+                                                 cwd=repo)
+
+
+def test_cluster_snapshot_reads_the_soft_slicing_and_the_deviceshare_modes(fake: Fake, tmp_path: Path) -> None:
+    """Read live (a fake kubectl): a node's hami-vnpu-core annotation and the deviceshare plugin's arguments reach the
+    snapshot, which reads back through its schema and judges for Volcano's HAMi mode; no other annotation is kept."""
+    import json
+
+    items = lambda objs: json.dumps({"apiVersion": "v1", "kind": "List", "items": objs})  # noqa: E731
+    node = {"metadata": {"name": "b3-0", "annotations": {"hami-vnpu-core": "false", "hami.io/node-register-x": "[]"}},
+            "status": {"allocatable": {"huawei.com/Ascend910B3": "8"}, "conditions": [{"type": "Ready", "status": "True"}]}}
+    conf = {"tiers": [{"plugins": [{"name": "deviceshare", "arguments": {"deviceshare.AscendHAMiVNPUEnable": True}}]}]}
+    fake.rules(
+        {"match": ["config", "view", "--minify"], "stdout": "default"},
+        {"match": ["get", "nodes"], "stdout": items([node])},
+        {"match": ["get", "configmaps"], "stdout": items([{"metadata": {"name": "volcano-scheduler-configmap",
+                                                                         "namespace": "volcano-system"},
+                                                            "data": {"volcano-scheduler.conf": yaml.safe_dump(conf)}}])},
+        {"match": ["get"], "stdout": items([])},
+    )
+    out = tmp_path / "cluster.yaml"
+    proc = cli("cluster", "snapshot", "-o", str(out), env=fake.env())
+    assert proc.returncode == 0, proc.stderr
+    spec = yaml.safe_load(out.read_text(encoding="utf-8"))["spec"]
+    assert spec["deviceShare"] == ["hami"] and spec["nodes"][0]["hamiVnpuCore"] is False
+    assert "annotations" not in spec["nodes"][0] and "node-register" not in out.read_text(encoding="utf-8")
+    (tmp_path / "repo").mkdir()
+    line = _target_line("--cluster-snapshot", str(out), cwd=_repo(tmp_path / "repo"))
+    assert "in HAMi mode" in line

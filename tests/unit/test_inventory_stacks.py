@@ -93,3 +93,47 @@ def test_the_target_comes_from_the_one_mode_deviceshare_turns_on(modes: Any, res
     if len(modes) == 1:
         assert "deviceshare" in target.stack_source and "c.yaml" in target.stack_source
     assert target_of(ProjectConfig(), stack_flag="mindcluster", cluster_device_share=modes).device_stack == "mindcluster"
+
+
+SNAPSHOT = """\
+apiVersion: ascend-compile.io/v1alpha1
+kind: ClusterSnapshot
+metadata: {name: lab}
+spec:
+  deviceShare: [mindcluster]
+  nodes:
+  - name: duo-0
+    ready: true
+    npus: {huawei.com/npu-core: {allocatable: 32}}
+"""
+#: a dynamic vNPU pod without the label Volcano's MindCluster vNPU mode needs: AC331 on that stack only
+UNLABELLED = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: infer}
+spec:
+  schedulerName: volcano
+  containers:
+  - name: c
+    image: x/y:1
+    resources:
+      requests: {huawei.com/npu-core: 2}
+      limits: {huawei.com/npu-core: 2}
+"""
+
+
+def test_every_entry_judges_a_snapshot_for_the_stack_its_scheduler_runs(tmp_path: Path) -> None:
+    """The Python API's session, the command line's and the linter made with only the inventory all take the stack
+    from the snapshot's deviceShare, so AC331 (Volcano's MindCluster vNPU mode only) judges the pod."""
+    import ascend_compile
+    from ascend_compile.lint.oneshot import lint_documents
+    from ascend_compile.yamlio.parsing import load_documents
+
+    snapshot = tmp_path / "lab.yaml"
+    snapshot.write_text(SNAPSHOT, encoding="utf-8")
+    found = ascend_compile.lint_manifests([yaml.safe_load(UNLABELLED)], cluster_snapshot=str(snapshot))
+    assert "AC331" in {f.rule for f in found}
+    direct = lint_documents(load_documents(UNLABELLED, "p.yaml"), inventory=load(str(snapshot)))
+    assert "AC331" in {f.rule for f in direct}
+    without = lint_documents(load_documents(UNLABELLED, "p.yaml"))
+    assert "AC331" not in {f.rule for f in without}
