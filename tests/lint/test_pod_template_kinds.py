@@ -21,6 +21,7 @@ FILES = sorted(glob.glob(os.path.join(CORPUS, "*.yaml")))
 #: ``# device-stack:`` line, read as a lint case's)
 SEEDED_IN = {
     "cronjob-hello.yaml": "spec.jobTemplate.spec.template.spec.containers[0]",
+    "hami-pod-910b-plugin-example.yaml": "spec.containers[0]",
     "hami-pod-910b3.yaml": "spec.containers[0]",
     "hami-soft-slice-pod.yaml": "spec.containers[0]",
     "jobset-pytorch-resnet.yaml": "spec.replicatedJobs[0].template.spec.template.spec.containers[0]",
