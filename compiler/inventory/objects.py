@@ -267,12 +267,14 @@ def _readable(level: Any) -> bool:
         reserved is None or (isinstance(reserved, int) and not isinstance(reserved, bool)))
 
 
-def scheduler_namespaces(deployments: Iterable[Mapping[str, Any]]) -> List[str]:
-    """The namespaces of the Deployments that run Volcano's scheduler (where its configuration lives)."""
+def scheduler_config_maps(deployments: Iterable[Mapping[str, Any]]) -> List[Tuple[str, str]]:
+    """(namespace, name) of each ConfigMap the Deployments that run Volcano's scheduler mount (its configuration,
+    ``volcano-scheduler-configmap`` in an installation), sorted: what to read by name."""
     out = set()
     for reply in (Reply(d, "Deployment") for d in deployments):
         if any(_component(reply.name, c.text("name"), c.text("image")) == VOLCANO for c in _containers(reply)):
-            out.add(reply.namespace)
+            out.update((reply.namespace, name) for volume in reply.objects("spec", "template", "spec", "volumes")
+                       for name in [volume.text("configMap", "name")] if name)
     return sorted(out)
 
 

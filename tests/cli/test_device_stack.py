@@ -3,7 +3,9 @@ snapshot whose nodes offer HAMi's resources choose it, ``--show-config`` says wh
 with its place."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any, Dict
 
 import pytest
 import yaml
@@ -113,21 +115,28 @@ def test_a_snapshot_whose_scheduler_turns_on_one_deviceshare_mode_selects_it(tmp
                                                  cwd=repo)
 
 
+def _items(objs: Any) -> str:
+    import json
+
+    return json.dumps({"apiVersion": "v1", "kind": "List", "items": objs})
+
+
+def _scheduler_conf() -> Dict[str, Any]:
+    conf = {"tiers": [{"plugins": [{"name": "deviceshare", "arguments": {"deviceshare.AscendHAMiVNPUEnable": True}}]}]}
+    return {"metadata": {"name": "volcano-scheduler-configmap", "namespace": "volcano-system"},
+            "data": {"volcano-scheduler.conf": yaml.safe_dump(conf)}}
+
+
 def test_cluster_snapshot_reads_the_soft_slicing_and_the_deviceshare_modes(fake: Fake, tmp_path: Path) -> None:
     """Read live (a fake kubectl): a node's hami-vnpu-core annotation and the deviceshare plugin's arguments reach the
     snapshot, which reads back through its schema and judges for Volcano's HAMi mode; no other annotation is kept."""
-    import json
-
-    items = lambda objs: json.dumps({"apiVersion": "v1", "kind": "List", "items": objs})  # noqa: E731
+    items = _items
     node = {"metadata": {"name": "b3-0", "annotations": {"hami-vnpu-core": "false", "hami.io/node-register-x": "[]"}},
             "status": {"allocatable": {"huawei.com/Ascend910B3": "8"}, "conditions": [{"type": "Ready", "status": "True"}]}}
-    conf = {"tiers": [{"plugins": [{"name": "deviceshare", "arguments": {"deviceshare.AscendHAMiVNPUEnable": True}}]}]}
     fake.rules(
         {"match": ["config", "view", "--minify"], "stdout": "default"},
         {"match": ["get", "nodes"], "stdout": items([node])},
-        {"match": ["get", "configmaps"], "stdout": items([{"metadata": {"name": "volcano-scheduler-configmap",
-                                                                         "namespace": "volcano-system"},
-                                                            "data": {"volcano-scheduler.conf": yaml.safe_dump(conf)}}])},
+        {"match": ["get", "configmaps"], "stdout": items([_scheduler_conf()])},
         {"match": ["get"], "stdout": items([])},
     )
     out = tmp_path / "cluster.yaml"
@@ -139,3 +148,25 @@ def test_cluster_snapshot_reads_the_soft_slicing_and_the_deviceshare_modes(fake:
     (tmp_path / "repo").mkdir()
     line = _target_line("--cluster-snapshot", str(out), cwd=_repo(tmp_path / "repo"))
     assert "in HAMi mode" in line
+
+
+def test_in_one_namespace_the_schedulers_configuration_is_read_by_name(fake: Fake) -> None:
+    """With -n, the ConfigMap the Volcano scheduler's Deployment mounts is read with a get by its name (RBAC: get on
+    that one ConfigMap), not by listing its namespace."""
+    scheduler = {"metadata": {"name": "volcano-scheduler", "namespace": "volcano-system"},
+                 "spec": {"template": {"spec": {
+                     "containers": [{"name": "volcano-scheduler", "image": "volcanosh/vc-scheduler:v1.15.1"}],
+                     "volumes": [{"name": "conf", "configMap": {"name": "volcano-scheduler-configmap"}},
+                                 {"name": "logs", "emptyDir": {}}]}}}}
+    fake.rules(
+        {"match": ["get", "configmaps", "volcano-scheduler-configmap"], "stdout": json.dumps(_scheduler_conf())},
+        {"match": ["get", "deployments.apps"], "stdout": _items([scheduler])},
+        {"match": ["get", "configmaps", "--namespace=volcano-system"], "rc": 1,
+         "stderr": "Error from server (Forbidden): configmaps is forbidden\n"},
+        {"match": ["get"], "stdout": _items([])},
+    )
+    proc = cli("cluster", "snapshot", "-n", "training", env=fake.env())
+    assert proc.returncode == 0, proc.stderr
+    assert yaml.safe_load(proc.stdout)["spec"]["deviceShare"] == ["hami"]
+    reads = [c["argv"] for c in fake.calls() if "configmaps" in c["argv"] and "--namespace=volcano-system" in c["argv"]]
+    assert reads and all("volcano-scheduler-configmap" in argv for argv in reads)
