@@ -1,5 +1,7 @@
 """The pod rules on the pod templates of every workload kind (issue 45 item 3): the public corpus under
-tests/corpus/kinds/ is clean as written, a mistake seeded in each file's template is found on its line, the rules
+tests/corpus/kinds/ (Ray, LeaderWorkerSet, kthena, Kubeflow's training jobs, JobSet, CronJob, and HAMi's and Volcano's
+vNPU examples, each judged for the device stack it names) draws no error but the true ones its sources carry, a
+mistake seeded in each file's template is found on its line, the rules
 of AscendJob and Volcano Job stay off these kinds, and the config's podTemplates adds a kind (or is refused where
 it is wrong, at its line)."""
 from __future__ import annotations
