@@ -270,7 +270,7 @@ def _readable(level: Any) -> bool:
 def scheduler_config_maps(deployments: Iterable[Mapping[str, Any]]) -> List[Tuple[str, str]]:
     """(namespace, name) of each ConfigMap the Deployments that run Volcano's scheduler mount (its configuration,
     ``volcano-scheduler-configmap`` in an installation), sorted: what to read by name."""
-    out = set()
+    out: Set[Tuple[str, str]] = set()
     for reply in (Reply(d, "Deployment") for d in deployments):
         if any(_component(reply.name, c.text("name"), c.text("image")) == VOLCANO for c in _containers(reply)):
             out.update((reply.namespace, name) for volume in reply.objects("spec", "template", "spec", "volumes")

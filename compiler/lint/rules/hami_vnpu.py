@@ -62,7 +62,6 @@ from ...manifest.values import as_dict, npu_count
 from ...releases import DEVICESHARE_VOLCANO, HAMI_STACKS, VOLCANO_HAMI_STACK
 from ...vocabulary import HAMI_CORE_MODE, HAMI_NODE_CORE_ANNOTATION, HAMI_POD_ANNOTATION, HAMI_RESOURCE_PREFIX
 from ..rule import Problem
-from ._cluster import usable
 from ._stacks import CORE_SUFFIX, HAMI_CHIPS, MEMORY_SUFFIX, Chip, offered
 
 if TYPE_CHECKING:
@@ -179,6 +178,8 @@ def _hard_nodes(pod_set: PodSet, at: Path, run: RunContext) -> Iterator[Problem]
     inventory = run.inventory
     if inventory is None or inventory.nodes is None:
         return
+    from ._cluster import usable  # only with an inventory: a plain lint does not load the cluster model
+
     resources = sorted({c.npu_request()[0] or "" for c in pod_set.containers()} - {""})
     nodes = [n for n in usable(run, pod_set) if any(n.allocatable.get(r, 0) > 0 for r in resources)]
     if not nodes or any(n.soft_slicing is not False for n in nodes):
