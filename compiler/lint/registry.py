@@ -89,7 +89,7 @@ def documentation(entry: Entry) -> str:
     if not entry.unit:
         return entry.doc.replace(SEVERITY_MARK, _SAID[entry.severity])
     module = importlib.import_module(f"{__package__}.rules.{entry.unit}")
-    doc = (module.__doc__ or "") + _stacks_said(getattr(module, "STACKS", None))
+    doc = (module.__doc__ or "").rstrip() + _stacks_said(getattr(module, "STACKS", None))
     lines = doc.expandtabs().strip().split("\n")
     indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
     margin = min(indents) if indents else 0
