@@ -89,6 +89,18 @@ def test_they_say_nothing_on_a_hami_stack(stack):
     assert _rules(HAMI_JOB, stack) & MINDCLUSTER_ONLY == set()
 
 
+def test_an_ascendjobs_uneven_counts_are_judged_on_every_stack():
+    """ascend-operator sizes an AscendJob's env wherever it runs: AC703 on a HAMi stack too (a Volcano Job's only
+    where MindCluster's device plugin runs, above)."""
+    job = ("apiVersion: mindxdl.gitee.com/v1\nkind: AscendJob\nmetadata:\n  name: j\n  labels: {framework: pytorch}\n"
+           "spec:\n  replicaSpecs:\n" + "".join(
+               f"    {role}:\n      replicas: 1\n      template:\n        spec:\n          containers:\n"
+               f"          - name: ascend\n            image: x/y:1\n            resources:\n"
+               f"              requests: {{huawei.com/Ascend910B3: {npus}}}\n"
+               f"              limits: {{huawei.com/Ascend910B3: {npus}}}\n" for role, npus in (("Master", 1), ("Worker", 2))))
+    assert "AC703" in _rules(job, "hami") and "AC703" in _rules(job, "volcano-vnpu:hami")
+
+
 def test_the_plugin_rules_say_nothing_where_volcano_cuts_the_vnpus():
     """Volcano's MindCluster vNPU mode runs MindCluster's device plugin but not its Volcano plugin: the plugin's NPU
     arithmetic does not hold there, its node labels do."""
@@ -107,7 +119,7 @@ def test_each_rule_that_names_its_stacks_names_known_ones_and_says_so():
     from ascend_compile.lint.registry import documentation
 
     found = list(_units_with_stacks())
-    assert {"AC301", "AC315", "AC330", "AC331", "AC703"} <= {entry.id for entry, _ in found}
+    assert {"AC301", "AC315", "AC330", "AC331", "AC601"} <= {entry.id for entry, _ in found}
     for entry, stacks in found:
         assert stacks and set(stacks) <= set(DEVICE_STACKS), entry.id
         said = documentation(entry)

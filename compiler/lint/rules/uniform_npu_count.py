@@ -30,6 +30,12 @@ env: a warning. Not reported where the operator derives no env from the count
 (soft-share and ``huawei.com/npu-core`` jobs, a MindSpore job with Worker
 replicas only).
 
+An AscendJob is judged on every device stack: ascend-operator sizes its env
+wherever it runs. A Volcano Job only where MindCluster's device plugin runs
+(``mindcluster``, ``volcano-vnpu:mindcluster``): on a HAMi stack no ranktable
+or rank env is made from its counts, and its tasks may well ask for different
+vNPUs.
+
 **How to fix.** Give the leader and the Workers the same NPU count, and put an
 AscendJob pod's NPUs on its ``ascend`` container.
 
@@ -59,7 +65,6 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...manifest.pods import PodSet
 
-STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("getNpuReqInfoPerPod", OP + "utils.go", MC,
                     also=(Place("getTotalNpuReplicas", OP + "utils.go", MC),
                           Place("getNpuWorkerSpec", OP + "utils.go", MC),
@@ -82,6 +87,8 @@ NPU_CORE = NPU_CORE_RESOURCE  # a dynamic vNPU request: the operator writes no c
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
+    if obj.kind != ASCEND_JOB and run.target.stack not in MINDCLUSTER_DEVICE_STACKS:
+        return
     npu_sets = obj.npu_pod_sets()
     if obj.kind == ASCEND_JOB:
         for pod_set in npu_sets:
