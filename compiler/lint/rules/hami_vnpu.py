@@ -178,14 +178,14 @@ def _hard_nodes(pod_set: PodSet, at: Path, run: RunContext) -> Iterator[Problem]
     inventory = run.inventory
     if inventory is None or inventory.nodes is None:
         return
-    from ._cluster import usable  # only with an inventory: a plain lint does not load the cluster model
+    from ._cluster import usable, where  # only with an inventory: a plain lint does not load the cluster model
 
     resources = sorted({c.npu_request()[0] or "" for c in pod_set.containers()} - {""})
     nodes = [n for n in usable(run, pod_set) if any(n.allocatable.get(r, 0) > 0 for r in resources)]
     if not nodes or any(n.soft_slicing is not False for n in nodes):
         return
     yield Problem(at, f"{pod_set.role}: the pods ask for soft slicing ({HAMI_POD_ANNOTATION}: {HAMI_CORE_MODE}) but "
-                  f"none of the {len(nodes)} node(s) of {inventory.source} they may use that offer "
+                  f"none of the {len(nodes)} node(s) of {where(inventory)} they may use that offer "
                   f"{', '.join(resources)} slices softly (each is annotated {HAMI_NODE_CORE_ANNOTATION}: \"false\"): "
                   "HAMi's scheduler refuses the pods on every node, they never run",
                   hint="leave the annotation out for template vNPUs, or turn soft slicing on for those nodes (HAMi's "
