@@ -271,12 +271,14 @@ def _pod_templates(data: Dict[str, Any], path: str, where: _Where) -> Tuple[Any,
 
 def target_of(config: ProjectConfig, flag: Optional[str] = None, webhook_flag: Optional[bool] = None,
               cluster_versions: Optional[Mapping[str, str]] = None, cluster_source: str = "",
-              stack_flag: Optional[str] = None, cluster_resources: Iterable[str] = ()) -> Any:
+              stack_flag: Optional[str] = None, cluster_resources: Iterable[str] = (),
+              cluster_device_share: Iterable[str] = ()) -> Any:
     """The :class:`~ascend_compile.releases.Target` a run with this config judges for: ``--mindcluster`` (``flag``)
     over ``cluster.mindcluster`` over the versions a cluster inventory records over the default; likewise
     ``--[no-]volcano-webhook`` over ``cluster.volcanoWebhook``, and ``--device-stack`` (``stack_flag``, checked by its
-    reader) over ``cluster.deviceStack`` over the NPU resources the cluster's nodes offer (``cluster_resources``:
-    HAMi's device plugin names them by chip model)."""
+    reader) over ``cluster.deviceStack`` over the one Ascend mode the cluster's Volcano deviceshare plugin turns on
+    (``cluster_device_share``: ``hami`` or ``mindcluster``) over the NPU resources the cluster's nodes offer
+    (``cluster_resources``: HAMi's device plugin names them by chip model)."""
     from .releases import HAMI_STACK, choose, stack_of
     from .vocabulary import HAMI_ONLY_RESOURCES
 
@@ -287,6 +289,10 @@ def target_of(config: ProjectConfig, flag: Optional[str] = None, webhook_flag: O
     if config.cluster.device_stack:
         return target.with_stack(config.cluster.device_stack,
                                  f"cluster.deviceStack in {config.path or 'the project config'}")
+    modes = sorted(set(cluster_device_share))
+    if len(modes) == 1:
+        return target.with_stack(stack_of(f"volcano-vnpu:{modes[0]}"), f"the Volcano scheduler configuration of "
+                                 f"{cluster_source or 'the cluster'} turns on deviceshare's {modes[0]} mode")
     hami = sorted(set(cluster_resources) & set(HAMI_ONLY_RESOURCES))
     return target.with_stack(HAMI_STACK if hami else None, f"the nodes of {cluster_source or 'the cluster'} offer "
                              f"{hami[0] if hami else ''} (HAMi's Ascend device plugin names NPUs by chip model)")

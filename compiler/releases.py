@@ -45,6 +45,11 @@ DEVICE_STACKS: Mapping[str, str] = {
 }
 #: the stacks whose nodes run HAMi's Ascend device plugin (resources named by chip model, -memory and -core)
 HAMI_STACKS = (HAMI_STACK, VOLCANO_HAMI_STACK)
+#: the stacks a rule about MindCluster's Volcano plugin holds on (its handlers, policies, fault handling): its own
+PLUGIN_STACKS = (MINDCLUSTER_STACK,)
+#: the stacks whose nodes run MindCluster's device plugin with ascend-operator beside it (its node labels, its device
+#: annotations, the ranktable the operator writes from them): Volcano's MindCluster vNPU mode installs them too
+MINDCLUSTER_DEVICE_STACKS = (MINDCLUSTER_STACK, VOLCANO_MINDCLUSTER_STACK)
 #: the Volcano release the volcano-vnpu stacks are judged for (its pkg/scheduler/api/devices/ascend)
 DEVICESHARE_VOLCANO = "v1.15.1"
 _STACK_DEFAULT_SOURCE = "the default (nothing named a device stack)"

@@ -34,7 +34,11 @@ VC115 = "Volcano v1.15.1"
 #: read for the hami stacks
 HAMI = "HAMi 01bfa756"
 HAMI_PLUGIN = "ascend-device-plugin 074d93a8"
-SOURCES = (MC, VC, K8S, MD, NONE, *AT.values(), VC19, VC115, HAMI, HAMI_PLUGIN)
+#: the HAMi release (Project-HAMi/HAMi v2.10.0, 4707fb02) and the ascend-device-plugin commit read for the nodes' soft
+#: slicing (the hami-vnpu-core node annotation, which HAMi reads from v2.9.0)
+HAMI_210 = "HAMi v2.10.0"
+HAMI_PLUGIN_NODES = "ascend-device-plugin ed35e1c4"
+SOURCES = (MC, VC, K8S, MD, NONE, *AT.values(), VC19, VC115, HAMI, HAMI_PLUGIN, HAMI_210, HAMI_PLUGIN_NODES)
 
 #: upstream paths several citations name
 OP = "component/ascend-operator/pkg/controllers/v1/"

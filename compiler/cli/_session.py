@@ -122,7 +122,8 @@ def run_target(judging: Judging, config: Any, inventory: Any = None) -> Any:
         f"cluster.snapshot {snapshot} (in {config.path})" if snapshot == config.cluster.snapshot else \
         f"--cluster-snapshot {snapshot}"
     return target_of(config, judging.mindcluster, judging.volcano_webhook, getattr(inventory, "versions", None),
-                     source, judging.device_stack, inventory.offered() if inventory is not None else ())
+                     source, judging.device_stack, inventory.offered() if inventory is not None else (),
+                     getattr(inventory, "device_share", None) or ())
 
 
 def describe(config: Any, inputs: Inputs) -> List[str]:

@@ -1,4 +1,4 @@
-"""The inventory model: nodes, queues, claims, ConfigMaps and component versions of one cluster.
+"""The inventory model: nodes, queues, claims, ConfigMaps, component versions and device sharing of one cluster.
 
 Every collection says whether it was read at all (``None``: not read, not allowed, or not in the
 snapshot), so a check never takes "not read" for "not there".
@@ -17,6 +17,8 @@ COMPONENTS = (VOLCANO, ASCEND_PLUGIN, ASCEND_OPERATOR)
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
 #: :attr:`Inventory.usage` of NPUs in use read now (``--cluster``), and of a snapshot that recorded them without a time
 LIVE, UNTIMED = "live", "unknown"
+#: the Ascend modes of Volcano's deviceshare plugin (HAMi mode, MindCluster vNPU mode) and the argument that turns each on
+DEVICE_SHARE_MODES = {"hami": "deviceshare.AscendHAMiVNPUEnable", "mindcluster": "deviceshare.AscendMindClusterVNPUEnable"}
 #: PriorityClasses every cluster has (the API server creates them), whether or not they were read
 SYSTEM_PRIORITY_CLASSES = frozenset({"system-cluster-critical", "system-node-critical"})
 
@@ -53,6 +55,9 @@ class Node:
     holders: Dict[str, int] = field(default_factory=dict)
     #: the taints that keep pods off (:data:`BLOCKING_EFFECTS`: the only ones a check reads)
     taints: Tuple[Taint, ...] = ()
+    #: whether HAMi slices the node's NPUs softly (its ``hami-vnpu-core`` annotation, which HAMi's Ascend device plugin
+    #: sets on every node it registers: "true" or "false"); None: not annotated (the scheduler's device config decides)
+    soft_slicing: Optional[bool] = None
 
     def free(self, resource: str) -> int:
         return self.allocatable.get(resource, 0) - self.used.get(resource, 0)
@@ -184,6 +189,9 @@ class Inventory:
     priority_classes: Optional[FrozenSet[str]] = None
     #: Volcano HyperNodes (network topology): name -> tier (None: not read; {}: the cluster has none)
     hyper_nodes: Optional[Dict[str, int]] = None
+    #: the Ascend modes Volcano's deviceshare plugin turns on in the scheduler's configuration (:data:`DEVICE_SHARE_MODES`,
+    #: sorted; (): none, or no deviceshare plugin); None: no scheduler configuration was read
+    device_share: Optional[Tuple[str, ...]] = None
 
     def bundled_volcano(self) -> Optional[str]:
         """The cluster's Volcano release when lint bundles its schemas ('1.9', ...): what a lint against this

@@ -1,17 +1,18 @@
 """An inventory from plain Kubernetes objects (JSON as ``kubectl get -o json`` or the Python client gives them).
 
-Only what the checks need is taken: node labels, NPU counts and the taints that keep pods off (no annotation: no
-check reads one); queue state, capability and deserved share; the *names* of PVCs, ConfigMaps and PriorityClasses
+Only what the checks need is taken: node labels, NPU counts, the taints that keep pods off and one annotation, HAMi's
+``hami-vnpu-core`` (whether the node slices its NPUs softly: no check reads another); queue state, capability and deserved share; the *names* of PVCs, ConfigMaps and PriorityClasses
 (never their data) and of HyperNodes with their tiers (never their members); the image tags of the Volcano, Ascend
 plugin and operator Deployments (never their env or arguments).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..manifest.pods import pod_of
-from ..vocabulary import NPU_RESOURCE_PREFIX
-from .model import ASCEND_OPERATOR, ASCEND_PLUGIN, BLOCKING_EFFECTS, VOLCANO, Inventory, Node, Queue, Taint
+from ..vocabulary import HAMI_NODE_CORE_ANNOTATION, NPU_RESOURCE_PREFIX
+from .model import (ASCEND_OPERATOR, ASCEND_PLUGIN, BLOCKING_EFFECTS, DEVICE_SHARE_MODES, VOLCANO, Inventory, Node, Queue,
+                    Taint)
 from .replies import MAX_COUNT, ClusterDataError, Reply, shown, whole
 
 #: the longest node label key Kubernetes allows (a 253-character prefix, "/", a 63-character name)
@@ -55,15 +56,17 @@ def pod_npus(reply: Reply) -> Dict[str, int]:
 
 
 def node_of(reply: Reply, used: Dict[str, int], holders: Dict[str, int]) -> Node:
-    """The node of a node object (its NPU resources, Ready condition, labels, cordon and the taints that keep pods
-    off: ``NoSchedule`` and ``NoExecute``, the only ones the checks read)."""
+    """The node of a node object (its NPU resources, Ready condition, labels, cordon, the taints that keep pods
+    off: ``NoSchedule`` and ``NoExecute``, the only ones the checks read, and whether HAMi slices it softly)."""
     alloc = {key: int(reply.count("status", "allocatable", key) or 0)
              for key in reply.mapping("status", "allocatable") if key.startswith(NPU_RESOURCE_PREFIX)}
     ready = any(c.text("type") == "Ready" and c.text("status") == "True" for c in reply.objects("status", "conditions"))
     taints = tuple(Taint(t.text("key"), t.text("value"), effect) for t in reply.objects("spec", "taints")
                    for effect in [t.text("effect")] if effect in BLOCKING_EFFECTS)
+    annotated = HAMI_NODE_CORE_ANNOTATION in reply.mapping("metadata", "annotations")  # of all, only this one is read
+    soft = reply.text("metadata", "annotations", HAMI_NODE_CORE_ANNOTATION) == "true" if annotated else None
     return Node(reply.name, dict(reply.texts("metadata", "labels")), alloc, dict(used), ready,
-                reply.flag("spec", "unschedulable"), dict(holders), taints)
+                reply.flag("spec", "unschedulable"), dict(holders), taints, soft)
 
 
 def _holder(reply: Reply) -> str:
@@ -151,38 +154,68 @@ def plugin_version_from_config(config_maps: Iterable[Mapping[str, Any]]) -> str:
 
 #: the Ascend plugin's settings in the scheduler configuration, and its multi-level topology among them
 INIT_PARAMS, RESOURCE_LEVEL_CONFIG = "init-params", "resource-level-config"
+#: Volcano's own device sharing plugin (its Ascend modes: :data:`~.model.DEVICE_SHARE_MODES`)
+DEVICE_SHARE_PLUGIN = "deviceshare"
 LEVEL_PREFIX = "level"
 
 
-def scheduler_settings(config_maps: Iterable[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
-    """The Ascend plugin's ``init-params`` arguments ({} when it has none) from the Volcano scheduler configuration
-    whose tiers load the plugin (a ``volcano-npu*`` plugin), the first such ConfigMap by namespace and name; None
-    when no ConfigMap holds one."""
+def scheduler_confs(config_maps: Iterable[Mapping[str, Any]]) -> List[Dict[str, Any]]:
+    """The Volcano scheduler configurations the ConfigMaps hold (a data value that is YAML with ``tiers``), in the
+    order of their ConfigMaps by namespace and name."""
     import yaml
 
-    found = sorted((Reply(cm, "ConfigMap") for cm in config_maps), key=lambda cm: (cm.namespace, cm.name))
-    for cm in found:
-        for text in cm.texts("data").values():
-            if "volcano-npu" not in text:
+    out: List[Dict[str, Any]] = []
+    for cm in sorted((Reply(cm, "ConfigMap") for cm in config_maps), key=lambda cm: (cm.namespace, cm.name)):
+        for _, text in sorted(cm.texts("data").items()):
+            if "tiers" not in text:
                 continue
             try:
                 conf = yaml.safe_load(text)
             except (yaml.YAMLError, RecursionError, ValueError):
                 continue
-            if not isinstance(conf, dict) or not _loads_plugin(conf):
-                continue
-            for entry in conf.get("configurations") or []:
-                if isinstance(entry, dict) and entry.get("name") == INIT_PARAMS:
-                    arguments = entry.get("arguments")
-                    return dict(arguments) if isinstance(arguments, dict) else {}
-            return {}
+            if isinstance(conf, dict) and isinstance(conf.get("tiers"), list):
+                out.append(conf)
+    return out
+
+
+def scheduler_settings(confs: Sequence[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The Ascend plugin's ``init-params`` arguments ({} when it has none) from the first Volcano scheduler
+    configuration whose tiers load the plugin (a ``volcano-npu*`` plugin); None when none does."""
+    for conf in confs:
+        if not _plugins(conf, lambda name: name.startswith("volcano-npu")):
+            continue
+        for entry in conf.get("configurations") or []:
+            if isinstance(entry, dict) and entry.get("name") == INIT_PARAMS:
+                arguments = entry.get("arguments")
+                return dict(arguments) if isinstance(arguments, dict) else {}
+        return {}
     return None
 
 
-def _loads_plugin(conf: Mapping[str, Any]) -> bool:
-    return any(isinstance(plugin, dict) and str(plugin.get("name") or "").startswith("volcano-npu")
-               for tier in conf.get("tiers") or [] if isinstance(tier, dict)
-               for plugin in tier.get("plugins") or [])
+def _plugins(conf: Mapping[str, Any], named: Callable[[str], bool]) -> List[Dict[str, Any]]:
+    """The plugins of a scheduler configuration's tiers whose name ``named`` takes."""
+    return [plugin for tier in conf.get("tiers") or [] if isinstance(tier, dict)
+            for plugin in tier.get("plugins") or [] if isinstance(plugin, dict) and named(str(plugin.get("name") or ""))]
+
+
+#: the texts Volcano's arguments read as true and as false (Go's strconv.ParseBool)
+_TRUE, _FALSE = ("1", "t", "T", "TRUE", "true", "True"), ("0", "f", "F", "FALSE", "false", "False")
+
+
+def device_share_from(confs: Sequence[Mapping[str, Any]]) -> Optional[Tuple[str, ...]]:
+    """The Ascend modes (:data:`~.model.DEVICE_SHARE_MODES`) the deviceshare plugin of the scheduler configurations
+    turns on, sorted (a mode's argument true, or a text Volcano reads as true); None when no configuration was read."""
+    if not confs:
+        return None
+    found = set()
+    for conf in confs:
+        for plugin in _plugins(conf, lambda name: name == DEVICE_SHARE_PLUGIN):
+            arguments = plugin.get("arguments")
+            for mode, argument in DEVICE_SHARE_MODES.items():
+                value = arguments.get(argument) if isinstance(arguments, dict) else None
+                if value is True or (isinstance(value, str) and value in _TRUE):
+                    found.add(mode)
+    return tuple(sorted(found))
 
 
 def resource_levels_from(settings: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Tuple[str, ...]]]:
@@ -234,12 +267,14 @@ def _readable(level: Any) -> bool:
         reserved is None or (isinstance(reserved, int) and not isinstance(reserved, bool)))
 
 
-def scheduler_namespaces(deployments: Iterable[Mapping[str, Any]]) -> List[str]:
-    """The namespaces of the Deployments that run Volcano's scheduler (where its configuration lives)."""
-    out = set()
+def scheduler_config_maps(deployments: Iterable[Mapping[str, Any]]) -> List[Tuple[str, str]]:
+    """(namespace, name) of each ConfigMap the Deployments that run Volcano's scheduler mount (its configuration,
+    ``volcano-scheduler-configmap`` in an installation), sorted: what to read by name."""
+    out: Set[Tuple[str, str]] = set()
     for reply in (Reply(d, "Deployment") for d in deployments):
         if any(_component(reply.name, c.text("name"), c.text("image")) == VOLCANO for c in _containers(reply)):
-            out.add(reply.namespace)
+            out.update((reply.namespace, name) for volume in reply.objects("spec", "template", "spec", "volumes")
+                       for name in [volume.text("configMap", "name")] if name)
     return sorted(out)
 
 
@@ -257,6 +292,7 @@ def inventory_from(nodes: Optional[List[Mapping[str, Any]]], pods: Iterable[Mapp
     deployments = list(deployments)
     versions = versions_from(deployments)
     settings_in = list(config_maps or []) + list(scheduler_config_maps)
+    confs = scheduler_confs(settings_in)
     if ASCEND_PLUGIN not in versions and settings_in:
         plugin = plugin_version_from_config(cm for cm in settings_in if "scheduler" in Reply(cm, "ConfigMap").name)
         if plugin:
@@ -267,7 +303,7 @@ def inventory_from(nodes: Optional[List[Mapping[str, Any]]], pods: Iterable[Mapp
         claims=None if claims is None else names_by_namespace(claims, namespaces, "PersistentVolumeClaim"),
         config_maps=None if config_maps is None else names_by_namespace(config_maps, namespaces, "ConfigMap"),
         versions=dict(sorted(versions.items())), name=name, default_namespace=default_namespace,
-        resource_levels=resource_levels_from(scheduler_settings(settings_in)),
+        resource_levels=resource_levels_from(scheduler_settings(confs)), device_share=device_share_from(confs),
         priority_classes=None if priority_classes is None else frozenset(
             Reply(p, "PriorityClass").name for p in priority_classes),
         hyper_nodes=None if hyper_nodes is None else hyper_nodes_from(hyper_nodes))

@@ -34,6 +34,8 @@ def to_document(inventory: Inventory) -> Dict[str, Any]:
         spec["usageTime"] = inventory.usage
     if inventory.nodes is not None:
         spec["nodes"] = [_node(n, inventory.usage is not None) for n in sorted(inventory.nodes, key=lambda n: n.name)]
+    if inventory.device_share is not None:
+        spec["deviceShare"] = sorted(inventory.device_share)
     if inventory.resource_levels is not None:
         spec["resourceLevels"] = {tree: list(labels) for tree, labels in sorted(inventory.resource_levels.items())}
     if inventory.queues is not None:
@@ -57,6 +59,8 @@ def _node(node: Node, usage: bool) -> Dict[str, Any]:
     if node.taints:
         out["taints"] = [{"key": t.key, **({"value": t.value} if t.value else {}), "effect": t.effect}
                          for t in node.taints]
+    if node.soft_slicing is not None:
+        out["hamiVnpuCore"] = node.soft_slicing
     if node.allocatable:
         out["npus"] = {r: {"allocatable": n, **({"allocated": node.used.get(r, 0)} if usage else {})}
                        for r, n in sorted(node.allocatable.items())}
@@ -142,7 +146,8 @@ def from_document(data: Dict[str, Any], source: str = "") -> Inventory:
         resource_levels=None if "resourceLevels" not in spec else {
             str(tree): tuple(labels) for tree, labels in (spec.get("resourceLevels") or {}).items()},
         usage=_usage(spec), priority_classes=None if "priorityClasses" not in spec else frozenset(spec["priorityClasses"]),
-        hyper_nodes=None if hyper_nodes is None else {h["name"]: h["tier"] for h in hyper_nodes})
+        hyper_nodes=None if hyper_nodes is None else {h["name"]: h["tier"] for h in hyper_nodes},
+        device_share=None if "deviceShare" not in spec else tuple(sorted(spec["deviceShare"])))
 
 
 def _usage(spec: Dict[str, Any]) -> Optional[str]:
@@ -160,7 +165,7 @@ def _read_node(node: Dict[str, Any]) -> Node:
                 {r: v.get("allocated", 0) for r, v in npus.items()}, bool(node["ready"]),
                 bool(node.get("unschedulable")), {},
                 tuple(Taint(t["key"], t.get("value", ""), t["effect"]) for t in node.get("taints") or []
-                      if t["effect"] in BLOCKING_EFFECTS))
+                      if t["effect"] in BLOCKING_EFFECTS), node.get("hamiVnpuCore"))
 
 
 def _names(namespaces: Optional[List[Dict[str, Any]]], key: str) -> Optional[Dict[str, FrozenSet[str]]]:

@@ -1,8 +1,10 @@
 """The cluster inventory (:mod:`ascend_compile.inventory`) read live, through a :class:`~.jobview.Reader`.
 
 Read-only: ``list`` on nodes, pods (for the NPUs they hold), Volcano queues, namespaces,
-PersistentVolumeClaims, ConfigMaps, Deployments, PriorityClasses and Volcano HyperNodes.  Of the ConfigMaps and claims only the names are
-kept (and of the Volcano scheduler's configuration the Ascend plugin's multi-level topology), of the
+PersistentVolumeClaims, ConfigMaps, Deployments, PriorityClasses and Volcano HyperNodes (in one namespace: ``get`` on
+the ConfigMaps the Volcano scheduler's Deployment mounts, its configuration, by name).  Of the ConfigMaps and claims only the names are
+kept (and of the Volcano scheduler's configuration the Ascend plugin's multi-level topology and the Ascend modes its
+deviceshare plugin turns on), of the
 Deployments only the image tags; Secrets are never read.  A part that may not be read
 (RBAC) or whose type the cluster lacks is left out of the inventory, with a note saying why; a cluster
 that does not answer is an error (exit code 4 on the command line).
@@ -12,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from ..inventory.model import Inventory
-from ..inventory.objects import inventory_from, scheduler_namespaces
+from ..inventory.objects import inventory_from, scheduler_config_maps
 from .jobview import NODE_RESOURCE, POD_RESOURCE, QUEUE_RESOURCE, Reader
 from .kubectl import EXIT_UNREACHABLE
 
@@ -63,9 +65,10 @@ def read_inventory(reader: Reader, namespace: Optional[str] = None, name: str = 
         spaces = sorted({namespace, SYSTEM_NAMESPACE})
         claims = _each(optional, CLAIM_RESOURCE, "PersistentVolumeClaims", spaces, reader)
         config_maps = _each(optional, CONFIG_MAP_RESOURCE, "ConfigMaps", spaces, reader)
-        for space in scheduler_namespaces(deployments):  # the scheduler's configuration (the plugin's settings)
+        for space, cm in scheduler_config_maps(deployments):  # the scheduler's configuration, by name (RBAC: get it)
             if space not in spaces:
-                settings += optional(f"ConfigMaps in {space}", lambda: reader.list(CONFIG_MAP_RESOURCE, space)) or []
+                settings += optional(f"ConfigMap {space}/{cm}", lambda: [
+                    found for found in [reader.get(CONFIG_MAP_RESOURCE, cm, space)] if found]) or []
     return inventory_from(nodes, pods, queues, claims, config_maps, deployments, spaces, name,
                           default_namespace, settings, priority_classes, hyper_nodes), notes
 

@@ -75,7 +75,8 @@ class Linter:
         self._by_kind: Dict[str, Tuple[List[Tuple[Rule, Any]], List[Tuple[Rule, Any]]]] = {}  # see _units
         self.inventory = inventory  # the cluster the cluster-aware rules check against (None: they say nothing)
         self.target = target or target_of(self.config, cluster_versions=getattr(inventory, "versions", None),
-                                          cluster_resources=inventory.offered() if inventory is not None else ())
+                                          cluster_resources=inventory.offered() if inventory is not None else (),
+                                          cluster_device_share=getattr(inventory, "device_share", None) or ())
         self._run = RunContext(self.profiles, self.config, volcano_version, inventory, self.target)
         self._schemas: Any = None  # the schemas module, imported on first use
 
@@ -163,7 +164,9 @@ class Linter:
                 found = self._rules
             else:
                 found = _registry.rules_for(kind, self.inventory is not None)
-            mine = [r for r in found if r.id not in self.disabled and ("*" in r.kinds or kind in r.kinds)]
+            stack = self.target.stack
+            mine = [r for r in found if r.id not in self.disabled and ("*" in r.kinds or kind in r.kinds)
+                    and r.holds_on(stack)]
             units = self._by_kind[kind] = ([(r, r.check) for r in mine if not r.cross],
                                            [(r, r.facts) for r in mine if r.cross])
         return units

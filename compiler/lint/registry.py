@@ -8,7 +8,7 @@ once per process, when a lint run needs them, or their documentation is asked fo
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from .. import catalogue
 from ..catalogue import Entry
@@ -25,10 +25,11 @@ def _unit(entry: Any) -> Rule:
     if rule is None:
         module = importlib.import_module(f"{__package__}.rules.{entry.unit}")
         judge, fix = getattr(module, "judge", None), getattr(module, "fix", None)
+        stacks = getattr(module, "STACKS", None)
         if judge is None:
-            rule = Rule(entry, module.check, fix=fix)
+            rule = Rule(entry, module.check, fix=fix, stacks=stacks)
         else:
-            rule = Rule(entry, _whole_run_check(module.facts, judge), module.facts, judge, fix)
+            rule = Rule(entry, _whole_run_check(module.facts, judge), module.facts, judge, fix, stacks)
         _UNITS[entry.id] = rule
     return rule
 
@@ -87,7 +88,8 @@ def documentation(entry: Entry) -> str:
     is the catalogue's.  :data:`SEVERITY_MARK` in it reads as the rule's severity in the catalogue ("a warning")."""
     if not entry.unit:
         return entry.doc.replace(SEVERITY_MARK, _SAID[entry.severity])
-    doc = importlib.import_module(f"{__package__}.rules.{entry.unit}").__doc__ or ""
+    module = importlib.import_module(f"{__package__}.rules.{entry.unit}")
+    doc = (module.__doc__ or "").rstrip() + _stacks_said(getattr(module, "STACKS", None))
     lines = doc.expandtabs().strip().split("\n")
     indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
     margin = min(indents) if indents else 0
@@ -95,6 +97,17 @@ def documentation(entry: Entry) -> str:
     text = "\n".join([lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]) + \
         (f"\n\n{cited.render()}" if cited else "")
     return text.replace(SEVERITY_MARK, _SAID[entry.severity])
+
+
+def _stacks_said(stacks: Optional[Tuple[str, ...]]) -> str:
+    """What a rule's documentation says of the device stacks it holds on ("" when it holds on every one)."""
+    if stacks is None:
+        return ""
+    from ..releases import DEVICE_STACKS
+
+    named = "; ".join(f"``{stack}`` ({DEVICE_STACKS[stack]})" for stack in stacks)
+    return (f"\n\n**Device stacks.** Judged only on {named}: a run judged for another device stack "
+            "(``cluster.deviceStack``, ``--device-stack``, a cluster's) does not run it.")
 
 
 def summary(entry: Entry) -> str:

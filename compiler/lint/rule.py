@@ -30,7 +30,11 @@ It may also define:
     what ``lint --fix`` makes of one of its findings: a :class:`~.fixing.Fix` at one node of
     the file's text, or None when the fix is not certain.
 
-and it holds ``CITATION``, what it mirrors upstream (:class:`~ascend_compile.catalogue.citations.Citation`).
+and ``STACKS``, the device stacks (:data:`ascend_compile.releases.DEVICE_STACKS`) on which what it asserts holds, when
+that is not every one: a rule that asserts what MindCluster's Volcano plugin or device plugin does says nothing on a
+run judged for another stack (the engine does not run it there).
+
+It holds ``CITATION``, what it mirrors upstream (:class:`~ascend_compile.catalogue.citations.Citation`).
 ID, name, default severity, kinds, fix hint and the schema rules it replaces are its row in the rule
 table (:mod:`ascend_compile.catalogue`; a cross-object rule replaces nothing): a rule lives in its row
 and its module, nowhere else.
@@ -69,6 +73,12 @@ class Rule(NamedTuple):
     judge: Optional[Callable[[Any, Any, Any], Iterable[Problem]]] = None
     #: the unit's ``fix`` (None when it fixes nothing): (finding, the file's text, its documents) -> Fix or None
     fix: Optional[Callable[[Any, str, Any], Any]] = None
+    #: the unit's ``STACKS``: the device stacks it holds on (None: every one)
+    stacks: Optional[Tuple[str, ...]] = None
+
+    def holds_on(self, stack: str) -> bool:
+        """Whether the rule judges a run for device stack ``stack``."""
+        return self.stacks is None or stack in self.stacks
 
     @property
     def id(self) -> str:

@@ -67,6 +67,8 @@ def open_session(config: Any = None, registry: Any = None, *, fail_on: Optional[
         from ..hardware.profiles import ProfileRegistry
 
         registry = ProfileRegistry(config.profile_dirs)
-    target = target or target_of(config, mindcluster, volcano_webhook, getattr(inventory, "versions", None), cluster_source)
+    target = target or target_of(config, mindcluster, volcano_webhook, getattr(inventory, "versions", None), cluster_source,
+                                 cluster_resources=inventory.offered() if inventory is not None else (),
+                                 cluster_device_share=getattr(inventory, "device_share", None) or ())
     return Session(config, registry, target, fail_on or config.lint.fail_on or ERROR, inventory, cache, output_lint,
                    max_bytes or DEFAULT_MAX_BYTES)

@@ -165,15 +165,20 @@ def test_snapshot_records_where_a_job_without_a_namespace_lands(fake: Fake) -> N
 
 
 def test_snapshot_in_one_namespace_still_reads_the_schedulers_configuration(fake: Fake) -> None:
-    """With -n, the ConfigMaps of the Volcano scheduler's namespace (its Deployment's) are read for its configuration:
-    the plugin's multi-level topology and version; their names are not kept."""
+    """With -n, the ConfigMap the Volcano scheduler's Deployment mounts is read, by its name, for its configuration:
+    the plugin's multi-level topology and version; its name is not kept."""
     _serve(fake)
     rules = json.loads(fake.env()["FAKE_KUBECTL_RULES"])
     conf = ("tiers:\n- plugins:\n  - name: volcano-npu_v26.1.0\nconfigurations:\n- name: init-params\n  arguments:\n"
             "    resource-level-config: '{\"default\": {\"level1\": {\"label\": \"rack-id\"}}}'\n")
     scheduler = {"metadata": {"name": "volcano-scheduler-configmap", "namespace": "volcano-system"},
                  "data": {"volcano-scheduler.conf": conf}}
-    fake.rules({"match": ["get", "configmaps", "--namespace=volcano-system"], "stdout": _items([scheduler])},
+    deployment = _deployment("volcano-scheduler", "volcano-system", "swr.example/volcanosh/vc-scheduler:v1.9.0")
+    deployment["spec"]["template"]["spec"]["volumes"] = [{"name": "conf",
+                                                          "configMap": {"name": "volcano-scheduler-configmap"}}]
+    fake.rules({"match": ["get", "configmaps", "--namespace=volcano-system", "volcano-scheduler-configmap"],
+                "stdout": json.dumps(scheduler)},
+               {"match": ["get", "deployments.apps"], "stdout": _items([deployment])},
                {"match": ["get", "configmaps"], "stdout": _items([])}, *rules)  # the others' ConfigMaps: none
     proc = cli("cluster", "snapshot", "-n", "training", env=fake.env())
     assert proc.returncode == 0, proc.stderr

@@ -3,12 +3,15 @@ snapshot whose nodes offer HAMi's resources choose it, ``--show-config`` says wh
 with its place."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any, Dict
 
 import pytest
 import yaml
 
 from tests.checkout import run_cli as cli
+from tests.cli.test_kubectl import Fake, fake  # noqa: F401 - the fake kubectl fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 HAMI_SNAPSHOT = ROOT / "tests" / "lint" / "clusters" / "hami.yaml"
@@ -97,3 +100,73 @@ def test_the_config_shows_the_stack(tmp_path: Path) -> None:
     settings = yaml.safe_load(next(line for line in proc.stdout.splitlines()
                                    if line.startswith("settings: "))[len("settings: "):])
     assert settings["cluster"]["deviceStack"] == "volcano-vnpu:hami"
+
+
+def test_a_snapshot_whose_scheduler_turns_on_one_deviceshare_mode_selects_it(tmp_path: Path) -> None:
+    """The snapshot's deviceShare (the Ascend mode Volcano's deviceshare plugin runs in) beats the guess from the
+    nodes' resources; a flag beats both."""
+    repo = _repo(tmp_path)
+    snapshot = tmp_path / "vnpu.yaml"
+    snapshot.write_text(HAMI_SNAPSHOT.read_text(encoding="utf-8").replace("spec:\n", "spec:\n  deviceShare: [hami]\n", 1))
+    line = _target_line("--cluster-snapshot", str(snapshot), cwd=repo)
+    assert "device stack: Volcano's native Ascend device sharing in HAMi mode" in line
+    assert "deviceshare's hami mode" in line and "vnpu.yaml" in line
+    assert "--device-stack hami" in _target_line("--cluster-snapshot", str(snapshot), "--device-stack", "hami",
+                                                 cwd=repo)
+
+
+def _items(objs: Any) -> str:
+    import json
+
+    return json.dumps({"apiVersion": "v1", "kind": "List", "items": objs})
+
+
+def _scheduler_conf() -> Dict[str, Any]:
+    conf = {"tiers": [{"plugins": [{"name": "deviceshare", "arguments": {"deviceshare.AscendHAMiVNPUEnable": True}}]}]}
+    return {"metadata": {"name": "volcano-scheduler-configmap", "namespace": "volcano-system"},
+            "data": {"volcano-scheduler.conf": yaml.safe_dump(conf)}}
+
+
+def test_cluster_snapshot_reads_the_soft_slicing_and_the_deviceshare_modes(fake: Fake, tmp_path: Path) -> None:
+    """Read live (a fake kubectl): a node's hami-vnpu-core annotation and the deviceshare plugin's arguments reach the
+    snapshot, which reads back through its schema and judges for Volcano's HAMi mode; no other annotation is kept."""
+    items = _items
+    node = {"metadata": {"name": "b3-0", "annotations": {"hami-vnpu-core": "false", "hami.io/node-register-x": "[]"}},
+            "status": {"allocatable": {"huawei.com/Ascend910B3": "8"}, "conditions": [{"type": "Ready", "status": "True"}]}}
+    fake.rules(
+        {"match": ["config", "view", "--minify"], "stdout": "default"},
+        {"match": ["get", "nodes"], "stdout": items([node])},
+        {"match": ["get", "configmaps"], "stdout": items([_scheduler_conf()])},
+        {"match": ["get"], "stdout": items([])},
+    )
+    out = tmp_path / "cluster.yaml"
+    proc = cli("cluster", "snapshot", "-o", str(out), env=fake.env())
+    assert proc.returncode == 0, proc.stderr
+    spec = yaml.safe_load(out.read_text(encoding="utf-8"))["spec"]
+    assert spec["deviceShare"] == ["hami"] and spec["nodes"][0]["hamiVnpuCore"] is False
+    assert "annotations" not in spec["nodes"][0] and "node-register" not in out.read_text(encoding="utf-8")
+    (tmp_path / "repo").mkdir()
+    line = _target_line("--cluster-snapshot", str(out), cwd=_repo(tmp_path / "repo"))
+    assert "in HAMi mode" in line
+
+
+def test_in_one_namespace_the_schedulers_configuration_is_read_by_name(fake: Fake) -> None:
+    """With -n, the ConfigMap the Volcano scheduler's Deployment mounts is read with a get by its name (RBAC: get on
+    that one ConfigMap), not by listing its namespace."""
+    scheduler = {"metadata": {"name": "volcano-scheduler", "namespace": "volcano-system"},
+                 "spec": {"template": {"spec": {
+                     "containers": [{"name": "volcano-scheduler", "image": "volcanosh/vc-scheduler:v1.15.1"}],
+                     "volumes": [{"name": "conf", "configMap": {"name": "volcano-scheduler-configmap"}},
+                                 {"name": "logs", "emptyDir": {}}]}}}}
+    fake.rules(
+        {"match": ["get", "configmaps", "volcano-scheduler-configmap"], "stdout": json.dumps(_scheduler_conf())},
+        {"match": ["get", "deployments.apps"], "stdout": _items([scheduler])},
+        {"match": ["get", "configmaps", "--namespace=volcano-system"], "rc": 1,
+         "stderr": "Error from server (Forbidden): configmaps is forbidden\n"},
+        {"match": ["get"], "stdout": _items([])},
+    )
+    proc = cli("cluster", "snapshot", "-n", "training", env=fake.env())
+    assert proc.returncode == 0, proc.stderr
+    assert yaml.safe_load(proc.stdout)["spec"]["deviceShare"] == ["hami"]
+    reads = [c["argv"] for c in fake.calls() if "configmaps" in c["argv"] and "--namespace=volcano-system" in c["argv"]]
+    assert reads and all("volcano-scheduler-configmap" in argv for argv in reads)

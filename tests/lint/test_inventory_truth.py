@@ -102,7 +102,19 @@ def _add(getter: Callable[[Doc], Doc], key: str, value: Any) -> Callable[[Doc], 
     return lambda doc: getter(doc).setdefault(key, []).append(value)
 
 
+#: a pod that asks HAMi for soft slicing, and a node of HAMi's resource that cuts template vNPUs (hami-vnpu-core "false")
+SOFT_POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: soft\n  namespace: team\n"
+            "  annotations: {huawei.com/vnpu-mode: hami-core}\nspec:\n  containers:\n  - name: c\n    image: x/y:1\n"
+            "    resources:\n      limits: {huawei.com/Ascend910B3: 1, huawei.com/Ascend910B3-memory: 16384}\n")
+
+
+def _hami_node(name: str, soft: bool) -> Callable[[Doc], None]:
+    return lambda doc: doc["spec"]["nodes"].append({**_node(name, {}, 8, "huawei.com/Ascend910B3"), "hamiVnpuCore": soft})
+
+
 CASES = [
+    # the nodes offer HAMi's resources: the target is HAMi; a node that slices softly takes the pod
+    Case("AC330", SOFT_POD, _hami_node("hard-0", False), _hami_node("soft-0", True)),
     Case("AC306", one_pod_acjob(selector="inference-310p-9", npus=1, resource="huawei.com/Ascend310P"), _nothing,
          _append_node({"accelerator-type": "inference-310p-9"}, 4, "huawei.com/Ascend310P")),
     Case("AC315", JOB.replace("{accelerator-type: module-910b-8}", "{accelerator-type: module-910b-8, host-arch: arm64}"),

@@ -57,6 +57,7 @@ from ...catalogue.citations import Citation, MC, PL
 from ... import releases
 from ...findings import ERROR, INFO, WARNING
 from ...hardware.targeting import hardware_unnamed, known_policies
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, RING_LABEL, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
 from ._util import on_other_releases
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
     from ...hardware.profiles import Profile
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("get910CardHandlerName", PL + "internal/npu/factory.go", MC)
 
 #: the one accelerator-type the default handler takes where it checks the node's label

@@ -41,6 +41,7 @@ from ...catalogue.citations import Citation, MC, PL, Place
 from ... import releases
 from ...findings import INFO, WARNING
 from ...hardware.targeting import handler_absent, policy_picks_handler
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, CARD_ACCELERATOR_MARK, SELECTOR_JOIN
 from ..rule import Problem
 from ._util import on_other_releases
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("init910CardPolicyHandler", PL + "internal/npu/factory.go", MC,
                     "validNPUJob fail by job<%s> policyHandler is nil",
                     also=(Place("getJobSelectorFromVcJob", PL + "plugin/job.go", MC),

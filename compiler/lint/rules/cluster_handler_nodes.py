@@ -38,6 +38,7 @@ from ...catalogue.citations import Citation, MC, PL
 from ...findings import INFO, WARNING
 from ...inventory.model import LIVE
 from ...hardware.targeting import handler_family, handler_node_limit
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
 from ._cluster import inventory, nodes_summary, once, usable
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from ...inventory.model import Node
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("GetUsableTopFromNode", PL + "internal/npu/base/node.go", MC, "node npu top<%v> is invalid")
 
 

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Tuple
 from ...catalogue.citations import Citation, MC, PL
 from ...hardware import arithmetic
 from ...inventory.objects import RESOURCE_LEVEL_CONFIG
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import AFFINITY_CONFIG_ANNOTATION, MULTILEVEL_POLICY
 from ..rule import Problem
 from ._cluster import counted, inventory, labels_text, once, usable
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("CheckNodeNPUByTask", PL + "internal/npu/policy/multilevelscheduling/frame.go", MC,
                     "topology label does not match config")
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ...catalogue.citations import Citation, MC, PL
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import TOR_AFFINITY_LABEL
 from ..rule import Problem
 from ._cluster import inventory
@@ -36,6 +37,7 @@ from ._cluster import inventory
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("ValidNPUJob", PL + "internal/nslb/frame.go", MC,
                     "job tor affinity check failed, cluster basic-tor-node-cm is not imported")
 

@@ -56,7 +56,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator, Tuple
 
 from ...catalogue.citations import AT, Citation, MC, OP, PL, Place
-from ...releases import RELEASES, span_text
+from ...releases import PLUGIN_STACKS, RELEASES, span_text
 from ...vocabulary import ASCEND_JOB, FAULT_RETRY_TIMES_LABEL
 from ..rule import Problem
 from ._release import on_releases, where_fact
@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...findings import Path
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("getTaskHealthStateByPod", PL + "internal/rescheduling/reschedule.go", AT["v7.0.RC1"],
                     also=(Place("getTaskHealthStateByPod", PL + "internal/rescheduling/reschedule.go", AT["v6.0.0"]),
                           Place("faultRetryTimeOfJob", PL + "internal/rescheduling/job.go", AT["v7.0.RC1"]),

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...catalogue.citations import Citation, MC, MD, Place
 from ...findings import INFO
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import FRAMEWORK_ENV, FRAMEWORK_ENV_VALUES, START_SCRIPT
 from ..rule import Problem
 from ._util import command_text, npu_containers
@@ -56,6 +57,7 @@ from ._util import command_text, npu_containers
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("", "samples/train/basic-training/ranktable/train_start.sh (framework null check and the case-sensitive "
                         "comparisons; every revision 2023-06 to 2026-05, blob 73b10192 on branch_v6.0.0 to branch_v26.0.0)",
                     MD,

@@ -11,7 +11,9 @@ whole card's; a ``-memory`` above a whole card's; a ``-core`` companion
 where the stack does not read it (Volcano 1.15 in HAMi mode reads no
 ``-core``, and HAMi's default device config names it only for the 910B3 and
 910C); the pod annotation ``huawei.com/vnpu-mode`` with a value HAMi does not
-know, or ``hami-core`` where it is not read (Volcano 1.15); a resource
+know, or ``hami-core`` where it is not read (Volcano 1.15) or, with a cluster
+inventory, where no node the pod may use slices softly (every such node
+annotated ``hami-vnpu-core: "false"``); a resource
 that is not among HAMi's default chips; and, as a note, a ``-memory`` that is
 not one of the chip's template sizes (it is rounded up to the next template).
 
@@ -23,12 +25,19 @@ smallest template. A ``-core`` request that the scheduler does not take as
 its own is left to the node's resources, and the device plugin registers
 only the chip's resource with the kubelet: no node offers it, the pods never
 fit. Soft slicing (``hami-core``) needs Volcano 1.16: on 1.15 the pod
-gets a template vNPU instead.
+gets a template vNPU instead. HAMi's scheduler places a ``hami-core`` pod only
+on a node that slices softly (HAMi's Ascend device plugin annotates every node
+it registers with ``hami-vnpu-core``, "true" or "false"; a node without the
+annotation follows the scheduler's device config, which a snapshot does not
+read, so such a node is taken to slice softly): with none, the pod never
+runs. A pod without the annotation fits either kind of node, so nothing is
+said of it.
 
 **How to fix.** Ask for one vNPU per container, or whole cards (no
 ``-memory``); keep ``-memory`` within the card; leave ``-core`` out where the
 stack does not read it; set ``huawei.com/vnpu-mode: hami-core`` only where soft
-slicing runs.
+slicing runs, and turn soft slicing on for the nodes that should serve it
+(HAMi's per-node device config, or its ``vnpus.hamiVnpuCore``).
 
 Failing::
 
@@ -47,13 +56,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
-from ...catalogue.citations import HAMI, HAMI_PLUGIN, VC115, Citation, Place
+from ...catalogue.citations import HAMI, HAMI_210, HAMI_PLUGIN, HAMI_PLUGIN_NODES, VC115, Citation, Place
 from ...findings import INFO, WARNING, Path
 from ...manifest.values import as_dict, npu_count
-from ...releases import DEVICESHARE_VOLCANO, VOLCANO_HAMI_STACK
-from ...vocabulary import HAMI_CORE_MODE, HAMI_POD_ANNOTATION, HAMI_RESOURCE_PREFIX
+from ...releases import DEVICESHARE_VOLCANO, HAMI_STACKS, VOLCANO_HAMI_STACK
+from ...vocabulary import HAMI_CORE_MODE, HAMI_NODE_CORE_ANNOTATION, HAMI_POD_ANNOTATION, HAMI_RESOURCE_PREFIX
 from ..rule import Problem
-from ._stacks import CORE_SUFFIX, HAMI_CHIPS, MEMORY_SUFFIX, Chip, offered, on_hami
+from ._stacks import CORE_SUFFIX, HAMI_CHIPS, MEMORY_SUFFIX, Chip, offered
 
 if TYPE_CHECKING:
     from ...manifest.pods import Container, PodSet
@@ -61,6 +70,7 @@ if TYPE_CHECKING:
 
 
 _HAMI_VC = "pkg/scheduler/api/devices/ascend/hami/device_info.go"
+STACKS = HAMI_STACKS
 CITATION = Citation("verifyReq", _HAMI_VC, VC115,
                     "vNPU does not support partial memory allocation when requesting multiple devices",
                     also=(Place("trimMemory", _HAMI_VC, VC115), Place("ResourceReqs", _HAMI_VC, VC115),
@@ -70,7 +80,11 @@ CITATION = Citation("verifyReq", _HAMI_VC, VC115,
                           Place("GenerateResourceRequests", "pkg/device/ascend/device.go", HAMI),
                           Place("", "ascend-device-configmap.yaml (the chips, memory and templates)", HAMI_PLUGIN),
                           Place("registerKubelet", "internal/server/register.go", HAMI_PLUGIN),
-                          Place("", "docs/volcano.md (hami-core needs Volcano 1.16)", HAMI_PLUGIN)))
+                          Place("", "docs/volcano.md (hami-core needs Volcano 1.16)", HAMI_PLUGIN),
+                          Place("Fit", "pkg/device/ascend/device.go (ModeNotFit: a hami-core pod on a node that does not "
+                                "slice softly)", HAMI_210),
+                          Place("registerHAMi", "internal/server/register.go (the hami-vnpu-core node annotation)",
+                                HAMI_PLUGIN_NODES)))
 
 
 def _amount(container: Container, name: str) -> Optional[Any]:
@@ -140,7 +154,7 @@ def _core(role: str, container: Container, resource: str, chip: Chip, volcano: b
                       hint=f"leave {name} out, or add it to your hami-scheduler-device ConfigMap", severity=WARNING)
 
 
-def _mode(pod_set: PodSet, volcano: bool) -> Iterator[Problem]:
+def _mode(pod_set: PodSet, volcano: bool, run: RunContext) -> Iterator[Problem]:
     mode = as_dict(pod_set.metadata.get("annotations")).get(HAMI_POD_ANNOTATION)
     if mode is None:
         return
@@ -154,6 +168,28 @@ def _mode(pod_set: PodSet, volcano: bool) -> Iterator[Problem]:
                       f"{HAMI_POD_ANNOTATION} (soft slicing needs Volcano 1.16): it places the pod for a template "
                       "vNPU, the size its -memory rounds up to", hint="leave the annotation out, or run Volcano 1.16 "
                       "or later", severity=WARNING)
+    else:
+        yield from _hard_nodes(pod_set, at, run)
+
+
+def _hard_nodes(pod_set: PodSet, at: Path, run: RunContext) -> Iterator[Problem]:
+    """A ``hami-core`` pod on HAMi, against the run's inventory: an error when every node the pods may use that offers
+    their resource is annotated as not slicing softly."""
+    inventory = run.inventory
+    if inventory is None or inventory.nodes is None:
+        return
+    from ._cluster import usable, where  # only with an inventory: a plain lint does not load the cluster model
+
+    resources = sorted({c.npu_request()[0] or "" for c in pod_set.containers()} - {""})
+    nodes = [n for n in usable(run, pod_set) if any(n.allocatable.get(r, 0) > 0 for r in resources)]
+    if not nodes or any(n.soft_slicing is not False for n in nodes):
+        return
+    yield Problem(at, f"{pod_set.role}: the pods ask for soft slicing ({HAMI_POD_ANNOTATION}: {HAMI_CORE_MODE}) but "
+                  f"none of the {len(nodes)} node(s) of {where(inventory)} they may use that offer "
+                  f"{', '.join(resources)} slices softly (each is annotated {HAMI_NODE_CORE_ANNOTATION}: \"false\"): "
+                  "HAMi's scheduler refuses the pods on every node, they never run",
+                  hint="leave the annotation out for template vNPUs, or turn soft slicing on for those nodes (HAMi's "
+                  "per-node device config, or vnpus.hamiVnpuCore)")
 
 
 def _unknown(role: str, container: Container, resource: str) -> Problem:
@@ -163,14 +199,12 @@ def _unknown(role: str, container: Container, resource: str) -> Problem:
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    if not on_hami(run):
-        return
     volcano = run.target.stack == VOLCANO_HAMI_STACK
     nodes_offer = offered(run)
     for pod_set in obj.pod_sets():
         if pod_set.replicas <= 0 or not pod_set.npu_resource():
             continue
-        yield from _mode(pod_set, volcano)
+        yield from _mode(pod_set, volcano, run)
         for container in pod_set.containers():
             resource = container.npu_request()[0]
             if not resource or not resource.startswith(HAMI_RESOURCE_PREFIX):

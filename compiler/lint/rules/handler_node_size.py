@@ -42,12 +42,14 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from ...catalogue.citations import Citation, MC, PL, Place
 from ...hardware.targeting import handler_family, handler_key, handler_node_limit, node_profile
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, CARD_ACCELERATOR_MARK
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("GetUsableTopFromNode", "component/ascend-for-volcano/internal/npu/base/node.go", MC,
                     "node npu top<%v> is invalid",
                     also=(Place("SetMaxNodeNPUNum", PL + "internal/npu/base/frame.go", MC),

@@ -39,12 +39,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator, Optional
 
 from ...catalogue.citations import Citation, K8S, MC, MD, Place
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import HOST_ARCH_LABEL, HOST_ARCH_VALUES
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("Filter", "pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", K8S,
                     "node(s) didn't match Pod's node affinity/selector",
                     also=(Place("", "docs/en/scheduling/developer_guide/installation_deployment/manual_installation/"

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from ...catalogue.citations import Citation, MC, OP, PL, Place, VC
 from ...findings import format_path
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import (JOB_LABELS, JOBS, POD_CONTROLLERS, RANKTABLE_CONFIGMAP_PREFIX, RESET_CONFIGMAP_PREFIX,
                            TEMPLATED, WORKLOADS)
 from ..rule import Problem
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from ..context import ObjectContext
     from ..index import CrossRun, ObjectRef
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("getJobLabelFromVcJob", PL + "plugin/job.go", MC,
                     also=(Place("", PL + "internal/rescheduling/type.go (the label keys)", MC),
                           Place("createOrUpdatePodGroup", "pkg/controllers/job/job_controller_actions.go", VC),

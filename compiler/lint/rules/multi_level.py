@@ -36,12 +36,14 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...catalogue.citations import Citation, MC, PL, Place
 from ...hardware import arithmetic
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import AFFINITY_CONFIG_ANNOTATION, MULTILEVEL_POLICY, SCHEDULE_POLICY_ANNOTATION, SCHEDULER
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("ValidNPUJob", PL + "internal/npu/policy/multilevelscheduling/frame.go", MC,
                     "affinity block levelN is not exist",
                     also=(Place("GetAffinityBlocks", PL + "plugin/job.go", MC),

@@ -29,11 +29,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ...catalogue.citations import Citation, MC, PL
+from ...releases import PLUGIN_STACKS
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("getJobSelectorFromVcJob", PL + "plugin/job.go", MC)
 
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...catalogue.citations import Citation, MD
 from ...catalogue import NOT_FULL_NODE
+from ...releases import PLUGIN_STACKS
 from ..rule import Problem
 from ._util import npu_request_path
 from .npu_count import pod_set_violations
@@ -39,6 +40,7 @@ from .npu_count import pod_set_violations
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("", "samples/train/basic-training/ranktable/yaml (request comments)", MD)
 
 

@@ -82,6 +82,7 @@ from ...hardware.targeting import node_profile, per_pod_rules
 from ...vocabulary import (ACCELERATOR_TYPE_LABEL, JOBS, SCHEDULER_TASK_SPEC,
                             SKIP_ASCEND_PLUGIN_ANNOTATION, SKIP_ASCEND_PLUGIN_ENABLED, TASK_SPEC_ANNOTATION)
 from ...manifest.values import refused_amount
+from ...releases import PLUGIN_STACKS
 from ..rule import Problem
 from ._util import npu_request_path
 
@@ -89,6 +90,7 @@ if TYPE_CHECKING:
     from ...manifest.pods import PodSet
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("ValidNPUJob", PL + "internal/npu/base/frame.go", MC,
                     "expected: job<%s> req npu num should small than %d, and not in %v, actual: task<%s> req npu: %d",
                     also=(Place("get310PCardHandlerName", PL + "internal/npu/factory.go", MC),

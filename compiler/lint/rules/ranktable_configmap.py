@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Tuple
 
 from ...catalogue.citations import Citation, MC, OP, Place
 from ...manifest.values import as_dict
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL
 from ..rule import Problem
 
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from ..index import CrossRun, ObjectRef
     from ...findings import Path
 
+STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("saveRankTableConfigmap", OP + "pod.go", MC,
                     also=(Place("configmapExist", OP + "pod.go", MC),
                           Place("", OP + "consts.go (configmapPrefix)", MC)))

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ...catalogue.citations import Citation, MC, MD, OP, Place
 from ...manifest.values import as_dict
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import RANKTABLE_KEY, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL, WORKLOADS
 from ..rule import Problem
 
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from ..context import ObjectContext
     from ..index import CrossRun, ObjectRef
 
+STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("", "samples/train/basic-training/ranktable/yaml (rings-config ConfigMaps)", MD,
                     also=(Place("", OP + "consts.go (configmapKey)", MC),))
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ...catalogue.citations import Citation, MD, Place
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import HOST_IP_FIELD, POD_UID_ENV, POD_UID_FIELD, XDL_IP_ENV
 from ..rule import Problem
 from ._util import npu_containers
@@ -39,6 +40,7 @@ from ._util import npu_containers
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("", "samples/train/basic-training/ranktable/train_start.sh", MD,
                     also=(Place("", "samples/train/basic-training/ranktable/utils.sh and rank_table.sh", MD),))
 

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Tuple
 from ...catalogue.citations import AT, Citation, MC, MD, OP, Place, in_every_release
 from ...findings import ERROR, INFO
 from ...manifest.values import as_dict, as_list
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RANKTABLE_MOUNT_PATH, START_SCRIPT
 from ..rule import Problem
 from ._util import command_text, npu_containers
@@ -56,6 +57,7 @@ from ._util import command_text, npu_containers
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("saveRankTableConfigmap", OP + "pod.go", MC,
                     also=(*in_every_release("writeRanktableToCm", OP + "ascendjob_controller.go"),
                           Place("", OP + "consts.go (configmapPrefix, every release)", AT["v26.1.0"]),

@@ -48,6 +48,7 @@ from ...findings import INFO
 from ...vocabulary import (CONFIG_MAP, ENABLED, POD_RESCHEDULING_LABEL, RECOVER_STRATEGY_ANNOTATION,
                            RESET_CONFIGMAP_PREFIX, RESET_KEY, SUB_HEALTHY_GRACE_EXIT, SUB_HEALTHY_LABEL)
 from ...manifest.values import as_dict
+from ...releases import PLUGIN_STACKS
 from ..rule import Problem
 from ._resilience import job_label
 
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from ..index import CrossRun, ObjectRef
     from ...findings import Path
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("updateResetConfigMap", PL + "plugin/job.go", MC, "get reset cm err by reset.json is not exist",
                     also=(Place("updateResetConfigMapWithGraceExit", PL + "internal/rescheduling/reschedule.go", MC),
                           Place("", "docs/zh/scheduling/04_usage/04_resumable_training/01_solutions_principles.md", MC)))

@@ -37,12 +37,14 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...catalogue.citations import Citation, MC, PL, Place
 from ...manifest.values import as_dict
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import RESET_CONFIGMAP_PREFIX, RESET_SHARED_DIR
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("updateResetConfigMap", PL + "plugin/job.go", MC,
                     also=(Place("", PL + "plugin/type.go (ResetInfoCMNamePrefix)", MC),
                           Place("GenResetDirName", "component/ascend-device-plugin/pkg/common/file_manager.go", MC),

@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator, Optional, Tuple
 
 from ...catalogue.citations import Citation, MC, OP, PL, Place
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import (ASCEND_JOB, ENABLED, FAULT_SCHEDULING_LABEL, POD_RESCHEDULING_LABEL,
                            RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_HOT_SWITCH, SUB_HEALTHY_LABEL)
 from ..rule import Problem
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...findings import Path
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("updateNewFaultJobAttr", PL + "internal/rescheduling/reschedule.go", MC,
                     "rescheduleLabel off, skip rescheduling",
                     also=(Place("", "docs/zh/scheduling/06_api/15_yaml_configuration.md (fault-retry-times)", MC),

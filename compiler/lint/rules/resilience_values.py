@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ...catalogue.citations import AT, Citation, MC, OP, PL, Place
 from ...findings import ERROR
 from ...manifest.values import as_dict
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import (ASCEND_JOB, FAULT_RETRY_TIMES_LABEL, FAULT_SCHEDULING_LABEL, FAULT_SCHEDULING_OFF,
                            FAULT_SCHEDULING_ON, POD_RESCHEDULING_LABEL, PROCESS_RECOVER_LABEL, RECOVER_STRATEGIES,
                            RECOVER_STRATEGY_ANNOTATION, SUB_HEALTHY_LABEL, SUB_HEALTHY_STRATEGIES,
@@ -56,6 +57,7 @@ from ._resilience import annotated_only, job_label
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("setFaultRetryTimeOfJob", PL + "internal/rescheduling/job.go", MC,
                     also=(Place("setFaultRetryTimesToBackoffLimits", OP + "ascendjob_controller.go", AT["v6.0.0"]), Place("onOwnerCreateFunc", OP + "ascendjob_controller.go", AT["v26.1.0"]), Place("setFaultRetryTimesToBackoffLimits", OP + "ascendjob_controller.go", AT["v26.1.0"]), Place("setJobSubHealthyStrategy", PL + "plugin/job.go", MC),
                           Place("addEnvByStrategy", OP + "env.go", MC),

@@ -45,6 +45,7 @@ from ...manifest.job import joined_label
 from ...manifest.values import as_dict
 from ...findings import ERROR, WARNING
 from ...hardware.targeting import hardware_unnamed
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_CONTROLLER_VALUES, RING_LABEL,
                            VOLCANO_JOB)
 from ..rule import Problem
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
     from ...findings import Path
 
+STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("ShouldGenerateRankTable", "component/ascend-operator/pkg/ranktable/plugins.go", MC,
                     also=(Place("", PL + "common/util/job.go", MC),))
 

@@ -59,6 +59,7 @@ from ... import releases
 from ...findings import INFO, WARNING, Path
 from ...hardware.targeting import candidate_profiles, known_policies
 from ...manifest.job import joined_label
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import (ASCEND310_RESOURCE, ASCEND_910, ASCEND310P_RESOURCE, DUO_LABEL, NPU_RESOURCE,
                             SCHEDULE_POLICY_ANNOTATION, STRATEGIES_310, STRATEGY_310)
 from ..rule import Problem
@@ -68,6 +69,7 @@ if TYPE_CHECKING:
     from ...hardware.profiles import Profile
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("get910CardHandlerName", PL + "internal/npu/factory.go", MC,
                     "validNPUJob fail by job<%s> policyHandler is nil",
                     also=(Place("", PL + "internal/npu/factory.go (policy910HandlerMap)", MC),

@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from ...catalogue.citations import Citation, MC, OP, PL, Place
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import (SCHEDULE_POLICY_ANNOTATION, SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICIES,
                            SOFT_SHARE_POLICY, SOFT_SHARE_POLICY_LABEL)
 from ..rule import Problem
@@ -46,6 +47,7 @@ from ._resilience import job_label
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("checkSoftShareDevResource", PL + "internal/npu/policy/chip1softsharedev/job.go", MC,
                     "check share device job(%s) valid failed, aicoreQuota: %v not in range [1,100]",
                     also=(Place("getSoftShareDevResource", PL + "internal/npu/policy/chip1softsharedev/job.go", MC),

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Iterator, Optional, Tuple
 from ...catalogue.citations import Citation, MC, PL, Place
 from ...hardware import arithmetic
 from ...manifest.values import as_dict, as_int
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import ASCEND_JOB, RA_BLOCK_ANNOTATION, SP_BLOCK_ANNOTATION
 from ..rule import Problem
 from ._util import first_npu_path
@@ -45,6 +46,7 @@ from ._util import first_npu_path
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("checkSpBlock", PL + "internal/npu/ascend910/ascend910a3/superpod/frame.go", MC,
                     "sp-block(%d) is not mutiple of node npu (%d)",
                     also=(Place("setSpBlock", PL + "plugin/job.go", MC),

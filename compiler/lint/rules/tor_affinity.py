@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ...catalogue.citations import Citation, MC, PL, Place
 from ...findings import WARNING
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import TOR_AFFINITY_LABEL
 from ..rule import Problem
 from ._resilience import annotated_only
@@ -38,6 +39,7 @@ from ._resilience import annotated_only
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("ValidNPUJob", PL + "internal/nslb/frame.go", MC,
                     "job tor affinity label check failed,tor-affinity label value is %s",
                     also=(Place("getJobLabelFromVcJob", PL + "plugin/job.go", MC),))

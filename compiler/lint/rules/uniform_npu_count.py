@@ -30,6 +30,12 @@ env: a warning. Not reported where the operator derives no env from the count
 (soft-share and ``huawei.com/npu-core`` jobs, a MindSpore job with Worker
 replicas only).
 
+An AscendJob is judged on every device stack: ascend-operator sizes its env
+wherever it runs. A Volcano Job only where MindCluster's device plugin runs
+(``mindcluster``, ``volcano-vnpu:mindcluster``): on a HAMi stack no ranktable
+or rank env is made from its counts, and its tasks may well ask for different
+vNPUs.
+
 **How to fix.** Give the leader and the Workers the same NPU count, and put an
 AscendJob pod's NPUs on its ``ascend`` container.
 
@@ -51,6 +57,7 @@ from ...catalogue.citations import Citation, MC, OP, PL, Place
 from ...vocabulary import (ASCEND_JOB, CONTAINER_NAME, MINDSPORE, NPU_CORE_RESOURCE, PYTORCH,
                            SOFT_SHARE_AICORE_LABEL, SOFT_SHARE_HBM_LABEL, SOFT_SHARE_POLICY_LABEL, TENSORFLOW, WORKER)
 from ...manifest.values import npu_count
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ..rule import Problem
 from ._util import ascend_container, npu_request_path
 
@@ -80,6 +87,8 @@ NPU_CORE = NPU_CORE_RESOURCE  # a dynamic vNPU request: the operator writes no c
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
+    if obj.kind != ASCEND_JOB and run.target.stack not in MINDCLUSTER_DEVICE_STACKS:
+        return
     npu_sets = obj.npu_pod_sets()
     if obj.kind == ASCEND_JOB:
         for pod_set in npu_sets:

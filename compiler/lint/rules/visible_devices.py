@@ -37,6 +37,7 @@ import re
 
 from ...catalogue.citations import Citation, MC, MD, OP, Place
 from ...manifest.values import as_dict
+from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import VISIBLE_DEVICES_ENV, visible_devices_field_path
 from ..rule import Problem
 from .env_field_ref import valid_env_field_path
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from ..fixing import Fix
     from ..context import ObjectContext, RunContext
 
+STACKS = MINDCLUSTER_DEVICE_STACKS
 CITATION = Citation("", "samples/train/basic-training (ASCEND_VISIBLE_DEVICES comments)", MD,
                     also=(Place("", OP + "env.go", MC),))
 

@@ -62,6 +62,7 @@ DVPP_CORES = 4
 
 
 _VNPU_VC = "pkg/scheduler/api/devices/ascend/mindcluster/ascend310p/vnpu/"
+STACKS = (VOLCANO_MINDCLUSTER_STACK,)
 CITATION = Citation("GetVTaskDVPP", _VNPU_VC + "device_manage.go", VC115, "err dvpp value:%s",
                     also=(Place("checkVNPUResourcesInPod", _VNPU_VC + "utils.go", VC115),
                           Place("getResTemplateFromTaskSetting", _VNPU_VC + "utils.go", VC115),
@@ -103,8 +104,6 @@ def _label_problems(pod_set: PodSet, cores: int) -> Iterator[Problem]:
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
-    if run.target is None or run.target.stack != VOLCANO_MINDCLUSTER_STACK:
-        return
     for pod_set in obj.pod_sets():
         found = _cores(pod_set) if pod_set.replicas > 0 else None
         if found is None:

@@ -34,12 +34,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from ...catalogue.citations import Citation, MC, PL, Place, VC
+from ...releases import PLUGIN_STACKS
 from ...vocabulary import POD_GROUP_ANNOTATIONS, SCHEDULE_POLICY_ANNOTATION
 from ..rule import Problem
 
 if TYPE_CHECKING:
     from ..context import ObjectContext, RunContext
 
+STACKS = PLUGIN_STACKS
 CITATION = Citation("getJobAnnotationFromJobInfo", PL + "plugin/job.go", MC,
                     also=(Place("inheritUpperAnnotations", "pkg/controllers/podgroup/pg_controller_handler.go", VC),))
 
