@@ -7,8 +7,9 @@ apply to run it in a cluster (``manifests``).
 """
 from __future__ import annotations
 
+import os
 import sys
-from typing import TYPE_CHECKING, Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 import click
 
@@ -190,9 +191,11 @@ Exit codes: 0 printed; 2 usage or input error (nothing is printed).""",
               help="Replicas of the webhook (2 keeps admissions answered while one restarts).")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="A project config (.ascend-compile.yaml) for the webhook's checks, carried in its ConfigMap.")
+@click.option("--profile-dir", "profile_dirs", multiple=True, type=click.Path(file_okay=False), metavar="DIR",
+              help="Your hardware profiles (repeatable), checked here and carried in a ConfigMap the webhook reads.")
 def manifests(image: str, namespace: str, failure_policy: str, timeout_seconds: int, audit: bool, tls: str,
               ca_bundle: Optional[str], namespace_selector: Tuple[str, ...], replicas: int,
-              config_path: Optional[str]) -> None:
+              config_path: Optional[str], profile_dirs: Tuple[str, ...]) -> None:
     """Print what to apply to run the admission webhook in a cluster (a YAML stream)."""
     from ..webhook.manifests import Options, problems, render
 
@@ -201,7 +204,7 @@ def manifests(image: str, namespace: str, failure_policy: str, timeout_seconds: 
                       timeout_seconds=timeout_seconds, audit=audit, tls=tls,
                       ca_bundle=_read("--ca-bundle", ca_bundle) if ca_bundle else b"",
                       namespace_selector=tuple(_label(text) for text in namespace_selector), replicas=replicas,
-                      config_text=config_text, config_kinds=config_kinds)
+                      config_text=config_text, config_kinds=config_kinds, profiles=_profiles(profile_dirs))
     wrong = problems(options)
     if wrong:
         raise click.UsageError("\n".join(wrong))
@@ -246,5 +249,30 @@ def _config(path: Optional[str]) -> Tuple[str, Tuple["PodTemplateKind", ...]]:
     if named:
         raise click.UsageError(f"--config: {path} names files beside it ({', '.join(named)}), which the webhook's "
                                "ConfigMap does not carry; remove those keys from the config you give the webhook "
-                               "(it reads the cluster's inventory live)")
+                               "(it reads the cluster's inventory live; give profile folders with --profile-dir)")
     return text, tuple(config.pod_templates)
+
+
+def _profiles(folders: Tuple[str, ...]) -> Tuple[Tuple[str, str], ...]:
+    """(file name, text) of each profile in ``folders``, checked as ``lint --profile-dir`` checks them (a bad
+    profile is reported at its line, exit code 2); one file name twice is a usage error (one ConfigMap holds them)."""
+    if not folders:
+        return ()
+    from ..errors import AscendCompileError
+    from ..hardware.profiles import ProfileRegistry
+    from ._session import report_and_exit
+
+    registry = ProfileRegistry(list(folders))
+    try:
+        registry.check()
+    except AscendCompileError as exc:
+        report_and_exit(exc.findings, "text", stream=sys.stderr)
+    builtin = len(ProfileRegistry().files())
+    seen: Dict[str, str] = {}
+    for path in registry.files()[builtin:]:
+        name = os.path.basename(path)
+        if name in seen:
+            raise click.UsageError(f"--profile-dir: {name} is in {seen[name]} and beside {path}; the webhook's "
+                                   "ConfigMap holds one file of each name: rename one")
+        seen[name] = path
+    return tuple((name, _read("--profile-dir", path).decode("utf-8", "replace")) for name, path in sorted(seen.items()))

@@ -35,6 +35,8 @@ DEFAULT_REPLICAS = 2
 TLS_SECRET = f"{NAME}-tls"
 CONFIG_MAP = f"{NAME}-config"
 CONFIG_KEY = "config.yaml"
+#: the team's hardware profiles (``--profile-dir``), one key per profile file
+PROFILES_MAP = f"{NAME}-profiles"
 VALIDATE_PATH = "/validate"
 PORT = 8443
 #: the user the image runs as (the Dockerfile's USER)
@@ -46,6 +48,7 @@ _INJECT_CA = "cert-manager.io/inject-ca-from"
 _CONFIG_HASH = "ascend-compile.io/config-sha256"
 _TLS_DIR = "/etc/ascend-compile/tls"
 _CONFIG_DIR = "/etc/ascend-compile/config"
+_PROFILES_DIR = "/etc/ascend-compile/profiles"
 _PEM_CERTIFICATE = b"-----BEGIN CERTIFICATE-----"
 _LABELS = {"app.kubernetes.io/name": NAME, "app.kubernetes.io/component": "admission-webhook"}
 
@@ -53,7 +56,8 @@ _LABELS = {"app.kubernetes.io/name": NAME, "app.kubernetes.io/component": "admis
 @record(frozen=True)
 class Options:
     """``webhook manifests``' options; ``ca_bundle`` is the PEM text of ``--ca-bundle``, ``config_text`` the project
-    config's text and ``config_kinds`` its ``podTemplates`` kinds (the webhook checks those too)."""
+    config's text and ``config_kinds`` its ``podTemplates`` kinds (the webhook checks those too), ``profiles`` the
+    team's profile files (file name, text) from ``--profile-dir``."""
 
     image: str
     namespace: str = DEFAULT_NAMESPACE
@@ -66,6 +70,7 @@ class Options:
     replicas: int = DEFAULT_REPLICAS
     config_text: str = ""
     config_kinds: Tuple[PodTemplateKind, ...] = ()
+    profiles: Tuple[Tuple[str, str], ...] = ()
 
 
 def problems(options: Options) -> List[str]:
@@ -137,6 +142,8 @@ def objects(options: Options) -> List[Dict[str, Any]]:
          "subjects": [{"kind": "ServiceAccount", "name": NAME, "namespace": namespace}]},
         {**_meta("v1", "ConfigMap", namespace, CONFIG_MAP), "data": {CONFIG_KEY: options.config_text}},
     ]
+    if options.profiles:
+        out.append({**_meta("v1", "ConfigMap", namespace, PROFILES_MAP), "data": dict(options.profiles)})
     if options.tls == "cert-manager":
         out += _cert_manager(namespace)
     out.append({**_meta("v1", "Service", namespace),
@@ -197,11 +204,15 @@ def serve_args(options: Options) -> List[str]:
     args = ["--listen", f"0.0.0.0:{PORT}", "--tls-cert", f"{_TLS_DIR}/tls.crt", "--tls-key", f"{_TLS_DIR}/tls.key",
             "--config", f"{_CONFIG_DIR}/{CONFIG_KEY}", "--failure-mode", options.failure_policy.lower(),
             "--log-format", "json"]
+    if options.profiles:
+        args += ["--profile-dir", _PROFILES_DIR]
     return args + (["--audit"] if options.audit else [])
 
 
 def deployment(options: Options) -> Dict[str, Any]:
-    config_hash = hashlib.sha256(options.config_text.encode("utf-8")).hexdigest()
+    # a changed config or profile rolls the pods (a ConfigMap mounted as files is not read again by the server)
+    config_hash = hashlib.sha256("\0".join([options.config_text, *(f"{name}\0{text}" for name, text in
+                                                                    options.profiles)]).encode("utf-8")).hexdigest()
     pod = {"metadata": {"labels": dict(_LABELS), "annotations": {_CONFIG_HASH: config_hash}},
            "spec": {"serviceAccountName": NAME, "terminationGracePeriodSeconds": 30,
                     "securityContext": {"runAsNonRoot": True, "runAsUser": USER_ID, "runAsGroup": USER_ID,
@@ -212,6 +223,8 @@ def deployment(options: Options) -> Dict[str, Any]:
                     "containers": [_container(options)],
                     "volumes": [{"name": "tls", "secret": {"secretName": TLS_SECRET, "defaultMode": 0o440}},
                                 {"name": "config", "configMap": {"name": CONFIG_MAP}},
+                                *([{"name": "profiles", "configMap": {"name": PROFILES_MAP}}] if options.profiles
+                                  else []),
                                 {"name": "tmp", "emptyDir": {"sizeLimit": "64Mi"}}]}}
     return {**_meta("apps/v1", "Deployment", options.namespace),
             "spec": {"replicas": options.replicas, "selector": {"matchLabels": dict(_LABELS)},
@@ -233,6 +246,8 @@ def _container(options: Options) -> Dict[str, Any]:
                                 "runAsNonRoot": True, "capabilities": {"drop": ["ALL"]}},
             "volumeMounts": [{"name": "tls", "mountPath": _TLS_DIR, "readOnly": True},
                              {"name": "config", "mountPath": _CONFIG_DIR, "readOnly": True},
+                             *([{"name": "profiles", "mountPath": _PROFILES_DIR, "readOnly": True}]
+                               if options.profiles else []),
                              {"name": "tmp", "mountPath": "/tmp"}]}
 
 

@@ -15,7 +15,7 @@ from ascend_compile.kube.inventory import read_inventory
 from ascend_compile.podtemplates import BUILTIN
 from ascend_compile.vocabulary import (ASCEND_JOB_API_GROUP, ASCEND_JOB_PLURAL, VOLCANO_JOB_API_GROUP,
                                        VOLCANO_JOB_PLURAL)
-from tests.checkout import run_cli
+from tests.checkout import ROOT, run_cli
 
 IMAGE = "registry.example.com/ascend-compile:1.4.0"
 WRITE_VERBS = {"create", "update", "patch", "delete", "deletecollection", "escalate", "bind", "impersonate", "*"}
@@ -231,3 +231,48 @@ def test_a_config_lint_would_refuse_is_refused_at_its_line(tmp_path: Path) -> No
 def test_missing_image_is_a_usage_error() -> None:
     proc = run_cli("webhook", "manifests")
     assert proc.returncode == 2 and "--image" in proc.stderr and proc.stdout == ""
+
+
+def test_a_teams_profiles_are_carried_and_read_by_the_server(tmp_path: Path) -> None:
+    """--profile-dir: each profile file becomes a key of a ConfigMap the pods mount, serve is told to read that
+    folder, and a changed profile changes the pods' config hash (so the Deployment rolls)."""
+    folder = tmp_path / "hw-profiles"
+    folder.mkdir()
+    text = (ROOT / "profiles" / "module-910b-8.yaml").read_text(encoding="utf-8").replace(
+        "name: module-910b-8", "name: team-a2-8", 1)
+    (folder / "team-a2-8.yaml").write_text(text, encoding="utf-8")
+    objects = _objects("--profile-dir", str(folder))
+    maps = {obj["metadata"]["name"]: obj["data"] for obj in objects if obj["kind"] == "ConfigMap"}
+    assert maps["ascend-compile-webhook-profiles"] == {"team-a2-8.yaml": text}
+    pod = _one(objects, "Deployment")["spec"]["template"]
+    (container,) = pod["spec"]["containers"]
+    at = container["args"].index("--profile-dir")
+    mounted = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+    assert mounted[container["args"][at + 1]] == "profiles"
+    assert {"name": "profiles", "configMap": {"name": "ascend-compile-webhook-profiles"}} in pod["spec"]["volumes"]
+    without = _one(_objects(), "Deployment")["spec"]["template"]["metadata"]["annotations"]
+    assert pod["metadata"]["annotations"] != without
+
+
+def test_a_bad_profile_is_refused_at_its_line_and_nothing_is_printed(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("name: [\n", encoding="utf-8")
+    proc = run_cli("webhook", "manifests", "--image", IMAGE, "--profile-dir", str(tmp_path))
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "broken.yaml:2:1" in proc.stderr
+
+
+def test_every_option_the_deployment_gives_serve_is_one_serve_takes(tmp_path: Path) -> None:
+    """The container's args are the image's entry point's (``webhook serve``) options, with every option turned on."""
+    import click
+
+    from ascend_compile.cli.webhook import serve
+
+    (tmp_path / "team.yaml").write_text((ROOT / "profiles" / "module-910b-8.yaml").read_text(encoding="utf-8")
+                                        .replace("name: module-910b-8", "name: team", 1), encoding="utf-8")
+    objects = _objects("--profile-dir", str(tmp_path), "--audit", "--failure-policy", "Fail")
+    (container,) = _one(objects, "Deployment")["spec"]["template"]["spec"]["containers"]
+    taken = {opt for param in serve.params if isinstance(param, click.Option) for opt in param.opts}
+    given = [arg for arg in container["args"] if arg.startswith("--")]
+    assert given and set(given) <= taken, set(given) - taken
+    assert serve.make_context("serve", list(container["args"])).params["failure_mode"] == "fail"
