@@ -5,13 +5,16 @@ docs/fidelity.md from every release's saved results.
 ``report [--all | --release R]`` rewrites the document in a minute: it lints every saved release's jobs again
 with this checkout (offline, and against the snapshot that release's run took of its cluster) and takes
 upstream's verdicts from the saved runs (a job whose objects changed since is marked not judged); use it after a
-rule fix or an edit of known.yaml.  ``list`` prints the generated jobs.  A subset run
+rule fix or an edit of known.yaml.  ``run --only ID...`` (fnmatch patterns) judges just those jobs again, each alone on
+a new cluster of the release, in place of their verdicts in the saved run, and renders.  ``list`` prints the
+generated jobs.  A subset run
 (the default, the CI set) writes its results next to the full run's but never touches
 docs/fidelity.md unless ``--write`` is given.
 """
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import functools
 import sys
 import time
@@ -135,17 +138,21 @@ def saved_releases(full: bool) -> List[str]:
     return [release for release in releases.SUPPORTED if _results_path(full, release).is_file()]
 
 
+def _saved_snapshot(full: bool, release: str) -> Any:
+    """The inventory of the snapshot the saved run on ``release`` took of its cluster; None (said) when it took none."""
+    if _snapshot_path(full, release).is_file():
+        return runner.read_snapshot(_snapshot_path(full, release))
+    print(f"fidelity: no {_snapshot_path(full, release)} (a run before the snapshot was taken): jobs are not "
+          "linted against the cluster", file=sys.stderr)
+    return None
+
+
 def saved_run(full: bool, release: str, generated: generator.Generated,
               guard_rows: Dict[str, List[Tuple[str, List[LintFinding]]]]) -> report.Run:
     """The saved run on ``release``, its jobs linted again by this checkout against its saved verdicts."""
     data = runner.load(_results_path(full, release))
     jobs = generated.jobs if full else generator.ci_subset(generated.jobs)
-    inventory = None
-    if _snapshot_path(full, release).is_file():
-        inventory = runner.read_snapshot(_snapshot_path(full, release))
-    else:
-        print(f"fidelity: no {_snapshot_path(full, release)} (a run before the snapshot was taken): jobs are not "
-              "linted against the cluster", file=sys.stderr)
+    inventory = _saved_snapshot(full, release)
     return report.Run(relint(data["results"], jobs, inventory, release), full, len(generated.jobs),
                       len(generator.ci_subset(generated.jobs)), generated.skipped, guard_rows, data["hints"],
                       float(data.get("seconds", 0.0)), relinted=True, release=release)
@@ -199,6 +206,40 @@ def recheck(full: bool, write: bool, release: str) -> int:
     return rerender(full, write, release)
 
 
+def run_only(full: bool, write: bool, release: str, patterns: Sequence[str]) -> int:
+    """Judge the jobs whose ids match ``patterns`` (fnmatch, as known.yaml's) again, each alone on a new cluster of
+    ``release``, in place of their verdicts in the saved run, and render: to settle a few jobs without a full run
+    (after a harness or oracle fix, or to see what a job does where nothing else runs)."""
+    path = _results_path(full, release)
+    if not path.is_file():
+        print(f"fidelity: no saved run on {release} ({path}); `--only` judges jobs of a saved run again", file=sys.stderr)
+        return 2
+    generated = generator.generate()
+    pool = generated.jobs if full else generator.ci_subset(generated.jobs)
+    chosen = [job for job in pool if any(fnmatch.fnmatchcase(job.id, p) for p in patterns)]
+    unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(job.id, p) for job in pool)]
+    if unmatched:
+        print(f"fidelity: no job of the {'full set' if full else 'CI subset'} matches {', '.join(unmatched)} "
+              "(`python -m tests.fidelity list` prints them)", file=sys.stderr)
+        return 2
+    data = runner.load(path)
+    results = runner.lint_all(chosen, _saved_snapshot(full, release), release)
+    started = time.monotonic()
+    with runner.fresh_cluster(release) as sim:
+        runner.prepare(sim, chosen)
+        runner.judge_each(sim, chosen, results)
+    for job in chosen:
+        result = results[job.id]
+        print(f"fidelity: {release}: {job.id}: {result.outcome}"
+              + (f" ({result.room}): {result.reason}: {result.message}" if result.outcome != "running" else ""),
+              file=sys.stderr)
+    by_id = {r.id: r for r in data.pop("results")}
+    by_id.update(results)
+    data["seconds"] = float(data.get("seconds", 0.0)) + time.monotonic() - started
+    runner.save([by_id[job.id] for job in pool if job.id in by_id], path, data)
+    return rerender(full, write, release)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.fidelity", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -210,6 +251,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                          help="the MindCluster release the oracle's cluster runs and lint targets (default "
                               f"{releases.DEFAULT}); for report, the one whose disagreements set the exit status")
     sub.choices["run"].add_argument("--no-hints", action="store_true", help="skip the hint-safety check")
+    sub.choices["run"].add_argument("--only", nargs="+", metavar="ID",
+                                    help="judge only the jobs whose ids match these fnmatch patterns, each alone on a "
+                                         "new cluster, in place of their verdicts in the saved run")
     sub.choices["report"].add_argument("--all", action="store_true",
                                        help="judge every saved release (the document always shows every one)")
     sub.add_parser("list")
@@ -224,4 +268,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return recheck(args.full, write, args.release or releases.DEFAULT)
     if args.command == "report":
         return rerender(args.full, write, None if args.all else (args.release or releases.DEFAULT))
+    if args.only:
+        return run_only(args.full, write, args.release or releases.DEFAULT, args.only)
     return run(args.full, write, not args.no_hints, args.release or releases.DEFAULT)

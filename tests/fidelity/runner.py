@@ -156,6 +156,12 @@ def recheck(sim: SimCluster, again: Sequence[Job], results: Dict[str, Result]) -
     return len(held)
 
 
+def judge_each(sim: SimCluster, jobs: Sequence[Job], results: Dict[str, Result]) -> None:
+    """Judge each job alone (one after the other, nothing else submitted beside it), filling ``results``."""
+    for job in jobs:
+        _judge_chunk(sim, [job], results)
+
+
 def clean(sim: SimCluster, verdicts: Sequence[Verdict]) -> None:
     """Delete every job of a batch with its pods and PodGroups, the pending ones too: a PodGroup left
     Inqueue keeps its share of the queue, and later batches' jobs would never be enqueued."""

@@ -258,10 +258,14 @@ def _job_pods(item: _Tracked, snap: _Snapshot) -> List[Dict[str, Any]]:
 
 
 def _expected_pods(item: _Tracked) -> int:
+    """The pods the job asks for: each replica (task) its ``replicas`` (1 when absent), a negative count as none, so
+    a job asking only for negative replicas expects no pod and never counts as running (0 of -1 is not all)."""
     spec = item.job.get("spec", {})
     if item.kind == "AscendJob":
-        return sum(int((r or {}).get("replicas", 1) or 0) for r in (spec.get("replicaSpecs") or {}).values())
-    return sum(int(t.get("replicas", 1) or 0) for t in spec.get("tasks") or [])
+        counts = [(r or {}).get("replicas", 1) for r in (spec.get("replicaSpecs") or {}).values()]
+    else:
+        counts = [t.get("replicas", 1) for t in spec.get("tasks") or []]
+    return sum(max(0, int(count or 0)) for count in counts)
 
 
 #: Unschedulable condition reasons, most telling first (NotEnoughResources is the gang plugin's summary)
@@ -306,7 +310,7 @@ def _observe(item: _Tracked, snap: _Snapshot) -> Tuple[str, Any]:
     pods = _job_pods(item, snap)
     expected = _expected_pods(item)
     running = [p for p in pods if (p.get("status") or {}).get("phase") == "Running"]
-    if expected and len(running) >= expected:
+    if expected > 0 and len(running) >= expected:
         return "running", sorted(p["spec"].get("nodeName", "") for p in running)
     return "pending", (status.get("state") or {}).get("phase") or len(pods)
 

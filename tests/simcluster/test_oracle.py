@@ -1,4 +1,5 @@
-"""The oracle: one verdict per job, for each kind of verdict, and its throughput (200 jobs, marked full)."""
+"""The oracle: one verdict per job, for each kind of verdict, its throughput (200 jobs, marked full), and (offline) how
+it counts a job's pods."""
 from __future__ import annotations
 
 import copy
@@ -94,3 +95,27 @@ def test_two_hundred_jobs_in_under_ten_minutes(sim):
     print(f"oracle: {len(verdicts)} jobs in {elapsed:.0f}s; outcomes "
           f"{sorted((o, sum(v.outcome == o for v in verdicts)) for o in {v.outcome for v in verdicts})}")
     assert elapsed < 600, f"{elapsed:.0f}s"
+
+
+def _observed(replicas: Dict[str, int], running: int) -> str:
+    """The oracle's reading (offline, no cluster) of an AscendJob with these replicas and ``running`` Running pods."""
+    from tests.simcluster.oracle import Case, _observe, _Snapshot, _Tracked
+
+    specs = {kind: {"replicas": count, "template": {"spec": {"containers": [{"name": "ascend"}]}}}
+             for kind, count in replicas.items()}
+    job = {"apiVersion": "mindxdl.gitee.com/v1", "kind": "AscendJob", "metadata": {"name": "neg"},
+           "spec": {"replicaSpecs": specs}}
+    item = _Tracked(Case("neg", [job]), job, {"default": "o1-default"})
+    pods = [{"metadata": {"name": f"neg-{i}", "labels": {"job-name": "neg"}}, "spec": {"nodeName": "n"},
+             "status": {"phase": "Running"}} for i in range(running)]
+    snap = _Snapshot({("AscendJob", "o1-default", "neg"): {"status": {}}}, {"o1-default": pods}, {}, {})
+    return _observe(item, snap)[0]
+
+
+def test_negative_replicas_never_count_as_running() -> None:
+    """Offline: a Master with replicas -1 (up to v7.3.2 the operator refuses it with a Warning event only, so it has no
+    status and no pod) is pending, not 0 of -1 pods running; a negative replica counts no pod beside others too."""
+    assert _observed({"Master": -1}, running=0) == "pending"
+    assert _observed({"Master": -1, "Worker": 2}, running=1) == "pending"
+    assert _observed({"Master": -1, "Worker": 2}, running=2) == "running"
+    assert _observed({"Master": 1, "Worker": 2}, running=3) == "running"

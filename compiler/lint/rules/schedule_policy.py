@@ -14,9 +14,11 @@ The known policies are the 17 keys of the plugin's ``policy910HandlerMap``
 ``chip1-softShareDev``, ``multilevel``), and those of any project profile.
 
 **Why.** For ``huawei.com/npu`` the policy annotation is the only way to pick a
-handler (without it the plugin finds none); the job is invalid for want of a policy
-handler (reason ``NotSupportPolicy``) and never schedules. For other resources an
-unknown policy is skipped and the node selectors decide.
+handler (without it the plugin finds none); from v26.1.0 the job is invalid for want
+of a policy handler (reason ``NotSupportPolicy``) and never schedules (an error); up
+to v26.0.1 the plugin passes a job it has no handler for with no NPU checks at all,
+and it runs unchecked (a warning; fact ``no-handler-refused``). For other resources
+an unknown policy is skipped and the node selectors decide.
 
 Atlas 300 (``huawei.com/Ascend310``) jobs pick their handler by the label
 ``npu-310-strategy`` instead: ``chip`` (the default when the label is absent) or
@@ -24,9 +26,10 @@ Atlas 300 (``huawei.com/Ascend310``) jobs pick their handler by the label
 where they differ it joins the values with ``|`` (the job's first; values equal but
 for case count once, the first met kept): a job labelled ``card`` whose pod template
 says ``chip`` asks for the handler ``card|chip``, which does not exist. A joined
-value other than ``chip`` or ``card`` names no handler and the job never schedules,
-with the same ``NotSupportPolicy`` reason (the simulated cluster refuses both a
-misspelt value and two differing ones). For ``huawei.com/Ascend310P`` jobs labelled
+value other than ``chip`` or ``card`` names no handler: from v26.1.0 the job never
+schedules, with the same ``NotSupportPolicy`` reason (the simulated cluster refuses
+both a misspelt value and two differing ones); up to v26.0.1 it runs with no NPU
+checks (a warning; the v26.0.1 cluster ran such jobs). For ``huawei.com/Ascend310P`` jobs labelled
 ``duo: "true"`` (Atlas 300I Duo) the label picks the Duo handler the same way, but
 an unknown or joined value falls back to the generic 310P handler, which schedules
 without the Duo's per-pod NPU counts (a warning); so does a ``duo`` label whose
@@ -121,7 +124,8 @@ def _no_handler(run: RunContext) -> Tuple[str, Optional[str]]:
     if not releases.value("no-handler-refused", run.release):
         return f"MindCluster {run.release} {_UNCHECKED}", WARNING
     older = [r for r in releases.RELEASES if not releases.value("no-handler-refused", r)]
-    later = "" if run.target is None or run.target.given else f" ({on_other_releases(older, _UNCHECKED)})"
+    unchecked = on_other_releases(older, f"the plugin {_UNCHECKED}")
+    later = "" if run.target is None or run.target.given else f" ({unchecked})"
     return f"it is refused (NotSupportPolicy){later}", None
 
 
@@ -154,10 +158,11 @@ def _known(profiles: List[Profile]) -> List[str]:
                   | {name for _, _, names in releases.fact("schedule-policies").spans for name in names})
 
 
-def _strategy_310(obj: ObjectContext, resource: str) -> Iterator[Problem]:
+def _strategy_310(obj: ObjectContext, run: RunContext, resource: str) -> Iterator[Problem]:
     """The npu-310-strategy (and duo) labels the plugin reads (the job's, which its PodGroup gets, and the pods',
-    joined with ``|`` where they differ) when the joined value names no handler: none at all for Ascend310, the
-    generic one for an Atlas 300I Duo job."""
+    joined with ``|`` where they differ) when the joined value names no handler: none at all for Ascend310 (refused
+    where the target's plugin refuses such a job, else passed unchecked: a warning), the generic one for an Atlas
+    300I Duo job."""
     duos = obj.label_values(DUO_LABEL)
     if resource == ASCEND310P_RESOURCE:
         if not any(value == "true" for _, value in duos):
@@ -177,7 +182,8 @@ def _strategy_310(obj: ObjectContext, resource: str) -> Iterator[Problem]:
     if not on_job and "|" not in joined and any(value in STRATEGIES_310 for _, value in values):
         return  # the pods' spellings differ in case only: the one the plugin meets first decides, a known one too
     if resource == ASCEND310_RESOURCE:
-        said, severity = f"the scheduler has no handler for this {ASCEND310_RESOURCE} job", None
+        outcome, severity = _no_handler(run)
+        said = f"the scheduler has no handler for this {ASCEND310_RESOURCE} job; {outcome}"
     else:
         said, severity = "the scheduler gives this Atlas 300I Duo job its generic 310P handler, not the Duo's", WARNING
     for path, value in values:
@@ -196,7 +202,7 @@ def _strategy_310(obj: ObjectContext, resource: str) -> Iterator[Problem]:
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     resource = obj.npu_resource()
     if resource == ASCEND310_RESOURCE or resource == ASCEND310P_RESOURCE:
-        yield from _strategy_310(obj, resource)
+        yield from _strategy_310(obj, run, resource)
     if resource is None or run.profiles is None:
         return
     found = obj.job_annotation(SCHEDULE_POLICY_ANNOTATION)
