@@ -212,7 +212,8 @@ def run_only(full: bool, write: bool, release: str, patterns: Sequence[str]) -> 
     (after a harness or oracle fix, or to see what a job does where nothing else runs)."""
     path = _results_path(full, release)
     if not path.is_file():
-        print(f"fidelity: no saved run on {release} ({path}); `--only` judges jobs of a saved run again", file=sys.stderr)
+        print(f"fidelity: no saved run on {release} ({path}); `--only` judges jobs of a saved run again",
+              file=sys.stderr)
         return 2
     generated = generator.generate()
     pool = generated.jobs if full else generator.ci_subset(generated.jobs)
