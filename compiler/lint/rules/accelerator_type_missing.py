@@ -158,8 +158,8 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         return
     older = releases.releases_where(_REFUSES, bool)
     if other is not None:
-        later = "" if run.target is None or run.target.given else \
-            f"; {on_other_releases(older, 'the scheduler ' + _refusal(types).replace('its default', 'gives it the default', 1))}"
+        refusal = _refusal(types).replace("its default", "the scheduler's default", 1)
+        later = "" if run.target is None or run.target.given else f"; {on_other_releases(older, refusal)}"
         yield Problem(where, f"{said}: the scheduler gives it its default Atlas 800 (910) handler "
                              "(1, 2, 4 or 8 NPUs per pod) and may place its pods on any node with "
                              f"{ASCEND_910}, not only the servers the label names{later}", hint=hint, key=True)
