@@ -65,6 +65,7 @@ def render() -> str:
     use_checkout()
     from ascend_compile.catalogue import LINT, entries
     from ascend_compile.lint.proofs import proven_text
+    from gen_rule_proofs import CRITERION
     from ascend_compile.lint.registry import documentation, summary
 
     rules = entries()
@@ -91,8 +92,9 @@ def render() -> str:
         "Each lint rule says the MindCluster releases it is proven on (compiler/lint/proofs.py): shown on that "
         "release's simulated cluster by a job shape (tests/simcluster/release_shapes.py) or a claim "
         "(tests/simcluster/test_release_claims.py) that names it, directly or as the first and last releases of a "
-        "fact's span, or resting on the files a fact of compiler/releases.py cites where the simulated cluster "
-        "cannot show it. `ascend-compile explain ID` shows the facts and their value per release.",
+        "fact's span, resting on the files a fact of compiler/releases.py cites where the simulated cluster "
+        "cannot show it, or judged by a release's fidelity run. " + CRITERION + " `ascend-compile explain ID` shows "
+        "the facts and their value per release.",
         "",
         "| ID | Name | Severity | Summary |",
         "|---|---|---|---|",

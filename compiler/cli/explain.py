@@ -90,6 +90,7 @@ def _as_json(rule: Any, doc: str) -> Dict[str, Any]:
         data["releases"] = {"provenOn": list(found.releases()),
                             "shown": {r: list(ids) for r, ids in found.shown.items()},
                             "cited": {r: list(facts) for r, facts in found.cited.items()},
+                            "judged": {r: list(severities) for r, severities in found.judged.items()},
                             "facts": facts_of(rule.id)}
     return data
 

@@ -6,6 +6,9 @@ A rule's finding is proven on a release when
   the release as its target, agreed (:data:`ascend_compile.catalogue.proven.SHOWN`, generated from the tests that
   show them); or a fact the shape or claim shows has the same value over a span whose first and last releases were
   both shown (the span between is shown by the ends);
+- **judged**: the release's fidelity run shows it, by the criterion of :mod:`ascend_compile.catalogue.proven`
+  (:data:`ascend_compile.catalogue.proven.JUDGED`: jobs refused where it is the only error and none run where it
+  errs, or jobs run where it warns);
 - **cited**: the rule's per-release claim rests on a fact whose value the simulated cluster cannot show
   (the rule unit's ``CITED_FACTS`` says why), and the fact's entry in :data:`ascend_compile.releases.FACTS` cites the file of each
   release (``shown``).
@@ -20,7 +23,7 @@ from typing import Any, Dict, List, Tuple
 
 from .. import releases
 from ..catalogue import get
-from ..catalogue.proven import NAMED_FACTS, SHOWN
+from ..catalogue.proven import JUDGED, NAMED_FACTS, SHOWN
 from ..records import NamedTuple
 
 
@@ -31,6 +34,8 @@ class Proof(NamedTuple):
     shown: Dict[str, Tuple[str, ...]]
     #: release -> the facts whose cited files back it there
     cited: Dict[str, Tuple[str, ...]]
+    #: release -> the severities at which that release's fidelity run shows it (error, warning, info)
+    judged: Dict[str, Tuple[str, ...]]
     #: every fact the rule rests on (shown, cited, or named by its unit), in FACTS order
     facts: Tuple[str, ...]
     #: fact -> why it rests on its cited files (the cited ones)
@@ -38,7 +43,7 @@ class Proof(NamedTuple):
 
     def releases(self) -> Tuple[str, ...]:
         """The releases something backs, oldest first."""
-        return tuple(r for r in releases.RELEASES if r in self.shown or r in self.cited)
+        return tuple(r for r in releases.RELEASES if r in self.shown or r in self.cited or r in self.judged)
 
 
 def _spans_between(fact: str, seen: Tuple[str, ...]) -> List[str]:
@@ -73,20 +78,31 @@ def proof(rule_id: str) -> Proof:
         for release in releases.RELEASES:
             cited.setdefault(release, []).append(fact)
     named = {f for item in SHOWN.get(rule_id, ()) for f in item[3]} | set(why) | set(NAMED_FACTS.get(rule_id, ()))
+    judged: Dict[str, List[str]] = {}
+    for release, severity, _jobs in JUDGED.get(rule_id, ()):
+        judged.setdefault(release, []).append(severity)
     return Proof({r: tuple(sorted(ids)) for r, ids in shown.items()}, {r: tuple(f) for r, f in cited.items()},
+                 {r: tuple(found) for r, found in judged.items()},
                  tuple(name for name in releases.FACTS if name in named), why)
 
 
 def proven_text(rule_id: str) -> str:
     """One paragraph for a rule's documentation: the releases it is proven on, and how."""
     found = proof(rule_id)
-    if not found.shown and not found.cited:
+    if not found.releases():
         return ("Proven on: no release yet (no job shape, claim or citation of the release clusters names this "
-                "rule).")
+                "rule, and no release's fidelity run shows it).")
     parts: List[str] = []
     if found.shown:
         ids = sorted({i for ids in found.shown.values() for i in ids})
         parts.append(f"shown on the simulated cluster of {releases.span_text(found.shown)} ({', '.join(ids)})")
+    for severity, what in (("error", "jobs where it is the only error rejected, refused or never scheduled there, "
+                                     "none where it errs run"),
+                           ("warning", "jobs where it warns and nothing errs run there"),
+                           ("info", "jobs where it informs and nothing errs run there")):
+        on = [r for r, severities in found.judged.items() if severity in severities]
+        if on:
+            parts.append(f"judged by the fidelity runs of {releases.span_text(on)} ({what}: docs/fidelity.md)")
     for fact, why in found.why_cited.items():
         parts.append(f"resting on the files compiler/releases.py cites for fact `{fact}` on "
                      f"{releases.span_text(releases.RELEASES)} ({why})")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from tests.checkout import ROOT
-from tests.fidelity import generator, hints, report, runner
+from tests.fidelity import evidence, generator, hints, report, runner
 from tests.fidelity.parents import golden_files, sample_files, samples_missing_reason
 from tests.fidelity.verdicts import LintFinding, Result, digest as verdicts_digest
 from tests.simcluster import releases
@@ -101,6 +101,10 @@ def _finish(runs: Sequence[report.Run], judged: Sequence[report.Run], write: boo
         DOC.write_text(text, encoding="utf-8")
         print(f"fidelity: wrote {DOC.relative_to(ROOT)} ({', '.join(sorted(r.release for r in runs))})",
               file=sys.stderr)
+    if write and all(run.full for run in runs):  # a subset's counts are no evidence of a rule
+        evidence.write({run.release: run.results for run in runs},
+                       {"version": generator.GENERATOR_VERSION, "seed": generator.SEED})
+        print(f"fidelity: wrote {evidence.EVIDENCE_FILE.relative_to(ROOT)}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     entries = report.known_mod.load()

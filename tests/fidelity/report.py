@@ -290,7 +290,9 @@ def render(runs: Sequence[Run], objects: Mapping[str, Sequence[Mapping[str, Any]
              "an hour each on the 2-core machine; its verdicts are saved as results-full-<release>.json with the "
              "cluster's snapshot cluster-<release>.yaml in ~/.cache/ascend-compile/fidelity); "
              "`python -m tests.fidelity report --full --all` re-lints every saved release's jobs with the checkout "
-             "against the saved verdicts and rewrites this file (after a rule fix or an edit of `known.yaml`). CI "
+             "against the saved verdicts and rewrites this file (after a rule fix or an edit of `known.yaml`), and "
+             "with it `tests/fidelity/rule_evidence.json`, each rule's jobs and their verdicts per release, from which "
+             "`scripts/gen_rule_proofs.py` says on which releases each rule is proven (docs/rules.md). CI "
              f"runs the subset on the default release, {DEFAULT} "
              "(`tests/fidelity/test_fidelity.py`, failing on any disagreement `known.yaml` does not explain); "
              "`ASCEND_COMPILE_FIDELITY_FULL=1` makes that test judge the full set.", "",
