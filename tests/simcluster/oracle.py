@@ -5,15 +5,20 @@ submitted into namespaces of its own, many cases per cluster, and observed
 until it settles.  The verdict per job is one of:
 
 - ``rejected``: the API server refused an object at submission (a Volcano
-  admission webhook or the CRD schema); ``message`` is the server's own;
+  admission webhook, the CRD schema, or a field the kind lacks: objects are
+  created with strict field validation, as kubectl sends them); ``message``
+  is the server's own;
 - ``refused``: the ascend-operator marked the AscendJob Failed (``reason`` and
   ``message`` of its condition, e.g. ``JobValidFailed``);
-- ``running``: every pod of the job was bound and Running (``nodes`` says
-  where, ``waited_for_room`` that it only ran once other cases had left);
+- ``running``: every pod of the job was bound and Running, and a node's
+  kubelet would start it (``nodes`` says where, ``waited_for_room`` that it
+  only ran once other cases had left);
 - ``pending``: it never got all its pods running; ``room`` says why:
   ``never-fits`` when it stayed pending in a cluster where nothing else ran,
   ``no-room-now`` when the time ran out while other jobs held the nodes;
-  ``reason``/``message`` come from the PodGroup's conditions and the
+  ``reason``/``message`` say which object a placed pod needs and its
+  namespace lacks (what a kubelet says, :mod:`tests.simcluster.kubelet`;
+  kwok runs such a pod), else come from the PodGroup's conditions and the
   namespace's Warning events (the scheduler's and the controllers' own words,
   all kept in ``events``).
 
@@ -29,19 +34,25 @@ import json
 import re
 import time
 import uuid
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 import yaml
 
-from tests.simcluster import releases
+from tests.simcluster import kubelet, releases
 from tests.simcluster.cluster import SimCluster, SimClusterError
 
 ASCEND_JOB = ("mindxdl.gitee.com", "v1", "ascendjobs")
 VOLCANO_JOB = ("batch.volcano.sh", "v1alpha1", "jobs")
 PODGROUP = ("scheduling.volcano.sh", "v1beta1", "podgroups")
 JOB_KINDS = {("mindxdl.gitee.com/v1", "AscendJob"): ASCEND_JOB, ("batch.volcano.sh/v1alpha1", "Job"): VOLCANO_JOB}
+
+#: how every object is created: as ``kubectl apply`` and ``kubectl create`` send it (``--validate=strict``, their
+#: default), so the API server refuses an object with a field its kind or CRD schema lacks, where a create without
+#: it drops the field and keeps the object
+FIELD_VALIDATION = "Strict"
 
 _counter = itertools.count()
 
@@ -155,7 +166,7 @@ def _submit(sim: SimCluster, case: Case, batch: str) -> List[_Tracked]:
         obj["metadata"]["namespace"] = ns_map[original]
         obj["metadata"].pop("resourceVersion", None)
         obj["metadata"].pop("uid", None)
-    core, custom = sim.core_api(), sim.custom_api()
+    core = sim.core_api()
     for ns in ns_map.values():
         core.create_namespace({"apiVersion": "v1", "kind": "Namespace",
                                "metadata": {"name": ns, "labels": {"ascend-compile.io/oracle-batch": batch}}})
@@ -165,12 +176,7 @@ def _submit(sim: SimCluster, case: Case, batch: str) -> List[_Tracked]:
     ordered = sorted(objects, key=lambda o: (o.get("apiVersion"), o.get("kind")) in JOB_KINDS)
     for obj in ordered:
         try:
-            key = (obj.get("apiVersion"), obj.get("kind"))
-            if key in JOB_KINDS:
-                group, version, plural = JOB_KINDS[key]
-                custom.create_namespaced_custom_object(group, version, obj["metadata"]["namespace"], plural, obj)
-            else:
-                _create_core(sim, obj)
+            _create(sim, obj)
         except Exception as exc:  # noqa: BLE001 - the server's refusal is the verdict
             message = _api_message(exc)
             for item in tracked:
@@ -180,10 +186,23 @@ def _submit(sim: SimCluster, case: Case, batch: str) -> List[_Tracked]:
     return tracked
 
 
-def _create_core(sim: SimCluster, obj: Dict[str, Any]) -> None:
-    import kubernetes
+#: each cluster's dynamic client (it discovers the kinds the server serves once)
+_DYNAMIC: "weakref.WeakKeyDictionary[SimCluster, Any]" = weakref.WeakKeyDictionary()
 
-    kubernetes.utils.create_from_dict(sim.api_client(), obj, namespace=obj["metadata"].get("namespace"))
+
+def _create(sim: SimCluster, obj: Dict[str, Any]) -> None:
+    """Create ``obj`` as kubectl does: its JSON as written, posted with :data:`FIELD_VALIDATION`.  (The typed client
+    checks a core object against its own models first and refuses a field with words of its own; the server is the
+    one that decides.)"""
+    from kubernetes.dynamic import DynamicClient
+
+    client = _DYNAMIC.get(sim)
+    if client is None:
+        assert sim.workdir is not None, "cluster not started"
+        client = _DYNAMIC[sim] = DynamicClient(sim.api_client(), cache_file=str(sim.workdir / "discovery.json"))
+    resource = client.resources.get(api_version=obj.get("apiVersion"), kind=obj.get("kind"))
+    client.create(resource, body=obj, namespace=obj["metadata"].get("namespace"),
+                  query_params=[("fieldValidation", FIELD_VALIDATION)])
 
 
 def _api_message(exc: BaseException) -> str:
@@ -195,9 +214,6 @@ def _api_message(exc: BaseException) -> str:
             return str(json.loads(body).get("message") or body)
         except ValueError:
             return body
-    api_exceptions = getattr(exc, "api_exceptions", None)  # kubernetes.utils.FailToCreateError
-    if api_exceptions:
-        return "; ".join(_api_message(e) for e in api_exceptions)
     return str(exc)
 
 
@@ -216,6 +232,8 @@ class _Snapshot:
     pods: Dict[str, List[Dict[str, Any]]]  # by namespace
     podgroups: Dict[str, List[Dict[str, Any]]]
     events: Dict[str, List[Dict[str, Any]]]
+    #: (kind, name) of the ConfigMaps and Secrets of each namespace, for what a kubelet would not start
+    objects: Dict[str, Set[Tuple[str, str]]] = field(default_factory=dict)
 
 
 def _raw_list(call: Any, **options: Any) -> List[Dict[str, Any]]:
@@ -245,7 +263,13 @@ def _snapshot(sim: SimCluster, namespaces: Sequence[str]) -> _Snapshot:
     for event in _raw_list(core.list_event_for_all_namespaces, field_selector="type=Warning"):
         if event["metadata"]["namespace"] in wanted:
             events.setdefault(event["metadata"]["namespace"], []).append(event)
-    return _Snapshot(jobs, pods, podgroups, events)
+    objects: Dict[str, Set[Tuple[str, str]]] = {ns: set() for ns in wanted}
+    for kind, call in ((kubelet.CONFIG_MAP, core.list_config_map_for_all_namespaces),
+                       (kubelet.SECRET, core.list_secret_for_all_namespaces)):
+        for obj in _raw_list(call, field_selector="metadata.namespace!=kube-system"):
+            if obj["metadata"]["namespace"] in wanted:
+                objects[obj["metadata"]["namespace"]].add((kind, obj["metadata"]["name"]))
+    return _Snapshot(jobs, pods, podgroups, events, objects)
 
 
 def _job_pods(item: _Tracked, snap: _Snapshot) -> List[Dict[str, Any]]:
@@ -268,13 +292,26 @@ def _expected_pods(item: _Tracked) -> int:
     return sum(max(0, int(count or 0)) for count in counts)
 
 
+def _not_started(item: _Tracked, snap: _Snapshot) -> List[Tuple[str, str, str]]:
+    """(pod, reason, message) for each object a placed pod of the job needs and its namespace lacks: kwok runs
+    such a pod, a node's kubelet never starts it (:mod:`tests.simcluster.kubelet`)."""
+    existing = snap.objects.get(item.ns, set())
+    out = []
+    for pod in sorted(_job_pods(item, snap), key=lambda p: str(p["metadata"]["name"])):
+        if (pod.get("spec") or {}).get("nodeName"):
+            out += [(str(pod["metadata"]["name"]), reason, message)
+                    for reason, message in kubelet.missing(pod["spec"], existing)]
+    return out
+
+
 #: Unschedulable condition reasons, most telling first (NotEnoughResources is the gang plugin's summary)
 _REASON_ORDER = ("JobValidateFailed", "JobEnqueueFailed", "NodePredicateFailed")
 
 
 def _pending_reasons(item: _Tracked, snap: _Snapshot) -> Tuple[str, str, List[str]]:
-    """(reason, message, every line) for a job that is not running: the most telling Unschedulable
-    condition of its PodGroup, else the first Warning event, else (AscendJob) its last condition."""
+    """(reason, message, every line) for a job that is not running: what a kubelet would say of a placed pod it
+    cannot start (:mod:`tests.simcluster.kubelet`), else the most telling Unschedulable condition of its PodGroup,
+    else the first Warning event, else (AscendJob) its last condition."""
     lines: List[str] = []
     conditions: List[Tuple[str, str]] = []
     for pg in snap.podgroups.get(item.ns, []):
@@ -289,7 +326,10 @@ def _pending_reasons(item: _Tracked, snap: _Snapshot) -> Tuple[str, str, List[st
         lines.append(f"{obj.get('kind')} {obj.get('name')}: {event.get('reason')}: {event.get('message')}")
         events.append((str(event.get("reason") or ""), str(event.get("message") or "")))
     conditions.sort(key=lambda c: _REASON_ORDER.index(c[0]) if c[0] in _REASON_ORDER else len(_REASON_ORDER))
-    chosen = conditions[0] if conditions else (events[0] if events else ("", ""))
+    blocked = _not_started(item, snap)
+    lines += [f"Pod {pod}: {reason}: {message}" for pod, reason, message in blocked]
+    kubelet_says = [(reason, f"pod {pod}: {message}") for pod, reason, message in blocked]
+    chosen = (kubelet_says or conditions or events or [("", "")])[0]
     if item.kind == "AscendJob" and not chosen[0]:
         last = ((snap.jobs.get((item.kind, item.ns, item.name), {}).get("status") or {}).get("conditions") or [{}])[-1]
         chosen = (str(last.get("reason") or ""), str(last.get("message") or ""))
@@ -309,7 +349,9 @@ def _observe(item: _Tracked, snap: _Snapshot) -> Tuple[str, Any]:
             return "refused", failed[-1]
     pods = _job_pods(item, snap)
     expected = _expected_pods(item)
-    running = [p for p in pods if (p.get("status") or {}).get("phase") == "Running"]
+    existing = snap.objects.get(item.ns, set())
+    running = [p for p in pods if (p.get("status") or {}).get("phase") == "Running"
+               and not kubelet.missing(p.get("spec") or {}, existing)]
     if expected > 0 and len(running) >= expected:
         return "running", sorted(p["spec"].get("nodeName", "") for p in running)
     return "pending", (status.get("state") or {}).get("phase") or len(pods)

@@ -12,12 +12,13 @@ must name this job's ConfigMap.
 every supported release; it never reads the job's volumes to find another), so
 pods without that volume never see the ranktable: the job runs, very likely not
 as intended (a warning). A ``rings-config-*`` volume that names another
-ConfigMap (a job renamed in one place only) is worse: that ConfigMap is never
-written and keeps what it was created with (upstream's samples create it with
-status ``initializing``), so the pods wait for a ranktable that never comes:
-upstream's sample start scripts give up after about five minutes and exit 1,
-a script without a timeout waits forever. Either way the job never trains: an
-error. The mount path is a convention of upstream's sample scripts, which read
+ConfigMap (a job renamed in one place only) is worse. Where that ConfigMap does
+not exist, the kubelet never starts the pods (``ContainerCreating``, the volume
+cannot be mounted). Where it exists, it is never written and keeps what it was
+created with (upstream's samples create it with status ``initializing``), so the
+pods wait for a ranktable that never comes: upstream's sample start scripts give
+up after about five minutes and exit 1, a script without a timeout waits
+forever. Either way the job never trains: an error. The mount path is a convention of upstream's sample scripts, which read
 ``/user/serverid/devindex/config/hccl.json`` (``RANK_TABLE_FILE``); another path works
 with a script that reads it there, so a different path is a note (info), and only for a
 container that runs upstream's ``train_start.sh`` (a container that runs anything else,
@@ -90,11 +91,10 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                 if obj.name and cm_name != wanted:
                     yield Problem(pod_set.spec_path + ("volumes", i, "configMap", "name"),
                                   f"volume {volume.get('name')!r} uses ConfigMap {cm_name}, but the operator "
-                                  f"writes this job's ranktable only into {wanted}: {cm_name} keeps what it was "
-                                  "created with (upstream's samples: status initializing), so the pods never get a "
-                                  "ranktable; with upstream's sample start scripts they exit 1 after waiting about "
-                                  "5 minutes (\"wait hccl status timeout\"), with a script that does not time out "
-                                  "the job waits forever", severity=ERROR, hint=f"name ConfigMap {wanted}")
+                                  f"writes this job's ranktable only into {wanted}: where {cm_name} does not exist, "
+                                  "the kubelet never starts the pods (ContainerCreating); where it exists, it keeps "
+                                  "what it was created with (upstream's samples: status initializing), so the pods "
+                                  "never get a ranktable", severity=ERROR, hint=f"name ConfigMap {wanted}")
                 ranktable_volumes.append(volume.get("name"))
             else:  # the other kind of ranktable volume: named so
                 ranktable_volumes.append(RANKTABLE_HOSTPATH_VOLUME)
