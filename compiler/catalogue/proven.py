@@ -172,7 +172,7 @@ JUDGED: Dict[str, Tuple[Tuple[str, str, int], ...]] = {
     ),
     'AC306': (
         ('v7.3.2', 'error', 12),
-        ('v7.3.2', 'warning', 17),
+        ('v7.3.2', 'warning', 16),
         ('v26.0.1', 'error', 12),
         ('v26.0.1', 'warning', 2),
         ('v26.1.0', 'error', 17),
@@ -257,9 +257,9 @@ JUDGED: Dict[str, Tuple[Tuple[str, str, int], ...]] = {
         ('v26.1.0', 'error', 20),
     ),
     'AC501': (
-        ('v7.3.2', 'warning', 13),
-        ('v26.0.1', 'warning', 13),
-        ('v26.1.0', 'warning', 13),
+        ('v7.3.2', 'warning', 6),
+        ('v26.0.1', 'warning', 6),
+        ('v26.1.0', 'warning', 6),
     ),
     'AC502': (
         ('v7.3.2', 'warning', 17),
@@ -267,10 +267,13 @@ JUDGED: Dict[str, Tuple[Tuple[str, str, int], ...]] = {
         ('v26.1.0', 'warning', 19),
     ),
     'AC503': (
+        ('v7.3.2', 'error', 7),
         ('v7.3.2', 'warning', 17),
         ('v7.3.2', 'info', 5),
+        ('v26.0.1', 'error', 7),
         ('v26.0.1', 'warning', 17),
         ('v26.0.1', 'info', 5),
+        ('v26.1.0', 'error', 7),
         ('v26.1.0', 'warning', 17),
         ('v26.1.0', 'info', 5),
     ),
@@ -371,6 +374,11 @@ JUDGED: Dict[str, Tuple[Tuple[str, str, int], ...]] = {
         ('v7.3.2', 'error', 1),
         ('v26.0.1', 'error', 1),
         ('v26.1.0', 'error', 1),
+    ),
+    'AC915': (
+        ('v7.3.2', 'error', 7),
+        ('v26.0.1', 'error', 7),
+        ('v26.1.0', 'error', 7),
     ),
 }
 

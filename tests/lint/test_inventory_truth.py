@@ -164,6 +164,14 @@ CASES = [
     Case("AC914", VC_JOB, _nothing, _add(lambda d: d["spec"], "hyperNodes", {"name": "rack-0", "tier": 1})),
     Case("AC915", JOB + VOLUMES + "            configMap: {name: rings-config-j}\n" + RANKTABLE, _nothing,
          _add(lambda d: _namespace(d, "team"), "configMaps", "rings-config-j")),
+    # mounted and nowhere (not in the files, not in the namespace): AC915's error, and AC501 says no more
+    Case("AC915", "# device-stack: mindcluster\n" + JOB + VOLUMES + "            configMap: {name: rings-config-j}\n",
+         _nothing, _add(lambda d: _namespace(d, "team"), "configMaps", "rings-config-j")),
+    # a Volcano Job of several pods labelled for a file ranktable, mounting none: AC501 warns while the namespace
+    # lacks rings-config-v, and not once the cluster has it
+    Case("AC501", "# device-stack: mindcluster\n" + VC_JOB.replace("  namespace: team\n", "  namespace: team\n  labels: "
+         "{ring-controller.atlas: ascend-910b}\n").replace("replicas: 1", "replicas: 2"), _nothing,
+         _add(lambda d: _namespace(d, "team"), "configMaps", "rings-config-v")),
 ]
 
 #: what hypothesis adds around the case: nodes no job selects (labelled zone only, maybe tainted), queues and

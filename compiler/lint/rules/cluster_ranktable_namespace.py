@@ -1,20 +1,24 @@
-"""The job's ranktable ConfigMap is in another namespace than the job.
+"""The job's ranktable ConfigMap is not in the job's namespace: in another one, or nowhere.
 
 **What.** With ``--cluster`` or ``--cluster-snapshot``: a job that needs its
 ``rings-config-<job>`` ConfigMap (as AC501 says) lands in one namespace, and the
 ConfigMap of that name is only in another: defined so in the linted files (an
 object that names no namespace lands where the inventory says: ``-n``, else the
-context's namespace, else ``default``), or only there in the cluster.
+context's namespace, else ``default``), or only there in the cluster. Or the pods
+mount it and it is nowhere: not in the job's namespace of the cluster, not in the
+linted files, not in a YAML file beside the job's (AC501 then says nothing more).
 
 **Why.** A pod mounts ConfigMaps of its own namespace only, and ascend-operator
 looks the ConfigMap up in the job's namespace (it skips writing the ranktable
 when it is not there): the pods wait in ``ContainerCreating`` for a ConfigMap
-that never comes to their namespace. Offline, lint cannot tell where an object
-that names no namespace lands, so AC501 takes it for a match; the inventory
-knows.
+that never comes to their namespace. ascend-operator never creates the
+ConfigMap either, so one that is nowhere stays missing. Offline, lint cannot tell
+where an object that names no namespace lands, or what the cluster has, so AC501
+takes it for a match or warns; the inventory knows.
 
 **How to fix.** Put the ConfigMap in the job's namespace (give both the same
-``metadata.namespace``), or apply both with the same ``-n``.
+``metadata.namespace``), or apply both with the same ``-n``; if it is missing,
+add it (``ascend-compile compile`` emits it) and apply it with the job.
 
 Failing::
 
@@ -73,3 +77,8 @@ def judge(job: ObjectRef, fact: Any, run: CrossRun) -> Iterator[Problem]:
         yield Problem(fact[0], f"the job lands in namespace {home!r}, but its ranktable ConfigMap {wanted} is not "
                       f"there ({'; '.join(elsewhere)}): pods mount ConfigMaps of their own namespace only, so they "
                       "never start", key=fact[1])
+    elif not fact[1] and inv.has_config_map(home, wanted) is False \
+            and not run.exists_beside(CONFIG_MAP, wanted, job.namespace, job):
+        yield Problem(fact[0], f"the pods mount the ranktable ConfigMap {wanted}, which is not in namespace {home!r} "
+                      f"of {where(inv)}, nor among the linted files or beside the job's file, and ascend-operator "
+                      "never creates it: the kubelet never starts the pods (FailedMount)")

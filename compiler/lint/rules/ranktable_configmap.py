@@ -11,11 +11,13 @@ the scheduler the chip family of a dynamic vNPU job: keep it).
 
 **Why.** ascend-operator writes the ranktable (``hccl.json``) for such jobs into
 the ConfigMap of exactly that name, and only if it exists (it checks that the
-ConfigMap exists and silently skips the write otherwise; the job is not failed);
-the pods mount it and the sample start scripts wait for ``status: completed``
-before giving up. A pod whose ConfigMap volume names a missing ConfigMap is never
-started by a real kubelet. The ConfigMap may be created outside the linted files,
-which lint cannot see, so this is |severity|.
+ConfigMap exists and silently skips the write otherwise; the job is not failed),
+so the pods never get a ranktable. A pod whose ConfigMap volume names a missing
+ConfigMap is never started by a real kubelet. The ConfigMap may be created
+outside the linted files, which lint cannot see, so this is |severity|. With
+``--cluster`` or ``--cluster-snapshot`` the cluster answers: nothing is said when
+the job's namespace has the ConfigMap, and a mounted one that is nowhere is
+AC915's error.
 
 **How to fix.** Add the ConfigMap (``ascend-compile compile`` emits it), and lint
 it together with the job. If it lives elsewhere, suppress with a reason.
@@ -44,13 +46,14 @@ Passing::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Tuple
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Tuple
 
 from ...catalogue.citations import Citation, MC, OP, Place
 from ...manifest.values import as_dict
 from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL
 from ..rule import Problem
+from ._cluster import inventory
 
 if TYPE_CHECKING:
     from ..context import ObjectContext
@@ -91,7 +94,18 @@ def judge(job: ObjectRef, fact: Any, run: CrossRun) -> Iterator[Problem]:
     wanted = RANKTABLE_CONFIGMAP_PREFIX + job.name
     if run.find(CONFIG_MAP, wanted, job.namespace, near=job) or run.exists_beside(CONFIG_MAP, wanted, job.namespace, job):
         return
+    there = _in_cluster(job, wanted, run)
+    if there or (there is False and not key):
+        return  # the cluster has it; or the pods mount it and it is nowhere: AC915's error
     where = f" in namespace {job.namespace}" if job.namespace else ""
     yield Problem(path, f"no ConfigMap {wanted}{where} among the linted files or beside the job's file: ascend-operator writes the "
                         "ranktable only into an existing ConfigMap, so the pods never get it",
                   key=key)
+
+
+def _in_cluster(job: ObjectRef, name: str, run: CrossRun) -> Optional[bool]:
+    """Whether the job's namespace of the cluster (``--cluster``/``--cluster-snapshot``) has the ConfigMap; None
+    without an inventory or when it does not know that namespace's ConfigMaps."""
+    inv = inventory(run)
+    home = inv.namespace_of(job.namespace) if inv is not None else None
+    return None if inv is None or home is None else inv.has_config_map(home, name)
