@@ -196,10 +196,12 @@ FACTS: Dict[str, Fact] = _facts(
          "component/ascend-for-volcano/internal/npu/ascend910/ascend910a3/module910a3x16/frame.go: every NPU task "
          "== 16 in v7.0.RC1, even and <= 16 from v7.3.2"),
     Fact("average-per-pod",
-         "the handlers check the job's average NPUs per pod (total / NPU pods, integer division), not each pod "
-         "(v6.0.0's old Atlas 800 handlers check the first NPU pod only; modelled as the average)",
+         "the handlers check the job's average NPUs per pod (the NPUs of its PodGroup's minResources, which count "
+         "the first minAvailable pods, over its NPU pods, integer division), not each pod (v6.0.0's old Atlas 800 "
+         "handlers check the first NPU pod only; modelled as the average)",
          (("v6.0.0", "v7.0.RC1", True), ("v7.3.2", "v26.1.0", False)),
-         "component/ascend-for-volcano/internal/npu/base/frame.go ValidNPUJob: ReqNPUNum / NPUTaskNum in v7.0.RC1 "
+         "component/ascend-for-volcano/internal/npu/base/frame.go ValidNPUJob: ReqNPUNum / NPUTaskNum, ReqNPUNum from "
+         "the PodGroup's minResources (plugin/job.go GetVCJobReqNPUTypeFromJobInfo) in v7.0.RC1 "
          "(internal/ascend910/ascend910b/job.go in v6.0.0); per task from v7.3.2"),
     Fact("ring-controller-910b-required",
          "profiles whose handler refuses a job whose ring-controller label is not ascend-910b (\"label:... not "

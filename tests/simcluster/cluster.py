@@ -12,9 +12,10 @@ Order of start (each step waits for the one before):
 4. ``kwok`` and the fake nodes with their device-info ConfigMaps; once kwok
    reports the nodes Ready their ``node.kubernetes.io/not-ready`` taint is
    removed (the node lifecycle controller's job in a real cluster);
-5. a stand-in for kube-controller-manager's service-account controller: every
-   namespace gets its ``default`` ServiceAccount, without which the API server
-   refuses pods.
+5. stand-ins for what other programs of a real cluster keep doing: kube-controller-manager's
+   service-account controller (every namespace gets its ``default`` ServiceAccount, without which the
+   API server refuses pods) and each node's device plugin (its device-info report,
+   :mod:`tests.simcluster.deviceplugin`).
 
 Logs: one file per program in ``log_dir``; :meth:`SimCluster.logs_for_failure`
 gathers their tails for a test's failure message.
@@ -27,7 +28,6 @@ import os
 import shutil
 import socket
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any, ContextManager, Dict, Iterable, List, Optional, Sequence
@@ -35,9 +35,9 @@ from typing import Any, ContextManager, Dict, Iterable, List, Optional, Sequence
 import yaml
 
 from tests.integration import controlplane
-from tests.simcluster import build, manifests, nodes, releases, stages
+from tests.simcluster import build, deviceplugin, manifests, nodes, releases, stages
 from tests.simcluster.gotool import BuildError, Progress
-from tests.simcluster.processes import Process, ProcessGroup
+from tests.simcluster.processes import Loop, Process, ProcessGroup
 
 TAINT_NOT_READY = "node.kubernetes.io/not-ready"
 VOLCANO_NAMESPACE = "volcano-system"
@@ -100,8 +100,7 @@ class SimCluster:
         self.control: Optional[Any] = None
         self.group = ProcessGroup()
         self.fake_nodes: List[nodes.FakeNode] = []
-        self._stop_sa = threading.Event()
-        self._sa_thread: Optional[threading.Thread] = None
+        self._loops: List[Loop] = []
         self._sa_seen: set = set()
         self._client: Optional[Any] = None
         self._binaries, self._apiserver, self._kubectl = binaries, apiserver, kubectl
@@ -150,7 +149,7 @@ class SimCluster:
                 self._start_webhooks(binaries)
             self._start_controllers(binaries)
             self._start_kwok_and_nodes(binaries)
-            self._start_service_account_stand_in()
+            self._start_stand_ins()
         except BaseException as exc:
             logs = self.logs_for_failure()
             self.stop()
@@ -169,9 +168,8 @@ class SimCluster:
             raise SimClusterError(str(exc)) from exc
 
     def stop(self) -> None:
-        self._stop_sa.set()
-        if self._sa_thread is not None:
-            self._sa_thread.join(timeout=5)
+        for loop in self._loops:
+            loop.stop()
         self.group.stop_all()
         if self.control is not None:
             self.control.stop()
@@ -308,18 +306,13 @@ class SimCluster:
     def _render_nodes(self) -> List[nodes.FakeNode]:  # the fake nodes (and device-info ConfigMaps) to start with
         return nodes.render_cluster(self.profiles, self.nodes_per_profile)
 
-    # ------------------------------------------------------------------ service accounts
+    # ------------------------------------------------------------------ stand-ins
 
-    def _start_service_account_stand_in(self) -> None:
+    def _start_stand_ins(self) -> None:
         self.ensure_service_accounts()
-        self._sa_thread = threading.Thread(target=self._service_account_loop, name="simcluster-serviceaccounts",
-                                           daemon=True)
-        self._sa_thread.start()
-
-    def _service_account_loop(self) -> None:
-        while not self._stop_sa.wait(0.5):
-            with contextlib.suppress(Exception):
-                self.ensure_service_accounts()
+        reports = deviceplugin.DeviceReports(self.core_api, self.fake_nodes, self.log_dir / "device-plugin.log")
+        self._loops = [Loop("simcluster-serviceaccounts", self.ensure_service_accounts, 0.5).start(),
+                       Loop("simcluster-device-plugin", reports.report, deviceplugin.PERIOD).start()]
 
     def ensure_service_accounts(self, namespaces: Iterable[str] = ()) -> None:
         """Create the ``default`` ServiceAccount in every namespace (or the ones given) that lacks it."""

@@ -80,12 +80,10 @@ def _base_node(name: str, index: int, labels: Dict[str, str], resources: Dict[st
 
 
 def _device_info(name: str, device_list: Dict[str, str]) -> Dict[str, Any]:
-    info = {"DeviceList": device_list, "UpdateTime": nodes.UPDATE_TIME}
-    config = {"DeviceInfo": info, "CheckCode": nodes.check_code(info)}
     return {"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": nodes.DEVICE_INFO_PREFIX + name, "namespace": nodes.DEVICE_INFO_NAMESPACE,
                          "labels": {"mx-consumer-cim": "true"}},
-            "data": {"DeviceInfoCfg": json.dumps(config, indent=2) + "\n"}}
+            "data": nodes.device_info_data(device_list, nodes.UPDATE_TIME, {})}
 
 
 def hami_node(index: int) -> nodes.FakeNode:

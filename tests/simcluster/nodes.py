@@ -39,9 +39,11 @@ from tests.checkout import ROOT
 PROFILES_DIR = ROOT / "profiles"
 DEVICE_INFO_NAMESPACE = "kube-system"
 DEVICE_INFO_PREFIX = "mindx-dl-deviceinfo-"
+#: the ConfigMap's data key the device plugin writes its report under
+DEVICE_INFO_KEY = "DeviceInfoCfg"
 KWOK_NODE_ANNOTATION = "kwok.x-k8s.io/node"
 NODE_NAME_PREFIX = "sim-"
-#: the recipes' UpdateTime (any fixed value: the plugin only compares it with itself)
+#: the recipes' UpdateTime of the first report (tests/simcluster/deviceplugin.py writes the later ones)
 UPDATE_TIME = 1720679215
 
 
@@ -186,19 +188,22 @@ def render_node(profile: HardwareProfile, index: int, *, super_pod_id: Optional[
         node["status"]["addresses"] = [{"type": "InternalIP", "address": address}]
     device_list = {profile.resource: ",".join(f"{profile.device_prefix}{i}" for i in range(count)),
                    f"{profile.resource}-NetworkUnhealthy": ""}
-    device_info = {"DeviceList": device_list, "UpdateTime": UPDATE_TIME}
-    config: Dict[str, Any] = {"DeviceInfo": device_info}
-    if super_pod_id is not None:
-        config["SuperPodID"] = super_pod_id
-        config["ServerIndex"] = server
-    config["CheckCode"] = check_code(device_info)
+    placement = {} if super_pod_id is None else {"SuperPodID": super_pod_id, "ServerIndex": server}
     configmap = {
         "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": DEVICE_INFO_PREFIX + name, "namespace": DEVICE_INFO_NAMESPACE,
                      "labels": {"mx-consumer-cim": "true"}},
-        "data": {"DeviceInfoCfg": json.dumps(config, indent=2) + "\n"},
+        "data": device_info_data(device_list, UPDATE_TIME, placement),
     }
     return FakeNode(profile.name, name, node, configmap)
+
+
+def device_info_data(device_list: Dict[str, str], update_time: int, placement: Dict[str, int]) -> Dict[str, str]:
+    """A device-info ConfigMap's data as the device plugin writes it: ``DeviceInfo`` (``DeviceList``,
+    ``UpdateTime``), a super-pod server's ``SuperPodID`` and ``ServerIndex`` (``placement``), ``CheckCode``."""
+    device_info = {"DeviceList": device_list, "UpdateTime": update_time}
+    config = {"DeviceInfo": device_info, **placement, "CheckCode": check_code(device_info)}
+    return {DEVICE_INFO_KEY: json.dumps(config, indent=2) + "\n"}
 
 
 def render_cluster(profiles: Sequence[HardwareProfile], nodes_per_profile: int) -> List[FakeNode]:

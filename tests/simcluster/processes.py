@@ -1,4 +1,5 @@
-"""Background programs started and stopped by PID, each with its own log file."""
+"""Background programs started and stopped by PID, each with its own log file; and the loops that stand in for
+the programs a simulated cluster does not run."""
 from __future__ import annotations
 
 import contextlib
@@ -6,9 +7,10 @@ import ctypes
 import os
 import signal
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence
+from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
 _PR_SET_PDEATHSIG = 1
 
@@ -104,3 +106,27 @@ class ProcessGroup:
     def stop_all(self) -> None:
         for process in reversed(self.processes):
             process.stop()
+
+
+class Loop:
+    """A step a thread repeats every ``period`` seconds, from ``period`` after :meth:`start` until :meth:`stop`; the
+    step's own errors end only that turn."""
+
+    def __init__(self, name: str, step: Callable[[], object], period: float):
+        self.name, self.step, self.period = name, step, period
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def start(self) -> "Loop":
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stopping.wait(self.period):
+            with contextlib.suppress(Exception):
+                self.step()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=timeout)

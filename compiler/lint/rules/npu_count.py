@@ -203,11 +203,36 @@ def _checked_pod_sets(obj: ObjectContext, run: RunContext) -> List[Tuple[PodSet,
 
 def _average(obj: ObjectContext, run: RunContext) -> Optional[int]:
     """The job's average NPUs per NPU pod when the target's plugin checks only that (``average-per-pod``: up to
-    v7.0.RC1, total / pods in Go's integer division) and the pods differ; None when each pod is checked."""
+    v7.0.RC1, the NPUs of the PodGroup's minResources over the NPU pods, in Go's integer division) and it can differ
+    from a pod's own count (the pods differ, or minResources counts fewer pods); None when each pod is checked."""
     layout = obj.npu_layout()
-    if len(layout.counts) < 2 or not releases.value("average-per-pod", run.release):
+    if not releases.value("average-per-pod", run.release):
         return None
-    return layout.total // layout.pods
+    if len(layout.counts) >= 2:
+        return layout.total // layout.pods
+    counted = _min_resources_npus(obj, run)
+    return None if counted is None or not layout.pods else counted // layout.pods
+
+
+#: profiles whose handler up to v7.0.RC1 checks the job with a ValidNPUJob of its own, not the base one's average
+#: (internal/npu/ascend910/ascend910a3/module910a3x16/frame.go, ascend910a3/superpod/frame.go)
+_OWN_VALIDATION = frozenset({"module-a3-16", "module-a3-16-super-pod"})
+
+
+def _min_resources_npus(obj: ObjectContext, run: RunContext) -> Optional[int]:
+    """The NPUs of the PodGroup's minResources when they are fewer than the job's, for a job whose pods all ask for
+    the same count: the plugin up to v7.0.RC1 takes a job's NPUs from there (plugin/job.go
+    GetVCJobReqNPUTypeFromJobInfo), which Volcano's job controller and ascend-operator sum over the first
+    ``minAvailable`` pods (calcPGMinResources, kubeflow/common's CalcPGMinResources). None otherwise: every pod's
+    NPUs count, or which pods are first depends on their order (pods with other counts, or none)."""
+    layout, left = obj.npu_layout(), obj.min_available()
+    if len(layout.counts) != 1 or left is None or not 0 < left < layout.pods:
+        return None
+    if any(pod_set.npus() != layout.counts[0] for pod_set in obj.pod_sets() if pod_set.replicas > 0):
+        return None
+    if any(profile.name in _OWN_VALIDATION for profile in handler_rules(obj, run)[0]):
+        return None
+    return left * layout.counts[0]
 
 
 def _violations(run: RunContext, obj: ObjectContext, npus: int, pods: int,
@@ -292,9 +317,15 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                       hint="request at least 1 NPU, or remove the NPU resource from the pod")
     average = _average(obj, run)
     layout = obj.npu_layout()
+    counted = _min_resources_npus(obj, run)
+    whose = f"the job's {layout.total} NPUs" if counted is None else (
+        f"the {counted} NPUs of the job's first {obj.min_available()} pods (minAvailable: its PodGroup's minResources)")
     said = "" if average is None else (
-        f"the job's {layout.total} NPUs over {layout.pods} NPU pods average {average} per pod, which the plugin of "
+        f"{whose} over {layout.pods} NPU pods average {average} per pod, which the plugin of "
         f"MindCluster {run.release} checks instead of each pod: ")
+    short = average is not None and counted is not None
     for pod_set, violation in pod_set_violations(obj, run, NPU_COUNT):
-        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {said}{violation.message}",
-                      hint=_safe_hint(obj, run, pod_set, violation.hint), severity=violation.severity)
+        hint = ("set minAvailable to the job's pod count, so that minResources counts every pod's NPUs" if short
+                else _safe_hint(obj, run, pod_set, violation.hint))
+        yield Problem(npu_request_path(pod_set), f"{pod_set.role}: {said}{violation.message}", hint=hint,
+                      severity=violation.severity)
