@@ -47,9 +47,9 @@ INLINE_ENV = "ASCEND_COMPILE_SIM_INLINE"
 
 
 #: the test files (paths from the repository root; a folder ends with "/") that a run with a second process runs
-#: in a third: chosen by their measured CPU time (about a third of that of the tests that need no cluster; docs/
+#: in a third: chosen by their measured CPU time (about 47% of that of the tests that need no cluster; docs/
 #: testing.md), among tests that write nothing outside their own temporary folders
-OFFLINE_SHARE: Tuple[str, ...] = ("tests/cli/", "tests/ecosystem/")
+OFFLINE_SHARE: Tuple[str, ...] = ("tests/cli/", "tests/ecosystem/", "tests/golden/")
 #: (what a child runs, which process it is): the words of its summary line and of its failures
 SECOND = ("simulated-cluster tests", "a second pytest process")
 THIRD = ("a share of the tests that need no cluster", "a third pytest process")
