@@ -126,7 +126,6 @@ class Child:
         self._reports: Dict[str, List[Dict[str, Any]]] = {}
         self._read_upto = 0
         self.started_at = self.ended_at = 0.0
-        self.exit: Optional[int] = None  # its exit status once it ended (a signal's number negated)
 
     def start(self, after: Optional[threading.Event] = None) -> None:
         """Start the child now, or once ``after`` is set (the programs it needs are being built here)."""
@@ -146,7 +145,7 @@ class Child:
             self.popen = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
                                           stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
                                           preexec_fn=processes.die_with_parent)
-        self.exit = _wait_unreaped(self.popen)
+        self.popen.wait()
         self.ended_at = time.monotonic()
 
     def stop(self) -> None:
@@ -208,6 +207,8 @@ class Child:
 
     def _ended(self) -> bool:
         """Whether the child can report nothing more: it exited, or was never started (or never will be)."""
+        if self.popen is not None:
+            return self.popen.poll() is not None
         return self._thread is None or not self._thread.is_alive()
 
     def tail(self, lines: int = 60) -> str:
@@ -221,21 +222,6 @@ class Child:
         took = f", {self.ended_at - self.started_at:.0f}s" if self.ended_at else ""
         return f"{self.runs}, in {self.process}{took}: {last[-1] if last else '-'}" + \
             (f" (its output: {self.log})" if kept else "")
-
-
-def _wait_unreaped(process: "subprocess.Popen[bytes]") -> int:
-    """Wait for ``process`` to end, and leave it to be reaped when the run stops it (:meth:`Child.stop`): reaping
-    adds all the CPU time of a child and its own children (minutes, for a process of tests) to this process's
-    ``RUSAGE_CHILDREN``, which tests that time the command they ran read (``tests/hardening/helpers.cpu_timed``):
-    reaped in the middle of such a test, it failed it (315 s of CPU for a lint of 20 s)."""
-    if not hasattr(os, "waitid"):  # pragma: no cover - Linux has it
-        return process.wait()
-    try:
-        info = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
-    except ChildProcessError:  # reaped already: the run stopped it meanwhile
-        return process.wait()
-    assert info is not None  # (None only with WNOHANG)
-    return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
 
 
 class ChildFailure(Exception):
@@ -264,7 +250,7 @@ class ChildTest(pytest.Item):
         if self._reports is None:
             self._reports = {r["when"]: r for r in self.child.reports(self.nodeid)}
             if "setup" not in self._reports:
-                raise ChildFailure(f"{self.child.process} (exit {'-' if self.child.exit is None else self.child.exit}) "
+                raise ChildFailure(f"{self.child.process} (exit {self.child.popen.poll() if self.child.popen else '-'}) "
                                    f"gave no result for this test; the end of its output "
                                    f"({self.child.log}):\n{self.child.tail()}")
         report = self._reports.get(when)

@@ -3,9 +3,7 @@ run as that process reported them: each outcome of each phase, the failure's tex
 those of the share of the other tests run in a third process, which it replays the same way)."""
 from __future__ import annotations
 
-import os
 import re
-import resource
 from pathlib import Path
 from typing import List, Tuple
 
@@ -133,25 +131,3 @@ def test_the_offline_share_names_test_files_that_need_no_cluster():
         text = "".join(p.read_text(encoding="utf-8") for p in ([root / path] if (root / path).is_file()
                                                                else sorted((root / path).rglob("*.py"))))
         assert "judged_early" not in text and not re.search(r"\bdef test_\w*\([^)]*\bsim\b", text), path
-
-
-def _children_cpu() -> float:
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
-
-
-def test_a_child_that_ended_is_reaped_only_when_the_run_stops_it(pytester: pytest.Pytester):
-    """Reaping adds a child's CPU time to this process's RUSAGE_CHILDREN, which tests that time the command they run
-    read (tests/hardening/helpers.py): a child reaped in the middle of one failed it."""
-    pytester.makepyfile(test_burn="import time\n\ndef test_burn():\n    end = time.process_time() + 1.5\n"
-                                  "    while time.process_time() < end:\n        pass\n")
-    child = offload.Child(pytester.parseconfigure(), ["test_burn.py::test_burn"], dict(os.environ))
-    try:
-        before = _children_cpu()
-        child.start()
-        assert child.reports("test_burn.py::test_burn") == []  # (no report writer there) once it has ended
-        assert child.exit == 0 and _children_cpu() - before < 0.5
-        child.stop()
-        assert _children_cpu() - before >= 1.5
-    finally:
-        child.remove_folder()
