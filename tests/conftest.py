@@ -159,25 +159,32 @@ def _offloadable(item: pytest.Item) -> bool:
 
 
 _child = None  # the second pytest process of this run, when it has one (tests/simcluster/offload.py)
+_third = None  # the third, with a share of the tests that need no cluster (offload.offline_share), when it has one
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
     """The tests that use the simulated cluster run last, in their own order: the cluster is made ready (and the
     oracle's batch runs judged) in the background while every other test runs.  Those that need only a cluster
-    go to a second pytest process (tests/simcluster/offload.py) when the run has other tests too."""
-    global _child
+    go to a second pytest process (tests/simcluster/offload.py) when the run has other tests too, and then a
+    measured share of the others to a third (``offload.offline_share``)."""
+    global _child, _third
     from tests.simcluster import offload
     from tests.simcluster.conftest import skip_reason
 
-    items[:] = [i for i in items if not _needs_cluster(i)] + [i for i in items if _needs_cluster(i)]
+    offline = [i for i in items if not _needs_cluster(i)]
+    items[:] = offline + [i for i in items if _needs_cluster(i)]
     moved = [i for i in items if _offloadable(i)]
     if _child is not None or not offload.wanted(config, moved, [i for i in items if not _offloadable(i)]) \
             or skip_reason():
         return
     env = {name: value for name, value in os.environ.items() if name not in _made_here}
     _child = offload.Child(config, [i.nodeid for i in moved], env)
-    replaced = {id(i): offload.ChildTest.replacing(i, _child) for i in moved}
+    share = offload.offline_share(offline)
+    if share:
+        _third = offload.Child(config, [i.nodeid for i in share], env, role=offload.THIRD)
+    replaced = {id(i): offload.ChildTest.replacing(i, _third) for i in share}
+    replaced.update((id(i), offload.ChildTest.replacing(i, _child)) for i in moved)
     items[:] = [i for i in items if id(i) not in replaced] + list(replaced.values())
 
 
@@ -219,26 +226,33 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def _start_child(config: pytest.Config, after) -> None:
-    """Start the second pytest process (after the programs this process builds, if it builds them)."""
+    """Start the second pytest process (after the programs this process builds, if it builds them), and the third
+    at once (after this process lowered its priority for a build: the third yields to it too)."""
     assert _child is not None
     _child.start(after)
+    if _third is not None:
+        _third.start()
     with on_terminal(config):
         print(f"\n{len(_child.nodeids)} simulated-cluster tests run in a second pytest process beside the others, "
               f"on a cluster of their own; its output: {_child.log}", flush=True)
+        if _third is not None:
+            print(f"{len(_third.nodeids)} tests that need no cluster run in a third pytest process beside them; its "
+                  f"output: {_third.log}", flush=True)
 
 
 _session_cluster_times: list = []
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    global _session_cluster, _child
-    if _child is not None:
-        _child.stop()
-        kept = session.testsfailed > 0  # its output stays for the failures' sake
-        _session_cluster_times.append(_child.summary(kept))
-        if not kept:
-            _child.remove_folder()
-        _child = None
+    global _session_cluster, _child, _third
+    for child in (_third, _child):
+        if child is not None:
+            child.stop()
+            kept = session.testsfailed > 0  # its output stays for the failures' sake
+            _session_cluster_times.append(child.summary(kept))
+            if not kept:
+                child.remove_folder()
+    _child = _third = None
     if _session_cluster is not None:
         _session_cluster.stop()
         _session_cluster_times.append("simulated cluster, in the background: " + "; ".join(_session_cluster.times))

@@ -6,8 +6,10 @@ import resource
 import shutil
 import stat
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Optional, Tuple
+from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
 
 import pytest
 
@@ -50,22 +52,30 @@ def _limit_memory(limit: int) -> Callable[[], None]:
 
 def cli(*args: str, cwd: Optional[Path] = None, input: Optional[bytes] = None,
         timeout: float = TIMEOUT, obey_file_modes: bool = False, memory: int = MEMORY_LIMIT,
-        env: Optional[Mapping[str, str]] = None) -> subprocess.CompletedProcess:
-    """``ascend-compile ARGS`` with its address space capped at ``memory`` bytes."""
+        env: Optional[Mapping[str, str]] = None, prefix: Sequence[str] = ()) -> subprocess.CompletedProcess:
+    """``ascend-compile ARGS`` with its address space capped at ``memory`` bytes (under ``prefix``, a wrapper)."""
     proc = run_cli(*args, cwd=cwd, input=input if input is not None else b"", timeout=timeout, env=env,
-                   prefix=OBEY_FILE_MODES if obey_file_modes else (), preexec_fn=_limit_memory(memory))
+                   prefix=[*(OBEY_FILE_MODES if obey_file_modes else ()), *prefix], preexec_fn=_limit_memory(memory))
     proc.stdout_text = proc.stdout.decode("utf-8", "replace")  # type: ignore[attr-defined]
     proc.stderr_text = proc.stderr.decode("utf-8", "replace")  # type: ignore[attr-defined]
     return proc
 
 
+#: runs the command after the file name it is given and writes the CPU seconds the command took to that file
+_TIMED = ("import resource, subprocess, sys\ncode = subprocess.call(sys.argv[2:])\n"
+          "used = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+          "with open(sys.argv[1], 'w') as out:\n    out.write(repr(used.ru_utime + used.ru_stime))\nsys.exit(code)\n")
+
+
 def cpu_timed(*args: str, cwd: Optional[Path] = None, timeout: float = TIMEOUT) -> Tuple[subprocess.CompletedProcess, float]:
     """``cli(*args)`` and the CPU seconds it took (not wall time: the test machine is shared, and a loaded one
-    stretches the wall clock, not the work)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = cli(*args, cwd=cwd, timeout=timeout)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return proc, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    stretches the wall clock, not the work).  Counted by a wrapper process around it: this process's own
+    ``RUSAGE_CHILDREN`` also grows by every other child reaped meanwhile (a simulated cluster stopped in the
+    background, tests/simcluster/session.py)."""
+    with tempfile.TemporaryDirectory(prefix="ascend-compile-cpu-") as folder:
+        used = Path(folder) / "cpu"
+        proc = cli(*args, cwd=cwd, timeout=timeout, prefix=(sys.executable, "-c", _TIMED, str(used)))
+        return proc, float(used.read_text())
 
 
 def output(proc: subprocess.CompletedProcess) -> str:

@@ -16,6 +16,11 @@ of one run.  The child's whole output is in a log file whose path the run prints
 
 They stay in this process (``ASCEND_COMPILE_SIM_INLINE=1`` forces it) when nothing else was selected, when
 the run debugs (``--pdb``, ``--trace``), and when only collecting.
+
+Such a run also hands a measured share of the tests that need no cluster (:data:`OFFLINE_SHARE`,
+:func:`offline_share`) to a third pytest process, replayed here the same way: the tests that need no cluster were
+the run's critical path, one after the other in this process, while the child mostly waits on its cluster, so
+the share runs beside both (docs/testing.md, "The quick start: how long it takes").
 """
 from __future__ import annotations
 
@@ -29,7 +34,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pytest
 from _pytest.outcomes import Skipped
@@ -39,6 +44,23 @@ from tests.simcluster import processes
 #: set in the child: the file its reports go to (one JSON object per line)
 CHILD_ENV = "ASCEND_COMPILE_SIM_CHILD"
 INLINE_ENV = "ASCEND_COMPILE_SIM_INLINE"
+
+
+#: the test files (paths from the repository root; a folder ends with "/") that a run with a second process runs
+#: in a third: chosen by their measured CPU time (about 47% of that of the tests that need no cluster; docs/
+#: testing.md), among tests that write nothing outside their own temporary folders
+OFFLINE_SHARE: Tuple[str, ...] = ("tests/cli/", "tests/ecosystem/", "tests/golden/")
+#: (what a child runs, which process it is): the words of its summary line and of its failures
+SECOND = ("simulated-cluster tests", "a second pytest process")
+THIRD = ("a share of the tests that need no cluster", "a third pytest process")
+
+
+def offline_share(offline: Sequence[pytest.Item]) -> List[pytest.Item]:
+    """The tests of ``offline`` (none needs a cluster) that go to the third process: those under
+    :data:`OFFLINE_SHARE`, when they are fewer than the ones left here (a run that selects little besides the
+    share keeps it)."""
+    share = [i for i in offline if i.nodeid.split("::", 1)[0].startswith(OFFLINE_SHARE)]
+    return share if len(share) < len(offline) - len(share) else []
 
 
 def wanted(config: pytest.Config, offloadable: Sequence[pytest.Item], others: Sequence[pytest.Item]) -> bool:
@@ -77,9 +99,11 @@ class ReportWriter:
 
 
 class Child:
-    """The child pytest process and what it has reported so far."""
+    """A child pytest process (the second, or the third: ``role``) and what it has reported so far."""
 
-    def __init__(self, config: pytest.Config, nodeids: List[str], env: Dict[str, str]):
+    def __init__(self, config: pytest.Config, nodeids: List[str], env: Dict[str, str],
+                 role: Tuple[str, str] = SECOND):
+        self.runs, self.process = role
         self.folder = Path(tempfile.mkdtemp(prefix="ascend-compile-sim-tests-"))
         self.log = self.folder / "pytest.log"
         self.reports_file = self.folder / "reports.jsonl"
@@ -196,7 +220,7 @@ class Child:
         """The child's last line (its counts and time), for the terminal summary."""
         last = [line.strip(" =") for line in self.tail(5).splitlines() if line.strip()]
         took = f", {self.ended_at - self.started_at:.0f}s" if self.ended_at else ""
-        return f"simulated-cluster tests, in a second pytest process{took}: {last[-1] if last else '-'}" + \
+        return f"{self.runs}, in {self.process}{took}: {last[-1] if last else '-'}" + \
             (f" (its output: {self.log})" if kept else "")
 
 
@@ -226,7 +250,7 @@ class ChildTest(pytest.Item):
         if self._reports is None:
             self._reports = {r["when"]: r for r in self.child.reports(self.nodeid)}
             if "setup" not in self._reports:
-                raise ChildFailure(f"the second pytest process (exit {self.child.popen.poll() if self.child.popen else '-'}) "
+                raise ChildFailure(f"{self.child.process} (exit {self.child.popen.poll() if self.child.popen else '-'}) "
                                    f"gave no result for this test; the end of its output "
                                    f"({self.child.log}):\n{self.child.tail()}")
         report = self._reports.get(when)
@@ -251,5 +275,5 @@ class ChildTest(pytest.Item):
 
     def repr_failure(self, excinfo, style=None):  # type: ignore[no-untyped-def]
         if isinstance(excinfo.value, ChildFailure):
-            return f"(run in the second pytest process, tests/simcluster/offload.py)\n{excinfo.value}"
+            return f"(run in {self.child.process}, tests/simcluster/offload.py)\n{excinfo.value}"
         return super().repr_failure(excinfo, style)

@@ -1,7 +1,9 @@
 """The simulated-cluster tests run in a second pytest process (tests/simcluster/offload.py) are reported by the
-run as that process reported them: each outcome of each phase, the failure's text, the skip's reason."""
+run as that process reported them: each outcome of each phase, the failure's text, the skip's reason (and so are
+those of the share of the other tests run in a third process, which it replays the same way)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import List, Tuple
 
@@ -102,3 +104,30 @@ def test_a_test_the_second_process_never_reported_is_an_error(pytester: pytest.P
     assert [(r.nodeid.split("::")[-1], r.when, r.outcome) for r in here.getreports("pytest_runtest_logreport")
             if r.outcome != "passed"] == [("test_two", "setup", "failed")]
     assert "gave no result for this test" in _text(here, "test_two", "setup")
+
+
+class _Item:  # what offline_share reads of a test item
+    def __init__(self, nodeid: str):
+        self.nodeid = nodeid
+
+
+def test_the_share_of_the_tests_that_need_no_cluster_is_what_offline_share_names(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(offload, "OFFLINE_SHARE", ("tests/ecosystem/", "tests/golden/test_determinism.py"))
+    ids = ["tests/cli/test_a.py::test_one", "tests/ecosystem/test_b.py::test_two[x::y]",
+           "tests/golden/test_determinism.py::test_three", "tests/golden/test_determinism_more.py::test_four",
+           "tests/lint/test_c.py::test_five", "tests/unit/test_ecosystem/test_d.py::test_six"]
+    items = [_Item(i) for i in ids]
+    assert [i.nodeid for i in offload.offline_share(items)] == ids[1:3]
+    assert offload.offline_share(items[1:4]) == []  # the share would be most of what runs: it stays
+
+
+def test_the_offline_share_names_test_files_that_need_no_cluster():
+    root = Path(__file__).resolve().parents[2]
+    assert offload.OFFLINE_SHARE
+    for path in offload.OFFLINE_SHARE:
+        assert (root / path).is_dir() if path.endswith("/") else (root / path).is_file(), path
+        assert path.startswith("tests/") and not path.startswith(("tests/simcluster", "tests/integration",
+                                                                 "tests/fidelity")), path
+        text = "".join(p.read_text(encoding="utf-8") for p in ([root / path] if (root / path).is_file()
+                                                               else sorted((root / path).rglob("*.py"))))
+        assert "judged_early" not in text and not re.search(r"\bdef test_\w*\([^)]*\bsim\b", text), path
