@@ -132,8 +132,11 @@ def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8,
                      "successPolicy": "AllWorkers", "replicaSpecs": specs}}
 
 
-def _labelled(job: Dict[str, Any], labels: Mapping[str, str]) -> Dict[str, Any]:
+def _labelled(job: Dict[str, Any], labels: Mapping[str, str], pods: bool = False) -> Dict[str, Any]:
+    """``job`` with ``labels`` on it (and on its pod templates, with ``pods``)."""
     job["metadata"]["labels"].update(labels)
+    for task in job["spec"]["tasks"] if pods else ():
+        task["template"]["metadata"]["labels"].update(labels)
     return job
 
 
@@ -160,6 +163,20 @@ _A3_16 = (f"v6.0.0 {PLUGIN}internal/ascend910/frame.go (no A3 server handler: no
           f"v7.3.2.. {PLUGIN}internal/npu/ascend910/ascend910a3/module910a3x16/frame.go (even, <= 16)")
 _AVERAGE = (f"v6.0.0 {PLUGIN}internal/ascend910/ascend910b/job.go, v7.0.RC1 {PLUGIN}internal/npu/base/frame.go "
             "(ValidNPUJob: ReqNPUNum / NPUTaskNum)", f"v7.3.2.. {PLUGIN}internal/npu/base/frame.go (each task)")
+_A3_8_SUPER_POD = (f"v6.0.0 {PLUGIN}internal/ascend910/frame.go (sp-block names huawei.com/Ascend910super-pod)",
+                   f"v6.0.0 {PLUGIN}internal/ascend910/ascend910b/superpod/frame.go (checkRequireNPU: 16 NPUs each pod "
+                   "of a distributed job)",
+                   f"v7.0.RC1..v7.3.2 {PLUGIN}internal/npu/factory.go (get910CardHandlerName: sp-block names "
+                   "superpod.SchedulerName, the A3 16-NPU super-pod handler, whatever the accelerator-type)",
+                   f"v7.0.RC1..v7.3.2 {PLUGIN}internal/npu/ascend910/ascend910a3/superpod/frame.go (CheckTaskNPU: "
+                   "a distributed job's pods take a node's 16 NPUs)",
+                   f"v26.0.1.. {PLUGIN}internal/npu/factory.go (getA3HandlerNameWithSpBlock: "
+                   "module-a3-8-super-pod with sp-block, and policy910HandlerMap: schedule_policy chip2-node8-sp, "
+                   "name superpod.A3x8SchedulerName, 8 NPUs a node)")
+_NPU_310_STRATEGY = (f"v26.1.0 {PLUGIN}plugin/job.go (policyHandler nil: JobValidateFailed, NotSupportPolicyReason)",
+                     f"v7.0.RC1..v26.1.0 {PLUGIN}internal/npu/factory.go (init310CardPolicyHandler: the handler "
+                     "named by the npu-310-strategy label, card or chip; another value names none)",
+                     f"v7.0.RC1..v26.0.1 {PLUGIN}internal/controller.go (ValidNPUJob over no handler: nothing checked)")
 _RETRY_TEXT = (f"{OPERATOR}pkg/controllers/v1/ascendjob_controller.go (setFaultRetryTimesToBackoffLimits: strconv.Atoi "
                "of the label; on its error the creation event is dropped), every release",)
 
@@ -171,6 +188,11 @@ _V6_NO_HANDLER = {"v6.0.0": (
     "shapes, 4 nodes a profile; one job alone on 2 nodes a profile ran): the scheduler exits and every verdict of the "
     "batch is lost")}
 _NOT_ON_V6 = tuple(_V6_NO_HANDLER)
+#: why a 310 job whose npu-310-strategy names no handler is left out of v6.0.0's batch
+_V6_STRATEGY = {"v6.0.0": (
+    "the v6.0.0 plugin's InitMyJobPlugin (internal/ascend310/frame.go) returns \"not support ...\" for it, and "
+    "InitJobsPlugin (plugin/factory.go) returns at the first such error, leaving every job after it in that "
+    "session's map order uninitialised: the other verdicts of the batch would depend on map order")}
 
 #: every verdict below was seen on its release's cluster (tests/simcluster/test_releases.py; first on 2026-12-07 at
 #: b634a28 and its follow-up, python -m tests.simcluster build of every release, oracle batch per release)
@@ -258,6 +280,32 @@ SHAPES: Tuple[Shape, ...] = (
           "runPolicy.backoffLimit: the operator drops its creation (no pods, no status), on every release",
           (_labelled(acjob("ac-retry-text"), {"fault-retry-times": "three"}),), {r: "pending" for r in SUPPORTED},
           SEEN, _RETRY_TEXT, rules=("AC313",)),
+    # from the differential run of 2026-12-07 (docs/fidelity.md, "Verdicts that differ between releases")
+    Shape("module-a3-8-super-pod-x2", "two pods of 8 NPUs, accelerator-type module-a3-8-super-pod, sp-block 16 (the "
+          "matrix goldens of the profile): up to v7.3.2 there is no 8-NPU super-pod handler, and sp-block gives "
+          "the job the 16-NPU one, which takes 16 NPUs a pod",
+          (vcjob("a3-8-sp-x2", "module-a3-8-super-pod", 8, accelerator_type="module-a3-8-super-pod", replicas=2,
+                 annotations={"sp-block": "16"}),),
+          _per("pending", "placed", "v26.0.1"), SEEN, _A3_8_SUPER_POD, rules=("AC301",), facts=("handlers-absent",)),
+    Shape("module-a3-8-super-pod-policy-chip2-node8-sp", "the same, with huawei.com/schedule_policy: chip2-node8-sp "
+          "(the profile's own policy): up to v7.0.RC1 the annotation is not read, v7.3.2's policy map lacks it, "
+          "from v26.0.1 it names the 8-NPU super-pod handler",
+          (vcjob("a3-8-sp-policy", "module-a3-8-super-pod", 8, accelerator_type="module-a3-8-super-pod", replicas=2,
+                 annotations={"sp-block": "16", "huawei.com/schedule_policy": "chip2-node8-sp"}),),
+          _per("pending", "placed", "v26.0.1"), SEEN, _POLICY + _A3_8_SUPER_POD, rules=("AC301",),
+          facts=("schedule-policies", "handlers-absent")),
+    Shape("npu-310-strategy-typo", "1 pod x 2 NPUs of huawei.com/Ascend310 on 310 nodes, labelled npu-310-strategy: "
+          "cards (for card): the label names no 310 handler",
+          (_labelled(vcjob("strategy-typo-310", "310", 2, resource="huawei.com/Ascend310", ring="ascend-310"),
+                     {"npu-310-strategy": "cards"}, pods=True),),
+          _per("placed", "pending", "v26.1.0", _NOT_ON_V6), SUPPORTED[1:], _NPU_310_STRATEGY, rules=("AC307",),
+          facts=("no-handler-refused",), unjudged=_V6_STRATEGY),
+    Shape("accelerator-types-joined-module-half", "a pod of 4 NPUs selecting accelerator-type module (on module-910 "
+          "nodes) and one of 4 selecting half (on half-910 nodes): the joined selector module|half names no handler",
+          (with_task(vcjob("joined-module-half", "module-910", 4, accelerator_type="module", ring="ascend-910"),
+                     "other", "half-910", 4, accelerator_type="half"),),
+          _per("placed", "pending", "v26.1.0", _NOT_ON_V6), SUPPORTED[1:], _NO_HANDLER, rules=("AC306",),
+          facts=("no-handler-refused",), unjudged=_V6_NO_HANDLER),
 )
 
 
