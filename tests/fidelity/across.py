@@ -11,10 +11,16 @@ from tests.simcluster import release_shapes
 
 POLICY = "huawei.com/schedule_policy"
 #: how a job is matched to a shape, as the document says it
-COVERAGE = ("A job is of a shape when upstream's verdict (bad or good) is the shape's on every release judged, and "
-            "it is what the shape varies: an AscendJob with a queue the cluster lacks (acjob-missing-queue), with "
-            "more than one Master (acjob-two-masters); otherwise pods on the shape's hardware profile with the "
-            "shape's accelerator-type selector (or none) and huawei.com/schedule_policy (or none).")
+COVERAGE = ("A job is of a shape when upstream's verdict (bad or good) is the shape's on every release both were "
+            "judged on, and it is what the shape varies: an AscendJob with a queue the cluster lacks "
+            "(acjob-missing-queue), with more than one Master (acjob-two-masters); pods that select several "
+            "accelerator-types, none of them a card's, which the plugin joins into one selector naming no handler "
+            "(accelerator-types-joined*), with the shape's huawei.com/schedule_policy (or none); otherwise pods on the "
+            "shape's hardware profile with the shape's accelerator-type selector (or none), "
+            "huawei.com/schedule_policy (or none), sp-block (or none) and npu-310-strategy label (or none; any value "
+            "but card and chip counts as one: it names no handler).")
+#: the npu-310-strategy values that name a 310 handler (any other names none)
+STRATEGIES_310 = ("card", "chip")
 
 
 @dataclass
@@ -41,14 +47,21 @@ def _templates(objects: Iterable[Mapping[str, Any]]) -> List[Tuple[Mapping[str, 
     return out
 
 
+def _strategy(pairs: List[Tuple[Mapping[str, Any], Mapping[str, Any]]]) -> Tuple[str, ...]:
+    """The npu-310-strategy labels of the job and its pods: each value, or "no handler" for a value naming none."""
+    held = [(item.get("metadata") or {}).get("labels") or {} for pair in pairs for item in pair]
+    values = {str(labels["npu-310-strategy"]) for labels in held if "npu-310-strategy" in labels}
+    return tuple(sorted({v if v in STRATEGIES_310 else "no handler" for v in values}))
+
+
 def features(objects: Iterable[Mapping[str, Any]], profile: str) -> Dict[str, Any]:
     """What the shapes vary, of a job's objects on ``profile``'s nodes."""
     from tests.fidelity.mutations_job import UNKNOWN_QUEUE  # here: mutations_job is imported through mutations
     objects = list(objects)
     pairs = _templates(objects)
     selectors = {str(((t.get("spec") or {}).get("nodeSelector") or {}).get("accelerator-type")) for _o, t in pairs}
-    policies = {str({**((o.get("metadata") or {}).get("annotations") or {}),
-                     **((t.get("metadata") or {}).get("annotations") or {})}.get(POLICY)) for o, t in pairs}
+    notes = [{**((o.get("metadata") or {}).get("annotations") or {}), **((t.get("metadata") or {}).get("annotations")
+                                                                          or {})} for o, t in pairs]
     queues = set()
     masters = 0
     for obj in objects:
@@ -56,8 +69,12 @@ def features(objects: Iterable[Mapping[str, Any]], profile: str) -> Dict[str, An
         queues |= {spec.get("queue"), ((spec.get("runPolicy") or {}).get("schedulingPolicy") or {}).get("queue")}
         if obj.get("kind") == "AscendJob":
             masters = max(masters, int(((spec.get("replicaSpecs") or {}).get("Master") or {}).get("replicas") or 0))
-    return {"profile": profile, "accelerator-type": tuple(sorted(selectors)), "policy": tuple(sorted(policies)),
-            "missing-queue": UNKNOWN_QUEUE in queues, "two-masters": masters > 1}
+    chosen = selectors - {"None"}
+    return {"profile": profile, "accelerator-type": tuple(sorted(selectors)),
+            "policy": tuple(sorted({str(n.get(POLICY)) for n in notes})),
+            "sp-block": any("sp-block" in n for n in notes), "npu-310-strategy": _strategy(pairs),
+            "missing-queue": UNKNOWN_QUEUE in queues, "two-masters": masters > 1,
+            "joined": len(chosen) > 1 and not any("card" in value for value in chosen)}
 
 
 def _shape_features(shape: release_shapes.Shape) -> Dict[str, Any]:
@@ -70,19 +87,27 @@ def _pattern(results: Mapping[str, Optional[bool]]) -> Dict[str, bool]:
     return {release: bad for release, bad in results.items() if bad is not None}
 
 
+def _keys(theirs: Mapping[str, Any]) -> Tuple[str, ...]:
+    """What a job must share with a shape of these features to be of it (:data:`COVERAGE`)."""
+    if theirs["missing-queue"]:
+        return ("missing-queue",)
+    if theirs["two-masters"]:
+        return ("two-masters",)
+    if theirs["joined"]:
+        return ("joined", "policy", "missing-queue", "two-masters")
+    return ("profile", "accelerator-type", "policy", "sp-block", "npu-310-strategy", "missing-queue", "two-masters",
+            "joined")
+
+
 def shapes_of(objects: Sequence[Mapping[str, Any]], profile: str, upstream_bad: Mapping[str, Optional[bool]]) -> List[str]:
     """The shapes the job is of (:data:`COVERAGE`)."""
     mine, out = features(objects, profile), []
     for shape in release_shapes.differing():
         theirs = _shape_features(shape)
-        expected = {r: shape.verdicts[r] != "placed" for r in _pattern(upstream_bad)}
-        if expected != _pattern(upstream_bad):
+        seen = {r: bad for r, bad in _pattern(upstream_bad).items() if r in shape.verdicts}
+        if len(set(seen.values())) < 2 or seen != {r: shape.verdicts[r] != "placed" for r in seen}:
             continue
-        if theirs["missing-queue"] or theirs["two-masters"]:
-            keys: Tuple[str, ...] = ("missing-queue",) if theirs["missing-queue"] else ("two-masters",)
-        else:
-            keys = ("profile", "accelerator-type", "policy", "missing-queue", "two-masters")
-        if all(mine[k] == theirs[k] for k in keys):
+        if all(mine[k] == theirs[k] for k in _keys(theirs)):
             out.append(shape.id)
     return out
 
