@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from tests.fidelity import shapes as job_shapes
 from tests.fidelity.verdicts import Result
 from tests.simcluster import release_shapes
+from tests.simcluster.oracle import JOB_KINDS
 
 POLICY = "huawei.com/schedule_policy"
 #: how a job is matched to a shape, as the document says it
@@ -18,7 +20,10 @@ COVERAGE = ("A job is of a shape when upstream's verdict (bad or good) is the sh
             "(accelerator-types-joined*), with the shape's huawei.com/schedule_policy (or none); otherwise pods on the "
             "shape's hardware profile with the shape's accelerator-type selector (or none), "
             "huawei.com/schedule_policy (or none), sp-block (or none) and npu-310-strategy label (or none; any value "
-            "but card and chip counts as one: it names no handler).")
+            "but card and chip counts as one: it names no handler), and, for a shape of the NPUs a pod asks for "
+            "(AC301), the same NPUs per pod and one NPU pod or several.")
+#: the rule of the NPUs a pod asks for: a shape showing it is of those counts (others are of any count)
+NPU_COUNT_RULE = "AC301"
 #: the npu-310-strategy values that name a 310 handler (any other names none)
 STRATEGIES_310 = ("card", "chip")
 
@@ -54,6 +59,26 @@ def _strategy(pairs: List[Tuple[Mapping[str, Any], Mapping[str, Any]]]) -> Tuple
     return tuple(sorted({v if v in STRATEGIES_310 else "no handler" for v in values}))
 
 
+def _npu_pods(objects: Sequence[Mapping[str, Any]]) -> Tuple[Tuple[int, ...], bool]:
+    """The NPUs a pod asks for, of each replica type or task that asks for any (distinct, sorted), and whether the
+    job has more than one such pod."""
+    counts, pods = set(), 0
+    for obj in objects:
+        if (obj.get("apiVersion"), obj.get("kind")) not in JOB_KINDS:
+            continue
+        for _name, replica in job_shapes.replicas(dict(obj)):
+            containers = ((replica.get("template") or {}).get("spec") or {}).get("containers") or []
+            try:
+                npus = sum(found[1] for found in map(job_shapes.npu_of, containers) if found)
+                count = int(replica.get("replicas", 1))
+            except (TypeError, ValueError):
+                continue
+            if npus > 0 and count > 0:
+                counts.add(npus)
+                pods += count
+    return tuple(sorted(counts)), pods > 1
+
+
 def features(objects: Iterable[Mapping[str, Any]], profile: str) -> Dict[str, Any]:
     """What the shapes vary, of a job's objects on ``profile``'s nodes."""
     from tests.fidelity.mutations_job import UNKNOWN_QUEUE  # here: mutations_job is imported through mutations
@@ -70,11 +95,13 @@ def features(objects: Iterable[Mapping[str, Any]], profile: str) -> Dict[str, An
         if obj.get("kind") == "AscendJob":
             masters = max(masters, int(((spec.get("replicaSpecs") or {}).get("Master") or {}).get("replicas") or 0))
     chosen = selectors - {"None"}
+    npus, distributed = _npu_pods(objects)
     return {"profile": profile, "accelerator-type": tuple(sorted(selectors)),
             "policy": tuple(sorted({str(n.get(POLICY)) for n in notes})),
             "sp-block": any("sp-block" in n for n in notes), "npu-310-strategy": _strategy(pairs),
             "missing-queue": UNKNOWN_QUEUE in queues, "two-masters": masters > 1,
-            "joined": len(chosen) > 1 and not any("card" in value for value in chosen)}
+            "joined": len(chosen) > 1 and not any("card" in value for value in chosen), "npus": npus,
+            "distributed": distributed}
 
 
 def _shape_features(shape: release_shapes.Shape) -> Dict[str, Any]:
@@ -87,16 +114,17 @@ def _pattern(results: Mapping[str, Optional[bool]]) -> Dict[str, bool]:
     return {release: bad for release, bad in results.items() if bad is not None}
 
 
-def _keys(theirs: Mapping[str, Any]) -> Tuple[str, ...]:
-    """What a job must share with a shape of these features to be of it (:data:`COVERAGE`)."""
+def _keys(shape: release_shapes.Shape, theirs: Mapping[str, Any]) -> Tuple[str, ...]:
+    """What a job must share with ``shape`` (of features ``theirs``) to be of it (:data:`COVERAGE`)."""
     if theirs["missing-queue"]:
         return ("missing-queue",)
     if theirs["two-masters"]:
         return ("two-masters",)
     if theirs["joined"]:
         return ("joined", "policy", "missing-queue", "two-masters")
-    return ("profile", "accelerator-type", "policy", "sp-block", "npu-310-strategy", "missing-queue", "two-masters",
+    keys = ("profile", "accelerator-type", "policy", "sp-block", "npu-310-strategy", "missing-queue", "two-masters",
             "joined")
+    return keys + (("npus", "distributed") if NPU_COUNT_RULE in shape.rules else ())
 
 
 def shapes_of(objects: Sequence[Mapping[str, Any]], profile: str, upstream_bad: Mapping[str, Optional[bool]]) -> List[str]:
@@ -107,7 +135,7 @@ def shapes_of(objects: Sequence[Mapping[str, Any]], profile: str, upstream_bad: 
         seen = {r: bad for r, bad in _pattern(upstream_bad).items() if r in shape.verdicts}
         if len(set(seen.values())) < 2 or seen != {r: shape.verdicts[r] != "placed" for r in seen}:
             continue
-        if all(mine[k] == theirs[k] for k in _keys(theirs)):
+        if all(mine[k] == theirs[k] for k in _keys(shape, theirs)):
             out.append(shape.id)
     return out
 

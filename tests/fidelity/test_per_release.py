@@ -108,10 +108,10 @@ def test_a_job_without_a_pod_is_told_under_either_volcano(message, no_pod):
 
 
 def _as_judged(shape_id: str, elsewhere: Optional[Dict[str, bool]] = None) -> Dict[str, bool]:
-    """Upstream's verdicts (bad or not) of a job that went as the shape did on v7.3.2, v26.0.1 and v26.1.0, and as
-    ``elsewhere`` says on other releases."""
+    """Upstream's verdicts (bad or not) of a job that went as the shape did on every release the shape was judged on,
+    and as ``elsewhere`` says on the others."""
     shape = release_shapes.shape(shape_id)
-    return {**{r: shape.verdicts[r] != "placed" for r in ("v7.3.2", "v26.0.1", "v26.1.0")}, **(elsewhere or {})}
+    return {**{r: verdict != "placed" for r, verdict in shape.verdicts.items()}, **(elsewhere or {})}
 
 
 def _joined(first: str, second: str) -> list:
@@ -120,8 +120,15 @@ def _joined(first: str, second: str) -> list:
 
 
 def _strategy_310(value: str) -> list:
-    job = release_shapes.vcjob("s", "310", 4, resource="huawei.com/Ascend310", ring="ascend-310")
+    job = release_shapes.vcjob("s", "310", 4, resource="huawei.com/Ascend310", ring="ascend-310", replicas=2)
     job["metadata"]["labels"]["npu-310-strategy"] = value  # on the job alone, as the fidelity mutation labels it
+    return [job]
+
+
+def _910b_16(*npus: int) -> list:
+    job = release_shapes.vcjob("u", "module-910b-16", npus[0], accelerator_type="module-910b-16")
+    for count in npus[1:]:
+        release_shapes.with_task(job, f"t{count}", "module-910b-16", count, accelerator_type="module-910b-16")
     return [job]
 
 
@@ -136,12 +143,17 @@ def _a3_8(**annotations: str) -> list:
      {"accelerator-types-joined", "accelerator-types-joined-module-half"}),
     # one of them a card's: the joined selector names the card handler, another mechanism
     (_joined("card-910b-2", "module-910b-8"), "card-910b-2", "accelerator-types-joined", set()),
+    # the strategy names no handler whatever the NPUs (the shape's pod asks for 2, these two pods for 4 each)
     (_strategy_310("chipz"), "310", "npu-310-strategy-typo", {"npu-310-strategy-typo"}),
     (_strategy_310("card"), "310", "npu-310-strategy-typo", set()),
     (_a3_8(**{"sp-block": "16"}), "module-a3-8-super-pod", "module-a3-8-super-pod-x2", {"module-a3-8-super-pod-x2"}),
     # without sp-block v7.3.2's plugin looks the handler up by the accelerator-type: not this shape's mechanism
     (_a3_8(), "module-a3-8-super-pod", "module-a3-8-super-pod-x2", set()),
-], ids=["joined", "joined-with-a-card", "strategy-typo", "strategy-card", "a3-8-sp-block", "a3-8-no-sp-block"])
+    # a shape of the NPUs a pod asks for (AC301) is of those counts: 16 and 2 average 9, two pods of 16 do not
+    (_910b_16(16, 2), "module-910b-16", "uneven-910b-16", {"uneven-910b-16"}),
+    (_910b_16(16, 16), "module-910b-16", "uneven-910b-16", set()),
+], ids=["joined", "joined-with-a-card", "strategy-typo", "strategy-card", "a3-8-sp-block", "a3-8-no-sp-block",
+        "uneven", "even"])
 def test_a_job_is_of_a_shape_by_what_the_shape_varies(objects, profile, pattern, shapes):
     from tests.fidelity import across
 
