@@ -177,6 +177,8 @@ _NPU_310_STRATEGY = (f"v26.1.0 {PLUGIN}plugin/job.go (policyHandler nil: JobVali
                      f"v7.0.RC1..v26.1.0 {PLUGIN}internal/npu/factory.go (init310CardPolicyHandler: the handler "
                      "named by the npu-310-strategy label, card or chip; another value names none)",
                      f"v7.0.RC1..v26.0.1 {PLUGIN}internal/controller.go (ValidNPUJob over no handler: nothing checked)")
+_MODULE_910_COUNTS = (f"v6.0.0 {PLUGIN}internal/ascend910/asend910old/module910x8, v7.0.RC1 {PLUGIN}internal/npu/"
+                      "ascend910/ascend910old/module910x8 (the default handler: 1, 2, 4 or 8 NPUs a pod)",)
 _RETRY_TEXT = (f"{OPERATOR}pkg/controllers/v1/ascendjob_controller.go (setFaultRetryTimesToBackoffLimits: strconv.Atoi "
                "of the label; on its error the creation event is dropped), every release",)
 
@@ -306,6 +308,36 @@ SHAPES: Tuple[Shape, ...] = (
                      "other", "half-910", 4, accelerator_type="half"),),
           _per("placed", "pending", "v26.1.0", _NOT_ON_V6), SUPPORTED[1:], _NO_HANDLER, rules=("AC306",),
           facts=("no-handler-refused",), unjudged=_V6_NO_HANDLER),
+    # predicted by lint's differences between the targets v7.0.RC1 and v7.3.2 over the fidelity jobs
+    Shape("card-910b-infer-x8-x2", "two pods of 8 NPUs, accelerator-type card-910b-infer (the profile's goldens)",
+          (vcjob("card-infer-x8-x2", "card-910b-infer", 8, accelerator_type="card-910b-infer", replicas=2),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD, rules=("AC301",), facts=("card-handler-max",)),
+    Shape("card-910b-infer-x3", "1 pod x 3 NPUs, accelerator-type card-910b-infer",
+          (vcjob("card-infer-x3", "card-910b-infer", 3, accelerator_type="card-910b-infer"),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD, rules=("AC301",), facts=("card-handler-max",)),
+    Shape("schedule-policy-chip8-node16", "1 pod x 16 NPUs without accelerator-type, huawei.com/schedule_policy: "
+          "chip8-node16, on module-910b-16 nodes (the upstream master samples of Atlas 800 A2): up to v7.0.RC1 the "
+          "annotation is not read and the default Atlas 800 handler takes the job (at most 8 NPUs a pod, and it "
+          "refuses the typed nodes)", (vcjob("policy-chip8-node16", "module-910b-16", 16,
+                                             annotations={"huawei.com/schedule_policy": "chip8-node16"}),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK + _MODULE_910_COUNTS,
+          rules=("AC301", "AC305"), facts=("schedule-policies", "module-handler-refuses-typed-nodes")),
+    Shape("schedule-policy-chip8-node16-x2", "the same, two pods of 16",
+          (vcjob("policy-chip8-node16-x2", "module-910b-16", 16, replicas=2,
+                 annotations={"huawei.com/schedule_policy": "chip8-node16"}),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK + _MODULE_910_COUNTS,
+          rules=("AC301", "AC305"), facts=("schedule-policies", "module-handler-refuses-typed-nodes")),
+    Shape("schedule-policy-chip1-node2-on-910b-16", "two pods of 16 NPUs, accelerator-type module-910b-16, "
+          "huawei.com/schedule_policy: chip1-node2 (another profile's): from v7.3.2 the policy picks the card "
+          "handler (at most 8 NPUs a pod), before it the annotation is not read",
+          (vcjob("policy-other-910b-16", "module-910b-16", 16, accelerator_type="module-910b-16", replicas=2,
+                 annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
+          _per("placed", "pending", "v7.3.2"), SEEN, _POLICY + _CARD, rules=("AC301",), facts=("schedule-policies",)),
+    Shape("schedule-policy-chip1-node2-on-a3-16", "the same on module-a3-16 nodes (accelerator-type module-a3-16)",
+          (vcjob("policy-other-a3-16", "module-a3-16", 16, accelerator_type="module-a3-16", replicas=2,
+                 annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
+          _per("placed", "pending", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _POLICY + _CARD, rules=("AC301",),
+          facts=("schedule-policies",), unjudged=_V6_NO_HANDLER),
 )
 
 
