@@ -179,6 +179,10 @@ _NPU_310_STRATEGY = (f"v26.1.0 {PLUGIN}plugin/job.go (policyHandler nil: JobVali
                      f"v7.0.RC1..v26.0.1 {PLUGIN}internal/controller.go (ValidNPUJob over no handler: nothing checked)")
 _MODULE_910_COUNTS = (f"v6.0.0 {PLUGIN}internal/ascend910/asend910old/module910x8, v7.0.RC1 {PLUGIN}internal/npu/"
                       "ascend910/ascend910old/module910x8 (the default handler: 1, 2, 4 or 8 NPUs a pod)",)
+_SUPER_POD_BY_SELECTOR = (f"v7.0.RC1 {PLUGIN}internal/npu/ascend910/ascend910a3/superpod/type.go (SchedulerName "
+                          "huawei.com/Ascend910super-pod: no accelerator-type names it)",
+                          f"v7.3.2.. {PLUGIN}internal/npu/ascend910/ascend910a3/superpod/type.go (SchedulerName ends "
+                          "in module-a3-16-super-pod) and frame.go (checkRequireNPU: 1 or an even count, at most 16)")
 _RETRY_TEXT = (f"{OPERATOR}pkg/controllers/v1/ascendjob_controller.go (setFaultRetryTimesToBackoffLimits: strconv.Atoi "
                "of the label; on its error the creation event is dropped), every release",)
 
@@ -338,6 +342,12 @@ SHAPES: Tuple[Shape, ...] = (
                  annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
           _per("placed", "pending", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _POLICY + _CARD, rules=("AC301",),
           facts=("schedule-policies",), unjudged=_V6_NO_HANDLER),
+    Shape("module-a3-16-super-pod-x3-no-sp-block", "1 pod x 3 NPUs, accelerator-type module-a3-16-super-pod, no "
+          "sp-block: up to v7.0.RC1 only sp-block reaches the super-pod handler (the selector names none), from "
+          "v7.3.2 the selector names it and it takes 1 or an even count a pod",
+          (vcjob("a3-16-sp-x3", "module-a3-16-super-pod", 3, accelerator_type="module-a3-16-super-pod"),),
+          _per("placed", "pending", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _SUPER_POD_BY_SELECTOR + _NO_HANDLER[1:2],
+          rules=("AC301",), facts=("super-pod-by-sp-block-only",), unjudged=_V6_NO_HANDLER),
 )
 
 
