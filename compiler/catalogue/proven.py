@@ -21,6 +21,12 @@ SHOWN: Dict[str, Tuple[Tuple[str, str, Tuple[str, ...], Tuple[str, ...]], ...]] 
          ('ring-controller-910b-required',)),
     ),
     'AC301': (
+        ('accelerator-types-joined-card', 'shape',
+         ('v7.0.RC1', 'v7.3.2', 'v26.0.1', 'v26.1.0'),
+         ('card-handler-max',)),
+        ('card-910b-infer-uneven-8-1', 'shape',
+         ('v6.0.0', 'v7.0.RC1', 'v7.3.2', 'v26.0.1', 'v26.1.0'),
+         ('card-handler-max', 'average-per-pod')),
         ('card-910b-infer-x3', 'shape',
          ('v6.0.0', 'v7.0.RC1', 'v7.3.2', 'v26.0.1', 'v26.1.0'),
          ('card-handler-max',)),
@@ -36,6 +42,9 @@ SHOWN: Dict[str, Tuple[Tuple[str, str, Tuple[str, ...], Tuple[str, ...]], ...]] 
         ('module-a3-16-super-pod-x3-no-sp-block', 'shape',
          ('v7.0.RC1', 'v7.3.2', 'v26.0.1', 'v26.1.0'),
          ('super-pod-by-sp-block-only',)),
+        ('module-a3-16-uneven-16-2', 'shape',
+         ('v7.0.RC1', 'v7.3.2', 'v26.0.1', 'v26.1.0'),
+         ('module-a3-16-distributed-per-pod',)),
         ('module-a3-16-x2-of-8', 'shape',
          ('v7.0.RC1', 'v7.3.2', 'v26.0.1', 'v26.1.0'),
          ('module-a3-16-distributed-per-pod',)),
@@ -127,6 +136,11 @@ SHOWN: Dict[str, Tuple[Tuple[str, str, Tuple[str, ...], Tuple[str, ...]], ...]] 
         ('acjob-missing-queue', 'shape',
          ('v6.0.0', 'v7.0.RC1', 'v7.3.2', 'v26.0.1', 'v26.1.0'),
          ('refused-ascendjob-failed',)),
+    ),
+    'AC904': (
+        ('schedule-policy-chip1-node2-on-a3-16-x8', 'shape',
+         ('v7.0.RC1', 'v7.3.2', 'v26.0.1', 'v26.1.0'),
+         ('schedule-policies', 'card-handler-max')),
     ),
 }
 

@@ -110,6 +110,12 @@ def with_task(job: Dict[str, Any], name: str, profile: str, npus: int,
     return job
 
 
+def _no_npus(job: Dict[str, Any]) -> Dict[str, Any]:
+    """``job`` (a :func:`with_task`) whose last task asks for no NPUs (and no longer counts in the gang's NPU pods)."""
+    job["spec"]["tasks"][-1]["template"]["spec"]["containers"][0].pop("resources")
+    return job
+
+
 def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8, masters: int = 1) -> Dict[str, Any]:
     """An AscendJob (PyTorch) of ``masters`` Masters (one is valid) and ``workers`` Workers on module-910b-8 nodes."""
     def replica(count: int) -> Dict[str, Any]:
@@ -183,6 +189,9 @@ _SUPER_POD_BY_SELECTOR = (f"v7.0.RC1 {PLUGIN}internal/npu/ascend910/ascend910a3/
                           "huawei.com/Ascend910super-pod: no accelerator-type names it)",
                           f"v7.3.2.. {PLUGIN}internal/npu/ascend910/ascend910a3/superpod/type.go (SchedulerName ends "
                           "in module-a3-16-super-pod) and frame.go (checkRequireNPU: 1 or an even count, at most 16)")
+_JOINED_CARD = (f"v7.0.RC1.. {PLUGIN}plugin/job.go (getJobSelectorFromVcJob: every task's selector, joined with |) "
+                "and internal/npu/factory.go (get910CardHandlerName: a selector containing card names the card "
+                "handler)",)
 _RETRY_TEXT = (f"{OPERATOR}pkg/controllers/v1/ascendjob_controller.go (setFaultRetryTimesToBackoffLimits: strconv.Atoi "
                "of the label; on its error the creation event is dropped), every release",)
 
@@ -348,6 +357,33 @@ SHAPES: Tuple[Shape, ...] = (
           (vcjob("a3-16-sp-x3", "module-a3-16-super-pod", 3, accelerator_type="module-a3-16-super-pod"),),
           _per("placed", "pending", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _SUPER_POD_BY_SELECTOR + _NO_HANDLER[1:2],
           rules=("AC301",), facts=("super-pod-by-sp-block-only",), unjudged=_V6_NO_HANDLER),
+    # from the differential run on v7.0.RC1 (saved 2026-12-07 15:44), beside the three newer releases'
+    Shape("module-a3-16-uneven-16-2", "a pod of 16 NPUs and a pod of 2, accelerator-type module-a3-16 (npu-uneven of "
+          "the profile's goldens): v7.0.RC1 takes only 16 a pod in a distributed job",
+          (with_task(vcjob("a3-16-uneven", "module-a3-16", 16, accelerator_type="module-a3-16"), "small",
+                     "module-a3-16", 2, accelerator_type="module-a3-16"),),
+          _per("pending", "placed", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _A3_16, rules=("AC301",),
+          facts=("module-a3-16-distributed-per-pod",), unjudged=_V6_NO_HANDLER),
+    Shape("card-910b-infer-uneven-8-1", "a pod of 8 NPUs and a pod of 1, accelerator-type card-910b-infer",
+          (with_task(vcjob("card-infer-uneven", "card-910b-infer", 8, accelerator_type="card-910b-infer"), "small",
+                     "card-910b-infer", 1, accelerator_type="card-910b-infer"),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD + _AVERAGE, rules=("AC301",),
+          facts=("card-handler-max", "average-per-pod")),
+    Shape("accelerator-types-joined-card", "two pods of 8 NPUs selecting accelerator-type module (module-910 nodes) "
+          "and a pod without NPUs selecting card (card-910 nodes), as accel-one-replica makes a job's Scheduler: the "
+          "joined selector card|module contains card and names the card handler, which takes 2 NPUs a pod up to "
+          "v7.0.RC1 and 8 from v7.3.2",
+          (_no_npus(with_task(vcjob("joined-card", "module-910", 8, accelerator_type="module", ring="ascend-910",
+                                    replicas=2), "scheduler", "card-910", 1, accelerator_type="card")),),
+          _per("pending", "placed", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _CARD + _JOINED_CARD, rules=("AC301",),
+          facts=("card-handler-max",), unjudged=_V6_NO_HANDLER),
+    Shape("schedule-policy-chip1-node2-on-a3-16-x8", "1 pod x 8 NPUs, accelerator-type module-a3-16, "
+          "huawei.com/schedule_policy: chip1-node2: from v7.3.2 the card handler takes the job, and no module-a3-16 "
+          "node (16 free NPUs, more than its 8)", (vcjob("policy-other-a3-16-x8", "module-a3-16", 8,
+                                                    accelerator_type="module-a3-16",
+                                                    annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
+          _per("placed", "pending", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _POLICY + _CARD, rules=("AC904",),
+          facts=("schedule-policies", "card-handler-max"), unjudged=_V6_NO_HANDLER),
 )
 
 
