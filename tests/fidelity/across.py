@@ -4,7 +4,7 @@ with the target set to each release)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from tests.fidelity import shapes as job_shapes
 from tests.fidelity.verdicts import Result
@@ -17,8 +17,9 @@ COVERAGE = ("A job is of a shape when upstream's verdict (bad or good) is the sh
             "judged on, and it is what the shape varies: an AscendJob with a queue the cluster lacks "
             "(acjob-missing-queue), with more than one Master (acjob-two-masters); pods that select several "
             "accelerator-types, none of them a card's, which the plugin joins into one selector naming no handler "
-            "(accelerator-types-joined*), with the shape's huawei.com/schedule_policy (or none); otherwise pods on the "
-            "shape's hardware profile with the shape's accelerator-type selector (or none), "
+            "(accelerator-types-joined, -module-half), with the shape's huawei.com/schedule_policy (or none); "
+            "several of them, one a card's, naming the card handler (accelerator-types-joined-card), whatever they "
+            "are; otherwise pods on the shape's hardware profile with the shape's accelerator-type selector (or none), "
             "huawei.com/schedule_policy (or none), sp-block (or none) and npu-310-strategy label (or none; any value "
             "but card and chip counts as one: it names no handler), and, for a shape of the NPUs a pod asks for "
             "(AC301), the same NPUs per pod and one NPU pod or several.")
@@ -79,6 +80,14 @@ def _npu_pods(objects: Sequence[Mapping[str, Any]]) -> Tuple[Tuple[int, ...], bo
     return tuple(sorted(counts)), pods > 1
 
 
+def _joined(selectors: Set[str]) -> str:
+    """The handler a job's several accelerator-types, joined into one selector, name: the card handler when one contains
+    card, none otherwise ("" for one accelerator-type or none)."""
+    if len(selectors) < 2:
+        return ""
+    return "card" if any("card" in value for value in selectors) else "no handler"
+
+
 def features(objects: Iterable[Mapping[str, Any]], profile: str) -> Dict[str, Any]:
     """What the shapes vary, of a job's objects on ``profile``'s nodes."""
     from tests.fidelity.mutations_job import UNKNOWN_QUEUE  # here: mutations_job is imported through mutations
@@ -100,7 +109,7 @@ def features(objects: Iterable[Mapping[str, Any]], profile: str) -> Dict[str, An
             "policy": tuple(sorted({str(n.get(POLICY)) for n in notes})),
             "sp-block": any("sp-block" in n for n in notes), "npu-310-strategy": _strategy(pairs),
             "missing-queue": UNKNOWN_QUEUE in queues, "two-masters": masters > 1,
-            "joined": len(chosen) > 1 and not any("card" in value for value in chosen), "npus": npus,
+            "joined": _joined(chosen), "npus": npus,
             "distributed": distributed}
 
 
@@ -120,10 +129,11 @@ def _keys(shape: release_shapes.Shape, theirs: Mapping[str, Any]) -> Tuple[str, 
         return ("missing-queue",)
     if theirs["two-masters"]:
         return ("two-masters",)
-    if theirs["joined"]:
+    if theirs["joined"] == "no handler":
         return ("joined", "policy", "missing-queue", "two-masters")
-    keys = ("profile", "accelerator-type", "policy", "sp-block", "npu-310-strategy", "missing-queue", "two-masters",
-            "joined")
+    keys = ("policy", "sp-block", "npu-310-strategy", "missing-queue", "two-masters", "joined")
+    if not theirs["joined"]:  # a joined selector naming the card handler is of any profiles and accelerator-types
+        keys += ("profile", "accelerator-type")
     return keys + (("npus", "distributed") if NPU_COUNT_RULE in shape.rules else ())
 
 

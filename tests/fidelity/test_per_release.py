@@ -143,6 +143,8 @@ def _a3_8(**annotations: str) -> list:
      {"accelerator-types-joined", "accelerator-types-joined-module-half"}),
     # one of them a card's: the joined selector names the card handler, another mechanism
     (_joined("card-910b-2", "module-910b-8"), "card-910b-2", "accelerator-types-joined", set()),
+    (_joined("card-910b-2", "module-910b-8"), "card-910b-2", "accelerator-types-joined-card",
+     {"accelerator-types-joined-card"}),
     # the strategy names no handler whatever the NPUs (the shape's pod asks for 2, these two pods for 4 each)
     (_strategy_310("chipz"), "310", "npu-310-strategy-typo", {"npu-310-strategy-typo"}),
     (_strategy_310("card"), "310", "npu-310-strategy-typo", set()),
@@ -152,8 +154,8 @@ def _a3_8(**annotations: str) -> list:
     # a shape of the NPUs a pod asks for (AC301) is of those counts: 16 and 2 average 9, two pods of 16 do not
     (_910b_16(16, 2), "module-910b-16", "uneven-910b-16", {"uneven-910b-16"}),
     (_910b_16(16, 16), "module-910b-16", "uneven-910b-16", set()),
-], ids=["joined", "joined-with-a-card", "strategy-typo", "strategy-card", "a3-8-sp-block", "a3-8-no-sp-block",
-        "uneven", "even"])
+], ids=["joined", "joined-with-a-card", "joined-card", "strategy-typo", "strategy-card", "a3-8-sp-block",
+        "a3-8-no-sp-block", "uneven", "even"])
 def test_a_job_is_of_a_shape_by_what_the_shape_varies(objects, profile, pattern, shapes):
     from tests.fidelity import across
 
