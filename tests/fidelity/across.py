@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
+from ascend_compile.releases import FACTS
 from tests.fidelity import shapes as job_shapes
 from tests.fidelity.verdicts import Result
 from tests.simcluster import release_shapes
@@ -19,10 +20,11 @@ COVERAGE = ("A job is of a shape when upstream's verdict (bad or good) is the sh
             "accelerator-types, none of them a card's, which the plugin joins into one selector naming no handler "
             "(accelerator-types-joined, -module-half), with the shape's huawei.com/schedule_policy (or none); "
             "several of them, one a card's, naming the card handler (accelerator-types-joined-card), whatever they "
-            "are; otherwise pods on the shape's hardware profile with the shape's accelerator-type selector (or none), "
-            "huawei.com/schedule_policy (or none), sp-block (or none) and npu-310-strategy label (or none; any value "
-            "but card and chip counts as one: it names no handler), and, for a shape of the NPUs a pod asks for "
-            "(AC301), the same NPUs per pod and one NPU pod or several.")
+            "are; otherwise pods on the shape's hardware profile with the shape's accelerator-type selector (or "
+            "none), huawei.com/schedule_policy (or none; a value no release's policy map holds counts as none), "
+            "sp-block (or none) and npu-310-strategy label (or none; any value but card and chip counts as one: it "
+            "names no handler), and, for a shape of the NPUs a pod asks for (AC301), the same NPUs per pod and one "
+            "NPU pod or several.")
 #: the rule of the NPUs a pod asks for: a shape showing it is of those counts (others are of any count)
 NPU_COUNT_RULE = "AC301"
 #: the npu-310-strategy values that name a 310 handler (any other names none)
@@ -80,6 +82,13 @@ def _npu_pods(objects: Sequence[Mapping[str, Any]]) -> Tuple[Tuple[int, ...], bo
     return tuple(sorted(counts)), pods > 1
 
 
+def _policy(value: Any) -> str:
+    """A job's schedule_policy as the plugin reads it: a value no release's policy map holds is read as none (the
+    handler comes from sp-block or the accelerator-type then)."""
+    known = {name for _first, _last, names in FACTS["schedule-policies"].spans for name in names}
+    return str(value) if value in known else "None"
+
+
 def _joined(selectors: Set[str]) -> str:
     """The handler a job's several accelerator-types, joined into one selector, name: the card handler when one contains
     card, none otherwise ("" for one accelerator-type or none)."""
@@ -106,7 +115,7 @@ def features(objects: Iterable[Mapping[str, Any]], profile: str) -> Dict[str, An
     chosen = selectors - {"None"}
     npus, distributed = _npu_pods(objects)
     return {"profile": profile, "accelerator-type": tuple(sorted(selectors)),
-            "policy": tuple(sorted({str(n.get(POLICY)) for n in notes})),
+            "policy": tuple(sorted({_policy(n.get(POLICY)) for n in notes})),
             "sp-block": any("sp-block" in n for n in notes), "npu-310-strategy": _strategy(pairs),
             "missing-queue": UNKNOWN_QUEUE in queues, "two-masters": masters > 1,
             "joined": _joined(chosen), "npus": npus,

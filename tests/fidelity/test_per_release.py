@@ -148,14 +148,18 @@ def _a3_8(**annotations: str) -> list:
     # the strategy names no handler whatever the NPUs (the shape's pod asks for 2, these two pods for 4 each)
     (_strategy_310("chipz"), "310", "npu-310-strategy-typo", {"npu-310-strategy-typo"}),
     (_strategy_310("card"), "310", "npu-310-strategy-typo", set()),
+    # a schedule_policy no release knows is read as none
+    ([release_shapes.vcjob("c", "card-910b-infer", 3, accelerator_type="card-910b-infer",
+                           annotations={"huawei.com/schedule_policy": "chip8-node9"})], "card-910b-infer",
+     "card-910b-infer-x3", {"card-910b-infer-x3"}),
     (_a3_8(**{"sp-block": "16"}), "module-a3-8-super-pod", "module-a3-8-super-pod-x2", {"module-a3-8-super-pod-x2"}),
     # without sp-block v7.3.2's plugin looks the handler up by the accelerator-type: not this shape's mechanism
     (_a3_8(), "module-a3-8-super-pod", "module-a3-8-super-pod-x2", set()),
     # a shape of the NPUs a pod asks for (AC301) is of those counts: 16 and 2 average 9, two pods of 16 do not
     (_910b_16(16, 2), "module-910b-16", "uneven-910b-16", {"uneven-910b-16"}),
     (_910b_16(16, 16), "module-910b-16", "uneven-910b-16", set()),
-], ids=["joined", "joined-with-a-card", "joined-card", "strategy-typo", "strategy-card", "a3-8-sp-block",
-        "a3-8-no-sp-block", "uneven", "even"])
+], ids=["joined", "joined-with-a-card", "joined-card", "strategy-typo", "strategy-card", "policy-unknown",
+        "a3-8-sp-block", "a3-8-no-sp-block", "uneven", "even"])
 def test_a_job_is_of_a_shape_by_what_the_shape_varies(objects, profile, pattern, shapes):
     from tests.fidelity import across
 
