@@ -7,7 +7,7 @@ import os
 import signal
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator, Optional, Set
 
 import pytest
 
@@ -158,6 +158,21 @@ def _offloadable(item: pytest.Item) -> bool:
     return "sim" in getattr(item, "fixturenames", ()) and not hasattr(module, WORK_ATTRIBUTE)
 
 
+def _releases_asked(items: list, module: Any) -> Optional[Set[str]]:
+    """The releases whose batches the selected tests of ``module`` read (their ``release`` parameter), so that a run
+    of one release's tests (``-k v26.1.0``) starts that release's cluster alone; None when a test reads the batches
+    without naming its release."""
+    asked: Set[str] = set()
+    for item in items:
+        if getattr(item, "module", None) is not module or "judged_early" not in item.fixturenames:
+            continue
+        release = getattr(getattr(item, "callspec", None), "params", {}).get("release")
+        if release is None:
+            return None
+        asked.add(release)
+    return asked
+
+
 _child = None  # the second pytest process of this run, when it has one (tests/simcluster/offload.py)
 _third = None  # the third, with a share of the tests that need no cluster (offload.offline_share), when it has one
 
@@ -210,9 +225,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             # the module's batch, made here (in the main thread: it may read the environment), judged there; the
             # batches of a {release: batch} are judged each on a cluster of its release
             if hasattr(module, RELEASE_WORK_ATTRIBUTE):
+                asked = _releases_asked(wanted, module)
                 for release, each in getattr(module, RELEASE_WORK_ATTRIBUTE)().items():
-                    work[f"{module.__name__}@{release}"] = each
-                    release_of[f"{module.__name__}@{release}"] = release
+                    if asked is None or release in asked:
+                        work[f"{module.__name__}@{release}"] = each
+                        release_of[f"{module.__name__}@{release}"] = release
             else:
                 work[module.__name__] = getattr(module, WORK_ATTRIBUTE)()
     _session_cluster = SessionCluster(work, keep=any("sim" in item.fixturenames for item in wanted),

@@ -3,7 +3,7 @@ some releases, and docs/fidelity.md rendered from the saved runs of several rele
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import pytest
 
@@ -105,3 +105,76 @@ def test_a_job_without_a_pod_is_told_under_either_volcano(message, no_pod):
 
     result = Result("j", "j", "golden", "p", "", outcome="pending", room="never-fits", message=message)
     assert runner.never_enqueued(result) is no_pod
+
+
+def _as_judged(shape_id: str, elsewhere: Optional[Dict[str, bool]] = None) -> Dict[str, bool]:
+    """Upstream's verdicts (bad or not) of a job that went as the shape did on every release the shape was judged on,
+    and as ``elsewhere`` says on the others."""
+    shape = release_shapes.shape(shape_id)
+    return {**{r: verdict != "placed" for r, verdict in shape.verdicts.items()}, **(elsewhere or {})}
+
+
+def _joined(first: str, second: str) -> list:
+    job = release_shapes.vcjob("j", first, 8, accelerator_type=first)
+    return [release_shapes.with_task(job, "other", second, 8, accelerator_type=second)]
+
+
+def _strategy_310(value: str) -> list:
+    job = release_shapes.vcjob("s", "310", 4, resource="huawei.com/Ascend310", ring="ascend-310", replicas=2)
+    job["metadata"]["labels"]["npu-310-strategy"] = value  # on the job alone, as the fidelity mutation labels it
+    return [job]
+
+
+def _910b_16(*npus: int) -> list:
+    job = release_shapes.vcjob("u", "module-910b-16", npus[0], accelerator_type="module-910b-16")
+    for count in npus[1:]:
+        release_shapes.with_task(job, f"t{count}", "module-910b-16", count, accelerator_type="module-910b-16")
+    return [job]
+
+
+def _a3_8(**annotations: str) -> list:
+    return [release_shapes.vcjob("a", "module-a3-8-super-pod", 8, accelerator_type="module-a3-8-super-pod",
+                                 replicas=2, annotations=annotations or None)]
+
+
+@pytest.mark.parametrize("objects, profile, pattern, shapes", [
+    # several accelerator-types, none a card's: joined into a selector naming no handler, whatever the profiles
+    (_joined("module-910b-16", "module-910b-8"), "module-910b-16", "accelerator-types-joined",
+     {"accelerator-types-joined", "accelerator-types-joined-module-half"}),
+    # one of them a card's: the joined selector names the card handler, another mechanism
+    (_joined("card-910b-2", "module-910b-8"), "card-910b-2", "accelerator-types-joined", set()),
+    (_joined("card-910b-2", "module-910b-8"), "card-910b-2", "accelerator-types-joined-card",
+     {"accelerator-types-joined-card"}),
+    # the strategy names no handler whatever the NPUs (the shape's pod asks for 2, these two pods for 4 each)
+    (_strategy_310("chipz"), "310", "npu-310-strategy-typo", {"npu-310-strategy-typo"}),
+    (_strategy_310("card"), "310", "npu-310-strategy-typo", set()),
+    # a schedule_policy no release knows is read as none
+    ([release_shapes.vcjob("c", "card-910b-infer", 3, accelerator_type="card-910b-infer",
+                           annotations={"huawei.com/schedule_policy": "chip8-node9"})], "card-910b-infer",
+     "card-910b-infer-x3", {"card-910b-infer-x3"}),
+    (_a3_8(**{"sp-block": "16"}), "module-a3-8-super-pod", "module-a3-8-super-pod-x2", {"module-a3-8-super-pod-x2"}),
+    # without sp-block v7.3.2's plugin looks the handler up by the accelerator-type: not this shape's mechanism
+    (_a3_8(), "module-a3-8-super-pod", "module-a3-8-super-pod-x2", set()),
+    # a shape of the NPUs a pod asks for (AC301) is of those counts: 16 and 2 average 9, two pods of 16 do not
+    (_910b_16(16, 2), "module-910b-16", "uneven-910b-16", {"uneven-910b-16"}),
+    (_910b_16(16, 16), "module-910b-16", "uneven-910b-16", set()),
+], ids=["joined", "joined-with-a-card", "joined-card", "strategy-typo", "strategy-card", "policy-unknown",
+        "a3-8-sp-block", "a3-8-no-sp-block", "uneven", "even"])
+def test_a_job_is_of_a_shape_by_what_the_shape_varies(objects, profile, pattern, shapes):
+    from tests.fidelity import across
+
+    assert set(across.shapes_of(objects, profile, _as_judged(pattern))) == shapes
+
+
+def test_a_release_a_shape_was_not_judged_on_is_not_compared():
+    """accelerator-types-joined is left out of v6.0.0's batch: a job's verdict there neither matches nor breaks it,
+    and a job that differs only there is of no shape."""
+    from tests.fidelity import across
+
+    objects = _joined("module-910b-16", "module-910b-8")
+    assert "v6.0.0" in release_shapes.shape("accelerator-types-joined").unjudged
+    for bad in (True, False):
+        assert "accelerator-types-joined" in across.shapes_of(objects, "module-910b-16",
+                                                               _as_judged("accelerator-types-joined", {"v6.0.0": bad}))
+    same = {"v6.0.0": True, "v7.3.2": False, "v26.0.1": False}
+    assert across.shapes_of(objects, "module-910b-16", same) == []

@@ -110,6 +110,12 @@ def with_task(job: Dict[str, Any], name: str, profile: str, npus: int,
     return job
 
 
+def _no_npus(job: Dict[str, Any]) -> Dict[str, Any]:
+    """``job`` (a :func:`with_task`) whose last task asks for no NPUs (and no longer counts in the gang's NPU pods)."""
+    job["spec"]["tasks"][-1]["template"]["spec"]["containers"][0].pop("resources")
+    return job
+
+
 def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8, masters: int = 1) -> Dict[str, Any]:
     """An AscendJob (PyTorch) of ``masters`` Masters (one is valid) and ``workers`` Workers on module-910b-8 nodes."""
     def replica(count: int) -> Dict[str, Any]:
@@ -132,8 +138,11 @@ def acjob(name: str, *, workers: int = 0, queue: str = "default", npus: int = 8,
                      "successPolicy": "AllWorkers", "replicaSpecs": specs}}
 
 
-def _labelled(job: Dict[str, Any], labels: Mapping[str, str]) -> Dict[str, Any]:
+def _labelled(job: Dict[str, Any], labels: Mapping[str, str], pods: bool = False) -> Dict[str, Any]:
+    """``job`` with ``labels`` on it (and on its pod templates, with ``pods``)."""
     job["metadata"]["labels"].update(labels)
+    for task in job["spec"]["tasks"] if pods else ():
+        task["template"]["metadata"]["labels"].update(labels)
     return job
 
 
@@ -160,6 +169,29 @@ _A3_16 = (f"v6.0.0 {PLUGIN}internal/ascend910/frame.go (no A3 server handler: no
           f"v7.3.2.. {PLUGIN}internal/npu/ascend910/ascend910a3/module910a3x16/frame.go (even, <= 16)")
 _AVERAGE = (f"v6.0.0 {PLUGIN}internal/ascend910/ascend910b/job.go, v7.0.RC1 {PLUGIN}internal/npu/base/frame.go "
             "(ValidNPUJob: ReqNPUNum / NPUTaskNum)", f"v7.3.2.. {PLUGIN}internal/npu/base/frame.go (each task)")
+_A3_8_SUPER_POD = (f"v6.0.0 {PLUGIN}internal/ascend910/frame.go (sp-block names huawei.com/Ascend910super-pod)",
+                   f"v6.0.0 {PLUGIN}internal/ascend910/ascend910b/superpod/frame.go (checkRequireNPU: 16 NPUs each pod "
+                   "of a distributed job)",
+                   f"v7.0.RC1..v7.3.2 {PLUGIN}internal/npu/factory.go (get910CardHandlerName: sp-block names "
+                   "superpod.SchedulerName, the A3 16-NPU super-pod handler, whatever the accelerator-type)",
+                   f"v7.0.RC1..v7.3.2 {PLUGIN}internal/npu/ascend910/ascend910a3/superpod/frame.go (CheckTaskNPU: "
+                   "a distributed job's pods take a node's 16 NPUs)",
+                   f"v26.0.1.. {PLUGIN}internal/npu/factory.go (getA3HandlerNameWithSpBlock: "
+                   "module-a3-8-super-pod with sp-block, and policy910HandlerMap: schedule_policy chip2-node8-sp, "
+                   "name superpod.A3x8SchedulerName, 8 NPUs a node)")
+_NPU_310_STRATEGY = (f"v26.1.0 {PLUGIN}plugin/job.go (policyHandler nil: JobValidateFailed, NotSupportPolicyReason)",
+                     f"v7.0.RC1..v26.1.0 {PLUGIN}internal/npu/factory.go (init310CardPolicyHandler: the handler "
+                     "named by the npu-310-strategy label, card or chip; another value names none)",
+                     f"v7.0.RC1..v26.0.1 {PLUGIN}internal/controller.go (ValidNPUJob over no handler: nothing checked)")
+_MODULE_910_COUNTS = (f"v6.0.0 {PLUGIN}internal/ascend910/asend910old/module910x8, v7.0.RC1 {PLUGIN}internal/npu/"
+                      "ascend910/ascend910old/module910x8 (the default handler: 1, 2, 4 or 8 NPUs a pod)",)
+_SUPER_POD_BY_SELECTOR = (f"v7.0.RC1 {PLUGIN}internal/npu/ascend910/ascend910a3/superpod/type.go (SchedulerName "
+                          "huawei.com/Ascend910super-pod: no accelerator-type names it)",
+                          f"v7.3.2.. {PLUGIN}internal/npu/ascend910/ascend910a3/superpod/type.go (SchedulerName ends "
+                          "in module-a3-16-super-pod) and frame.go (checkRequireNPU: 1 or an even count, at most 16)")
+_JOINED_CARD = (f"v7.0.RC1.. {PLUGIN}plugin/job.go (getJobSelectorFromVcJob: every task's selector, joined with |) "
+                "and internal/npu/factory.go (get910CardHandlerName: a selector containing card names the card "
+                "handler)",)
 _RETRY_TEXT = (f"{OPERATOR}pkg/controllers/v1/ascendjob_controller.go (setFaultRetryTimesToBackoffLimits: strconv.Atoi "
                "of the label; on its error the creation event is dropped), every release",)
 
@@ -171,6 +203,11 @@ _V6_NO_HANDLER = {"v6.0.0": (
     "shapes, 4 nodes a profile; one job alone on 2 nodes a profile ran): the scheduler exits and every verdict of the "
     "batch is lost")}
 _NOT_ON_V6 = tuple(_V6_NO_HANDLER)
+#: why a 310 job whose npu-310-strategy names no handler is left out of v6.0.0's batch
+_V6_STRATEGY = {"v6.0.0": (
+    "the v6.0.0 plugin's InitMyJobPlugin (internal/ascend310/frame.go) returns \"not support ...\" for it, and "
+    "InitJobsPlugin (plugin/factory.go) returns at the first such error, leaving every job after it in that "
+    "session's map order uninitialised: the other verdicts of the batch would depend on map order")}
 
 #: every verdict below was seen on its release's cluster (tests/simcluster/test_releases.py; first on 2026-12-07 at
 #: b634a28 and its follow-up, python -m tests.simcluster build of every release, oracle batch per release)
@@ -258,6 +295,95 @@ SHAPES: Tuple[Shape, ...] = (
           "runPolicy.backoffLimit: the operator drops its creation (no pods, no status), on every release",
           (_labelled(acjob("ac-retry-text"), {"fault-retry-times": "three"}),), {r: "pending" for r in SUPPORTED},
           SEEN, _RETRY_TEXT, rules=("AC313",)),
+    # from the differential run of 2026-12-07 (docs/fidelity.md, "Verdicts that differ between releases")
+    Shape("module-a3-8-super-pod-x2", "two pods of 8 NPUs, accelerator-type module-a3-8-super-pod, sp-block 16 (the "
+          "matrix goldens of the profile): up to v7.3.2 there is no 8-NPU super-pod handler, and sp-block gives "
+          "the job the 16-NPU one, which takes 16 NPUs a pod",
+          (vcjob("a3-8-sp-x2", "module-a3-8-super-pod", 8, accelerator_type="module-a3-8-super-pod", replicas=2,
+                 annotations={"sp-block": "16"}),),
+          _per("pending", "placed", "v26.0.1"), SEEN, _A3_8_SUPER_POD, rules=("AC301",), facts=("handlers-absent",)),
+    Shape("module-a3-8-super-pod-policy-chip2-node8-sp", "the same, with huawei.com/schedule_policy: chip2-node8-sp "
+          "(the profile's own policy): up to v7.0.RC1 the annotation is not read, v7.3.2's policy map lacks it, "
+          "from v26.0.1 it names the 8-NPU super-pod handler",
+          (vcjob("a3-8-sp-policy", "module-a3-8-super-pod", 8, accelerator_type="module-a3-8-super-pod", replicas=2,
+                 annotations={"sp-block": "16", "huawei.com/schedule_policy": "chip2-node8-sp"}),),
+          _per("pending", "placed", "v26.0.1"), SEEN, _POLICY + _A3_8_SUPER_POD, rules=("AC301",),
+          facts=("schedule-policies", "handlers-absent")),
+    Shape("npu-310-strategy-typo", "1 pod x 2 NPUs of huawei.com/Ascend310 on 310 nodes, labelled npu-310-strategy: "
+          "cards (for card): the label names no 310 handler",
+          (_labelled(vcjob("strategy-typo-310", "310", 2, resource="huawei.com/Ascend310", ring="ascend-310"),
+                     {"npu-310-strategy": "cards"}, pods=True),),
+          _per("placed", "pending", "v26.1.0", _NOT_ON_V6), SUPPORTED[1:], _NPU_310_STRATEGY, rules=("AC307",),
+          facts=("no-handler-refused",), unjudged=_V6_STRATEGY),
+    Shape("accelerator-types-joined-module-half", "a pod of 4 NPUs selecting accelerator-type module (on module-910 "
+          "nodes) and one of 4 selecting half (on half-910 nodes): the joined selector module|half names no handler",
+          (with_task(vcjob("joined-module-half", "module-910", 4, accelerator_type="module", ring="ascend-910"),
+                     "other", "half-910", 4, accelerator_type="half"),),
+          _per("placed", "pending", "v26.1.0", _NOT_ON_V6), SUPPORTED[1:], _NO_HANDLER, rules=("AC306",),
+          facts=("no-handler-refused",), unjudged=_V6_NO_HANDLER),
+    # predicted by lint's differences between the targets v7.0.RC1 and v7.3.2 over the fidelity jobs
+    Shape("card-910b-infer-x8-x2", "two pods of 8 NPUs, accelerator-type card-910b-infer (the profile's goldens)",
+          (vcjob("card-infer-x8-x2", "card-910b-infer", 8, accelerator_type="card-910b-infer", replicas=2),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD, rules=("AC301",), facts=("card-handler-max",)),
+    Shape("card-910b-infer-x3", "1 pod x 3 NPUs, accelerator-type card-910b-infer",
+          (vcjob("card-infer-x3", "card-910b-infer", 3, accelerator_type="card-910b-infer"),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD, rules=("AC301",), facts=("card-handler-max",)),
+    Shape("schedule-policy-chip8-node16", "1 pod x 16 NPUs without accelerator-type, huawei.com/schedule_policy: "
+          "chip8-node16, on module-910b-16 nodes (the upstream master samples of Atlas 800 A2): up to v7.0.RC1 the "
+          "annotation is not read and the default Atlas 800 handler takes the job (at most 8 NPUs a pod, and it "
+          "refuses the typed nodes)", (vcjob("policy-chip8-node16", "module-910b-16", 16,
+                                             annotations={"huawei.com/schedule_policy": "chip8-node16"}),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK + _MODULE_910_COUNTS,
+          rules=("AC301", "AC305"), facts=("schedule-policies", "module-handler-refuses-typed-nodes")),
+    Shape("schedule-policy-chip8-node16-x2", "the same, two pods of 16",
+          (vcjob("policy-chip8-node16-x2", "module-910b-16", 16, replicas=2,
+                 annotations={"huawei.com/schedule_policy": "chip8-node16"}),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _POLICY + _LABEL_CHECK + _MODULE_910_COUNTS,
+          rules=("AC301", "AC305"), facts=("schedule-policies", "module-handler-refuses-typed-nodes")),
+    Shape("schedule-policy-chip1-node2-on-910b-16", "two pods of 16 NPUs, accelerator-type module-910b-16, "
+          "huawei.com/schedule_policy: chip1-node2 (another profile's): from v7.3.2 the policy picks the card "
+          "handler (at most 8 NPUs a pod), before it the annotation is not read",
+          (vcjob("policy-other-910b-16", "module-910b-16", 16, accelerator_type="module-910b-16", replicas=2,
+                 annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
+          _per("placed", "pending", "v7.3.2"), SEEN, _POLICY + _CARD, rules=("AC301",), facts=("schedule-policies",)),
+    Shape("schedule-policy-chip1-node2-on-a3-16", "the same on module-a3-16 nodes (accelerator-type module-a3-16)",
+          (vcjob("policy-other-a3-16", "module-a3-16", 16, accelerator_type="module-a3-16", replicas=2,
+                 annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
+          _per("placed", "pending", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _POLICY + _CARD, rules=("AC301",),
+          facts=("schedule-policies",), unjudged=_V6_NO_HANDLER),
+    Shape("module-a3-16-super-pod-x3-no-sp-block", "1 pod x 3 NPUs, accelerator-type module-a3-16-super-pod, no "
+          "sp-block: up to v7.0.RC1 only sp-block reaches the super-pod handler (the selector names none), from "
+          "v7.3.2 the selector names it and it takes 1 or an even count a pod",
+          (vcjob("a3-16-sp-x3", "module-a3-16-super-pod", 3, accelerator_type="module-a3-16-super-pod"),),
+          _per("placed", "pending", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _SUPER_POD_BY_SELECTOR + _NO_HANDLER[1:2],
+          rules=("AC301",), facts=("super-pod-by-sp-block-only",), unjudged=_V6_NO_HANDLER),
+    # from the differential run on v7.0.RC1 (saved 2026-12-07 15:44), beside the three newer releases'
+    Shape("module-a3-16-uneven-16-2", "a pod of 16 NPUs and a pod of 2, accelerator-type module-a3-16 (npu-uneven of "
+          "the profile's goldens): v7.0.RC1 takes only 16 a pod in a distributed job",
+          (with_task(vcjob("a3-16-uneven", "module-a3-16", 16, accelerator_type="module-a3-16"), "small",
+                     "module-a3-16", 2, accelerator_type="module-a3-16"),),
+          _per("pending", "placed", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _A3_16, rules=("AC301",),
+          facts=("module-a3-16-distributed-per-pod",), unjudged=_V6_NO_HANDLER),
+    Shape("card-910b-infer-uneven-8-1", "a pod of 8 NPUs and a pod of 1, accelerator-type card-910b-infer",
+          (with_task(vcjob("card-infer-uneven", "card-910b-infer", 8, accelerator_type="card-910b-infer"), "small",
+                     "card-910b-infer", 1, accelerator_type="card-910b-infer"),),
+          _per("pending", "placed", "v7.3.2"), SEEN, _CARD + _AVERAGE, rules=("AC301",),
+          facts=("card-handler-max", "average-per-pod")),
+    Shape("accelerator-types-joined-card", "two pods of 8 NPUs selecting accelerator-type module (module-910 nodes) "
+          "and a pod without NPUs selecting card (card-910 nodes), as accel-one-replica makes a job's Scheduler: the "
+          "joined selector card|module contains card and names the card handler, which takes 2 NPUs a pod up to "
+          "v7.0.RC1 and 8 from v7.3.2",
+          (_no_npus(with_task(vcjob("joined-card", "module-910", 8, accelerator_type="module", ring="ascend-910",
+                                    replicas=2), "scheduler", "card-910", 1, accelerator_type="card")),),
+          _per("pending", "placed", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _CARD + _JOINED_CARD, rules=("AC301",),
+          facts=("card-handler-max",), unjudged=_V6_NO_HANDLER),
+    Shape("schedule-policy-chip1-node2-on-a3-16-x8", "1 pod x 8 NPUs, accelerator-type module-a3-16, "
+          "huawei.com/schedule_policy: chip1-node2: from v7.3.2 the card handler takes the job, and no module-a3-16 "
+          "node (16 free NPUs, more than its 8)", (vcjob("policy-other-a3-16-x8", "module-a3-16", 8,
+                                                    accelerator_type="module-a3-16",
+                                                    annotations={"huawei.com/schedule_policy": "chip1-node2"}),),
+          _per("placed", "pending", "v7.3.2", _NOT_ON_V6), SUPPORTED[1:], _POLICY + _CARD, rules=("AC904",),
+          facts=("schedule-policies", "card-handler-max"), unjudged=_V6_NO_HANDLER),
 )
 
 

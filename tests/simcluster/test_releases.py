@@ -37,8 +37,10 @@ def verdict_of(verdict: Verdict) -> str:
 
 #: shapes whose verdict rests on a fact of the cluster, which lint knows only from its snapshot: the queue the job
 #: names does not exist; the only nodes the pods select are labelled half (the default handler refuses them up to
-#: v26.0.1), which the manifest cannot show (it selects them by the simulation's profile label)
-NEEDS_THE_CLUSTER = frozenset({"acjob-missing-queue", "no-accelerator-type-half-910"})
+#: v26.0.1), which the manifest cannot show (it selects them by the simulation's profile label); every node the pod
+#: selects has more free NPUs than the handler its policy picks takes (AC904)
+NEEDS_THE_CLUSTER = frozenset({"acjob-missing-queue", "no-accelerator-type-half-910",
+                               "schedule-policy-chip1-node2-on-a3-16-x8"})
 
 
 class Judged(dict):  # type: ignore[type-arg]
