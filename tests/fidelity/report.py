@@ -223,7 +223,7 @@ def _summary(runs: Sequence[Run], entries: List[known_mod.Known]) -> List[str]:
     for release in SUPPORTED:
         run = by_release.get(release)
         if run is None:
-            rows.append((release, "not run yet", "-", "-", "-", "-", "-", "-"))
+            rows.append((release, "no saved run (known.yaml says why, when a run failed)", "-", "-", "-", "-", "-", "-"))
             continue
         agree, conclusive, share = _share(_count(run.results))
         linted = [r for r in run.results if r.cluster_findings is not None]

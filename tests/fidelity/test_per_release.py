@@ -78,7 +78,7 @@ def test_the_document_has_a_section_per_release_and_the_verdicts_that_differ(ent
     assert "## MindCluster v7.0.RC1" in text and "## MindCluster v26.1.0" in text
     assert text.index("## MindCluster v7.0.RC1") < text.index("## MindCluster v26.1.0")
     summary = text[text.index("## Per release"):text.index("## Verdicts that differ")]
-    assert "| v7.3.2 | not run yet |" in summary and "| v7.0.RC1 | 2 | 2 of 2 (100.00%) |" in summary
+    assert "| v7.3.2 | no saved run (known.yaml says why, when a run failed) |" in summary and "| v7.0.RC1 | 2 | 2 of 2 (100.00%) |" in summary
     across = text[text.index("## Verdicts that differ"):text.index("## MindCluster")]
     assert "**1**, 1 of them of a shape" in across
     row = next(line for line in across.splitlines() if line.startswith("| `shaped`"))
