@@ -80,5 +80,5 @@ def judge(job: ObjectRef, fact: Any, run: CrossRun) -> Iterator[Problem]:
     elif not fact[1] and inv.has_config_map(home, wanted) is False \
             and not run.exists_beside(CONFIG_MAP, wanted, job.namespace, job):
         yield Problem(fact[0], f"the pods mount the ranktable ConfigMap {wanted}, which is not in namespace {home!r} "
-                      f"of {where(inv)}, nor among the linted files or beside the job's file, and ascend-operator "
+                      "of the cluster, nor among the linted files or beside the job's file, and ascend-operator "
                       "never creates it: the kubelet never starts the pods (FailedMount)")

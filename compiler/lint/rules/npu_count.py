@@ -97,7 +97,8 @@ CITATION = Citation("ValidNPUJob", PL + "internal/npu/base/frame.go", MC,
                           Place("init310PCardPolicyHandler", PL + "internal/npu/factory.go", MC),
                           Place("init310CardPolicyHandler", PL + "internal/npu/factory.go", MC),
                           Place("", PL + "internal/npu/ascend910/ascend910b/module910bx16/frame.go", MC),
-                          Place("", PL + "internal/npu/ascend910/ascend910a3/*/frame.go", MC)))
+                          Place("", PL + "internal/npu/ascend910/ascend910a3/*/frame.go", MC),
+                          Place("GetVCJobReqNPUTypeFromJobInfo", PL + "plugin/job.go", MC)))
 
 #: (profiles whose per-pod rules apply, whether each pod set must also fit the nodes it selects)
 _Handler = Tuple[Tuple[Profile, ...], bool]
@@ -214,17 +215,16 @@ def _average(obj: ObjectContext, run: RunContext) -> Optional[int]:
     return None if counted is None or not layout.pods else counted // layout.pods
 
 
-#: profiles whose handler up to v7.0.RC1 checks the job with a ValidNPUJob of its own, not the base one's average
-#: (internal/npu/ascend910/ascend910a3/module910a3x16/frame.go, ascend910a3/superpod/frame.go)
+#: profiles whose handler up to v7.0.RC1 checks the job with a validation of its own, not the base one's average
+#: (the A3 handlers' frames: the unit's CITATION)
 _OWN_VALIDATION = frozenset({"module-a3-16", "module-a3-16-super-pod"})
 
 
 def _min_resources_npus(obj: ObjectContext, run: RunContext) -> Optional[int]:
     """The NPUs of the PodGroup's minResources when they are fewer than the job's, for a job whose pods all ask for
-    the same count: the plugin up to v7.0.RC1 takes a job's NPUs from there (plugin/job.go
-    GetVCJobReqNPUTypeFromJobInfo), which Volcano's job controller and ascend-operator sum over the first
-    ``minAvailable`` pods (calcPGMinResources, kubeflow/common's CalcPGMinResources). None otherwise: every pod's
-    NPUs count, or which pods are first depends on their order (pods with other counts, or none)."""
+    the same count: the plugin up to v7.0.RC1 takes a job's NPUs from there, which Volcano's job controller and
+    ascend-operator sum over the first ``minAvailable`` pods (the unit's CITATION names the files). None otherwise:
+    every pod's NPUs count, or which pods are first depends on their order (pods with other counts, or none)."""
     layout, left = obj.npu_layout(), obj.min_available()
     if len(layout.counts) != 1 or left is None or not 0 < left < layout.pods:
         return None

@@ -53,7 +53,6 @@ from ...manifest.values import as_dict
 from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import CONFIG_MAP, RANKTABLE_CONFIGMAP_PREFIX, RING_LABEL
 from ..rule import Problem
-from ._cluster import inventory
 
 if TYPE_CHECKING:
     from ..context import ObjectContext
@@ -106,6 +105,8 @@ def judge(job: ObjectRef, fact: Any, run: CrossRun) -> Iterator[Problem]:
 def _in_cluster(job: ObjectRef, name: str, run: CrossRun) -> Optional[bool]:
     """Whether the job's namespace of the cluster (``--cluster``/``--cluster-snapshot``) has the ConfigMap; None
     without an inventory or when it does not know that namespace's ConfigMaps."""
+    from ._cluster import inventory  # here: asked only when the files lack it, so a clean lint loads no cluster code
+
     inv = inventory(run)
     home = inv.namespace_of(job.namespace) if inv is not None else None
     return None if inv is None or home is None else inv.has_config_map(home, name)
