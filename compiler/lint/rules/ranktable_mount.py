@@ -16,9 +16,9 @@ ConfigMap (a job renamed in one place only) is worse. Where that ConfigMap does
 not exist, the kubelet never starts the pods (``ContainerCreating``, the volume
 cannot be mounted). Where it exists, it is never written and keeps what it was
 created with (upstream's samples create it with status ``initializing``), so the
-pods wait for a ranktable that never comes: upstream's sample start scripts give
-up after about five minutes and exit 1, a script without a timeout waits
-forever. Either way the job never trains: an error. The mount path is a convention of upstream's sample scripts, which read
+pods never get a ranktable: a start script that waits for ``status: completed``
+waits in vain (how long, and what it does then, depends on the script's
+revision). Either way the job never trains: an error. The mount path is a convention of upstream's sample scripts, which read
 ``/user/serverid/devindex/config/hccl.json`` (``RANK_TABLE_FILE``); another path works
 with a script that reads it there, so a different path is a note (info), and only for a
 container that runs upstream's ``train_start.sh`` (a container that runs anything else,
