@@ -28,5 +28,7 @@ def test_waits_to_be_killed() -> None:
     conftest._session_cluster = session  # pytest_sessionfinish stops it, as after a run that started one
     folders = {"session cluster": str(session.folder), "checkout": str(IMPORT_ROOT),
                "lint cache": os.environ["ASCEND_COMPILE_CACHE_DIR"]}
-    Path(said).write_text(json.dumps(folders), encoding="utf-8")
+    partial = Path(f"{said}.partial")  # the test polls for the file: it appears whole, never empty or half-written
+    partial.write_text(json.dumps(folders), encoding="utf-8")
+    partial.replace(said)
     time.sleep(300)
