@@ -30,12 +30,15 @@ def test_cluster_rules_are_off_without_an_inventory() -> None:
     without = _findings(*CLUSTER_CASES)
     assert {f["rule"] for f in with_cluster} >= {f"AC9{n:02d}" for n in range(1, 11)}
     assert not [f for f in without if f["rule"].startswith("AC9")]
-    # with the nodes known, AC903 answers the host-arch guess of AC319 (tests/lint/test_host_arch_with_cluster.py);
-    # with the namespace's ConfigMaps known, AC915 answers AC501's warning about a mounted ranktable ConfigMap
+    # with the nodes known, AC903 answers the host-arch guess of AC319 (tests/lint/test_host_arch_with_cluster.py) and
+    # AC306's error on an accelerator-type that only decides which nodes take the pods; with the namespace's
+    # ConfigMaps known, AC915 answers AC501's warning about a mounted ranktable ConfigMap
     assert any(f["rule"] == "AC319" for f in without)
-    answered = {(f["file"], f["line"]) for f in with_cluster if f["rule"] == "AC915"}
-    assert any(f["rule"] == "AC501" and (f["file"], f["line"]) in answered for f in without)
-    assert [f for f in without if f["rule"] != "AC319" and not (f["rule"] == "AC501" and (f["file"], f["line"]) in answered)] \
+    answers = {rule: {(f["file"], f["line"]) for f in with_cluster if f["rule"] == by}
+               for rule, by in (("AC501", "AC915"), ("AC306", "AC903"))}
+    for rule, lines in answers.items():
+        assert any(f["rule"] == rule and (f["file"], f["line"]) in lines for f in without), rule
+    assert [f for f in without if f["rule"] != "AC319" and (f["file"], f["line"]) not in answers.get(f["rule"], ())] \
         == [f for f in with_cluster if not f["rule"].startswith("AC9")]
 
 

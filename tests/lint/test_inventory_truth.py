@@ -115,7 +115,9 @@ def _hami_node(name: str, soft: bool) -> Callable[[Doc], None]:
 CASES = [
     # the nodes offer HAMi's resources: the target is HAMi; a node that slices softly takes the pod
     Case("AC330", SOFT_POD, _hami_node("hard-0", False), _hami_node("soft-0", True)),
-    Case("AC306", one_pod_acjob(selector="inference-310p-9", npus=1, resource="huawei.com/Ascend310P"), _nothing,
+    # an accelerator-type of no profile that decides only which nodes take the pods (the 310P handler is the
+    # resource's): with the nodes known, AC903's (AC306 says nothing), until a node carries it
+    Case("AC903", one_pod_acjob(selector="inference-310p-9", npus=1, resource="huawei.com/Ascend310P"), _nothing,
          _append_node({"accelerator-type": "inference-310p-9"}, 4, "huawei.com/Ascend310P")),
     Case("AC315", JOB.replace("{accelerator-type: module-910b-8}", "{accelerator-type: module-910b-8, host-arch: arm64}"),
          _nothing, _append_node({**A2, "host-arch": "arm64"})),
@@ -219,7 +221,10 @@ def test_a_fact_the_inventory_holds_takes_the_finding_away(case: Case, nodes: Li
 
 
 #: rules that read an inventory only to say nothing with it (the cluster's nodes answer their question elsewhere)
-SILENT_WITH_NODES = {"AC319": "with the nodes known it says nothing; AC903 answers the selector from the nodes"}
+SILENT_WITH_NODES = {"AC319": "with the nodes known it says nothing; AC903 answers the selector from the nodes",
+                     "AC306": "with the nodes known it says nothing of a value that decides only which nodes take the "
+                              "pods (AC903 answers from the nodes); a value the plugin refuses the job for it reports "
+                              "whatever the nodes, claiming nothing of them"}
 
 
 def test_every_rule_that_reads_an_inventory_is_contradicted_here() -> None:

@@ -80,10 +80,11 @@ def node_index(run: "RunContext") -> NodeIndex:
     return index
 
 
-def usable(run: "RunContext", pod_set: "PodSet") -> Nodes:
-    """The schedulable nodes a pod of the set may be placed on: every selected label, the required node affinity
-    met, every blocking taint tolerated."""
-    selector, tolerations, affinity = selector_of(pod_set), tolerations_of(pod_set), pod_set.node_affinity
+def usable(run: "RunContext", pod_set: "PodSet", unselected: str = "") -> Nodes:
+    """The schedulable nodes a pod of the set may be placed on: every selected label (but ``unselected``), the
+    required node affinity met, every blocking taint tolerated."""
+    selector = tuple(pair for pair in selector_of(pod_set) if pair[0] != unselected)
+    tolerations, affinity = tolerations_of(pod_set), pod_set.node_affinity
     key = ("usable", selector, affinity, repr(tolerations))
     found: Nodes = _memo(run, key, lambda: Nodes(
         n for n in selected(run, selector, affinity)

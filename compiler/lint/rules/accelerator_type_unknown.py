@@ -17,8 +17,11 @@ that select different known types none of which contains ``card`` are refused
 the same way: the plugin joins the values with ``|`` into one job selector, and
 no handler has that name.
 
-With ``--cluster`` or ``--cluster-snapshot``, a value some node of the cluster
-carries is reported only where the plugin refuses the job for it.
+With ``--cluster`` or ``--cluster-snapshot`` (the nodes read), the nodes answer
+where the value decides only which nodes take the pods: a value some node
+carries is fine there, and a value no node carries is AC903's error, which
+names the values the nodes carry. This rule reports such a value with the
+nodes known only where the plugin refuses the job for it.
 
 **How to fix.** Use the value your nodes are labelled with
 (``kubectl get nodes -L accelerator-type``), e.g. ``module-910b-8``.
@@ -110,6 +113,18 @@ def _known_set(profiles: List[Profile]) -> FrozenSet[str]:
     return frozenset(_known(profiles))
 
 
+def refuses_job_for(obj: ObjectContext, run: RunContext, pod_set: PodSet) -> bool:
+    """Whether this rule reports the pod set's accelerator-type as a value the plugin refuses the job for (an unknown
+    one, looked up as a handler, on a release that refuses a job without one): true whatever nodes the cluster has,
+    so AC903 leaves a selector that only this value keeps off the nodes to this rule."""
+    value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
+    if not isinstance(value, str) or not value or CARD_ACCELERATOR_MARK in value or run.profiles is None:
+        return False
+    return (run.target is None or run.target.stack in STACKS) and bool(obj.npu_resource()) \
+        and value not in run.from_profiles(_known_set) and _handler_by_selector(obj, run) \
+        and bool(releases.value(_REFUSED, run.release))
+
+
 def _joined_problem(obj: ObjectContext, run: RunContext, joined: PodSet) -> Problem:
     said = (f"the pod templates select {ACCELERATOR_TYPE_LABEL} {SELECTOR_JOIN.join(obj.accelerator_types())}: the "
             "scheduler joins them into one job selector that names no handler")
@@ -166,8 +181,10 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                 yield absent
             continue
         refused = _handler_by_selector(obj, run) and releases.value(_REFUSED, run.release)
-        if not refused and run.inventory is not None and run.inventory.carries(ACCELERATOR_TYPE_LABEL, value):
-            continue  # a node of the cluster carries it: the pods fit there (the inventory beats the profiles)
+        carried = run.inventory.carries(ACCELERATOR_TYPE_LABEL, value) if run.inventory is not None else None
+        if not refused and (carried or (carried is False and pod_set.replicas > 0)):
+            continue  # the cluster's nodes answer (they beat the profiles): one carries it, so the pods fit there;
+            # or none does, which AC903 reports from them, naming the values they carry
         close = _close(value, known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
         if not _handler_by_selector(obj, run):

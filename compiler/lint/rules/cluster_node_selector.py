@@ -13,7 +13,9 @@ their values of the one that is missing.
 a job whose ``host-arch`` or ``accelerator-type`` no node has stays Pending for
 ever (the simulated cluster shows it: some server models come as Arm and x86,
 so only the cluster knows which it has). Offline, lint cannot know the nodes,
-so this rule runs only against a cluster inventory.
+so this rule runs only against a cluster inventory. A pod template kept off
+every node by its ``accelerator-type`` alone, a value the Ascend plugin refuses
+the job for before it places any pod, is AC306's error, not this rule's.
 
 **How to fix.** Select the labels of nodes the cluster has (``kubectl get
 nodes -L host-arch,accelerator-type``), require an affinity some of them meet
@@ -35,8 +37,10 @@ from typing import TYPE_CHECKING, Iterator, List, Tuple
 
 from ...catalogue.citations import Citation, K8S
 from ...manifest.pods import NODE_AFFINITY_PATH
+from ...vocabulary import ACCELERATOR_TYPE_LABEL
 from ..rule import Problem
 from ._cluster import affinity_text, counted, inventory, labels_text, names, once, selected, selector_of, usable
+from .accelerator_type_unknown import refuses_job_for
 
 if TYPE_CHECKING:
     from ...inventory.model import Node
@@ -73,6 +77,9 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                           f"{pod_set.role}: every node with {labels_text(selector)} ({len(matching)}) has a taint the "
                           f"pods do not tolerate ({taints}): they are never placed")
             continue
+        if refuses_job_for(obj, run, pod_set) and usable(run, pod_set, ACCELERATOR_TYPE_LABEL):
+            continue  # only its accelerator-type keeps the pods off the nodes, and the plugin refuses the job for
+            # that value whatever the nodes: AC306's error
         label, text = _missing(run, selector)
         path = pod_set.spec_path + (("nodeSelector", label) if label else ())
         yield Problem(path, f"{pod_set.role}: no schedulable node has {labels_text(selector)}; {text}: the pods are "
