@@ -8,7 +8,8 @@ when the job names its hardware (``accelerator-type``, a schedule policy or
 ``sp-block``). A ``huawei.com/Ascend910`` job that names none gets the default
 Atlas 800 handler but may land on any node offering the resource, so its label
 is not compared with that handler's (``accelerator-type-missing`` notes the
-missing selector).
+missing selector). A value the API server refuses as a label value
+(``ascend 910b``, with a space) is AC712's error; this rule says nothing of it.
 
 A Volcano Job that mounts a ``rings-config-*`` ConfigMap needs the label (a
 warning: without it, or a volume named ``ranktable``, the operator writes no
@@ -49,6 +50,7 @@ from ...releases import MINDCLUSTER_DEVICE_STACKS
 from ...vocabulary import (RANKTABLE_CONFIGMAP_PREFIX, RANKTABLE_HOSTPATH_VOLUME, RING_CONTROLLER_VALUES, RING_LABEL,
                            VOLCANO_JOB)
 from ..rule import Problem
+from ._labels import value_problem
 
 if TYPE_CHECKING:
     from ...findings import Finding
@@ -61,6 +63,11 @@ CITATION = Citation("ShouldGenerateRankTable", "component/ascend-operator/pkg/ra
                     also=(Place("", PL + "common/util/job.go", MC),))
 
 KNOWN = RING_CONTROLLER_VALUES
+
+
+def _refused(value: Any) -> bool:
+    """Whether the API server refuses ``value`` as a label value (AC712's error, which says all there is to say)."""
+    return isinstance(value, str) and value_problem(value) is not None
 
 
 def _unlabelled_ranktable_volume(obj: ObjectContext) -> Optional[Path]:
@@ -90,6 +97,9 @@ def _required(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if not required or not candidates or not all(p.name in required for p in candidates):
         return
     values = obj.label_values(RING_LABEL)
+    if values and all(_refused(v) for _, v in values):
+        return  # only values the API server refuses (AC712): the plugin never judges the job by them
+    values = [(path, v) for path, v in values if not _refused(v)]
     value = joined_label(values)
     if value == _910B:
         return
@@ -113,14 +123,14 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                            f"{value or '<the value of your hardware profile>'}", fix=value)
     yield from _required(obj, run)
     job_value = obj.labels.get(RING_LABEL)
-    if job_value is None:
-        return  # nothing to compare the pod templates' labels or the hardware with
+    if job_value is None or _refused(job_value):
+        return  # nothing to compare the pod templates' labels or the hardware with (a refused value: AC712's)
     if job_value not in KNOWN:
         yield Problem(("metadata", "labels", RING_LABEL),
                       f"{RING_LABEL} {job_value!r} is not one of {', '.join(KNOWN)}")
     for pod_set in obj.pod_sets():
         value = pod_set.labels.get(RING_LABEL)
-        if value is not None and value != job_value:
+        if value is not None and value != job_value and not _refused(value):
             meta = pod_set.spec_path[:-1] + ("metadata", "labels", RING_LABEL)
             yield Problem(meta, f"the {pod_set.role} pods are labelled {RING_LABEL}={value} "
                                 f"but the job {job_value}")
