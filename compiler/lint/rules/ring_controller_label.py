@@ -104,7 +104,7 @@ def _required(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     if value == _910B:
         return
     names = ", ".join(p.name for p in candidates)
-    said = "has no label" if value is None else f"is labelled {value}"
+    said = "has no label" if value is None else f"is labelled {RING_LABEL}={value}, not"
     yield Problem(values[0][0] if values else ("metadata",),
                   f"the job {said} {RING_LABEL}={_910B}: the handler of MindCluster {run.release} for {names} refuses "
                   "it (\"label ... not right(ascend-910b)\"); it stays Pending",
