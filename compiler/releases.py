@@ -217,6 +217,20 @@ FACTS: Dict[str, Fact] = _facts(
          (("v6.0.0", "v26.0.1", False), ("v26.1.0", "v26.1.0", True)),
          "component/ascend-for-volcano: internal/ascend910/frame.go handle == nil (v6.0.0), internal/controller.go "
          "ValidNPUJob over an empty handler list (v7.0.RC1-v26.0.1); NotSupportPolicyReason in v26.1.0"),
+    Fact("no-handler-crashes-scheduler",
+         "a huawei.com/Ascend910 or huawei.com/Ascend310 job the plugin finds no handler for ends the plugin's set-up "
+         "of the session's jobs (the jobs after it, in that session's random map order, keep no job data), and such a "
+         "huawei.com/Ascend910 job tried against a node with enough free NPUs crashes vc-scheduler (nil pointer "
+         "dereference in CheckNodeNPUByTask): a job waiting for nodes is tried every session, so the scheduler "
+         "crashes within seconds, and again after each restart, while both exist (alone, the job without a handler "
+         "runs with no NPU checks)",
+         (("v6.0.0", "v6.0.0", True), ("v7.0.RC1", "v26.1.0", False)),
+         "component/ascend-for-volcano: plugin/factory.go InitJobsPlugin returns at the first job whose "
+         "InitMyJobPlugin fails, internal/ascend910/frame.go and internal/ascend310/frame.go InitMyJobPlugin fail "
+         "(\"not support <handler>\") for a job without a handler, internal/ascend910/frame.go CheckNodeNPUByTask "
+         "reads the job type through the unset job data (v6.0.0); from v7.0.RC1 internal/controller.go "
+         "InitMyJobPlugin finds no handler without an error (v26.1.0's plugin/factory.go initJobsPlugin also goes on "
+         "past an error); shown on v6.0.0 and v7.0.RC1 by tests/simcluster/test_no_handler_crash.py"),
 )
 
 

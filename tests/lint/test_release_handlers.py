@@ -114,13 +114,14 @@ def test_a_pod_templates_sp_block_is_read_from_7_3_2(release, unchecked):
     assert severities(on_job, release, "AC306") == []
 
 
-@pytest.mark.parametrize("release, absent, count_refused", [(R6, True, False), (R70, False, True),
-                                                            (R73, False, False), (R261, False, False)])
+@pytest.mark.parametrize("release, absent, count_refused", [(R6, ["error"], False), (R70, [], True),
+                                                            (R73, [], False), (R261, [], False)])
 def test_a3_server_handler_per_release(release, absent, count_refused):
-    """module-a3-16, 2 pods x 8: no handler on v6.0.0 (unchecked), exactly 16 per pod on v7.0.RC1, even <= 16 after."""
+    """module-a3-16, 2 pods x 8: no handler on v6.0.0 (an error: beside a job waiting for nodes it crashes the
+    scheduler), exactly 16 per pod on v7.0.RC1, even <= 16 after."""
     job = vcjob([(2, 8)], "module-a3-16")
     found = judged(job, release)
-    assert ("warning" in [s for s, _ in found.get("AC306", [])]) == absent
+    assert sorted(s for s, _ in found.get("AC306", [])) == absent
     assert ("AC301" in found) == count_refused
     assert "AC301" not in judged(vcjob([(2, 16)], "module-a3-16"), release)
 
@@ -132,10 +133,12 @@ def test_the_x8_super_pod_handler_exists_from_26_0_1(release, refused):
     assert ("AC301" in judged(job, release)) == refused
 
 
-@pytest.mark.parametrize("release, unchecked", [(R6, True), (R70, True), (R73, False), (R261, False)])
-def test_super_pod_without_sp_block_from_7_3_2(release, unchecked):
+@pytest.mark.parametrize("release, expected", [(R6, ["error"]), (R70, ["warning"]), (R73, []), (R261, [])])
+def test_super_pod_without_sp_block_from_7_3_2(release, expected):
+    """No handler up to v7.0.RC1: unchecked on v7.0.RC1 (a warning), a scheduler crash beside a waiting job on
+    v6.0.0 (an error)."""
     job = vcjob([(2, 16)], "module-a3-16-super-pod")
-    assert ("warning" in severities(job, release, "AC306")) == unchecked
+    assert severities(job, release, "AC306") == expected
 
 
 def test_super_pod_without_sp_block_is_noted_without_a_target():
@@ -182,3 +185,36 @@ def test_a_job_without_a_handler_is_refused_from_26_1_0(release, severity):
 def test_no_handler_without_a_target_says_which_releases_pass_it_unchecked():
     [(severity, message)] = judged(vcjob([(1, 8)], resource="huawei.com/npu", ring=None), None)["AC307"]
     assert severity == "error" and "on MindCluster v6.0.0-v26.0.1 " in message
+
+
+JOINED = vcjob([(1, 8), (1, 8)], selectors=["module-910b-8", "module-910b-16"])
+#: what AC306 said of a job without a handler on every release that passes it, before v6.0.0's crash was known
+UNCHECKED = "passes it with no NPU checks (no per-pod rules, no node checks, no NPU annotation)"
+
+
+@pytest.mark.parametrize("release", releases.RELEASES)
+def test_a_job_without_a_handler_errs_on_v6_0_0_where_it_crashes_the_scheduler(release):
+    """Fact no-handler-crashes-scheduler (tests/simcluster/test_no_handler_crash.py): on v6.0.0 the joined selector is
+    an error saying the job runs alone unchecked but crashes vc-scheduler beside a job waiting for nodes; v7.0.RC1 to
+    v26.0.1 warn as before (unchecked, nothing about a crash), v26.1.0 refuses it."""
+    [(severity, message)] = judged(JOINED, release)["AC306"]
+    crashes = releases.value("no-handler-crashes-scheduler", release)
+    assert crashes is (release == R6)
+    if crashes:
+        assert severity == "error"
+        assert f"MindCluster {release} {UNCHECKED} when it is alone, but beside another huawei.com/Ascend910 job " \
+               "waiting for nodes it crashes vc-scheduler" in message
+    elif releases.value("no-handler-refused", release):
+        assert (severity, message.endswith("and refuses the job (NotSupportPolicy)")) == ("error", True)
+    else:
+        assert (severity, message.endswith(f"; MindCluster {release} {UNCHECKED}")) == ("warning", True)
+
+
+def test_without_a_target_the_note_on_older_releases_names_v6_0_0s_crash_for_ascend910_jobs_only():
+    [(severity, message)] = judged(JOINED, None)["AC306"]
+    assert severity == "error" and f"on MindCluster v6.0.0-v26.0.1 {UNCHECKED}; on v6.0.0, beside another " \
+                                   "huawei.com/Ascend910 job waiting for nodes it crashes vc-scheduler" in message
+    # v6.0.0's plugin takes no huawei.com/npu job in: such a job only runs unchecked there
+    [(severity, message)] = judged(vcjob([(1, 8)], resource="huawei.com/npu", ring=None), None)["AC307"]
+    assert severity == "error" and "crashes" not in message
+    assert severities(vcjob([(1, 8)], resource="huawei.com/npu", ring=None), R6, "AC307") == ["warning"]

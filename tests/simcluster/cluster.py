@@ -124,6 +124,14 @@ class SimCluster:
         """Hold one of the cluster's programs (SIGSTOP) for the block, e.g. ``with sim.paused("vc-scheduler"):``."""
         return self.group.get(name).paused()
 
+    def restart(self, name: str) -> None:
+        """Start one of the cluster's programs again once it has exited, as a real install's Deployment restarts its
+        crashed pod (its log goes on in the same file)."""
+        process = self.group.get(name)
+        if process.alive():
+            raise SimClusterError(f"{name} is still running")
+        process.start()
+
     def dead_processes(self) -> List[str]:
         dead = self.group.dead()
         if self.control is not None and not self.control.running:

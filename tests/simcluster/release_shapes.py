@@ -200,8 +200,8 @@ _V6_NO_HANDLER = {"v6.0.0": (
     "the v6.0.0 plugin can crash vc-scheduler on such a job: InitMyJobPlugin (internal/ascend910/frame.go) finds no "
     "handler and leaves the job's task type unset, and CheckNodeNPUByTask (frame.go:138) dereferences it for a node "
     "with the NPUs (\"invalid memory address or nil pointer dereference\"; seen on 2026-12-07 in a batch of these "
-    "shapes, 4 nodes a profile; one job alone on 2 nodes a profile ran): the scheduler exits and every verdict of the "
-    "batch is lost")}
+    "shapes, 4 nodes a profile; one job alone on 2 nodes a profile ran; tests/simcluster/test_no_handler_crash.py "
+    "shows it beside a job waiting for nodes): the scheduler exits and every verdict of the batch is lost")}
 _NOT_ON_V6 = tuple(_V6_NO_HANDLER)
 #: why a 310 job whose npu-310-strategy names no handler is left out of v6.0.0's batch
 _V6_STRATEGY = {"v6.0.0": (

@@ -17,6 +17,10 @@
   (status completed) and left the mounted one as it was created (initializing).  That the pods then wait for a
   ranktable is the start script's doing, which the simulated containers do not run (they sleep): the rule cites
   upstream's script for it.  Shown at the ends of the fact's one span: v6.0.0 and v26.1.0.
+- **A job without a handler beside a job waiting for nodes** (AC306, AC307; fact ``no-handler-crashes-scheduler``):
+  on v6.0.0 vc-scheduler crashes, and again after each restart; on v7.0.RC1 it runs on.  A crashing scheduler would
+  take this module's other batches with it, so tests/simcluster/test_no_handler_crash.py shows it on small clusters of
+  its own (``own``).
 
 :data:`CLAIMS` names, for each claim, the rules and the facts of compiler/releases.py it shows and the releases it
 runs on; compiler/catalogue/proven.py is made from it with the job shapes (scripts/gen_rule_proofs.py).
@@ -225,21 +229,27 @@ class Claim:
     facts: Tuple[str, ...]
     #: the releases whose simulated cluster shows it
     releases: Tuple[str, ...]
-    work: Callable[[SimCluster], Dict[str, Any]]
+    #: what it does on the release cluster (None: shown by the module ``own`` names, on clusters of its own)
+    work: Optional[Callable[[SimCluster], Dict[str, Any]]]
+    own: str = ""
 
 
 CLAIMS: Tuple[Claim, ...] = (
     Claim("restart-in-place", ("AC312",), ("exit-code-fails-task",), RESTART_RELEASES, restart_in_place),
     Claim("max-retry-without-webhook", ("AC402",), (), (WEBHOOK_RELEASE,), max_retry_without_webhook),
     Claim("renamed-ranktable", ("AC503",), ("ranktable-configmap",), RANKTABLE_RELEASES, renamed_ranktable),
+    Claim("no-handler-crash", ("AC306", "AC307"), ("no-handler-crashes-scheduler",), ("v6.0.0", "v7.0.RC1"), None,
+          own="tests/simcluster/test_no_handler_crash.py"),
 )
+#: the claims whose work runs on the release clusters of this module's batches
+ON_RELEASE_CLUSTERS = tuple(claim for claim in CLAIMS if claim.work is not None)
 
 
 def _claims(release: str) -> Callable[[SimCluster], Dict[str, Any]]:
     def run(sim: SimCluster) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
-        for claim in CLAIMS:
-            if release in claim.releases:
+        for claim in ON_RELEASE_CLUSTERS:
+            if release in claim.releases and claim.work is not None:
                 try:
                     out[claim.id] = claim.work(sim)
                 except Exception as exc:  # noqa: BLE001 - the claim's test reports it
@@ -249,7 +259,8 @@ def _claims(release: str) -> Callable[[SimCluster], Dict[str, Any]]:
 
 
 def JUDGED_ON_RELEASES() -> Dict[str, Callable[[SimCluster], Any]]:  # noqa: N802 - the session's attribute name
-    return {release: _claims(release) for release in SUPPORTED if any(release in c.releases for c in CLAIMS)}
+    return {release: _claims(release) for release in SUPPORTED
+            if any(release in c.releases for c in ON_RELEASE_CLUSTERS)}
 
 
 def _result(judged_early: Dict[str, Any], release: str, claim: str) -> Dict[str, Any]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Callable, Iterable, Optional, Tuple
 
 from ...findings import ERROR, INFO, WARNING
-from ...releases import RELEASES, releases_where, span_text
+from ...releases import RELEASES, releases_where, span_text, value
+from ...vocabulary import ASCEND310_RESOURCE, ASCEND_910
 from ..context import RunContext
+from ._util import on_other_releases
 
 #: how a note about other releases tells the user to name theirs
 SET_TARGET = "set cluster.mindcluster in .ascend-compile.yaml or --mindcluster to judge for your release"
@@ -66,3 +68,41 @@ def webhook_refusal(run: RunContext, without: str, severity_without: str = WARNI
         return f"without Volcano's admission webhook {without}", severity_without
     return (f"Volcano's admission webhook refuses the job where it is installed; without it (MindCluster's own "
             f"install has none) {without}"), severity_without
+
+
+#: what the plugin does with a job it finds no handler for, on the releases where it does not refuse it (fact
+#: no-handler-refused)
+UNCHECKED = "passes it with no NPU checks (no per-pod rules, no node checks, no NPU annotation)"
+#: what such a job does beside others where fact no-handler-crashes-scheduler holds
+CRASH = (f"beside another {ASCEND_910} job waiting for nodes it crashes vc-scheduler (nil pointer dereference), "
+         "again after each restart while both exist")
+#: the jobs of which it holds: the resources whose jobs that plugin sets up (it takes no huawei.com/npu job in)
+_CRASHING_RESOURCES = (ASCEND_910, ASCEND310_RESOURCE)
+
+
+def crashes_where(resource: Optional[str], releases: Iterable[str] = RELEASES) -> Tuple[str, ...]:
+    """Those of ``releases`` on which a ``resource`` job without a handler crashes the scheduler beside a waiting job."""
+    if resource not in _CRASHING_RESOURCES:
+        return ()
+    return tuple(r for r in releases if value("no-handler-crashes-scheduler", r))
+
+
+def unhandled(release: str, resource: Optional[str]) -> Tuple[str, Optional[str]]:
+    """What MindCluster ``release``'s plugin, which does not refuse a job it has no handler for, does with a
+    ``resource`` job it has none for (``passes it ...``), and the finding's severity: it runs unchecked (a warning);
+    or, where such a job crashes the scheduler beside a job waiting for nodes, it runs unchecked only alone (None: the
+    rule's severity, error: a scheduler that crashes again after each restart schedules nothing, and a cluster runs
+    other NPU jobs)."""
+    if crashes_where(resource, (release,)):
+        return f"{UNCHECKED} when it is alone, but {CRASH}", None
+    return UNCHECKED, WARNING
+
+
+def unhandled_on(where: Iterable[str], resource: Optional[str], lead: str = "the plugin ") -> str:
+    """The note on the releases ``where`` (not the judged one) that pass a ``resource`` job without a handler
+    unchecked, and on those of them where it crashes the scheduler beside a waiting job, for a run that named no
+    release: ``on MindCluster v6.0.0-v26.0.1 the plugin passes it ...; on v6.0.0, beside ...; set ...``."""
+    chosen = tuple(where)
+    crashing = crashes_where(resource, chosen)
+    crash = f"; on {span_text(crashing)}, {CRASH}" if crashing else ""
+    return on_other_releases(chosen, f"{lead}{UNCHECKED}{crash}")

@@ -17,11 +17,22 @@ that select different known types none of which contains ``card`` are refused
 the same way: the plugin joins the values with ``|`` into one job selector, and
 no handler has that name.
 
+Up to v26.0.1 the plugin does not refuse a job it has no handler for (a value
+of the list whose handler the release lacks, pod templates joined as above): it
+passes it with no NPU checks and the job runs unchecked (a warning; fact
+``no-handler-refused``). On v6.0.0 that holds for the job alone only: the plugin
+stops setting up the session's jobs at the one without a handler, and another
+``huawei.com/Ascend910`` job it left unset that waits for nodes with free NPUs
+crashes vc-scheduler (a nil pointer dereference) within seconds, and again after
+each restart, while both exist (an error; fact ``no-handler-crashes-scheduler``,
+shown on the simulated v6.0.0 and v7.0.RC1 clusters).
+
 With ``--cluster`` or ``--cluster-snapshot`` (the nodes read), the nodes answer
 where the value decides only which nodes take the pods: a value some node
 carries is fine there, and a value no node carries is AC903's error, which
 names the values the nodes carry. This rule reports such a value with the
-nodes known only where the plugin refuses the job for it.
+nodes known only where the plugin refuses the job for it, or where it has no
+handler for it on v6.0.0.
 
 **How to fix.** Use the value your nodes are labelled with
 (``kubectl get nodes -L accelerator-type``), e.g. ``module-910b-8``.
@@ -42,12 +53,12 @@ from typing import TYPE_CHECKING, FrozenSet, Iterator, List, Optional, Sequence
 
 from ...catalogue.citations import Citation, MC, PL, Place
 from ... import releases
-from ...findings import INFO, WARNING
+from ...findings import INFO
 from ...hardware.targeting import handler_absent, policy_picks_handler
 from ...releases import PLUGIN_STACKS
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, CARD_ACCELERATOR_MARK, SELECTOR_JOIN
 from ..rule import Problem
-from ._util import on_other_releases
+from ._release import CRASH, UNCHECKED, crashes_where, unhandled, unhandled_on
 
 if TYPE_CHECKING:
     from ...hardware.profiles import Profile
@@ -65,8 +76,9 @@ CITATION = Citation("init910CardPolicyHandler", PL + "internal/npu/factory.go", 
 CITED_FACTS = (
     ('handlers-absent',
      'the simulated cluster cannot show the Ascend 850/950 super-pod servers (huawei.com/npu): it has no '
-     "A5 device info; and no job without a handler is judged on v6.0.0's cluster, whose scheduler such a "
-     'job can crash (tests/simcluster/release_shapes.py, unjudged)'),
+     "A5 device info; and no job without a handler is judged in v6.0.0's batch of shapes, whose scheduler such "
+     'a job crashes beside a waiting one (tests/simcluster/release_shapes.py, unjudged; the crash itself: '
+     'tests/simcluster/test_no_handler_crash.py)'),
 )
 
 #: node label values from the upstream docs that no built-in profile covers yet
@@ -87,8 +99,6 @@ def _handler_by_selector(obj: ObjectContext, run: RunContext) -> bool:
         and not policy_picks_handler(run.profiles.all(), signals, run.release)
 
 
-#: what the plugin does with a job it finds no handler for, on the releases where it does not refuse it
-_UNCHECKED = "passes it with no NPU checks (no per-pod rules, no node checks, no NPU annotation)"
 _REFUSED = "no-handler-refused"
 
 
@@ -114,15 +124,15 @@ def _known_set(profiles: List[Profile]) -> FrozenSet[str]:
 
 
 def refuses_job_for(obj: ObjectContext, run: RunContext, pod_set: PodSet) -> bool:
-    """Whether this rule reports the pod set's accelerator-type as a value the plugin refuses the job for (an unknown
-    one, looked up as a handler, on a release that refuses a job without one): true whatever nodes the cluster has,
-    so AC903 leaves a selector that only this value keeps off the nodes to this rule."""
+    """Whether this rule reports the pod set's accelerator-type whatever nodes the cluster has: an unknown value,
+    looked up as a handler, on a release that refuses a job without one, or on one whose scheduler such a job crashes
+    (v6.0.0); AC903 leaves a selector that only this value keeps off the nodes to this rule."""
     value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
     if not isinstance(value, str) or not value or CARD_ACCELERATOR_MARK in value or run.profiles is None:
         return False
     return (run.target is None or run.target.stack in STACKS) and bool(obj.npu_resource()) \
         and value not in run.from_profiles(_known_set) and _handler_by_selector(obj, run) \
-        and bool(releases.value(_REFUSED, run.release))
+        and bool(releases.value(_REFUSED, run.release) or crashes_where(obj.npu_resource(), (run.release,)))
 
 
 def _joined_problem(obj: ObjectContext, run: RunContext, joined: PodSet) -> Problem:
@@ -130,9 +140,10 @@ def _joined_problem(obj: ObjectContext, run: RunContext, joined: PodSet) -> Prob
             "scheduler joins them into one job selector that names no handler")
     path, hint = joined.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL), "select the same accelerator-type in every pod template"
     if not releases.value(_REFUSED, run.release):
-        return Problem(path, f"{said}; MindCluster {run.release} {_UNCHECKED}", hint=hint, severity=WARNING)
+        what, severity = unhandled(run.release, obj.npu_resource())
+        return Problem(path, f"{said}; MindCluster {run.release} {what}", hint=hint, severity=severity)
     older = [r for r in releases.RELEASES if not releases.value(_REFUSED, r)]
-    later = "" if run.target is None or run.target.given else f" ({on_other_releases(older, _UNCHECKED)})"
+    later = "" if run.target is None or run.target.given else f" ({unhandled_on(older, obj.npu_resource(), '')})"
     return Problem(path, f"{said}, and refuses the job (NotSupportPolicy){later}", hint=hint)
 
 
@@ -147,8 +158,9 @@ def _absent(obj: ObjectContext, run: RunContext, pod_set: PodSet) -> Optional[Pr
     path = pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL)
     found = handler_absent(every, value, resource, run.release, sp_block)
     if found is not None:
+        what, severity = unhandled(run.release, resource)
         return Problem(path, f"{ACCELERATOR_TYPE_LABEL} {value!r} ({found.name}) names no handler of MindCluster "
-                             f"{run.release}: it {_UNCHECKED}", severity=WARNING,
+                             f"{run.release}: it {what}", severity=severity,
                        hint="name the target release your cluster runs, or use a handler it has (sp-block for a "
                             "super-pod)")
     if run.target is None or run.target.given:
@@ -159,8 +171,8 @@ def _absent(obj: ObjectContext, run: RunContext, pod_set: PodSet) -> Optional[Pr
              and value not in [p.accelerator_type for p in every if p.name in releases.value("handlers-absent", r)]]
     if not older:
         return None
-    return Problem(path, f"{ACCELERATOR_TYPE_LABEL} {value!r} without sp-block: " + on_other_releases(
-        older, f"the plugin has no handler for it and {_UNCHECKED}"), severity=INFO)
+    return Problem(path, f"{ACCELERATOR_TYPE_LABEL} {value!r} without sp-block: " + unhandled_on(
+        older, resource, "the plugin has no handler for it and "), severity=INFO)
 
 
 def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
@@ -180,19 +192,25 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             if absent is not None:
                 yield absent
             continue
-        refused = _handler_by_selector(obj, run) and releases.value(_REFUSED, run.release)
+        by_selector = _handler_by_selector(obj, run)
+        refused = by_selector and releases.value(_REFUSED, run.release)
+        crashing = by_selector and not refused and bool(crashes_where(obj.npu_resource(), (run.release,)))
         carried = run.inventory.carries(ACCELERATOR_TYPE_LABEL, value) if run.inventory is not None else None
-        if not refused and (carried or (carried is False and pod_set.replicas > 0)):
+        if not refused and not crashing and (carried or (carried is False and pod_set.replicas > 0)):
             continue  # the cluster's nodes answer (they beat the profiles): one carries it, so the pods fit there;
             # or none does, which AC903 reports from them, naming the values they carry
         close = _close(value, known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
-        if not _handler_by_selector(obj, run):
-            why = "is no value MindCluster nodes are labelled with: the pods never fit"
-        elif releases.value(_REFUSED, run.release):
+        unfit = "is no value MindCluster nodes are labelled with: the pods never fit"
+        if not by_selector:
+            why = unfit
+        elif refused:
             why = "matches no scheduler handler: the job is refused (NotSupportPolicy)"
+        elif crashing and carried:  # its pods fit a node of the cluster, but it still has no handler
+            why = f"matches no scheduler handler: MindCluster {run.release} {unhandled(run.release, ASCEND_910)[0]}"
+        elif crashing:
+            why = f"matches no scheduler handler and {unfit}, and on MindCluster {run.release}, {CRASH}"
         else:
-            why = (f"matches no scheduler handler (MindCluster {run.release} {_UNCHECKED}) and is no value "
-                   "MindCluster nodes are labelled with: the pods never fit")
+            why = f"matches no scheduler handler (MindCluster {run.release} {UNCHECKED}) and {unfit}"
         yield Problem(pod_set.spec_path + ("nodeSelector", ACCELERATOR_TYPE_LABEL),
                       f"{ACCELERATOR_TYPE_LABEL} {value!r} {why}", hint=hint)

@@ -29,7 +29,12 @@ says ``chip`` asks for the handler ``card|chip``, which does not exist. A joined
 value other than ``chip`` or ``card`` names no handler: from v26.1.0 the job never
 schedules, with the same ``NotSupportPolicy`` reason (the simulated cluster refuses
 both a misspelt value and two differing ones); up to v26.0.1 it runs with no NPU
-checks (a warning; the v26.0.1 cluster ran such jobs). For ``huawei.com/Ascend310P`` jobs labelled
+checks (a warning; the v26.0.1 cluster ran such jobs), but on v6.0.0 only while it
+is alone: the plugin stops setting up the session's jobs at it, and a
+``huawei.com/Ascend910`` job it left unset that waits for nodes with free NPUs
+crashes vc-scheduler (a nil pointer dereference), again after each restart, while
+both exist (an error; fact ``no-handler-crashes-scheduler``; v6.0.0's plugin takes
+no ``huawei.com/npu`` job in at all, so such a job only runs unchecked there). For ``huawei.com/Ascend310P`` jobs labelled
 ``duo: "true"`` (Atlas 300I Duo) the label picks the Duo handler the same way, but
 an unknown or joined value falls back to the generic 310P handler, which schedules
 without the Duo's per-pod NPU counts (a warning); so does a ``duo`` label whose
@@ -66,6 +71,7 @@ from ...releases import PLUGIN_STACKS
 from ...vocabulary import (ASCEND310_RESOURCE, ASCEND_910, ASCEND310P_RESOURCE, DUO_LABEL, NPU_RESOURCE,
                             SCHEDULE_POLICY_ANNOTATION, STRATEGIES_310, STRATEGY_310)
 from ..rule import Problem
+from ._release import unhandled, unhandled_on
 from ._util import on_other_releases
 
 if TYPE_CHECKING:
@@ -115,17 +121,14 @@ def _misspelt_key(obj: ObjectContext) -> Optional[Tuple[str, Path]]:
     return None
 
 
-#: what the plugin does with a huawei.com/npu job it has no handler for, where it does not refuse it
-_UNCHECKED = "passes it with no NPU checks (no per-pod rules, no node checks, no NPU annotation)"
-
-
-def _no_handler(run: RunContext) -> Tuple[str, Optional[str]]:
-    """(what the target's plugin does with an NPU job it has no handler for, the severity: None for the rule's)."""
+def _no_handler(run: RunContext, resource: str) -> Tuple[str, Optional[str]]:
+    """(what the target's plugin does with a ``resource`` job it has no handler for, the severity: None for the
+    rule's)."""
     if not releases.value("no-handler-refused", run.release):
-        return f"MindCluster {run.release} {_UNCHECKED}", WARNING
+        what, severity = unhandled(run.release, resource)
+        return f"MindCluster {run.release} {what}", severity
     older = [r for r in releases.RELEASES if not releases.value("no-handler-refused", r)]
-    unchecked = on_other_releases(older, f"the plugin {_UNCHECKED}")
-    later = "" if run.target is None or run.target.given else f" ({unchecked})"
+    later = "" if run.target is None or run.target.given else f" ({unhandled_on(older, resource)})"
     return f"it is refused (NotSupportPolicy){later}", None
 
 
@@ -182,7 +185,7 @@ def _strategy_310(obj: ObjectContext, run: RunContext, resource: str) -> Iterato
     if not on_job and "|" not in joined and any(value in STRATEGIES_310 for _, value in values):
         return  # the pods' spellings differ in case only: the one the plugin meets first decides, a known one too
     if resource == ASCEND310_RESOURCE:
-        outcome, severity = _no_handler(run)
+        outcome, severity = _no_handler(run, resource)
         said = f"the scheduler has no handler for this {ASCEND310_RESOURCE} job; {outcome}"
     else:
         said, severity = "the scheduler gives this Atlas 300I Duo job its generic 310P handler, not the Duo's", WARNING
@@ -226,7 +229,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
             if misspelt is not None:
                 path = misspelt[1]
                 hint = f"rename {misspelt[0]!r} to {SCHEDULE_POLICY_ANNOTATION!r}: the scheduler reads that key only"
-            said, severity = _no_handler(run)
+            said, severity = _no_handler(run, resource)
             yield Problem(path, f"the job requests {NPU_RESOURCE} but has no {SCHEDULE_POLICY_ANNOTATION} "
                                 f"annotation: the scheduler has no handler for it; {said}", key=True, hint=hint,
                           severity=severity)
@@ -236,7 +239,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
         close = _close(str(policy), known, n=1)
         hint = (f"did you mean {close[0]!r}? " if close else "") + f"known: {', '.join(known)}"
         if resource == NPU_RESOURCE:
-            said, severity = _no_handler(run)
+            said, severity = _no_handler(run, resource)
             yield Problem(where, f"schedule_policy {policy!r} is unknown: the scheduler has no handler for this "
                                  f"{NPU_RESOURCE} job; {said}", hint=hint, severity=severity)
         else:
@@ -244,7 +247,7 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
                           "to the node selectors", hint=hint, severity=WARNING)
         return
     if resource == NPU_RESOURCE and policy not in known_policies(run.profiles.all(), run.release):
-        said, severity = _no_handler(run)
+        said, severity = _no_handler(run, resource)
         yield Problem(where, f"MindCluster {run.release} has no handler for {NPU_RESOURCE} with schedule_policy "
                              f"{policy!r}; {said}", severity=severity)
     elif isinstance(policy, str) and resource == ASCEND_910:
