@@ -32,7 +32,8 @@ where the value decides only which nodes take the pods: a value some node
 carries is fine there, and a value no node carries is AC903's error, which
 names the values the nodes carry. This rule reports such a value with the
 nodes known only where the plugin refuses the job for it, or where it has no
-handler for it on v6.0.0.
+handler for it on v6.0.0. A value the API server refuses as a label value (a
+space, a ``/``) is AC712's error: the pods are never created.
 
 **How to fix.** Use the value your nodes are labelled with
 (``kubectl get nodes -L accelerator-type``), e.g. ``module-910b-8``.
@@ -58,6 +59,7 @@ from ...hardware.targeting import handler_absent, policy_picks_handler
 from ...releases import PLUGIN_STACKS
 from ...vocabulary import ACCELERATOR_TYPE_LABEL, ASCEND_910, CARD_ACCELERATOR_MARK, SELECTOR_JOIN
 from ..rule import Problem
+from ._labels import value_problem
 from ._release import CRASH, UNCHECKED, crashes_where, unhandled, unhandled_on
 
 if TYPE_CHECKING:
@@ -128,7 +130,8 @@ def refuses_job_for(obj: ObjectContext, run: RunContext, pod_set: PodSet) -> boo
     looked up as a handler, on a release that refuses a job without one, or on one whose scheduler such a job crashes
     (v6.0.0); AC903 leaves a selector that only this value keeps off the nodes to this rule."""
     value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
-    if not isinstance(value, str) or not value or CARD_ACCELERATOR_MARK in value or run.profiles is None:
+    if not isinstance(value, str) or not value or CARD_ACCELERATOR_MARK in value or value_problem(value) \
+            or run.profiles is None:
         return False
     return (run.target is None or run.target.stack in STACKS) and bool(obj.npu_resource()) \
         and value not in run.from_profiles(_known_set) and _handler_by_selector(obj, run) \
@@ -185,8 +188,8 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     known_set = run.from_profiles(_known_set)
     for pod_set in obj.pod_sets():
         value = pod_set.node_selector.get(ACCELERATOR_TYPE_LABEL)
-        if not isinstance(value, str) or not value or CARD_ACCELERATOR_MARK in value:
-            continue
+        if not isinstance(value, str) or not value or CARD_ACCELERATOR_MARK in value or value_problem(value):
+            continue  # no value to judge; a value the API server refuses (a space...) is AC712's error
         if value in known_set:
             absent = _absent(obj, run, pod_set)
             if absent is not None:

@@ -15,7 +15,9 @@ ever (the simulated cluster shows it: some server models come as Arm and x86,
 so only the cluster knows which it has). Offline, lint cannot know the nodes,
 so this rule runs only against a cluster inventory. A pod template kept off
 every node by its ``accelerator-type`` alone, a value the Ascend plugin refuses
-the job for before it places any pod, is AC306's error, not this rule's.
+the job for before it places any pod, is AC306's error, not this rule's; a
+selected value the API server refuses as a label value (a space, a ``/``) is
+AC712's.
 
 **How to fix.** Select the labels of nodes the cluster has (``kubectl get
 nodes -L host-arch,accelerator-type``), require an affinity some of them meet
@@ -40,6 +42,7 @@ from ...manifest.pods import NODE_AFFINITY_PATH
 from ...vocabulary import ACCELERATOR_TYPE_LABEL
 from ..rule import Problem
 from ._cluster import affinity_text, counted, inventory, labels_text, names, once, selected, selector_of, usable
+from ._labels import value_problem
 from .accelerator_type_unknown import refuses_job_for
 
 if TYPE_CHECKING:
@@ -59,6 +62,8 @@ def check(obj: ObjectContext, run: RunContext) -> Iterator[Problem]:
     for pod_set in obj.pod_sets():
         if pod_set.replicas == 0 or usable(run, pod_set):
             continue
+        if any(isinstance(v, str) and value_problem(v) for v in pod_set.node_selector.values()):
+            continue  # a selected value the API server refuses: AC712's error, the pods are never created
         selector, affinity = selector_of(pod_set), pod_set.node_affinity
         matching = selected(run, selector)
         if matching and affinity is not None:
