@@ -28,6 +28,7 @@ SHARED = ROOT.parent / "shared"
 #: ``sitecustomize`` it hides, if the interpreter has one.  (PYTHONWARNINGS did it before, but it matches module
 #: names exactly: one entry per module, 554, compiled at every interpreter's start, 25-30 CPU-ms each time.)
 SITECUSTOMIZE = """\
+# the sitecustomize of a checkout's import root (tests/checkout.py)
 import os
 import sys
 import warnings
@@ -36,14 +37,25 @@ for _category in (DeprecationWarning, PendingDeprecationWarning):
     warnings.filterwarnings("error", category=_category, module="ascend_compile")
 
 
+def _ours(folder):
+    # whether folder is an import root (this one, or another checkout's: never run one of these again)
+    try:
+        with open(os.path.join(folder or os.curdir, "sitecustomize.py"), encoding="utf-8") as file:
+            return file.readline() == MARK
+    except OSError:
+        return False
+
+
 def _run_hidden():
     from importlib.machinery import PathFinder
     from importlib.util import module_from_spec
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    spec = PathFinder.find_spec("sitecustomize", [p for p in sys.path if os.path.abspath(p or os.curdir) != here])
+    spec = PathFinder.find_spec("sitecustomize", [folder for folder in sys.path if not _ours(folder)])
     if spec is not None and spec.loader is not None:
         spec.loader.exec_module(module_from_spec(spec))
+
+
+MARK = "# the sitecustomize of a checkout's import root (tests/checkout.py)\\n"
 
 
 _run_hidden()

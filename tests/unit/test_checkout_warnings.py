@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.checkout import checkout_env
+from tests.checkout import SITECUSTOMIZE, checkout_env
 
 WARN = "import warnings; warnings.warn_explicit('old', {category}, 'x.py', 1, module={module!r}); print('went on')"
 
@@ -43,3 +43,19 @@ def test_the_interpreters_own_sitecustomize_still_runs(tmp_path: Path) -> None:
     assert proc.stdout.strip() == "True", proc.stderr
     ours = _python(WARN.format(category="DeprecationWarning", module="ascend_compile.api"), PYTHONPATH=env["PYTHONPATH"])
     assert ours.returncode == 1, "with theirs on the path too, our filter still applies"
+
+
+def test_two_import_roots_on_the_path_run_one_filter_and_theirs_once(tmp_path: Path) -> None:
+    """A checkout's tests run from another's (a collection in a copy): each import root has its sitecustomize; the
+    first runs, never the other again (each would find the other's: no end), and the interpreter's own runs once."""
+    other, theirs = tmp_path / "other-root", tmp_path / "theirs"
+    other.mkdir()
+    theirs.mkdir()
+    (other / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
+    (theirs / "sitecustomize.py").write_text("import builtins\nbuiltins.THEIRS_RAN = getattr(builtins, 'THEIRS_RAN', 0) + 1\n",
+                                             encoding="utf-8")
+    env = checkout_env()
+    env["PYTHONPATH"] = f"{other}:{env['PYTHONPATH']}:{theirs}"
+    proc = subprocess.run([sys.executable, "-c", "import builtins; print(builtins.THEIRS_RAN)"], capture_output=True,
+                          text=True, env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() == "1", proc.stderr
