@@ -3,8 +3,9 @@
 The source folder is ``compiler/`` but the package imports as ``ascend_compile``
 (pyproject.toml maps one to the other).  Tests must exercise the checkout, not a
 copy that happens to be installed, so they import it through a private folder
-holding one symlink, ``ascend_compile -> <checkout>/compiler``, put first on
-``sys.path`` here and on ``PYTHONPATH`` for every subprocess (:func:`checkout_env`).
+holding a symlink, ``ascend_compile -> <checkout>/compiler`` (and the subprocesses'
+``sitecustomize``, :data:`SITECUSTOMIZE`), put first on ``sys.path`` here and on
+``PYTHONPATH`` for every subprocess (:func:`checkout_env`).
 """
 from __future__ import annotations
 
@@ -21,33 +22,57 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
 
+#: Deprecation warnings raised on behalf of our own modules are errors in every Python subprocess the tests start,
+#: as pyproject.toml's filterwarnings makes them in the test process: the import root, first on the subprocesses'
+#: PYTHONPATH, holds this ``sitecustomize``, which adds pyproject.toml's filters (a module pattern) and then runs the
+#: ``sitecustomize`` it hides, if the interpreter has one.  (PYTHONWARNINGS did it before, but it matches module
+#: names exactly: one entry per module, 554, compiled at every interpreter's start, 25-30 CPU-ms each time.)
+SITECUSTOMIZE = """\
+# the sitecustomize of a checkout's import root (tests/checkout.py)
+import os
+import sys
+import warnings
+
+for _category in (DeprecationWarning, PendingDeprecationWarning):
+    warnings.filterwarnings("error", category=_category, module="ascend_compile")
+
+
+def _ours(folder):
+    # whether folder is an import root (this one, or another checkout's: never run one of these again)
+    try:
+        with open(os.path.join(folder or os.curdir, "sitecustomize.py"), encoding="utf-8") as file:
+            return file.readline() == MARK
+    except OSError:
+        return False
+
+
+def _run_hidden():
+    from importlib.machinery import PathFinder
+    from importlib.util import module_from_spec
+
+    spec = PathFinder.find_spec("sitecustomize", [folder for folder in sys.path if not _ours(folder)])
+    if spec is not None and spec.loader is not None:
+        spec.loader.exec_module(module_from_spec(spec))
+
+
+MARK = "# the sitecustomize of a checkout's import root (tests/checkout.py)\\n"
+
+
+_run_hidden()
+"""
+
+
 def _make_import_root() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="ascend-compile-checkout-"))
     atexit.register(shutil.rmtree, folder, True)
     (folder / "ascend_compile").symlink_to(ROOT / "compiler", target_is_directory=True)
+    (folder / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
     return folder
 
 
 IMPORT_ROOT = _make_import_root()
 if str(IMPORT_ROOT) not in sys.path:
     sys.path.insert(0, str(IMPORT_ROOT))
-
-
-def _our_modules() -> list:
-    names = []
-    for path in sorted((ROOT / "compiler").rglob("*.py")):
-        parts = path.relative_to(ROOT / "compiler").with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        names.append(".".join(("ascend_compile",) + parts))
-    return names
-
-
-#: Deprecation warnings raised on behalf of our own modules are errors in every subprocess the tests
-#: start (PYTHONWARNINGS matches module names exactly, hence one entry per module); pyproject.toml
-#: does the same for the test process itself.
-WARNINGS_AS_ERRORS = ",".join(f"error::{category}:{module}" for module in _our_modules()
-                              for category in ("DeprecationWarning", "PendingDeprecationWarning"))
 
 
 def checkout_pythonpath(env: Optional[Mapping[str, str]] = None) -> str:
@@ -57,10 +82,9 @@ def checkout_pythonpath(env: Optional[Mapping[str, str]] = None) -> str:
 
 
 def checkout_env(env: Optional[Mapping[str, str]] = None, **extra: str) -> dict:
-    """A copy of ``env`` (default: os.environ) whose PYTHONPATH runs this checkout."""
+    """A copy of ``env`` (default: os.environ) whose PYTHONPATH runs this checkout (with :data:`SITECUSTOMIZE`)."""
     full = dict(os.environ if env is None else env)
     full["PYTHONPATH"] = checkout_pythonpath(full)
-    full["PYTHONWARNINGS"] = WARNINGS_AS_ERRORS
     full.update(extra)
     return full
 

@@ -9,7 +9,7 @@ allowed per-pod counts, sp-block arithmetic) comes from here.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..catalogue import PROFILE_INVALID, PROFILE_UNKNOWN
 from ..errors import CompileError, InputError
@@ -247,24 +247,38 @@ def _profile_cache() -> Any:
                            + [os.path.join(schemas_dir(), "profile-v1alpha1.json")])
 
 
-def _load_profile_file(path: str, cache: Any = None) -> Profile:
-    """The profile in ``path``; ``cache`` (a :class:`~ascend_compile.datacache.Store`) keeps checked data."""
-    from ..yamlio.parsing import load_documents
+#: the profile files this process has read: each one's text when last read, and its profile.  A profile is a
+#: function of its file's path and text, so a file read again with the same text is that profile: a process that
+#: makes many registries (a Python API caller compiling one job per call) checks each file once, not once per call
+_READ: Dict[str, Tuple[str, Profile]] = {}
+
+
+def _load_profile_file(path: str, cache: Optional[Callable[[], Any]] = None) -> Profile:
+    """The profile in ``path``: the one read before in this process if the text is the same (:data:`_READ`), else
+    read and checked, with ``cache()`` (the :class:`~ascend_compile.datacache.Store`, opened on first need) keeping
+    the checked data across runs."""
     from ..yamlio.reading import read_text
 
     text = read_text(path)
-    key = None
-    if cache is not None:
+    known = _READ.get(path)
+    if known is not None and known[0] == text:
+        return known[1]
+    store = cache() if cache is not None else None
+    key = data = None
+    if store is not None:
         from ..datacache import digest
 
         key = digest(text.encode("utf-8", "surrogatepass"))
-        data = cache.get(key)
-        if data is not None:
-            return _profile_from_data(data, path)
-    data = _checked(load_documents(text, path), path)
-    if cache is not None:
-        cache.put(key, data)
-    return _profile_from_data(data, path)
+        data = store.get(key)
+    if data is None:
+        from ..yamlio.parsing import load_documents
+
+        data = _checked(load_documents(text, path), path)
+        if store is not None:
+            store.put(key, data)
+    profile = _profile_from_data(data, path)
+    _READ[path] = (text, profile)
+    return profile
 
 
 def _checked(docs: List[Any], path: str) -> Dict[str, Any]:
@@ -295,7 +309,13 @@ class ProfileRegistry:
     def _load(self) -> Dict[str, Profile]:
         if self._profiles is None:
             profiles: Dict[str, Profile] = {}
-            cache = _profile_cache()
+            opened: List[Any] = []  # the start-up cache, opened for the first file not read before as it is now
+
+            def cache() -> Any:
+                if not opened:
+                    opened.append(_profile_cache())
+                return opened[0]
+
             for directory in self._dirs:
                 if not os.path.isdir(directory):
                     raise InputError([Finding(PROFILE_INVALID, ERROR, "profile directory does not exist",
@@ -305,7 +325,8 @@ class ProfileRegistry:
                     if name.endswith((".yaml", ".yml")) and not name.startswith("."):
                         profile = _load_profile_file(os.path.join(directory, name), cache)
                         profiles[profile.name] = profile
-            cache.save()
+            if opened:
+                opened[0].save()
             self._profiles = profiles
         return self._profiles
 

@@ -20,6 +20,7 @@ from ascend_compile.errors import CompileError
 from ascend_compile.files.discovery import read_documents
 from ascend_compile.importer import Imported, ImportRefused, import_documents
 from ascend_compile.importer.render import render
+from ascend_compile.lint.session import Session, open_session
 from ascend_compile.vocabulary import FRAMEWORKS
 from ascend_compile.yamlio.dump import dump_document, dump_documents
 from ascend_compile.yamlio.parsing import load_documents
@@ -34,11 +35,18 @@ WHOLE_SET = list(SAMPLES) + GOLDENS + TEST_JOBS
 
 
 @functools.lru_cache(maxsize=None)
+def _session() -> Session:
+    """The session import and compile make when given none (no config, the built-in profiles), made once: the sweep
+    compiles some 2,300 specs, and a session for each read the profile files and made a target again."""
+    return open_session()
+
+
+@functools.lru_cache(maxsize=None)
 def _outcome(path: Path) -> Tuple[Tuple[Imported, ...], Tuple[Any, ...]]:
     """(the specs import gives for the file, the error findings of the jobs it refuses)."""
     refused: List[Any] = []
     try:
-        imported = import_documents(read_documents([str(path)]), refused=refused)
+        imported = import_documents(read_documents([str(path)]), _session(), refused=refused)
     except ImportRefused as exc:
         return (), tuple(f for f in exc.findings if f.severity == "error")
     return tuple(imported), tuple(f for f in refused if f.severity == "error")
@@ -50,7 +58,7 @@ def _imported() -> List[Imported]:
 
 def _compile(spec: Dict[str, Any]) -> List[Dict[str, Any]]:
     text = dump_document(spec)  # compile's writer (libyaml): yaml.safe_dump took a third of the sweep's time
-    return [obj for job in compile_specs(load_documents(text, "spec.yaml")) for obj in job.objects]
+    return [obj for job in compile_specs(load_documents(text, "spec.yaml"), _session()) for obj in job.objects]
 
 
 def test_the_set_is_there_and_most_of_what_compiles_imports() -> None:

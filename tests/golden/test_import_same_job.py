@@ -7,9 +7,10 @@ found must be a kind this test accepts, and the spec's header must name it.
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import pytest
 import yaml
@@ -107,11 +108,13 @@ def unexplained(sample: Dict[str, Any], compiled: Dict[str, Any], imported: Impo
     return out
 
 
-def _imported(path: Path) -> List[Imported]:
-    return import_documents(read_documents([str(path)]))
+@functools.lru_cache(maxsize=None)
+def _imported(path: Path) -> Tuple[Imported, ...]:
+    """The specs import gives for ``path``, imported once for the five tests that read them (none changes them)."""
+    return tuple(import_documents(read_documents([str(path)])))
 
 
-def _compiled(imported: List[Imported], *overrides: str) -> List[Dict[str, Any]]:
+def _compiled(imported: Sequence[Imported], *overrides: str) -> List[Dict[str, Any]]:
     text = "---\n".join(render(one) for one in imported)
     docs = [apply(d, [parse(o) for o in overrides]) for d in load_documents(text, "imported.yaml")]
     return [obj for job in compile_specs(docs) for obj in job.objects]  # linted, as compile does

@@ -18,7 +18,15 @@ from ascend_compile.errors import InputError
 def cache_root(tmp_path, monkeypatch):
     root = tmp_path / "cache"
     monkeypatch.setenv("ASCEND_COMPILE_CACHE_DIR", str(root))
+    # what these tests check is the start-up cache, which a file this process read before never reaches
+    # (profiles._READ: tests/unit/test_profiles_read_once.py): here no file is remembered as read
+    monkeypatch.setattr(profiles, "_READ", _Forgetful())
     return root
+
+
+class _Forgetful(dict):
+    def __setitem__(self, key, value):
+        pass
 
 
 def _stores(root: Path):
