@@ -217,11 +217,14 @@ def _hint_rows(run: Run) -> List[str]:
             f"{len(unclear)} left it without a pod (BUG?, not understood yet).", "", *_table(("job", "rule", "what was applied", "upstream after", "verdict"), rows)]
 
 
-def _summary(runs: Sequence[Run], entries: List[known_mod.Known]) -> List[str]:
+def _summary(runs: Sequence[Run], entries: List[known_mod.Known], only_given: bool = False) -> List[str]:
+    """A row per supported release (``only_given``: per release of ``runs``)."""
     by_release = {run.release: run for run in runs}
     rows: List[Sequence[object]] = []
     for release in SUPPORTED:
         run = by_release.get(release)
+        if run is None and only_given:
+            continue
         if run is None:
             rows.append((release, "no saved run (known.yaml says why, when a run failed)", "-", "-", "-", "-", "-", "-"))
             continue
@@ -267,6 +270,16 @@ def _across(runs: Sequence[Run], objects: Mapping[str, Sequence[Mapping[str, Any
     return out + (_table(("job", *[run.release for run in runs], "release_shapes.py"), rows) if rows else ["None."])
 
 
+def sections(runs: Sequence[Run]) -> str:
+    """The summary rows and the sections of ``runs`` alone (what ``report --full --release R`` prints)."""
+    runs = sorted(runs, key=lambda run: SUPPORTED.index(run.release))
+    entries = known_mod.load()
+    lines = ["## Per release", "", *_summary(runs, entries, only_given=True), ""]
+    for run in runs:
+        lines += _release_section(run, entries)
+    return "\n".join(lines)
+
+
 def render(runs: Sequence[Run], objects: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
     """The document, from one run per release (each release's latest, in the order of the supported releases);
     ``objects``: every job's objects by id."""
@@ -287,8 +300,8 @@ def render(runs: Sequence[Run], objects: Mapping[str, Sequence[Mapping[str, Any]
              "some releases: its `releases:`); kinds: "
              + "; ".join(f"`{k}` = {v}" for k, v in known_mod.KINDS.items()) + ".", "",
              "A release's section comes from `python -m tests.fidelity run --full --release <release>` (about half "
-             "an hour each on the 2-core machine; its verdicts are saved as results-full-<release>.json with the "
-             "cluster's snapshot cluster-<release>.yaml in ~/.cache/ascend-compile/fidelity); "
+             "an hour each on the 2-core machine; its verdicts are committed as tests/fidelity/runs/<release>.jsonl "
+             "with the cluster's snapshot tests/fidelity/runs/cluster-<release>.yaml); "
              "`python -m tests.fidelity report --full --all` re-lints every saved release's jobs with the checkout "
              "against the saved verdicts and rewrites this file (after a rule fix or an edit of `known.yaml`), and "
              "with it `tests/fidelity/rule_evidence.json`, each rule's jobs and their verdicts per release, from which "

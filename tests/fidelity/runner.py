@@ -1,18 +1,19 @@
 """Run generated jobs through ``lint`` and the oracle, in batches on one simulated cluster."""
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from tests.checkout import run_cli
 from tests.fidelity.generator import Job
 from tests.fidelity.mutations_job import UNKNOWN_QUEUE
-from tests.fidelity.verdicts import Result, digest, lint_findings
+from tests.fidelity.verdicts import CRASHED, Result, digest, lint_findings
 from tests.simcluster.cluster import SimCluster
 from tests.simcluster.oracle import ASCEND_JOB, PODGROUP, VOLCANO_JOB, Case, Verdict, judge
 
@@ -97,51 +98,145 @@ def fresh_cluster(release: str = "") -> SimCluster:
 
 def judge_jobs(sim: SimCluster, jobs: Sequence[Job], results: Dict[str, Result],
                batch: int = BATCH, log: Callable[[str], None] = _log,
-               fresh: Optional[Callable[[], SimCluster]] = None) -> None:
-    """The oracle's verdict on every job, filled into ``results``.
+               fresh: Optional[Callable[[], SimCluster]] = None) -> List[Dict[str, str]]:
+    """The oracle's verdict on every job, filled into ``results``; the crashes the run survived (see below).
 
-    With ``fresh``, jobs that never got a pod are judged again on a new cluster: after some hundred jobs
-    the simulated cluster stops enqueueing some jobs that, judged alone on a new cluster, run within
+    Jobs that never got a pod are judged again, each alone, with ``fresh`` on a new cluster: after some hundred
+    jobs the simulated cluster stops enqueueing some jobs that, judged alone on a new cluster, run within
     seconds (the seven fault-retry / fault-scheduling jobs of the run of 2026-12-01 all did); the cause
-    inside the long-running cluster is not pinned down.
+    inside the long-running cluster is not pinned down.  In a batch, the plugin enqueues a job only when enough
+    nodes of its resource are wholly idle (jobEnqueueable in ascend-for-volcano's npu.go), which other jobs of the
+    batch can prevent.  Judged together instead (all at once, then the ones that got pods one by one), a round
+    could pass with none of them placed only because the operator and the scheduler were behind: with 128 such
+    jobs of the v7.3.2 run on a new cluster, a PodGroup was created 16 s after its job and its pods 22 s after it
+    was Inqueue, the rounds ended first, and every job was called never-fits; judged ten at a time, 4 of the 19
+    that ran alone still were (2026-12-07).  So each is judged alone, at some seconds a job.
+
+    With ``fresh`` too, a run survives a cluster process that exits (as :meth:`SimCluster.dead_processes` sees it:
+    the v6.0.0 scheduler's nil pointer, known.yaml): the batch's jobs are judged again one at a time on a new
+    cluster (:class:`Clusters`), and a job that takes the cluster down alone gets a verdict of its own.  Without
+    ``fresh`` the crash is raised, as before.
     """
     started = time.monotonic()
     prepare(sim, jobs)
-    for first in range(0, len(jobs), batch):
-        _judge_chunk(sim, jobs[first:first + batch], results)
-        log(f"fidelity: {min(first + batch, len(jobs))}/{len(jobs)} jobs judged, {time.monotonic() - started:.0f}s")
-    again = [job for job in jobs if never_enqueued(results[job.id])]
-    if again and fresh is not None:
-        with fresh() as new:
-            prepare(new, again)
-            alone = recheck(new, again, results)
-    else:
-        alone = recheck(sim, again, results)
-    if again:
-        log(f"fidelity: {len(again)} jobs that never got a pod judged again ({alone} of them one by one), "
-            f"{time.monotonic() - started:.0f}s")
+    clusters = Clusters(sim, fresh, jobs, log)
+    alone = set()  # judged alone already, after their batch crashed
+    try:
+        for first in range(0, len(jobs), batch):
+            chunk = jobs[first:first + batch]
+            if not clusters.judge(chunk, results):
+                clusters.crashed(f"the batch of jobs {first + 1}-{first + len(chunk)}")
+                clusters.judge_each(chunk, results)
+                alone.update(job.id for job in chunk)
+            log(f"fidelity: {min(first + batch, len(jobs))}/{len(jobs)} jobs judged, {time.monotonic() - started:.0f}s")
+        again = [job for job in jobs if never_enqueued(results[job.id]) and job.id not in alone]
+        if again and fresh is not None:
+            clusters.restart()
+        clusters.judge_each(again, results)
+        if again:
+            log(f"fidelity: {len(again)} jobs that never got a pod judged again one by one, "
+                f"{time.monotonic() - started:.0f}s")
+    finally:
+        clusters.close()
+    return clusters.crashes
 
 
-def recheck(sim: SimCluster, again: Sequence[Job], results: Dict[str, Result]) -> int:
-    """Judge jobs that never got a pod again, each alone on a cluster where nothing else runs; how many (all).
-
-    In a batch, the plugin enqueues a job only when enough nodes of its resource are wholly idle (jobEnqueueable in
-    ascend-for-volcano's npu.go), which other jobs of the batch can prevent; alone, a job that fits runs within
-    seconds.  Judged together instead (all at once, then the ones that got pods one by one), a round could pass
-    with none of them placed only because the operator and the scheduler were behind: with 128 such jobs of the
-    v7.3.2 run on a new cluster, a PodGroup was created 16 s after its job and its pods 22 s after it was Inqueue,
-    the rounds ended first, and every job was called never-fits; judged ten at a time, 4 of the 19 that ran alone
-    still were (2026-12-07: the investigate entries of v7.3.2 and v26.0.1 in known.yaml, each of which ran when
-    judged alone).  So each is judged alone, at some seconds a job.
-    """
-    judge_each(sim, again, results)
-    return len(again)
+def judge_each(sim: SimCluster, jobs: Sequence[Job], results: Dict[str, Result],
+               fresh: Optional[Callable[[], SimCluster]] = None, log: Callable[[str], None] = _log) -> None:
+    """Judge each job alone (one after the other, nothing else submitted beside it), filling ``results``; with
+    ``fresh``, surviving a crash as :func:`judge_jobs` does."""
+    clusters = Clusters(sim, fresh, jobs, log)
+    try:
+        clusters.judge_each(jobs, results)
+    finally:
+        clusters.close()
 
 
-def judge_each(sim: SimCluster, jobs: Sequence[Job], results: Dict[str, Result]) -> None:
-    """Judge each job alone (one after the other, nothing else submitted beside it), filling ``results``."""
-    for job in jobs:
-        _judge_chunk(sim, [job], results)
+#: lines of a dead process's log kept in the fidelity cache (crashes/), for a look at a crash
+CRASH_LOG_LINES = 80
+
+
+_CRASHES = itertools.count(1)
+
+
+def panic_line(text: str) -> str:
+    """The last ``panic:`` line of a Go program's log with the first frame of its trace outside the Go runtime
+    (``internal/ascend910/frame.go:138``); the last line of the log when it has none."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("panic: ")]
+    if not starts:
+        return next((line.strip() for line in reversed(lines) if line.strip()), "(empty log)")[:200]
+    frames = [line.strip().split(" +0x")[0] for line in lines[starts[-1] + 1:]
+              if line.startswith("\t") and ".go:" in line and "/runtime/" not in line and not line.startswith("\tpanic")]
+    where = "/".join(frames[0].split("/")[-3:]) if frames else ""
+    return lines[starts[-1]][:200] + (f" at {where}" if where else "")
+
+
+def crash_message(sim: SimCluster) -> Tuple[str, str]:
+    """(which processes exited, the last panic line of the first one's log) of a cluster with a dead process."""
+    dead = sim.dead_processes()
+    program = dead[0].split(" ", 1)[0] if dead else ""
+    logs = [p.log for p in sim.group.processes if p.name == program]
+    if not logs and program == "kube-apiserver" and sim.control is not None and sim.control.log_path:
+        logs = [Path(sim.control.log_path)]
+    text = logs[0].read_text(errors="replace") if logs and logs[0].exists() else ""
+    kept = cache_dir() / "crashes" / f"{sim.release}-{time.strftime('%H%M%S')}-{next(_CRASHES)}-{program}.log"
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_text("\n".join(text.splitlines()[-CRASH_LOG_LINES:]) + "\n", encoding="utf-8")
+    return ", ".join(dead) + " exited", panic_line(text)
+
+
+class Clusters:
+    """The cluster jobs are judged on, replaced by a new one (``fresh``, prepared for ``jobs``) after a process of
+    it exits.  The first is the caller's (stopped here only once it crashed); the later ones are stopped here."""
+
+    def __init__(self, sim: SimCluster, fresh: Optional[Callable[[], SimCluster]], jobs: Sequence[Job],
+                 log: Callable[[str], None]):
+        self.current, self.fresh, self.jobs, self.log = sim, fresh, jobs, log
+        self.own: Optional[SimCluster] = None
+        self.crashes: List[Dict[str, str]] = []
+
+    def judge(self, chunk: Sequence[Job], results: Dict[str, Result]) -> bool:
+        """Judge ``chunk`` together; False when a process of the cluster exited meanwhile (with ``fresh``)."""
+        try:
+            _judge_chunk(self.current, chunk, results)
+        except Exception:
+            if self.fresh is None or not self.current.dead_processes():
+                raise
+            return False
+        return self.fresh is None or not self.current.dead_processes()
+
+    def crashed(self, during: str) -> Tuple[str, str]:
+        """Note the crash of the current cluster ``during`` something, start a new one; (who exited, panic line)."""
+        who, line = crash_message(self.current)
+        self.crashes.append({"during": during, "exited": who, "message": line})
+        self.log(f"fidelity: {who} during {during}: {line}; on a new cluster")
+        self.restart(crashed=True)
+        return who, line
+
+    def judge_each(self, jobs: Sequence[Job], results: Dict[str, Result]) -> None:
+        """Judge each job alone; one that takes the cluster down gets the verdict :data:`CRASHED`."""
+        for job in jobs:
+            if self.fresh is not None and self.current.dead_processes():  # died after the job before
+                self.crashed(f"the cleanup before {job.id}")
+            if self.judge([job], results):
+                continue
+            who, line = self.crashed(job.id + " (alone)")
+            result = results[job.id]
+            result.outcome, result.room, result.reason, result.message = CRASHED, "", who, line
+
+    def restart(self, crashed: bool = False) -> None:
+        """Go on on a new cluster (stopping the current one when it is ours, or dead)."""
+        assert self.fresh is not None, "no way to start a new cluster"
+        if crashed or self.own is not None:
+            self.current.stop()
+        self.own = self.current = self.fresh()
+        self.current.start()
+        prepare(self.current, self.jobs)
+
+    def close(self) -> None:
+        if self.own is not None:
+            self.own.stop()
 
 
 def clean(sim: SimCluster, verdicts: Sequence[Verdict]) -> None:
@@ -232,12 +327,9 @@ def ensure_queues(sim: SimCluster, jobs: Sequence[Job]) -> None:
 
 
 def save(results: Sequence[Result], path: Path, extra: Optional[Dict[str, Any]] = None) -> None:
+    """Every result with lint's findings, as JSON (the CI test's, for a look at a failure; a run's verdicts are
+    saved by :mod:`tests.fidelity.runs`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {"results": [r.as_dict() for r in results], **(extra or {})}
     path.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
 
-
-def load(path: Path) -> Dict[str, Any]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["results"] = [Result.from_dict(r) for r in data["results"]]
-    return data

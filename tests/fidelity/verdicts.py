@@ -1,7 +1,9 @@
 """Both verdicts on one job, and whether they agree at the error level.
 
 Upstream says *bad* when it rejects an object, the operator marks the job
-Failed, or the job never fits in a cluster where nothing else runs; *good*
+Failed, the job never fits in a cluster where nothing else runs, or judged
+alone it takes the cluster down (``crashed``: the v6.0.0 scheduler's nil
+pointer; a real scheduler crash-loops while the job exists); *good*
 when every pod runs.  ``lint`` says *bad* when it reports an error.  A job
 still waiting for room when time ran out (``no-room-now``) is inconclusive.
 
@@ -20,6 +22,9 @@ MISSED = "missed"  # upstream bad, lint no error
 FALSE_ERROR = "false-error"  # upstream good, lint error
 INCONCLUSIVE = "inconclusive"
 DISAGREEMENTS = (MISSED, FALSE_ERROR)
+#: the outcome of a job that, judged alone, takes a process of the oracle's cluster down (runner.Clusters): bad, as
+#: on a real cluster the scheduler crash-loops while the job exists and nothing is scheduled
+CRASHED = "crashed"
 
 
 @dataclass
@@ -38,7 +43,7 @@ class Result:
     source: str
     profile: str
     mutation: str
-    outcome: str = ""  # the oracle's: rejected | refused | running | pending
+    outcome: str = ""  # the oracle's: rejected | refused | running | pending; or CRASHED
     room: str = ""
     reason: str = ""
     message: str = ""
@@ -49,7 +54,7 @@ class Result:
 
     @property
     def upstream_bad(self) -> Optional[bool]:
-        if self.outcome in ("rejected", "refused"):
+        if self.outcome in ("rejected", "refused", CRASHED):
             return True
         if self.outcome == "running":
             return False

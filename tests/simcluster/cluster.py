@@ -167,6 +167,9 @@ class SimCluster:
         return self
 
     def _built(self) -> build.Binaries:
+        cached = build.cached_binaries((self.release,))
+        if cached is not None:  # without waiting for the build lock, which a build of other releases holds
+            return cached
         reason = build.unavailable_reason((self.release,))
         if reason:
             raise SimClusterError(reason)
