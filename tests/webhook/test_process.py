@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -42,6 +43,30 @@ def _until_ready(port: int) -> None:
         time.sleep(0.05)
 
 
+def _until_event(proc: subprocess.Popen, name: str) -> List[str]:
+    """The server's log lines up to and including its first ``name`` event (it logs one, or ends: as :func:`_start`,
+    a blocking read; select() would miss lines already in the pipe's read buffer)."""
+    lines: List[str] = []
+    while True:
+        line = proc.stderr.readline()
+        assert line, f"the server ended before {name}: {lines}"
+        lines.append(line)
+        if json.loads(line)["event"] == name:
+            return lines
+
+
+def _until_closed(port: int) -> None:
+    """Wait (up to 30 s) until the server no longer accepts connections."""
+    end = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+        except OSError:
+            return
+        assert time.monotonic() < end, "the listener never closed"
+        time.sleep(0.05)
+
+
 def _start(*extra: str) -> "tuple[subprocess.Popen, int, List[str]]":
     proc = subprocess.Popen([sys.executable, "-m", "ascend_compile", "webhook", "serve", "--plain-http",
                              "--no-config", "--listen", "127.0.0.1:0", *extra],
@@ -57,7 +82,7 @@ def _start(*extra: str) -> "tuple[subprocess.Popen, int, List[str]]":
 
 
 def test_sigterm_turns_readyz_503_answers_the_request_in_flight_and_exits_0() -> None:
-    proc, port, lines = _start("--no-inventory", "--shutdown-delay", "1.5")
+    proc, port, lines = _start("--no-inventory", "--shutdown-delay", "3")
     try:
         _until_ready(port)
         body = json.dumps(review(golden_job(), uid="in-flight")).encode()
@@ -68,9 +93,9 @@ def test_sigterm_turns_readyz_503_answers_the_request_in_flight_and_exits_0() ->
         conn.endheaders()
         conn.send(body[:100])  # in flight: half its body sent
         proc.send_signal(signal.SIGTERM)
-        time.sleep(0.3)
+        lines.extend(_until_event(proc, "shutting-down"))  # the signal handled (a loaded machine takes its time)
         assert _status(port, "/readyz") == 503 and _status(port, "/healthz") == 200
-        time.sleep(1.5)  # past the shutdown delay: the listener is closed, the request still in flight
+        _until_closed(port)  # past the shutdown delay: the listener is closed, the request still in flight
         conn.send(body[100:])
         reply = conn.getresponse()
         assert reply.status == 200 and json.loads(reply.read())["response"]["uid"] == "in-flight"
