@@ -160,14 +160,17 @@ _CRASHES = itertools.count(1)
 
 
 def panic_line(text: str) -> str:
-    """The last ``panic:`` line of a Go program's log with the first frame of its trace outside the Go runtime
-    (``internal/ascend910/frame.go:138``); the last line of the log when it has none."""
+    """The last ``panic:`` line of a Go program's log with the frame that panicked (``internal/ascend910/frame.go:138``:
+    the first of its trace, or the one after the last ``panic(`` call when a handler caught and re-raised it, as
+    Kubernetes' HandleCrash does); the last line of the log when it has none."""
     lines = text.splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith("panic: ")]
     if not starts:
         return next((line.strip() for line in reversed(lines) if line.strip()), "(empty log)")[:200]
-    frames = [line.strip().split(" +0x")[0] for line in lines[starts[-1] + 1:]
-              if line.startswith("\t") and ".go:" in line and "/runtime/" not in line and not line.startswith("\tpanic")]
+    trace = lines[starts[-1] + 1:]
+    calls = [i for i, line in enumerate(trace) if line.startswith("panic(")]
+    frames = [line.strip().split(" +0x")[0] for line in trace[calls[-1] + 2 if calls else 0:]  # past its own file
+              if line.startswith("\t") and ".go:" in line]
     where = "/".join(frames[0].split("/")[-3:]) if frames else ""
     return lines[starts[-1]][:200] + (f" at {where}" if where else "")
 

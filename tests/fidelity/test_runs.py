@@ -134,8 +134,27 @@ def test_without_a_way_to_start_a_cluster_the_crash_is_raised(fake):
         runner.judge_jobs(first, jobs, runner.unjudged(jobs), log=lambda _line: None)
 
 
-def test_the_panic_line_names_the_first_frame_outside_the_runtime():
+#: the end of the log of the v6.0.0 scheduler that exited in the first batch of the run of 2026-12-07 18:07 (the
+#: panic caught by Kubernetes' HandleCrash and raised again; arguments and offsets cut)
+REPANICKED = """panic: runtime error: invalid memory address or nil pointer dereference [recovered, repanicked]
+[signal SIGSEGV: segmentation violation code=0x1 addr=0x48 pc=0x1c4c6ce]
+
+goroutine 307 [running]:
+k8s.io/apimachinery/pkg/util/runtime.HandleCrash({0x0, 0x0, 0x3ab5900?})
+\tk8s.io/apimachinery@v0.29.0/pkg/util/runtime/runtime.go:56 +0xc7
+panic({0x1fb4ac0?, 0x3a7d870?})
+\truntime/panic.go:860 +0x13a
+volcano.sh/volcano/pkg/scheduler/plugins/ascend-volcano-plugin/internal/ascend310p.(*ascend310P).ValidNPUJob(0x7e0)
+\tvolcano.sh/volcano/pkg/scheduler/plugins/ascend-volcano-plugin/internal/ascend310p/frame.go:111 +0x1ae
+volcano.sh/volcano/pkg/scheduler/plugins/ascend-volcano-plugin/plugin.SchedulerJob.ValidJobFn({...})
+\tvolcano.sh/volcano/pkg/scheduler/plugins/ascend-volcano-plugin/plugin/job.go:524 +0x1f0
+"""
+
+
+def test_the_panic_line_names_the_frame_that_panicked():
     assert runner.panic_line(PANIC_LOG) == PANIC
+    assert runner.panic_line(REPANICKED) == ("panic: runtime error: invalid memory address or nil pointer dereference "
+                                             "[recovered, repanicked] at internal/ascend310p/frame.go:111")
     assert runner.panic_line("I1207 starting\nF1207 fatal: no config\n\n") == "F1207 fatal: no config"
 
 
