@@ -235,7 +235,7 @@ def recheck(full: bool, write: bool, release: str) -> int:
     entries = report.known_mod.load()
 
     def looked_into(result: Result) -> bool:  # a pending verdict known.yaml lists as not understood yet
-        entry = report.known_mod.explain(entries, result.id, result.verdict, release)
+        entry = report.known_mod.explain(entries, result.id, result.verdict, release, result.errors)
         return result.outcome == "pending" and entry is not None and entry.kind == "investigate"
     again = [jobs[r.id] for r in saved if (runner.never_enqueued(r) or looked_into(r)) and r.id in jobs
              and r.digest == verdicts_digest(jobs[r.id].objects)]

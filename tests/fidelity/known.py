@@ -4,7 +4,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any, Collection, List, Optional, Tuple
 
 import yaml
 
@@ -30,8 +30,13 @@ class Known:
     reason: str
     #: the supported releases it holds for (every one unless the entry says ``releases:``)
     releases: Tuple[str, ...] = SUPPORTED
+    #: a false-error entry with ``errors:`` explains a job only where every error lint reports is one of these
+    #: rules: the mechanism is the rule's, whatever job carries it, and another rule's false error stays unexplained
+    errors: Tuple[str, ...] = ()
 
-    def covers(self, job_id: str, verdict: str, release: str = DEFAULT) -> bool:
+    def covers(self, job_id: str, verdict: str, release: str = DEFAULT, errors: Collection[str] = ()) -> bool:
+        if self.errors and not (errors and set(errors) <= set(self.errors)):
+            return False
         return verdict == self.verdict and release in self.releases and fnmatch.fnmatchcase(job_id, self.match)
 
 
@@ -56,15 +61,21 @@ def release_span(value: Any, where: str) -> Tuple[str, ...]:
 def load(path: Path = KNOWN_FILE) -> List[Known]:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
     entries = [Known(str(e["match"]), str(e["verdict"]), str(e["kind"]), " ".join(str(e["reason"]).split()),
-                     release_span(e.get("releases"), f"{path.name}: entry {e['match']!r}"))
+                     release_span(e.get("releases"), f"{path.name}: entry {e['match']!r}"),
+                     tuple(str(rule) for rule in e.get("errors") or ()))
                for e in data]
     for entry in entries:
         if entry.kind not in KINDS or entry.verdict not in ("missed", "false-error"):
             raise ValueError(f"{path.name}: entry {entry.match!r}: kind must be one of {sorted(KINDS)}, "
                              f"verdict missed or false-error")
+        if entry.errors and entry.verdict != "false-error":
+            raise ValueError(f"{path.name}: entry {entry.match!r}: errors: names the rules of a false error; a "
+                             "missed job has none")
     return entries
 
 
-def explain(entries: List[Known], job_id: str, verdict: str, release: str = DEFAULT) -> Optional[Known]:
-    """The entry that explains ``job_id``'s ``verdict`` on ``release`` (the simulated cluster's default unless said)."""
-    return next((e for e in entries if e.covers(job_id, verdict, release)), None)
+def explain(entries: List[Known], job_id: str, verdict: str, release: str = DEFAULT,
+            errors: Collection[str] = ()) -> Optional[Known]:
+    """The entry that explains ``job_id``'s ``verdict`` on ``release`` (the simulated cluster's default unless said),
+    lint having reported ``errors`` (rule ids) on it."""
+    return next((e for e in entries if e.covers(job_id, verdict, release, errors)), None)

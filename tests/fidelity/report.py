@@ -104,7 +104,7 @@ def _disagreements(results: Sequence[Result], entries: List[known_mod.Known], re
     for result in results:
         if result.verdict not in DISAGREEMENTS:
             continue
-        entry = known_mod.explain(entries, result.id, result.verdict, release)
+        entry = known_mod.explain(entries, result.id, result.verdict, release, result.errors)
         reason = f"{entry.kind}: {entry.reason}" if entry else "**unexplained**"
         lint = ", ".join(result.errors) or "no error"
         rows.append((f"`{result.id}`", result.verdict, result.upstream_text()[:160], lint, _with_snapshot(result),
@@ -131,7 +131,7 @@ def inventory_problems(results: Sequence[Result], entries: List[known_mod.Known]
     for result in results:
         if result.cluster_findings is None or result.cluster_verdict not in DISAGREEMENTS:
             continue
-        entry = known_mod.explain(entries, result.id, result.verdict, release)
+        entry = known_mod.explain(entries, result.id, result.verdict, release, result.errors)
         if entry is not None and entry.kind == "cluster":
             out.append((result, "only the cluster can answer it, and the snapshot did not"))
         elif result.verdict in (AGREE_GOOD, AGREE_BAD):
@@ -172,7 +172,7 @@ def _inventory(run: Run, entries: List[known_mod.Known]) -> List[str]:
 
 def unexplained(results: Sequence[Result], entries: List[known_mod.Known], release: str = DEFAULT) -> List[Result]:
     return [r for r in results
-            if r.verdict in DISAGREEMENTS and known_mod.explain(entries, r.id, r.verdict, release) is None]
+            if r.verdict in DISAGREEMENTS and known_mod.explain(entries, r.id, r.verdict, release, r.errors) is None]
 
 
 def _guard(runs: Sequence[Run]) -> List[str]:

@@ -45,6 +45,21 @@ def test_an_entry_holds_for_its_releases_only(entries):
     assert known.explain(entries, "job-a1", "missed").kind == "simulation" and DEFAULT == "v26.1.0"
 
 
+def test_an_entry_naming_rules_explains_only_false_errors_of_those_rules(tmp_path):
+    path = tmp_path / "known.yaml"
+    path.write_text('- match: "*"\n  verdict: false-error\n  kind: oracle\n  reason: r\n  errors: [AC306, AC307]\n',
+                    encoding="utf-8")
+    entries = known.load(path)
+    assert known.explain(entries, "j", "false-error", errors=["AC306"]) is not None
+    assert known.explain(entries, "j", "false-error", errors=["AC306", "AC307"]) is not None
+    assert known.explain(entries, "j", "false-error", errors=["AC306", "AC301"]) is None  # another rule's error too
+    assert known.explain(entries, "j", "false-error") is None  # errors not given: not shown to be the rule's
+    path.write_text('- match: "*"\n  verdict: missed\n  kind: oracle\n  reason: r\n  errors: [AC306]\n',
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match="a missed job has none"):
+        known.load(path)
+
+
 @pytest.mark.parametrize("span", ["v7.3.2-v6.0.0", "v8.0.0", "[]", "v6.0.0-v7.3.2-v26.1.0"])
 def test_a_bad_release_span_is_refused_with_the_entry_named(tmp_path, span):
     path = tmp_path / "known.yaml"
